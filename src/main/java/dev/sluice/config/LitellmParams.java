@@ -1,0 +1,33 @@
+package dev.sluice.config;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * A deployment's {@code litellm_params}, validated and with {@code os.environ/NAME} resolved.
+ *
+ * @param model         the value as written, e.g. {@code azure/gpt-4o-eu}
+ * @param provider      the prefix before the first {@code /}; {@code openai} when there is none
+ * @param providerModel what the upstream is asked for: the part after the prefix
+ * @param weight        relative pick weight; absent means "not set" (0 is a valid backup weight)
+ * @param timeout       per-attempt deadline for a non-streaming call
+ * @param streamTimeout longest wait between two chunks of a stream
+ */
+public record LitellmParams(
+        String model,
+        String provider,
+        String providerModel,
+        Optional<String> apiBase,
+        Optional<Secret> apiKey,
+        Optional<String> apiVersion,
+        OptionalInt rpm,
+        OptionalInt tpm,
+        OptionalDouble weight,
+        Optional<Duration> timeout,
+        Optional<Duration> streamTimeout,
+        OptionalInt maxRetries,
+        Optional<Duration> cooldownTime,
+        OptionalDouble inputCostPerToken,
+        OptionalDouble outputCostPerToken) {}

@@ -1,0 +1,47 @@
+package dev.sluice.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The effective router settings: {@code router_settings}, then the overlapping keys of
+ * {@code litellm_settings}, then Sluice's defaults. {@link #sources()} says, for each key
+ * by its config name (e.g. {@code num_retries}), where the value came from:
+ * {@code router_settings}, {@code litellm_settings} or {@code default}.
+ *
+ * @param fallbacks               group to ordered fallback groups, from LiteLLM's
+ *                                list-of-single-key-maps form
+ * @param defaultFallbacks        fallback groups for any group without its own entry
+ * @param retryPolicy             e.g. {@code RateLimitErrorRetries: 3}
+ * @param modelGroupRetryPolicy   group to its own retry policy
+ * @param allowedFailsPolicy      e.g. {@code TimeoutErrorAllowedFails: 2}
+ * @param routingStrategyArgs     strategy tuning as written ({@code ttl}, {@code lowest_latency_buffer}, ...)
+ */
+public record RouterSettings(
+        String routingStrategy,
+        int numRetries,
+        Duration timeout,
+        Optional<Duration> streamTimeout,
+        int allowedFails,
+        Duration cooldownTime,
+        boolean disableCooldowns,
+        Map<String, List<String>> fallbacks,
+        Map<String, List<String>> contextWindowFallbacks,
+        Map<String, List<String>> contentPolicyFallbacks,
+        List<String> defaultFallbacks,
+        int maxFallbacks,
+        Map<String, Integer> retryPolicy,
+        Map<String, Map<String, Integer>> modelGroupRetryPolicy,
+        Map<String, Integer> allowedFailsPolicy,
+        boolean enablePreCallChecks,
+        List<String> optionalPreCallChecks,
+        Map<String, Object> routingStrategyArgs,
+        Optional<String> redisHost,
+        OptionalInt redisPort,
+        Optional<Secret> redisPassword,
+        OptionalInt redisDb,
+        Optional<Secret> redisUrl,
+        Map<String, String> sources) {}

@@ -1,0 +1,14 @@
+package dev.sluice.config;
+
+import java.util.List;
+
+/**
+ * A whole validated config.
+ *
+ * @param deployments the {@code model_list}, in file order
+ * @param ignoredKeys config paths that were read but that Sluice does not act on (yet), in
+ *                    file order, e.g. {@code litellm_settings.callbacks}; start-up warns once
+ *                    listing them
+ */
+public record SluiceConfig(
+        List<Deployment> deployments, RouterSettings router, GeneralSettings general, List<String> ignoredKeys) {}
