@@ -1,0 +1,167 @@
+package dev.sluice.cli;
+
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.ConfigPrinter;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.demo.Demo;
+import dev.sluice.mock.MockCommand;
+import dev.sluice.provider.Providers;
+import dev.sluice.server.GatewayServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sluice's command line.
+ *
+ * <pre>
+ * sluice [--config FILE] [--port N] [--host H]   run the gateway (the built-in demo without --config)
+ * sluice mock --port N --name NAME --mode MODE   run a mock OpenAI-compatible upstream
+ * sluice check-config FILE                       validate a config and print the effective values
+ * </pre>
+ *
+ * Exit codes: 0 after a clean stop, 1 when the server cannot start, 2 for a bad command
+ * line or config.
+ */
+public final class Main {
+    static final String USAGE = """
+            Usage:
+              java -jar sluice.jar [--config FILE] [--port N] [--host H]
+                  Run the gateway on H:N (default 0.0.0.0:4000). Without --config, run the
+                  built-in demo: mock upstreams in this process and a demo config.
+              java -jar sluice.jar mock --port N --name NAME --mode MODE [flags]
+                  Run a mock OpenAI-compatible upstream (see 'mock --help').
+              java -jar sluice.jar check-config FILE
+                  Validate a LiteLLM-style config.yaml and print the effective config.
+            """;
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.setProperty("vertx.logger-delegate-factory-class-name", "io.vertx.core.logging.SLF4JLogDelegateFactory");
+        int code = run(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+        // 0: a command that finished, or a server stopped by a signal whose shutdown hooks
+        // are running; returning lets the JVM end on its own without blocking those hooks.
+    }
+
+    static int run(String[] args) {
+        if (args.length > 0) {
+            switch (args[0]) {
+                case "mock":
+                    return MockCommand.run(List.of(args).subList(1, args.length).toArray(String[]::new));
+                case "check-config":
+                    return checkConfig(args);
+                case "--help", "-h", "help":
+                    System.out.print(USAGE);
+                    return 0;
+                default:
+                    break;
+            }
+        }
+        try {
+            return serve(GatewayArgs.parse(args));
+        } catch (UsageException e) {
+            System.err.println("sluice: " + e.getMessage());
+            System.err.print(USAGE);
+            return 2;
+        }
+    }
+
+    private static int checkConfig(String[] args) {
+        if (args.length != 2) {
+            System.err.println("sluice: check-config takes exactly one config file");
+            System.err.print(USAGE);
+            return 2;
+        }
+        try {
+            SluiceConfig config = load(Path.of(args[1]));
+            System.out.print(ConfigPrinter.print(config));
+            if (!config.ignoredKeys().isEmpty()) {
+                System.err.println("warning: " + ignoredKeysWarning(config.ignoredKeys()));
+            }
+            System.err.println("config OK: " + config.deployments().size() + " deployment(s)");
+            return 0;
+        } catch (ConfigException e) {
+            reportConfigErrors(args[1], e);
+            return 2;
+        }
+    }
+
+    private static int serve(GatewayArgs args) {
+        Logger log = LoggerFactory.getLogger(Main.class);
+        Demo demo = null;
+        SluiceConfig config;
+        try {
+            if (args.config().isPresent()) {
+                config = load(args.config().get());
+            } else {
+                demo = Demo.start();
+                config = demo.config();
+            }
+        } catch (ConfigException e) {
+            reportConfigErrors(args.config().map(Path::toString).orElse("demo config"), e);
+            return 2;
+        }
+        if (!config.ignoredKeys().isEmpty()) {
+            log.warn("config.keys_ignored {}", ignoredKeysWarning(config.ignoredKeys()));
+        }
+        GatewayServer server;
+        try {
+            server = GatewayServer.start(config, args.host(), args.port(), System.getenv());
+        } catch (IllegalStateException e) {
+            System.err.println("sluice: " + e.getMessage());
+            if (demo != null) {
+                demo.close();
+            }
+            return 1;
+        }
+        log.info("server.started address={}:{} model_groups={} deployments={}", args.host(), server.port(),
+                config.deployments().stream().map(d -> d.modelName()).distinct().count(), config.deployments().size());
+        if (demo != null) {
+            System.out.println(demo.instructions(server.port()));
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Demo runningDemo = demo;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            if (runningDemo != null) {
+                runningDemo.close();
+            }
+            stopped.countDown();
+        }, "sluice-shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static SluiceConfig load(Path file) throws ConfigException {
+        Map<String, String> env = System.getenv();
+        SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes());
+        List<String> problems = Providers.builtIn(env).misconfigurations(config.deployments());
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return config;
+    }
+
+    private static void reportConfigErrors(String source, ConfigException e) {
+        System.err.println("sluice: the config in " + source + " cannot be used:");
+        for (String problem : e.problems()) {
+            System.err.println("  " + problem);
+        }
+    }
+
+    static String ignoredKeysWarning(List<String> keys) {
+        return "Sluice does not act on these config keys (yet); they have no effect: " + String.join(", ", keys);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.sluice.json;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The one Jackson mapper of the process, and the conversions between trees and buffers. */
+public final class Json {
+    public static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private Json() {}
+
+    public static Buffer buffer(JsonNode node) {
+        try {
+            return Buffer.buffer(MAPPER.writeValueAsBytes(node));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static byte[] bytes(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Parses bytes as JSON; throws {@link IOException} with the parser's location on bad input. */
+    public static JsonNode parse(byte[] bytes) throws IOException {
+        return MAPPER.readTree(bytes);
+    }
+}

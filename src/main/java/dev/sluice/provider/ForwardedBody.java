@@ -1,0 +1,38 @@
+package dev.sluice.provider;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * The body a deployment receives: the caller's, with {@code model} replaced and the
+ * fields that only Sluice reads removed. Every other field, known or not, is kept, so new
+ * OpenAI parameters pass through without a Sluice release.
+ */
+public final class ForwardedBody {
+    /** Fields that steer Sluice itself and mean nothing (or something else) upstream. */
+    static final Set<String> SLUICE_ONLY_FIELDS = Set.of(
+            "router_settings_override",
+            "num_retries",
+            "fallbacks",
+            "context_window_fallbacks",
+            "content_policy_fallbacks",
+            "disable_fallbacks");
+
+    private static final String MOCK_TESTING_PREFIX = "mock_testing_";
+
+    private ForwardedBody() {}
+
+    /** A copy of {@code callerBody} ready for the deployment's {@code providerModel}. */
+    public static ObjectNode of(ObjectNode callerBody, String providerModel) {
+        ObjectNode body = callerBody.deepCopy();
+        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (SLUICE_ONLY_FIELDS.contains(name) || name.startsWith(MOCK_TESTING_PREFIX)) {
+                names.remove();
+            }
+        }
+        body.put("model", providerModel);
+        return body;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.sluice.provider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.api.ErrorBodies;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Brings upstream answers into OpenAI's shape: success bodies get complete {@code usage}
+ * counts, error bodies become {@code {"error":{"message","type","param","code"}}} with the
+ * upstream's status in {@code upstream_status} and its own text kept.
+ */
+public final class OpenAiShape {
+    /** How much of an upstream error body is kept when it has to be quoted. */
+    static final int MAX_QUOTED_CHARS = 2000;
+
+    private OpenAiShape() {}
+
+    /**
+     * A 2xx body as the caller should see it, or empty when it is not a JSON object (which
+     * the caller must treat as a broken upstream, not a success).
+     */
+    public static Optional<Buffer> success(Buffer body) {
+        JsonNode root;
+        try {
+            root = Json.parse(body.getBytes());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        if (!(root instanceof ObjectNode object)) {
+            return Optional.empty();
+        }
+        return Optional.of(Usage.complete(object) ? Json.buffer(object) : body);
+    }
+
+    /** An error answer in OpenAI's shape, keeping what the upstream said. */
+    public static ObjectNode error(int status, Buffer body) {
+        JsonNode root = null;
+        try {
+            root = body.length() == 0 ? null : Json.parse(body.getBytes());
+        } catch (IOException ignored) {
+            // Not JSON (an HTML error page, a proxy's text): quoted below.
+        }
+        ObjectNode shaped;
+        if (root != null && root.path("error").isObject() && root.path("error").path("message").isTextual()) {
+            shaped = (ObjectNode) root;
+            ObjectNode error = (ObjectNode) shaped.get("error");
+            if (!error.has("type")) {
+                error.put("type", typeFor(status));
+            }
+            if (!error.has("param")) {
+                error.putNull("param");
+            }
+            if (!error.has("code")) {
+                error.putNull("code");
+            }
+        } else {
+            shaped = ErrorBodies.node(messageOf(root, body), typeFor(status), null, codeOf(root));
+        }
+        ((ObjectNode) shaped.get("error")).put("upstream_status", status);
+        return shaped;
+    }
+
+    /** OpenAI's error type for a status. */
+    public static String typeFor(int status) {
+        return switch (status) {
+            case 400, 413, 422 -> "invalid_request_error";
+            case 401 -> "authentication_error";
+            case 403 -> "permission_error";
+            case 404 -> "not_found_error";
+            case 408 -> "timeout_error";
+            case 429 -> "rate_limit_error";
+            default -> status >= 500 ? "server_error" : "invalid_request_error";
+        };
+    }
+
+    /** The message of a non-OpenAI error: Anthropic's {@code error.message}, FastAPI's {@code detail}, or the raw text. */
+    private static String messageOf(JsonNode root, Buffer body) {
+        if (root != null) {
+            for (JsonNode candidate : new JsonNode[] {
+                    root.path("error").path("message"), root.path("error"), root.path("detail"), root.path("message")}) {
+                if (candidate.isTextual() && !candidate.textValue().isBlank()) {
+                    return candidate.textValue();
+                }
+            }
+        }
+        String text = body.toString(StandardCharsets.UTF_8).strip();
+        if (text.isEmpty()) {
+            return "The upstream answered with no body.";
+        }
+        return text.length() > MAX_QUOTED_CHARS ? text.substring(0, MAX_QUOTED_CHARS) + "…" : text;
+    }
+
+    private static String codeOf(JsonNode root) {
+        if (root == null) {
+            return null;
+        }
+        JsonNode type = root.path("error").path("type");
+        return type.isTextual() ? type.textValue() : null;
+    }
+}

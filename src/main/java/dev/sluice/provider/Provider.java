@@ -1,0 +1,36 @@
+package dev.sluice.provider;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import io.vertx.core.buffer.Buffer;
+import java.util.Optional;
+
+/**
+ * How one provider is called: its URL layout, headers and body mapping. Adapters are
+ * small and declarative; everything about retries and routing lives elsewhere.
+ */
+public interface Provider {
+
+    /**
+     * Lays out the call. {@code body} is the caller's body with Sluice's own fields removed
+     * and {@code model} already set to the deployment's provider model; the adapter may
+     * change it further.
+     */
+    UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body);
+
+    /**
+     * Why this deployment cannot be called as configured (e.g. {@code api_base} missing
+     * where the provider has no default), or empty when it can.
+     */
+    Optional<String> misconfiguration(Deployment deployment);
+
+    /** A 2xx body as the caller should see it; empty when it is not a usable answer. */
+    default Optional<Buffer> normaliseSuccess(Buffer body) {
+        return OpenAiShape.success(body);
+    }
+
+    /** A non-2xx answer in OpenAI's error shape, keeping the upstream's own words. */
+    default ObjectNode normaliseError(int status, Buffer body) {
+        return OpenAiShape.error(status, body);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.sluice.provider;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.provider.azure.AzureProvider;
+import dev.sluice.provider.openai.CompatibleFlavour;
+import dev.sluice.provider.openai.CompatibleFlavours;
+import dev.sluice.provider.openai.OpenAiCompatibleProvider;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Every provider adapter by its {@code litellm_params.model} prefix. */
+public final class Providers {
+    private final Map<String, Provider> byPrefix;
+
+    private Providers(Map<String, Provider> byPrefix) {
+        this.byPrefix = byPrefix;
+    }
+
+    /** All adapters Sluice ships; {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}. */
+    public static Providers builtIn(Map<String, String> env) {
+        Map<String, Provider> byPrefix = new LinkedHashMap<>();
+        byPrefix.put("azure", new AzureProvider(env));
+        for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
+            byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
+        }
+        return new Providers(Map.copyOf(byPrefix));
+    }
+
+    /** The prefixes the config may use. */
+    public static Set<String> knownPrefixes() {
+        Set<String> prefixes = new java.util.TreeSet<>();
+        prefixes.add("azure");
+        CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
+        return Set.copyOf(prefixes);
+    }
+
+    public Provider forDeployment(Deployment deployment) {
+        Provider provider = byPrefix.get(deployment.params().provider());
+        if (provider == null) {
+            throw new IllegalArgumentException("no provider adapter for '" + deployment.params().provider() + "'");
+        }
+        return provider;
+    }
+
+    /**
+     * Problems that stop these deployments from being called, each naming its place in
+     * {@code model_list} the way config errors do.
+     */
+    public List<String> misconfigurations(List<Deployment> deployments) {
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < deployments.size(); i++) {
+            Deployment d = deployments.get(i);
+            Optional<String> problem = forDeployment(d).misconfiguration(d);
+            int index = i;
+            problem.ifPresent(p -> problems.add("model_list[" + index + "].litellm_params.model: " + d.params().model() + " (" + p + ")"));
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sluice.provider.azure;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.Secret;
+import dev.sluice.json.Json;
+import dev.sluice.provider.Endpoint;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.UpstreamRequest;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Azure OpenAI: the deployment name is in the URL
+ * ({@code <api_base>/openai/deployments/<name>/chat/completions?api-version=...}) and the key
+ * goes in an {@code api-key} header. As in LiteLLM, {@code AZURE_API_BASE},
+ * {@code AZURE_API_KEY} and {@code AZURE_API_VERSION} fill what the config leaves out.
+ */
+public final class AzureProvider implements Provider {
+    /** The API version used when neither the config nor the environment names one. */
+    public static final String DEFAULT_API_VERSION = "2024-10-21";
+
+    private final Map<String, String> env;
+
+    public AzureProvider(Map<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body) {
+        String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
+        String version = deployment.params().apiVersion()
+                .or(() -> Optional.ofNullable(env.get("AZURE_API_VERSION")))
+                .orElse(DEFAULT_API_VERSION);
+        String url = base + "/openai/deployments/"
+                + URLEncoder.encode(deployment.params().providerModel(), StandardCharsets.UTF_8)
+                + endpoint.path() + "?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8);
+        Optional<String> key = deployment.params().apiKey().map(Secret::value)
+                .or(() -> Optional.ofNullable(env.get("AZURE_API_KEY")));
+        Map<String, String> headers = key.map(k -> Map.of("api-key", k)).orElse(Map.of());
+        return new UpstreamRequest(url, headers, Json.bytes(body));
+    }
+
+    @Override
+    public Optional<String> misconfiguration(Deployment deployment) {
+        if (base(deployment).isEmpty()) {
+            return Optional.of("provider 'azure' needs litellm_params.api_base (or AZURE_API_BASE): the resource's endpoint");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> base(Deployment deployment) {
+        return deployment.params().apiBase()
+                .or(() -> Optional.ofNullable(env.get("AZURE_API_BASE")))
+                .map(b -> b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
+    }
+}

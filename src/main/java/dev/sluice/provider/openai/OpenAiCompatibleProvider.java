@@ -1,0 +1,58 @@
+package dev.sluice.provider.openai;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.Secret;
+import dev.sluice.json.Json;
+import dev.sluice.provider.Endpoint;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.UpstreamRequest;
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * OpenAI's API and every server that speaks it: {@code <base><endpoint path>} with a
+ * bearer key. The body goes upstream as the caller wrote it.
+ */
+public final class OpenAiCompatibleProvider implements Provider {
+    private final CompatibleFlavour flavour;
+    private final Map<String, String> env;
+
+    public OpenAiCompatibleProvider(CompatibleFlavour flavour, Map<String, String> env) {
+        this.flavour = flavour;
+        this.env = env;
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body) {
+        String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
+        Optional<String> key = deployment.params().apiKey().map(Secret::value)
+                .or(() -> Optional.ofNullable(flavour.keyVariable()).map(env::get));
+        Map<String, String> headers = key.map(k -> Map.of("Authorization", "Bearer " + k)).orElse(Map.of());
+        return new UpstreamRequest(base + endpoint.path(), headers, Json.bytes(body));
+    }
+
+    @Override
+    public Optional<String> misconfiguration(Deployment deployment) {
+        if (base(deployment).isEmpty()) {
+            return Optional.of("provider '" + flavour.prefix() + "' has no default endpoint: set litellm_params.api_base");
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> base(Deployment deployment) {
+        return deployment.params().apiBase().map(this::normalise).or(flavour::defaultBase);
+    }
+
+    private String normalise(String apiBase) {
+        String base = apiBase.endsWith("/") ? apiBase.substring(0, apiBase.length() - 1) : apiBase;
+        if (flavour.addV1()) {
+            String path = URI.create(base).getPath();
+            if (path == null || path.isEmpty()) {
+                return base + "/v1";
+            }
+        }
+        return base;
+    }
+}

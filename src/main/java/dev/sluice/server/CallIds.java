@@ -1,0 +1,28 @@
+package dev.sluice.server;
+
+import io.vertx.core.http.HttpServerRequest;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The call id of a request: the caller's {@code x-litellm-call-id} when it sends one,
+ * else a new random UUID. Call ids correlate logs; they are not secrets, so a fast
+ * non-cryptographic random source is enough.
+ */
+final class CallIds {
+    static final String HEADER = "x-litellm-call-id";
+    private static final int MAX_LENGTH = 128;
+
+    private CallIds() {}
+
+    static String of(HttpServerRequest request) {
+        String given = request.getHeader(HEADER);
+        if (given != null && !given.isBlank() && given.length() <= MAX_LENGTH) {
+            return given.strip();
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L; // version 4
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L; // IETF variant
+        return new UUID(high, low).toString();
+    }
+}

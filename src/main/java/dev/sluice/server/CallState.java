@@ -1,0 +1,39 @@
+package dev.sluice.server;
+
+import dev.sluice.upstream.UpstreamExchange;
+
+/**
+ * What one caller's request currently has open upstream, so that a hang-up can cancel it.
+ * Touched only from the request's event loop.
+ */
+final class CallState {
+    private UpstreamExchange exchange;
+    private StreamRelay relay;
+    private boolean clientGone;
+
+    boolean clientGone() {
+        return clientGone;
+    }
+
+    /** Records the open upstream call; cancels it at once if the caller already left. */
+    void opened(UpstreamExchange exchange) {
+        this.exchange = exchange;
+        if (clientGone) {
+            exchange.cancel();
+        }
+    }
+
+    void relaying(StreamRelay relay) {
+        this.relay = relay;
+    }
+
+    /** The caller's connection closed before the answer was complete. */
+    void onClientGone() {
+        clientGone = true;
+        if (relay != null) {
+            relay.clientGone();
+        } else if (exchange != null) {
+            exchange.cancel();
+        }
+    }
+}

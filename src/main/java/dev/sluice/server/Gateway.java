@@ -1,0 +1,21 @@
+package dev.sluice.server;
+
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.provider.Providers;
+import dev.sluice.router.ModelGroups;
+import dev.sluice.router.WeightedShuffle;
+
+/**
+ * What every event loop of the server shares: the config and what was built from it. All
+ * of it is immutable or thread-safe.
+ *
+ * @param startedEpochSecond when the gateway started, for the {@code created} field of
+ *                           {@code /v1/models}
+ */
+record Gateway(
+        SluiceConfig config,
+        ModelGroups groups,
+        Providers providers,
+        WeightedShuffle picker,
+        Authenticator authenticator,
+        long startedEpochSecond) {}

@@ -1,0 +1,48 @@
+package dev.sluice.server;
+
+import dev.sluice.upstream.UpstreamClient;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+
+/**
+ * One event loop's share of the gateway: an HTTP server on the shared port and its own
+ * upstream client, so a request and its upstream call never cross threads.
+ */
+final class GatewayVerticle extends VerticleBase {
+    private final Gateway gateway;
+    private final String host;
+    private final int port;
+    private UpstreamClient upstreams;
+    private HttpServer server;
+
+    GatewayVerticle(Gateway gateway, String host, int port) {
+        this.gateway = gateway;
+        this.host = host;
+        this.port = port;
+    }
+
+    @Override
+    public Future<?> start() {
+        upstreams = new UpstreamClient(vertx);
+        Routes routes = new Routes(new ModelCallPipeline(gateway, upstreams), new InfoHandlers(gateway));
+        HttpServerOptions options = new HttpServerOptions()
+                .setHost(host)
+                .setPort(port)
+                .setTcpNoDelay(true)
+                .setHandle100ContinueAutomatically(false)
+                .setCompressionSupported(false);
+        server = vertx.createHttpServer(options).requestHandler(routes);
+        return server.listen();
+    }
+
+    int actualPort() {
+        return server.actualPort();
+    }
+
+    @Override
+    public Future<?> stop() {
+        return Future.join(server.close(), upstreams.close());
+    }
+}

@@ -1,0 +1,65 @@
+package dev.sluice.upstream;
+
+import dev.sluice.provider.UpstreamRequest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Calls deployments over pooled keep-alive connections. One instance per event loop, so a
+ * request and its upstream call stay on one thread.
+ */
+public final class UpstreamClient {
+    /** Enough connections per upstream for long streams not to queue ordinary calls. */
+    private static final int MAX_CONNECTIONS_PER_UPSTREAM = 4096;
+
+    private final Vertx vertx;
+    private final HttpClient http;
+
+    public UpstreamClient(Vertx vertx) {
+        this.vertx = vertx;
+        HttpClientOptions options = new HttpClientOptions()
+                .setKeepAlive(true)
+                .setTcpNoDelay(true)
+                .setDecompressionSupported(false)
+                .setKeepAliveTimeout(60);
+        this.http = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(MAX_CONNECTIONS_PER_UPSTREAM));
+    }
+
+    /**
+     * Sends the request; the future completes when the answer's status and headers arrive,
+     * or fails with an {@link UpstreamFailure}. {@code deadline} covers connecting, sending
+     * and the whole answer until the caller re-arms or clears it on the exchange.
+     */
+    public Future<UpstreamExchange> open(UpstreamRequest request, Duration deadline) {
+        long deadlineMs = Math.max(1, deadline.toMillis());
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(request.url())
+                .setConnectTimeout(deadlineMs)
+                .putHeader("Content-Type", "application/json");
+        for (Map.Entry<String, String> header : request.headers().entrySet()) {
+            options.putHeader(header.getKey(), header.getValue());
+        }
+        return http.request(options)
+                .recover(t -> Future.failedFuture(UpstreamFailure.from(t)))
+                .compose(clientRequest -> {
+                    UpstreamExchange exchange = new UpstreamExchange(vertx, clientRequest);
+                    exchange.armDeadline(deadlineMs, "no answer within " + deadline.toMillis() + " ms");
+                    return clientRequest.send(Buffer.buffer(request.body()))
+                            .map(exchange::answered)
+                            .recover(t -> Future.failedFuture(exchange.failure(t)));
+                });
+    }
+
+    public Future<Void> close() {
+        return http.close();
+    }
+}

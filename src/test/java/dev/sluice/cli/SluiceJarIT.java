@@ -1,0 +1,132 @@
+package dev.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.sluice.testing.Ports;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The built jar, run as a user runs it: {@code java -jar target/sluice.jar ...}. */
+class SluiceJarIT {
+    private static final Path JAR = Path.of(System.getProperty("sluice.jar", "target/sluice.jar"));
+    private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+
+    private static Process start(String javaCommand, Map<String, String> env, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(javaCommand, "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        return builder.start();
+    }
+
+    private static String output(Process process) throws Exception {
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("process ended").isTrue();
+        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void demoServesAChatCompletionWithItsPrintedCurl() throws Exception {
+        int port = Ports.refusing();
+        Process demo = start(JAVA, Map.of(), "--port", Integer.toString(port), "--host", "127.0.0.1");
+        try {
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> ready = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                try {
+                    ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/readiness")).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    break;
+                } catch (IOException notYet) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(ready).as("demo answered readiness").isNotNull();
+            HttpResponse<String> chat = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                            .header("Authorization", "Bearer sk-sluice-demo")
+                            .header("Content-Type", "application/json")
+                            .timeout(Duration.ofSeconds(10))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"model\":\"demo-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello, Sluice\"}]}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(chat.statusCode()).isEqualTo(200);
+            assertThat(chat.body()).containsPattern("\\[demo-(east|west)\\]");
+        } finally {
+            demo.destroy();
+            assertThat(demo.waitFor(20, TimeUnit.SECONDS)).as("demo stopped on SIGTERM").isTrue();
+        }
+        String printed = new String(demo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(printed).contains("curl -s http://127.0.0.1:" + port + "/v1/chat/completions");
+    }
+
+    @Test
+    void invalidConfigStopsStartUpWithExitCode2NamingThePath(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("config.yaml");
+        Files.writeString(config, """
+                model_list:
+                  - model_name: a
+                    litellm_params: {model: openai/x, api_base: 'http://127.0.0.1:1/v1'}
+                  - model_name: b
+                    litellm_params: {model: openai/y, api_base: 'http://127.0.0.1:1/v1', weight: -1}
+                """);
+        Process process = start(JAVA, Map.of(), "--config", config.toString(), "--port", "0");
+
+        String out = output(process);
+
+        assertThat(process.exitValue()).isEqualTo(2);
+        assertThat(out).contains("model_list[1].litellm_params.weight: -1 (expected: >= 0)");
+    }
+
+    @Test
+    void checkConfigPrintsTheEffectiveConfigWithSecretsMasked(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("config.yaml");
+        Files.writeString(config, """
+                model_list:
+                  - model_name: a
+                    litellm_params: {model: openai/x, api_base: 'http://127.0.0.1:1/v1', api_key: os.environ/IT_SECRET_KEY}
+                """);
+        Process process = start(JAVA, Map.of("IT_SECRET_KEY", "sk-very-secret-value"), "check-config", config.toString());
+
+        String out = output(process);
+
+        assertThat(process.exitValue()).isZero();
+        assertThat(out).contains("openai").doesNotContain("sk-very-secret-value");
+    }
+
+    @Test
+    void mockSubcommandRejectsAnUnknownMode() throws Exception {
+        Process process = start(JAVA, Map.of(), "mock", "--mode", "explode");
+
+        String out = output(process);
+
+        assertThat(process.exitValue()).isEqualTo(2);
+        assertThat(out).contains("explode");
+    }
+
+    @Test
+    void olderDefaultJavaHandsOverToANewerJdk() throws Exception {
+        Path java17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        assumeTrue(Files.isExecutable(java17), "no Java 17 on this machine");
+        Process process = start(java17.toString(), Map.of(), "--help");
+
+        String out = output(process);
+
+        assertThat(process.exitValue()).isZero();
+        assertThat(out).contains("check-config");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.sluice.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.json.Json;
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.Ports;
+import dev.sluice.testing.TestGateway;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What the caller sees when the one deployment fails: the upstream's own status and words
+ * for an answer, a 502 or 408 naming the deployment when there was no answer.
+ */
+class UpstreamAnswersTest {
+
+    private static String config(String apiBase, String extra) {
+        return """
+                model_list:
+                  - model_name: chat
+                    litellm_params: {model: openai/m, api_base: %s %s}
+                    model_info: {id: dep-1}
+                """.formatted(apiBase, extra);
+    }
+
+    @ParameterizedTest(name = "{0} answers {1}")
+    @CsvSource({
+            "FAIL, 500, server_error",
+            "RATELIMIT, 429, rate_limit_error",
+            "AUTH, 401, ",
+            "NOTFOUND, 404, ",
+            "REJECT, 400, invalid_request_error"})
+    void upstreamErrorReachesTheCallerWithItsStatusAndMessage(MockMode mode, int status, String type) throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", mode));
+                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(status);
+            JsonNode error = Json.parse(response.body().getBytes()).get("error");
+            assertThat(error.get("message").asText()).startsWith("[up]");
+            assertThat(error.get("upstream_status").asInt()).isEqualTo(status);
+            if (type != null) {
+                assertThat(error.get("type").asText()).isEqualTo(type);
+            }
+            assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("dep-1");
+            assertThat(upstream.requests()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void contextWindowRefusalKeepsItsCode() throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.CONTEXT).withMaxChars(10));
+                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "a prompt longer than ten"));
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(Json.parse(response.body().getBytes()).at("/error/code").asText()).isEqualTo("context_length_exceeded");
+        }
+    }
+
+    @Test
+    void refusedConnectionIsA502NamingTheDeployment() throws IOException {
+        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + Ports.refusing() + "/v1", ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(502);
+            JsonNode error = Json.parse(response.body().getBytes()).get("error");
+            assertThat(error.get("message").asText()).contains("deployment 'dep-1'").contains("model group 'chat'")
+                    .contains("connection refused");
+            assertThat(error.get("code").asText()).isEqualTo("upstream_unreachable");
+            assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("dep-1");
+        }
+    }
+
+    @Test
+    void hangingUpstreamTimesOutWith408AfterTheDeploymentTimeout() throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.HANG));
+                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ", timeout: 0.3"))) {
+            long started = System.nanoTime();
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.statusCode()).isEqualTo(408);
+            assertThat(Json.parse(response.body().getBytes()).at("/error/code").asText()).isEqualTo("upstream_timeout");
+            assertThat(took).isBetween(Duration.ofMillis(250), Duration.ofSeconds(3));
+        }
+    }
+
+    @Test
+    void nonOpenAiErrorBodiesAreWrappedWithTheirTextKept() throws IOException {
+        HttpServer html = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        html.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] page = "<html><body>502 Bad Gateway from nginx</body></html>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/html");
+            exchange.sendResponseHeaders(503, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        html.start();
+        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + html.getAddress().getPort() + "/v1", ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(503);
+            JsonNode error = Json.parse(response.body().getBytes()).get("error");
+            assertThat(error.get("message").asText()).contains("502 Bad Gateway from nginx");
+            assertThat(error.get("type").asText()).isEqualTo("server_error");
+            assertThat(error.get("upstream_status").asInt()).isEqualTo(503);
+        } finally {
+            html.stop(0);
+        }
+    }
+
+    @Test
+    void anthropicShapedErrorKeepsItsMessage() throws IOException {
+        HttpServer anthropic = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        anthropic.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(529, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        anthropic.start();
+        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + anthropic.getAddress().getPort() + "/v1", ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(529);
+            JsonNode error = Json.parse(response.body().getBytes()).get("error");
+            assertThat(error.get("message").asText()).isEqualTo("Overloaded");
+            assertThat(error.get("code").asText()).isEqualTo("overloaded_error");
+        } finally {
+            anthropic.stop(0);
+        }
+    }
+
+    @Test
+    void successBodyThatIsNotJsonIsA502() throws IOException {
+        HttpServer broken = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        broken.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = "not json".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        broken.start();
+        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + broken.getAddress().getPort() + "/v1", ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(Json.parse(response.body().getBytes()).at("/error/code").asText()).isEqualTo("invalid_upstream_response");
+        } finally {
+            broken.stop(0);
+        }
+    }
+}

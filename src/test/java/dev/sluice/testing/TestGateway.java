@@ -1,0 +1,97 @@
+package dev.sluice.testing;
+
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.provider.Providers;
+import dev.sluice.server.GatewayServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A real gateway on a free loopback port, started from YAML the way a user's file is, with
+ * a plain JDK HTTP client to call it. Close it to stop it.
+ */
+public final class TestGateway implements AutoCloseable {
+    private final GatewayServer server;
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    private TestGateway(GatewayServer server) {
+        this.server = server;
+    }
+
+    public static TestGateway start(String yaml) {
+        return start(yaml, Map.of());
+    }
+
+    public static TestGateway start(String yaml, Map<String, String> env) {
+        try {
+            SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
+            return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), Clock.systemUTC(), 2));
+        } catch (Exception e) {
+            throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
+        }
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port() + path);
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** POSTs a JSON body, with the given extra header name/value pairs. */
+    public HttpResponse<String> post(String path, String json, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
+    public HttpResponse<String> get(String path, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20)).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
+    public HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpClient client() {
+        return http;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
