@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Replaces LiteLLM's {@code os.environ/NAME} with the variable's value. The variables are
@@ -52,19 +53,28 @@ final class EnvResolver {
     /**
      * A scalar after resolution.
      *
+     * <p>A value from the environment is shown in a problem only when it reads as a number
+     * or a flag: anything else may be a credential that a mistaken reference (say
+     * {@code api_base: os.environ/AZURE_API_KEY}) put where a plain value goes.
+     *
      * @param variable the variable it came from, or null when it was written in the file
      */
     record Resolved(JsonNode value, String variable) {
+        private static final Pattern HARMLESS = Pattern.compile("[-+]?[0-9][0-9._eE+-]{0,30}|(?i:true|false)");
+
         /** The value for a problem message, saying where it came from when that was a variable. */
         String shown(boolean secret) {
-            String shown = ShownValue.of(value, secret);
-            return variable == null ? shown : PREFIX + variable + " = " + shown;
+            return variable == null ? ShownValue.of(value, secret) : fromVariable(ShownValue.of(value, secret), secret);
         }
 
         /** Like {@link #shown}, for text whose content (not type) is wrong: shown bare. */
         String shownText() {
-            String shown = ShownValue.text(value);
-            return variable == null ? shown : PREFIX + variable + " = " + shown;
+            return variable == null ? ShownValue.text(value) : fromVariable(ShownValue.text(value), false);
+        }
+
+        private String fromVariable(String shown, boolean secret) {
+            boolean harmless = !secret && HARMLESS.matcher(value.asText().strip()).matches();
+            return PREFIX + variable + " = " + (harmless ? shown : ShownValue.SECRET);
         }
     }
 }

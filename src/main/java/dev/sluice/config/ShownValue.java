@@ -33,6 +33,9 @@ final class ShownValue {
         if (value.isMissingNode()) {
             return "missing";
         }
+        if (value.isDouble() && !Double.isFinite(value.doubleValue())) {
+            return Double.isNaN(value.doubleValue()) ? ".nan" : value.doubleValue() > 0 ? ".inf" : "-.inf"; // as YAML writes them
+        }
         return value.asText(); // numbers, booleans, null
     }
 

@@ -31,6 +31,16 @@ final class Configs {
         return thrown[0].problems();
     }
 
+    /** The problems of a config, or none when it loads. */
+    static List<String> problemsOrNone(String yaml) {
+        try {
+            parse(yaml);
+            return List.of();
+        } catch (ConfigException e) {
+            return e.problems();
+        }
+    }
+
     /** One deployment whose litellm_params hold {@code model: openai/gpt-4o} plus {@code param}. */
     static String withParam(String param) {
         return """
