@@ -7,9 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -45,7 +47,7 @@ final class YamlTree {
 
     private final String source;
     private final Map<Node, JsonNode> converted = new IdentityHashMap<>();
-    private final Set<Node> inProgress = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Node> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private YamlTree(String source) {
         this.source = source;
@@ -151,7 +153,7 @@ final class YamlTree {
             return NODES.nullNode();
         }
         if (tag.equals(Tag.BOOL)) {
-            return NODES.booleanNode(switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            return NODES.booleanNode(switch (text.toLowerCase(Locale.ROOT)) {
                 case "true", "yes", "on", "y" -> true;
                 default -> false;
             });
@@ -192,7 +194,7 @@ final class YamlTree {
 
     private static JsonNode decimal(String text) {
         String digits = text.replace("_", "");
-        switch (digits.toLowerCase(java.util.Locale.ROOT)) {
+        switch (digits.toLowerCase(Locale.ROOT)) {
             case ".inf", "+.inf" -> { return NODES.numberNode(Double.POSITIVE_INFINITY); }
             case "-.inf" -> { return NODES.numberNode(Double.NEGATIVE_INFINITY); }
             case ".nan" -> { return NODES.numberNode(Double.NaN); }
