@@ -10,7 +10,9 @@ import java.util.OptionalInt;
  * The effective router settings: {@code router_settings}, then the overlapping keys of
  * {@code litellm_settings}, then Sluice's defaults. {@link #sources()} says, for each key
  * by its config name (e.g. {@code num_retries}), where the value came from:
- * {@code router_settings}, {@code litellm_settings} or {@code default}.
+ * {@code router_settings}, {@code litellm_settings} or {@code default}; the Redis
+ * settings may also say {@code environment} (from {@code REDIS_HOST}, {@code REDIS_PORT},
+ * {@code REDIS_PASSWORD}, which LiteLLM's proxy reads when router_settings does not set them).
  *
  * @param fallbacks               group to ordered fallback groups, from LiteLLM's
  *                                list-of-single-key-maps form

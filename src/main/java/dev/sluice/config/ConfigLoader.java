@@ -1,0 +1,83 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads LiteLLM's proxy {@code config.yaml} as it is into a validated {@link SluiceConfig}.
+ *
+ * <p>Every problem in the file is collected and reported together in one
+ * {@link ConfigException}, each naming its path, the value as written (never a secret)
+ * and the rule. Keys that are not an error but that Sluice does not act on are listed in
+ * {@link SluiceConfig#ignoredKeys()}.
+ */
+public final class ConfigLoader {
+    private ConfigLoader() {}
+
+    /**
+     * @param env            the variables {@code os.environ/NAME} and the LiteLLM fallbacks
+     *                       ({@code LITELLM_MASTER_KEY}, {@code REDIS_HOST}, ...) read from
+     * @param knownProviders the provider prefixes Sluice can call, e.g. {@code azure}, {@code openai}
+     */
+    public static SluiceConfig load(Path file, Map<String, String> env, Set<String> knownProviders)
+            throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(List.of(file + ": cannot read the config: it is not UTF-8 text"));
+        } catch (IOException e) {
+            throw new ConfigException(List.of(file + ": cannot read the config: " + reason(e)));
+        }
+        return parse(YamlTree.read(text, file.toString()), env, knownProviders);
+    }
+
+    /** Like {@link #load}, for config text that is not in a file; errors name it {@code config}. */
+    public static SluiceConfig parse(String yaml, Map<String, String> env, Set<String> knownProviders)
+            throws ConfigException {
+        return parse(YamlTree.read(yaml, "config"), env, knownProviders);
+    }
+
+    private static SluiceConfig parse(JsonNode tree, Map<String, String> env, Set<String> knownProviders)
+            throws ConfigException {
+        Problems problems = new Problems();
+        IgnoredKeys ignored = new IgnoredKeys();
+        EnvResolver resolver = new EnvResolver(env, problems);
+        FieldReader read = new FieldReader(resolver, problems);
+        ConfigNode root = ConfigNode.root(tree);
+
+        Section top = Section.open(root, ignored, problems, "a map of sections such as model_list and router_settings");
+        if (!root.isMap()) {
+            problems.throwIfAny(); // nothing below the top level can be read
+        }
+        DeploymentParser entries = new DeploymentParser(read, ignored,
+                new LitellmParamsParser(read, ignored, knownProviders), new ModelInfoParser(read, ignored));
+        ModelListParser.ModelList models = new ModelListParser(read, entries).parse(top.take("model_list"));
+        RouterSettings router = new RouterSettingsParser(read, ignored, resolver)
+                .parse(top.take("router_settings"), top.take("litellm_settings"), models.groups());
+        GeneralSettings general = new GeneralSettingsParser(read, ignored, resolver).parse(top.take("general_settings"));
+        top.finish();
+
+        problems.throwIfAny();
+        return new SluiceConfig(models.deployments(), router, general, ignored.inFileOrder(root));
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}

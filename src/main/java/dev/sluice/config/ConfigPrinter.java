@@ -1,0 +1,176 @@
+package dev.sluice.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * The effective config as readable YAML, for {@code sluice check-config FILE}: every
+ * deployment with its id, provider and params, the router settings each with where its
+ * value came from, the general settings, and the keys Sluice ignores. Every secret is
+ * masked with {@link Secret#masked()}.
+ */
+public final class ConfigPrinter {
+    private ConfigPrinter() {}
+
+    public static String print(SluiceConfig config) {
+        YamlWriter yaml = new YamlWriter();
+        yaml.comment(0, "Effective Sluice config. Secrets are masked.");
+        modelList(yaml, config.deployments());
+        router(yaml, config.router());
+        general(yaml, config.general());
+        ignoredKeys(yaml, config.ignoredKeys());
+        return yaml.toString();
+    }
+
+    private static void modelList(YamlWriter yaml, List<Deployment> deployments) {
+        yaml.open(0, "model_list", null);
+        for (Deployment deployment : deployments) {
+            LitellmParams params = deployment.params();
+            yaml.item(1, "model_name", YamlWriter.string(deployment.modelName()));
+            yaml.entry(2, "id", YamlWriter.string(deployment.id()),
+                    deployment.info().id().isPresent() ? "model_info.id" : "derived from model_name and litellm_params");
+            yaml.entry(2, "provider", YamlWriter.string(params.provider()), null);
+            yaml.entry(2, "provider_model", YamlWriter.string(params.providerModel()), null);
+            yaml.open(2, "litellm_params", null);
+            yaml.entry(3, "model", YamlWriter.string(params.model()), null);
+            optional(yaml, 3, "api_base", params.apiBase().map(YamlWriter::string));
+            optional(yaml, 3, "api_key", params.apiKey().map(ConfigPrinter::secret));
+            optional(yaml, 3, "api_version", params.apiVersion().map(YamlWriter::string));
+            optional(yaml, 3, "rpm", text(params.rpm()));
+            optional(yaml, 3, "tpm", text(params.tpm()));
+            optional(yaml, 3, "weight", text(params.weight()));
+            optional(yaml, 3, "timeout", params.timeout().map(YamlWriter::seconds));
+            optional(yaml, 3, "stream_timeout", params.streamTimeout().map(YamlWriter::seconds));
+            optional(yaml, 3, "max_retries", text(params.maxRetries()));
+            optional(yaml, 3, "cooldown_time", params.cooldownTime().map(YamlWriter::seconds));
+            optional(yaml, 3, "input_cost_per_token", text(params.inputCostPerToken()));
+            optional(yaml, 3, "output_cost_per_token", text(params.outputCostPerToken()));
+            modelInfo(yaml, deployment.info());
+        }
+    }
+
+    private static void modelInfo(YamlWriter yaml, ModelInfo info) {
+        if (info.equals(ModelInfo.EMPTY)) {
+            return;
+        }
+        yaml.open(2, "model_info", null);
+        optional(yaml, 3, "id", info.id().map(YamlWriter::string));
+        optional(yaml, 3, "max_input_tokens", text(info.maxInputTokens()));
+        optional(yaml, 3, "max_output_tokens", text(info.maxOutputTokens()));
+        if (!info.allowedFailsPolicy().isEmpty()) {
+            counts(yaml, 3, "allowed_fails_policy", info.allowedFailsPolicy(), null);
+        }
+        optional(yaml, 3, "cooldown_time", info.cooldownTime().map(YamlWriter::seconds));
+    }
+
+    private static void router(YamlWriter yaml, RouterSettings router) {
+        Map<String, String> sources = router.sources();
+        yaml.comment(0, "Each router setting says where its value came from.");
+        yaml.open(0, "router_settings", null);
+        setting(yaml, sources, "routing_strategy", YamlWriter.string(router.routingStrategy()));
+        setting(yaml, sources, "num_retries", String.valueOf(router.numRetries()));
+        setting(yaml, sources, "timeout", YamlWriter.seconds(router.timeout()));
+        setting(yaml, sources, "stream_timeout", orNull(router.streamTimeout().map(YamlWriter::seconds)));
+        setting(yaml, sources, "allowed_fails", String.valueOf(router.allowedFails()));
+        setting(yaml, sources, "cooldown_time", YamlWriter.seconds(router.cooldownTime()));
+        setting(yaml, sources, "disable_cooldowns", String.valueOf(router.disableCooldowns()));
+        fallbacks(yaml, sources, "fallbacks", router.fallbacks());
+        fallbacks(yaml, sources, "context_window_fallbacks", router.contextWindowFallbacks());
+        fallbacks(yaml, sources, "content_policy_fallbacks", router.contentPolicyFallbacks());
+        setting(yaml, sources, "default_fallbacks", YamlWriter.strings(router.defaultFallbacks()));
+        setting(yaml, sources, "max_fallbacks", String.valueOf(router.maxFallbacks()));
+        counts(yaml, 1, "retry_policy", router.retryPolicy(), source(sources, "retry_policy"));
+        groupRetryPolicy(yaml, sources, router.modelGroupRetryPolicy());
+        counts(yaml, 1, "allowed_fails_policy", router.allowedFailsPolicy(), source(sources, "allowed_fails_policy"));
+        setting(yaml, sources, "enable_pre_call_checks", String.valueOf(router.enablePreCallChecks()));
+        setting(yaml, sources, "optional_pre_call_checks", YamlWriter.strings(router.optionalPreCallChecks()));
+        setting(yaml, sources, "routing_strategy_args", YamlWriter.flow(router.routingStrategyArgs()));
+        setting(yaml, sources, "redis_host", orNull(router.redisHost().map(YamlWriter::string)));
+        setting(yaml, sources, "redis_port", orNull(text(router.redisPort())));
+        setting(yaml, sources, "redis_password", orNull(router.redisPassword().map(ConfigPrinter::secret)));
+        setting(yaml, sources, "redis_db", orNull(text(router.redisDb())));
+        setting(yaml, sources, "redis_url", orNull(router.redisUrl().map(ConfigPrinter::secret)));
+    }
+
+    private static void general(YamlWriter yaml, GeneralSettings general) {
+        yaml.open(0, "general_settings", null);
+        yaml.entry(1, "master_key", orNull(general.masterKey().map(ConfigPrinter::secret)), null);
+        yaml.entry(1, "database_url", orNull(general.databaseUrl().map(ConfigPrinter::secret)), null);
+        double megabytes = general.maxRequestBytes() / (1024.0 * 1024.0);
+        yaml.entry(1, "max_request_size_mb", YamlWriter.number(megabytes), general.maxRequestBytes() + " bytes");
+    }
+
+    private static void ignoredKeys(YamlWriter yaml, List<String> ignoredKeys) {
+        yaml.comment(0, "Read but not acted on (yet).");
+        if (ignoredKeys.isEmpty()) {
+            yaml.entry(0, "ignored_keys", "[]", null);
+            return;
+        }
+        yaml.open(0, "ignored_keys", null);
+        ignoredKeys.forEach(key -> yaml.item(1, YamlWriter.string(key)));
+    }
+
+    private static void setting(YamlWriter yaml, Map<String, String> sources, String key, String value) {
+        yaml.entry(1, key, value, source(sources, key));
+    }
+
+    private static void fallbacks(YamlWriter yaml, Map<String, String> sources, String key, Map<String, List<String>> fallbacks) {
+        if (fallbacks.isEmpty()) {
+            setting(yaml, sources, key, "{}");
+            return;
+        }
+        yaml.open(1, key, source(sources, key));
+        fallbacks.forEach((group, targets) -> yaml.entry(2, group, YamlWriter.strings(targets), null));
+    }
+
+    private static void groupRetryPolicy(YamlWriter yaml, Map<String, String> sources, Map<String, Map<String, Integer>> policies) {
+        String key = "model_group_retry_policy";
+        if (policies.isEmpty()) {
+            setting(yaml, sources, key, "{}");
+            return;
+        }
+        yaml.open(1, key, source(sources, key));
+        policies.forEach((group, policy) -> counts(yaml, 2, group, policy, null));
+    }
+
+    private static void counts(YamlWriter yaml, int indent, String key, Map<String, Integer> counts, String comment) {
+        if (counts.isEmpty()) {
+            yaml.entry(indent, key, "{}", comment);
+            return;
+        }
+        yaml.open(indent, key, comment);
+        counts.forEach((name, count) -> yaml.entry(indent + 1, name, String.valueOf(count), null));
+    }
+
+    /** Where a router setting came from, e.g. {@code litellm_settings.request_timeout}. */
+    private static String source(Map<String, String> sources, String key) {
+        String source = sources.getOrDefault(key, RouterSettingsParser.FROM_DEFAULT);
+        if (source.equals(RouterSettingsParser.FROM_LITELLM)) {
+            return source + "." + LitellmSettingsOverlap.litellmName(key).orElse(key);
+        }
+        return source;
+    }
+
+    private static void optional(YamlWriter yaml, int indent, String key, Optional<String> value) {
+        value.ifPresent(text -> yaml.entry(indent, key, text, null));
+    }
+
+    private static String secret(Secret secret) {
+        return YamlWriter.string(secret.masked());
+    }
+
+    private static String orNull(Optional<String> value) {
+        return value.orElse("null");
+    }
+
+    private static Optional<String> text(OptionalInt value) {
+        return value.isPresent() ? Optional.of(String.valueOf(value.getAsInt())) : Optional.empty();
+    }
+
+    private static Optional<String> text(OptionalDouble value) {
+        return value.isPresent() ? Optional.of(YamlWriter.number(value.getAsDouble())) : Optional.empty();
+    }
+}

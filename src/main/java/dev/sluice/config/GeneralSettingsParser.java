@@ -1,0 +1,52 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Optional;
+
+/** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
+final class GeneralSettingsParser {
+    private static final BigDecimal BYTES_PER_MB = BigDecimal.valueOf(1024L * 1024);
+    private static final BigDecimal MAX_MB = BigDecimal.valueOf(Long.MAX_VALUE / (1024L * 1024));
+
+    private final FieldReader read;
+    private final IgnoredKeys ignored;
+    private final EnvResolver env;
+
+    GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
+        this.read = read;
+        this.ignored = ignored;
+        this.env = env;
+    }
+
+    GeneralSettings parse(ConfigNode node) {
+        Section general = Section.open(node, ignored, read.problems(), "a map");
+        GeneralSettings settings = new GeneralSettings(
+                secretOrEnv(general.take("master_key"), "LITELLM_MASTER_KEY"),
+                secretOrEnv(general.take("database_url"), "DATABASE_URL"),
+                maxRequestBytes(general.take("max_request_size_mb")));
+        general.finish();
+        return settings;
+    }
+
+    /** An unset key reads the variable, as if written {@code os.environ/VARIABLE}. */
+    private Optional<Secret> secretOrEnv(ConfigNode node, String variable) {
+        if (node.isAbsent() && env.isSet(variable)) {
+            return read.secret(node.withValue(TextNode.valueOf(EnvResolver.PREFIX + variable)));
+        }
+        return read.secret(node);
+    }
+
+    private long maxRequestBytes(ConfigNode node) {
+        Optional<BigDecimal> megabytes = read.positiveNumber(node);
+        if (megabytes.isEmpty()) {
+            return GeneralSettings.DEFAULT_MAX_REQUEST_BYTES;
+        }
+        if (megabytes.get().compareTo(MAX_MB) > 0) {
+            read.problems().add(node, ShownValue.of(node.value(), false), "<= " + MAX_MB);
+            return GeneralSettings.DEFAULT_MAX_REQUEST_BYTES;
+        }
+        return megabytes.get().multiply(BYTES_PER_MB).setScale(0, RoundingMode.CEILING).longValueExact();
+    }
+}

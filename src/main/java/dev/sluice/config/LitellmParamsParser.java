@@ -1,0 +1,66 @@
+package dev.sluice.config;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Reads one deployment's {@code litellm_params}. */
+final class LitellmParamsParser {
+    /** LiteLLM's rule: a model without a {@code provider/} prefix is an OpenAI model. */
+    static final String DEFAULT_PROVIDER = "openai";
+
+    private final FieldReader read;
+    private final IgnoredKeys ignored;
+    private final Set<String> knownProviders;
+    private final String providerRule;
+
+    LitellmParamsParser(FieldReader read, IgnoredKeys ignored, Set<String> knownProviders) {
+        this.read = read;
+        this.ignored = ignored;
+        this.knownProviders = Set.copyOf(knownProviders);
+        this.providerRule = "a provider Sluice supports: " + String.join(", ", new TreeSet<>(knownProviders));
+    }
+
+    /** @param node a map (the caller reports a missing or non-map {@code litellm_params}) */
+    LitellmParams parse(ConfigNode node) {
+        Section params = Section.open(node, ignored, read.problems(), "a map with at least model");
+        String model = model(params.take("model")).orElse("");
+        LitellmParams parsed = new LitellmParams(
+                model,
+                providerOf(model),
+                providerModelOf(model),
+                read.httpUrl(params.take("api_base")),
+                read.secret(params.take("api_key")),
+                read.string(params.take("api_version")),
+                read.nonNegativeInt(params.take("rpm")),
+                read.nonNegativeInt(params.take("tpm")),
+                read.nonNegativeNumber(params.take("weight")),
+                read.positiveSeconds(params.take("timeout")),
+                read.positiveSeconds(params.take("stream_timeout")),
+                read.nonNegativeInt(params.take("max_retries")),
+                read.nonNegativeSeconds(params.take("cooldown_time")),
+                read.nonNegativeNumber(params.take("input_cost_per_token")),
+                read.nonNegativeNumber(params.take("output_cost_per_token")));
+        params.finish();
+        return parsed;
+    }
+
+    private Optional<String> model(ConfigNode node) {
+        if (node.isAbsent()) {
+            read.problems().missing(node, "a non-empty string");
+            return Optional.empty();
+        }
+        return read.string(node, model -> knownProviders.contains(providerOf(model)), providerRule)
+                .flatMap(model -> read.string(node, name -> !providerModelOf(name).isEmpty(),
+                        "a model name after \"" + providerOf(model) + "/\""));
+    }
+
+    static String providerOf(String model) {
+        int slash = model.indexOf('/');
+        return slash < 0 ? DEFAULT_PROVIDER : model.substring(0, slash);
+    }
+
+    static String providerModelOf(String model) {
+        return model.substring(model.indexOf('/') + 1);
+    }
+}

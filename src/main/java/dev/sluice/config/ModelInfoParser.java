@@ -1,0 +1,27 @@
+package dev.sluice.config;
+
+/** Reads one deployment's {@code model_info}. */
+final class ModelInfoParser {
+    private final FieldReader read;
+    private final IgnoredKeys ignored;
+
+    ModelInfoParser(FieldReader read, IgnoredKeys ignored) {
+        this.read = read;
+        this.ignored = ignored;
+    }
+
+    ModelInfo parse(ConfigNode node) {
+        if (node.isAbsent()) {
+            return ModelInfo.EMPTY;
+        }
+        Section info = Section.open(node, ignored, read.problems(), "a map");
+        ModelInfo parsed = new ModelInfo(
+                read.string(info.take("id")),
+                read.positiveInt(info.take("max_input_tokens")),
+                read.positiveInt(info.take("max_output_tokens")),
+                PolicyParser.read(info.take("allowed_fails_policy"), PolicyParser.ALLOWED_FAILS_POLICY_NAMES, read),
+                read.nonNegativeSeconds(info.take("cooldown_time")));
+        info.finish();
+        return parsed;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Reads {@code router_settings} together with the overlapping keys of
+ * {@code litellm_settings} ({@link LitellmSettingsOverlap}) and fills in defaults,
+ * noting for every key where its value came from.
+ *
+ * <p>A {@code litellm_settings} value that {@code router_settings} overrides is still
+ * validated: a wrong value is wrong wherever it is written.
+ */
+final class RouterSettingsParser {
+    static final String FROM_ROUTER = "router_settings";
+    static final String FROM_LITELLM = "litellm_settings";
+    static final String FROM_DEFAULT = "default";
+    /** Redis settings may come from REDIS_HOST, REDIS_PORT and REDIS_PASSWORD, as in LiteLLM's proxy. */
+    static final String FROM_ENVIRONMENT = "environment";
+
+    static final List<String> ROUTING_STRATEGIES = List.of(
+            "simple-shuffle",
+            "least-busy",
+            "usage-based-routing",
+            "usage-based-routing-v2",
+            "latency-based-routing",
+            "cost-based-routing");
+
+    static final String DEFAULT_ROUTING_STRATEGY = "simple-shuffle";
+    static final int DEFAULT_NUM_RETRIES = 2;
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(600);
+    static final int DEFAULT_ALLOWED_FAILS = 3;
+    static final Duration DEFAULT_COOLDOWN_TIME = Duration.ofSeconds(5);
+    static final int DEFAULT_MAX_FALLBACKS = 5;
+
+    private final FieldReader read;
+    private final IgnoredKeys ignored;
+    private final EnvResolver env;
+    private final Map<String, String> sources = new LinkedHashMap<>();
+    private Section router;
+    private Section litellm;
+
+    RouterSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
+        this.read = read;
+        this.ignored = ignored;
+        this.env = env;
+    }
+
+    RouterSettings parse(ConfigNode routerSettings, ConfigNode litellmSettings, Set<String> groups) {
+        router = Section.open(routerSettings, ignored, read.problems(), "a map");
+        litellm = Section.open(litellmSettings, ignored, read.problems(), "a map");
+        FallbacksParser fallbacks = new FallbacksParser(read, groups);
+
+        String routingStrategy = setting("routing_strategy", node -> read.oneOf(node, ROUTING_STRATEGIES))
+                .orElse(DEFAULT_ROUTING_STRATEGY);
+        ConfigNode strategyNode = routerSettings.get("routing_strategy");
+        if (!strategyNode.isAbsent() && !NotYetActedOn.ROUTING_STRATEGIES.contains(routingStrategy)) {
+            ignored.notActedOn(strategyNode);
+        }
+
+        RouterSettings settings = new RouterSettings(
+                routingStrategy,
+                setting("num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_NUM_RETRIES),
+                setting("timeout", read::positiveSeconds).orElse(DEFAULT_TIMEOUT),
+                setting("stream_timeout", read::positiveSeconds),
+                setting("allowed_fails", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_ALLOWED_FAILS),
+                setting("cooldown_time", read::nonNegativeSeconds).orElse(DEFAULT_COOLDOWN_TIME),
+                setting("disable_cooldowns", read::bool).orElse(false),
+                setting("fallbacks", fallbacks::fallbacks).orElse(Map.of()),
+                setting("context_window_fallbacks", fallbacks::fallbacks).orElse(Map.of()),
+                setting("content_policy_fallbacks", fallbacks::fallbacks).orElse(Map.of()),
+                setting("default_fallbacks", fallbacks::targets).orElse(List.of()),
+                setting("max_fallbacks", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_FALLBACKS),
+                setting("retry_policy", node -> present(node,
+                        PolicyParser.read(node, PolicyParser.RETRY_POLICY_NAMES, read))).orElse(Map.of()),
+                setting("model_group_retry_policy", node -> present(node,
+                        PolicyParser.perGroup(node, PolicyParser.RETRY_POLICY_NAMES, read))).orElse(Map.of()),
+                setting("allowed_fails_policy", node -> present(node,
+                        PolicyParser.read(node, PolicyParser.ALLOWED_FAILS_POLICY_NAMES, read))).orElse(Map.of()),
+                setting("enable_pre_call_checks", read::bool).orElse(false),
+                setting("optional_pre_call_checks", read::strings).orElse(List.of()),
+                setting("routing_strategy_args", read::plainMap).orElse(Map.of()),
+                settingOrEnv("redis_host", "REDIS_HOST", read::string),
+                unboxed(settingOrEnv("redis_port", "REDIS_PORT", node -> boxed(read.intBetween(node, 1, 65535)))),
+                settingOrEnv("redis_password", "REDIS_PASSWORD", read::secret),
+                unboxed(setting("redis_db", node -> boxed(read.nonNegativeInt(node)))),
+                setting("redis_url", read::secret),
+                Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
+        router.finish();
+        litellm.finish();
+        return settings;
+    }
+
+    /** The value of one router setting: router_settings, else litellm_settings, else none. */
+    private <T> Optional<T> setting(String key, Function<ConfigNode, Optional<T>> reader) {
+        ConfigNode fromRouter = router.take(key);
+        Optional<T> routerValue = reader.apply(fromRouter);
+        Optional<String> litellmName = LitellmSettingsOverlap.litellmName(key);
+        if (litellmName.isPresent()) {
+            ConfigNode fromLitellm = litellm.take(litellmName.get());
+            Optional<T> litellmValue = reader.apply(fromLitellm);
+            if (fromRouter.isAbsent() && !fromLitellm.isAbsent()) {
+                sources.put(key, FROM_LITELLM);
+                return litellmValue;
+            }
+        }
+        sources.put(key, fromRouter.isAbsent() ? FROM_DEFAULT : FROM_ROUTER);
+        return routerValue;
+    }
+
+    /** Like {@link #setting}, but an unset key reads the variable, as if written {@code os.environ/VARIABLE}. */
+    private <T> Optional<T> settingOrEnv(String key, String variable, Function<ConfigNode, Optional<T>> reader) {
+        Optional<T> value = setting(key, reader);
+        ConfigNode written = router.node().get(key);
+        if (!written.isAbsent() || !env.isSet(variable)) {
+            return value;
+        }
+        sources.put(key, FROM_ENVIRONMENT);
+        return reader.apply(written.withValue(TextNode.valueOf(EnvResolver.PREFIX + variable)));
+    }
+
+    /** A map-valued setting that was written counts as set even when it is empty. */
+    private static <T> Optional<T> present(ConfigNode node, T value) {
+        return node.isAbsent() ? Optional.empty() : Optional.of(value);
+    }
+
+    private static Optional<Integer> boxed(OptionalInt value) {
+        return value.isPresent() ? Optional.of(value.getAsInt()) : Optional.empty();
+    }
+
+    private static OptionalInt unboxed(Optional<Integer> value) {
+        return value.map(OptionalInt::of).orElse(OptionalInt.empty());
+    }
+}

@@ -1,0 +1,56 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** general_settings. */
+class GeneralSettingsTest {
+
+    @Test
+    void defaultsWhenNothingIsWritten() throws ConfigException {
+        GeneralSettings general = Configs.parse(Configs.withSection("")).general();
+
+        assertThat(general.masterKey()).isEmpty();
+        assertThat(general.databaseUrl()).isEmpty();
+        assertThat(general.maxRequestBytes()).isEqualTo(32L * 1024 * 1024);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1    | 1048576
+            0.5  | 524288
+            32   | 33554432
+            """)
+    void convertsMegabytesToBytes(String megabytes, long bytes) throws ConfigException {
+        GeneralSettings general = Configs.parse(Configs.withSection("general_settings: {max_request_size_mb: " + megabytes + "}")).general();
+
+        assertThat(general.maxRequestBytes()).isEqualTo(bytes);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            max_request_size_mb: 0     | general_settings.max_request_size_mb: 0 (expected: > 0)
+            max_request_size_mb: -1    | general_settings.max_request_size_mb: -1 (expected: > 0)
+            max_request_size_mb: big   | general_settings.max_request_size_mb: "big" (expected: a number > 0)
+            master_key: ""             | general_settings.master_key: **** (expected: a non-empty string)
+            database_url: {host: db}   | general_settings.database_url: **** (expected: a non-empty string)
+            """)
+    void checksEachGeneralSetting(String setting, String problem) {
+        assertThat(Configs.problems(Configs.withSection("general_settings:\n  " + setting))).containsExactly(problem);
+    }
+
+    @Test
+    void readsTheCredentials() throws ConfigException {
+        GeneralSettings general = Configs.parse(Configs.withSection("""
+                general_settings:
+                  master_key: sk-1234
+                  database_url: postgresql://user:pass@db:5432/litellm
+                """)).general();
+
+        assertThat(general.masterKey()).contains(new Secret("sk-1234"));
+        assertThat(general.databaseUrl()).contains(new Secret("postgresql://user:pass@db:5432/litellm"));
+    }
+}

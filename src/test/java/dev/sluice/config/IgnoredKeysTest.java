@@ -1,0 +1,207 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Keys that are read but not acted on: never an error, never silent. The lists here pin
+ * down today's gateway; a feature that starts acting on a key removes it from
+ * {@link NotYetActedOn} and from these expectations.
+ */
+class IgnoredKeysTest {
+
+    @Test
+    void listsKeysSluiceDoesNotModelWhereverTheyAre() throws ConfigException {
+        SluiceConfig config = Configs.parse("""
+                environment_variables: {LANGFUSE_HOST: "https://langfuse.example.com"}
+                model_list:
+                  - model_name: gpt-4o
+                    litellm_params:
+                      model: openai/gpt-4o
+                      temperature: 0.2
+                      drop_params: true
+                    model_info:
+                      mode: chat
+                    tags: [prod]
+                router_settings:
+                  enable_tag_filtering: true
+                litellm_settings:
+                  callbacks: ["otel"]
+                  stream_timeout: 5
+                general_settings:
+                  alerting: ["slack"]
+                guardrails:
+                  - guardrail_name: pii
+                made_up_key: 1
+                """);
+
+        assertThat(config.ignoredKeys()).containsExactly(
+                "environment_variables",
+                "model_list[0].litellm_params.temperature",
+                "model_list[0].litellm_params.drop_params",
+                "model_list[0].model_info.mode",
+                "model_list[0].tags",
+                "router_settings.enable_tag_filtering",
+                "litellm_settings.callbacks",
+                "litellm_settings.stream_timeout",
+                "general_settings.alerting",
+                "guardrails",
+                "made_up_key");
+    }
+
+    @Test
+    void listsEveryModelledKeyTheGatewayDoesNotActOnYet() throws ConfigException {
+        SluiceConfig config = Configs.parse("""
+                model_list:
+                  - model_name: gpt-4o
+                    litellm_params:
+                      model: openai/gpt-4o
+                      api_base: https://api.example.com
+                      api_key: sk-1
+                      api_version: v1
+                      rpm: 1
+                      tpm: 1
+                      weight: 1
+                      timeout: 1
+                      stream_timeout: 1
+                      max_retries: 1
+                      cooldown_time: 1
+                      input_cost_per_token: 0.1
+                      output_cost_per_token: 0.1
+                    model_info:
+                      id: a
+                      max_input_tokens: 1
+                      max_output_tokens: 1
+                      allowed_fails_policy: {TimeoutErrorAllowedFails: 1}
+                      cooldown_time: 1
+                router_settings:
+                  routing_strategy: simple-shuffle
+                  num_retries: 1
+                  timeout: 1
+                  stream_timeout: 1
+                  allowed_fails: 1
+                  cooldown_time: 1
+                  disable_cooldowns: true
+                  fallbacks: [{gpt-4o: [gpt-4o]}]
+                  context_window_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  content_policy_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  default_fallbacks: [gpt-4o]
+                  max_fallbacks: 1
+                  retry_policy: {TimeoutErrorRetries: 1}
+                  model_group_retry_policy: {gpt-4o: {TimeoutErrorRetries: 1}}
+                  allowed_fails_policy: {TimeoutErrorAllowedFails: 1}
+                  enable_pre_call_checks: true
+                  optional_pre_call_checks: [prompt_caching]
+                  routing_strategy_args: {ttl: 1}
+                  redis_host: localhost
+                  redis_port: 6379
+                  redis_password: p
+                  redis_db: 0
+                  redis_url: redis://localhost:6379
+                litellm_settings:
+                  num_retries: 1
+                  request_timeout: 1
+                  allowed_fails: 1
+                  max_fallbacks: 1
+                  fallbacks: [{gpt-4o: [gpt-4o]}]
+                  context_window_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  content_policy_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  default_fallbacks: [gpt-4o]
+                general_settings:
+                  master_key: sk-master
+                  database_url: postgresql://db/test
+                  max_request_size_mb: 1
+                """);
+
+        assertThat(config.ignoredKeys()).containsExactly(
+                "model_list[0].litellm_params.max_retries",
+                "model_list[0].litellm_params.cooldown_time",
+                "model_list[0].litellm_params.input_cost_per_token",
+                "model_list[0].litellm_params.output_cost_per_token",
+                "model_list[0].model_info.max_input_tokens",
+                "model_list[0].model_info.max_output_tokens",
+                "model_list[0].model_info.allowed_fails_policy",
+                "model_list[0].model_info.cooldown_time",
+                "router_settings.num_retries",
+                "router_settings.allowed_fails",
+                "router_settings.cooldown_time",
+                "router_settings.disable_cooldowns",
+                "router_settings.fallbacks",
+                "router_settings.context_window_fallbacks",
+                "router_settings.content_policy_fallbacks",
+                "router_settings.default_fallbacks",
+                "router_settings.max_fallbacks",
+                "router_settings.retry_policy",
+                "router_settings.model_group_retry_policy",
+                "router_settings.allowed_fails_policy",
+                "router_settings.enable_pre_call_checks",
+                "router_settings.optional_pre_call_checks",
+                "router_settings.routing_strategy_args",
+                "router_settings.redis_host",
+                "router_settings.redis_port",
+                "router_settings.redis_password",
+                "router_settings.redis_db",
+                "router_settings.redis_url",
+                "litellm_settings.num_retries",
+                "litellm_settings.allowed_fails",
+                "litellm_settings.max_fallbacks",
+                "litellm_settings.fallbacks",
+                "litellm_settings.context_window_fallbacks",
+                "litellm_settings.content_policy_fallbacks",
+                "litellm_settings.default_fallbacks",
+                "general_settings.database_url");
+    }
+
+    @Test
+    void listsNothingForAConfigOfKeysTheGatewayActsOn() throws ConfigException {
+        SluiceConfig config = Configs.parse("""
+                model_list:
+                  - model_name: gpt-4o
+                    litellm_params:
+                      model: azure/gpt-4o
+                      api_base: https://eu.example.com
+                      api_key: k
+                      api_version: "2024-06-01"
+                      weight: 1
+                      rpm: 10
+                      tpm: 1000
+                      timeout: 30
+                      stream_timeout: 5
+                    model_info: {id: eu}
+                router_settings: {routing_strategy: simple-shuffle, timeout: 60, stream_timeout: 10}
+                litellm_settings: {request_timeout: 60}
+                general_settings: {master_key: sk-1, max_request_size_mb: 4}
+                """);
+
+        assertThat(config.ignoredKeys()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "acted on", textBlock = """
+            simple-shuffle          | acted on
+            least-busy              | router_settings.routing_strategy
+            latency-based-routing   | router_settings.routing_strategy
+            cost-based-routing      | router_settings.routing_strategy
+            """)
+    void listsTheRoutingStrategyOnlyWhenItIsOneTheGatewayDoesNotRunYet(String strategy, String ignored)
+            throws ConfigException {
+        SluiceConfig config = Configs.parse(Configs.withSection("router_settings: {routing_strategy: " + strategy + "}"));
+
+        if (ignored == null) {
+            assertThat(config.ignoredKeys()).isEmpty();
+        } else {
+            assertThat(config.ignoredKeys()).containsExactly(ignored);
+        }
+    }
+
+    @Test
+    void aKeyWrittenWithoutAValueIsNotListed() throws ConfigException {
+        SluiceConfig config = Configs.parse(Configs.withSection("router_settings:\n  num_retries:\n  fallbacks: ~"));
+
+        assertThat(config.ignoredKeys()).isEmpty();
+        assertThat(config.router().sources()).containsEntry("num_retries", "default");
+    }
+}

@@ -1,0 +1,118 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every rule on litellm_params, each on both sides of its boundary. */
+class LitellmParamsValidationTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "accepted", textBlock = """
+            weight: -1                        | model_list[0].litellm_params.weight: -1 (expected: >= 0)
+            weight: 0                         | accepted
+            weight: 0.5                       | accepted
+            weight: "abc"                     | model_list[0].litellm_params.weight: "abc" (expected: a number >= 0)
+            weight: .inf                      | model_list[0].litellm_params.weight: .inf (expected: a number >= 0)
+            rpm: -1                           | model_list[0].litellm_params.rpm: -1 (expected: >= 0)
+            rpm: 0                            | accepted
+            rpm: 1.5                          | model_list[0].litellm_params.rpm: 1.5 (expected: an integer >= 0)
+            rpm: "abc"                        | model_list[0].litellm_params.rpm: "abc" (expected: an integer >= 0)
+            rpm: true                         | model_list[0].litellm_params.rpm: true (expected: an integer >= 0)
+            rpm: [1]                          | model_list[0].litellm_params.rpm: a list (expected: an integer >= 0)
+            rpm: 2147483647                   | accepted
+            rpm: 2147483648                   | model_list[0].litellm_params.rpm: 2147483648 (expected: <= 2147483647)
+            rpm: "100"                        | accepted
+            tpm: -1                           | model_list[0].litellm_params.tpm: -1 (expected: >= 0)
+            tpm: 0                            | accepted
+            timeout: 0                        | model_list[0].litellm_params.timeout: 0 (expected: > 0)
+            timeout: -1                       | model_list[0].litellm_params.timeout: -1 (expected: > 0)
+            timeout: 0.5                      | accepted
+            timeout: "abc"                    | model_list[0].litellm_params.timeout: "abc" (expected: a number of seconds > 0)
+            stream_timeout: 0                 | model_list[0].litellm_params.stream_timeout: 0 (expected: > 0)
+            stream_timeout: 0.001             | accepted
+            max_retries: -1                   | model_list[0].litellm_params.max_retries: -1 (expected: >= 0)
+            max_retries: 0                    | accepted
+            cooldown_time: -0.1               | model_list[0].litellm_params.cooldown_time: -0.1 (expected: >= 0)
+            cooldown_time: 0                  | accepted
+            input_cost_per_token: -0.000001   | model_list[0].litellm_params.input_cost_per_token: -0.000001 (expected: >= 0)
+            input_cost_per_token: 0           | accepted
+            output_cost_per_token: -1         | model_list[0].litellm_params.output_cost_per_token: -1 (expected: >= 0)
+            output_cost_per_token: 0          | accepted
+            api_base: localhost:8000          | model_list[0].litellm_params.api_base: localhost:8000 (expected: an absolute http or https URL)
+            api_base: /v1                     | model_list[0].litellm_params.api_base: /v1 (expected: an absolute http or https URL)
+            api_base: ftp://files.example.com | model_list[0].litellm_params.api_base: ftp://files.example.com (expected: an absolute http or https URL)
+            api_base: http://localhost:8000   | accepted
+            api_base: https://x.example.com/v1| accepted
+            api_version: ""                   | model_list[0].litellm_params.api_version: "" (expected: a non-empty string)
+            api_version: 2024-06-01           | accepted
+            api_key: ""                       | model_list[0].litellm_params.api_key: **** (expected: a non-empty string)
+            api_key: [a, b]                   | model_list[0].litellm_params.api_key: **** (expected: a non-empty string)
+            api_key: sk-1                     | accepted
+            """)
+    void checksEachParam(String param, String problem) {
+        String yaml = Configs.withParam(param);
+        if (problem == null) {
+            assertThat(Configs.problemsOrNone(yaml)).isEmpty();
+        } else {
+            assertThat(Configs.problems(yaml)).containsExactly(problem);
+        }
+    }
+
+    @Test
+    void fractionalSecondsBecomeExactDurations() throws ConfigException {
+        LitellmParams params = Configs.parse(Configs.withParam("timeout: 0.25")).deployments().getFirst().params();
+
+        assertThat(params.timeout()).contains(Duration.ofMillis(250));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            gpt-4o                                  | openai      | gpt-4o
+            openai/gpt-4o                           | openai      | gpt-4o
+            azure/my-deployment                     | azure       | my-deployment
+            hosted_vllm/meta-llama/Llama-3-8B       | hosted_vllm | meta-llama/Llama-3-8B
+            """)
+    void splitsTheProviderPrefixOffTheModel(String model, String provider, String providerModel) throws ConfigException {
+        String yaml = """
+                model_list:
+                  - model_name: m
+                    litellm_params:
+                      model: %s
+                """.formatted(model);
+
+        LitellmParams params = Configs.parse(yaml).deployments().getFirst().params();
+
+        assertThat(params.model()).isEqualTo(model);
+        assertThat(params.provider()).isEqualTo(provider);
+        assertThat(params.providerModel()).isEqualTo(providerModel);
+    }
+
+    @Test
+    void rejectsAProviderSluiceCannotCall() {
+        String yaml = """
+                model_list:
+                  - model_name: a
+                    litellm_params: {model: openai/gpt-4o}
+                  - model_name: b
+                    litellm_params: {model: azure/gpt-4o}
+                  - model_name: c
+                    litellm_params: {model: anthropic/claude-3}
+                """;
+
+        assertThat(Configs.problems(yaml)).containsExactly(
+                "model_list[2].litellm_params.model: anthropic/claude-3 (expected: a provider Sluice supports: azure, hosted_vllm, ollama, openai)");
+    }
+
+    @Test
+    void rejectsAProviderPrefixWithNothingAfterIt() {
+        assertThat(Configs.problems("""
+                model_list:
+                  - model_name: a
+                    litellm_params: {model: azure/}
+                """)).containsExactly("model_list[0].litellm_params.model: azure/ (expected: a model name after \"azure/\")");
+    }
+}

@@ -1,0 +1,281 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** router_settings, the litellm_settings keys that overlap them, defaults and sources. */
+class RouterSettingsTest {
+    static final String GROUPS = "gpt-4o, gpt-4o-mini";
+
+    @Test
+    void defaultsWhenNothingIsWritten() throws ConfigException {
+        RouterSettings router = Configs.parse(Configs.withSection("")).router();
+
+        assertThat(router.routingStrategy()).isEqualTo("simple-shuffle");
+        assertThat(router.numRetries()).isEqualTo(2);
+        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(600));
+        assertThat(router.streamTimeout()).isEmpty();
+        assertThat(router.allowedFails()).isEqualTo(3);
+        assertThat(router.cooldownTime()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(router.disableCooldowns()).isFalse();
+        assertThat(router.fallbacks()).isEmpty();
+        assertThat(router.contextWindowFallbacks()).isEmpty();
+        assertThat(router.contentPolicyFallbacks()).isEmpty();
+        assertThat(router.defaultFallbacks()).isEmpty();
+        assertThat(router.maxFallbacks()).isEqualTo(5);
+        assertThat(router.retryPolicy()).isEmpty();
+        assertThat(router.modelGroupRetryPolicy()).isEmpty();
+        assertThat(router.allowedFailsPolicy()).isEmpty();
+        assertThat(router.enablePreCallChecks()).isFalse();
+        assertThat(router.optionalPreCallChecks()).isEmpty();
+        assertThat(router.routingStrategyArgs()).isEmpty();
+        assertThat(router.redisHost()).isEmpty();
+        assertThat(router.redisPort()).isEmpty();
+        assertThat(router.redisPassword()).isEmpty();
+        assertThat(router.redisDb()).isEmpty();
+        assertThat(router.redisUrl()).isEmpty();
+        assertThat(router.sources()).hasSize(23).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
+    }
+
+    @Test
+    void readsEveryRouterSetting() throws ConfigException {
+        RouterSettings router = Configs.parse(Configs.withSection("""
+                router_settings:
+                  routing_strategy: latency-based-routing
+                  num_retries: 4
+                  timeout: 20
+                  stream_timeout: 2.5
+                  allowed_fails: 1
+                  cooldown_time: 0
+                  disable_cooldowns: true
+                  fallbacks: [{"gpt-4o": ["gpt-4o-mini"]}]
+                  context_window_fallbacks: [{"gpt-4o-mini": ["gpt-4o"]}]
+                  content_policy_fallbacks: [{"gpt-4o": ["gpt-4o-mini", "gpt-4o"]}]
+                  default_fallbacks: ["gpt-4o-mini"]
+                  max_fallbacks: 0
+                  retry_policy: {RateLimitErrorRetries: 3, AuthenticationErrorRetries: 0}
+                  model_group_retry_policy: {gpt-4o: {TimeoutErrorRetries: 1}}
+                  allowed_fails_policy: {NotFoundErrorAllowedFails: 0}
+                  enable_pre_call_checks: true
+                  optional_pre_call_checks: ["prompt_caching"]
+                  routing_strategy_args: {ttl: 60, lowest_latency_buffer: 0.5}
+                  redis_host: redis.internal
+                  redis_port: 6380
+                  redis_password: redis-secret-value
+                  redis_db: 2
+                  redis_url: redis://redis.internal:6380/2
+                """)).router();
+
+        assertThat(router.routingStrategy()).isEqualTo("latency-based-routing");
+        assertThat(router.numRetries()).isEqualTo(4);
+        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(router.streamTimeout()).contains(Duration.ofMillis(2500));
+        assertThat(router.allowedFails()).isEqualTo(1);
+        assertThat(router.cooldownTime()).isEqualTo(Duration.ZERO);
+        assertThat(router.disableCooldowns()).isTrue();
+        assertThat(router.fallbacks()).containsExactly(entry("gpt-4o", List.of("gpt-4o-mini")));
+        assertThat(router.contextWindowFallbacks()).containsExactly(entry("gpt-4o-mini", List.of("gpt-4o")));
+        assertThat(router.contentPolicyFallbacks()).containsExactly(entry("gpt-4o", List.of("gpt-4o-mini", "gpt-4o")));
+        assertThat(router.defaultFallbacks()).containsExactly("gpt-4o-mini");
+        assertThat(router.maxFallbacks()).isZero();
+        assertThat(router.retryPolicy())
+                .containsExactly(entry("RateLimitErrorRetries", 3), entry("AuthenticationErrorRetries", 0));
+        assertThat(router.modelGroupRetryPolicy()).containsExactly(entry("gpt-4o", Map.of("TimeoutErrorRetries", 1)));
+        assertThat(router.allowedFailsPolicy()).containsExactly(entry("NotFoundErrorAllowedFails", 0));
+        assertThat(router.enablePreCallChecks()).isTrue();
+        assertThat(router.optionalPreCallChecks()).containsExactly("prompt_caching");
+        assertThat(router.routingStrategyArgs()).containsExactly(entry("ttl", 60), entry("lowest_latency_buffer", 0.5));
+        assertThat(router.redisHost()).contains("redis.internal");
+        assertThat(router.redisPort()).hasValue(6380);
+        assertThat(router.redisPassword()).contains(new Secret("redis-secret-value"));
+        assertThat(router.redisDb()).hasValue(2);
+        assertThat(router.redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
+        assertThat(router.sources()).hasSize(23).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
+    }
+
+    @Test
+    void takesTheOverlappingKeysFromLitellmSettingsUnderTheirLiteLlmNames() throws ConfigException {
+        RouterSettings router = Configs.parse(Configs.withSection("""
+                litellm_settings:
+                  num_retries: 6
+                  request_timeout: 90
+                  allowed_fails: 7
+                  max_fallbacks: 8
+                  fallbacks: [{"gpt-4o": ["gpt-4o-mini"]}]
+                  context_window_fallbacks: [{"gpt-4o-mini": ["gpt-4o"]}]
+                  content_policy_fallbacks: [{"gpt-4o": ["gpt-4o-mini"]}]
+                  default_fallbacks: ["gpt-4o"]
+                """)).router();
+
+        assertThat(router.numRetries()).isEqualTo(6);
+        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(router.allowedFails()).isEqualTo(7);
+        assertThat(router.maxFallbacks()).isEqualTo(8);
+        assertThat(router.fallbacks()).containsOnlyKeys("gpt-4o");
+        assertThat(router.contextWindowFallbacks()).containsOnlyKeys("gpt-4o-mini");
+        assertThat(router.contentPolicyFallbacks()).containsOnlyKeys("gpt-4o");
+        assertThat(router.defaultFallbacks()).containsExactly("gpt-4o");
+        assertThat(router.sources()).contains(
+                entry("num_retries", "litellm_settings"),
+                entry("timeout", "litellm_settings"),
+                entry("allowed_fails", "litellm_settings"),
+                entry("max_fallbacks", "litellm_settings"),
+                entry("fallbacks", "litellm_settings"),
+                entry("context_window_fallbacks", "litellm_settings"),
+                entry("content_policy_fallbacks", "litellm_settings"),
+                entry("default_fallbacks", "litellm_settings"),
+                entry("cooldown_time", "default"));
+    }
+
+    @Test
+    void routerSettingsWinOverLitellmSettings() throws ConfigException {
+        RouterSettings router = Configs.parse(Configs.withSection("""
+                router_settings:
+                  timeout: 10
+                  num_retries: 0
+                litellm_settings:
+                  request_timeout: 90
+                  num_retries: 6
+                """)).router();
+
+        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(router.numRetries()).isZero();
+        assertThat(router.sources()).contains(entry("timeout", "router_settings"), entry("num_retries", "router_settings"));
+    }
+
+    @Test
+    void validatesALitellmSettingEvenWhenRouterSettingsOverrideIt() {
+        assertThat(Configs.problems(Configs.withSection("""
+                router_settings: {timeout: 10}
+                litellm_settings: {request_timeout: 0}
+                """))).containsExactly("litellm_settings.request_timeout: 0 (expected: > 0)");
+    }
+
+    @Test
+    void keysOnlyRouterSettingsHaveAreNotTakenFromLitellmSettings() throws ConfigException {
+        SluiceConfig config = Configs.parse(Configs.withSection("""
+                litellm_settings:
+                  cooldown_time: 60
+                  stream_timeout: 5
+                """));
+
+        assertThat(config.router().cooldownTime()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.router().streamTimeout()).isEmpty();
+        assertThat(config.ignoredKeys()).containsExactly("litellm_settings.cooldown_time", "litellm_settings.stream_timeout");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "accepted", textBlock = """
+            routing_strategy: fastest              | router_settings.routing_strategy: fastest (expected: one of simple-shuffle, least-busy, usage-based-routing, usage-based-routing-v2, latency-based-routing, cost-based-routing)
+            routing_strategy: usage-based-routing-v2 | accepted
+            num_retries: -1                        | router_settings.num_retries: -1 (expected: >= 0)
+            num_retries: 0                         | accepted
+            timeout: 0                             | router_settings.timeout: 0 (expected: > 0)
+            timeout: 0.5                           | accepted
+            stream_timeout: 0                      | router_settings.stream_timeout: 0 (expected: > 0)
+            stream_timeout: 0.5                    | accepted
+            allowed_fails: -1                      | router_settings.allowed_fails: -1 (expected: >= 0)
+            allowed_fails: 0                       | accepted
+            cooldown_time: -1                      | router_settings.cooldown_time: -1 (expected: >= 0)
+            cooldown_time: 0                       | accepted
+            disable_cooldowns: maybe               | router_settings.disable_cooldowns: "maybe" (expected: true or false)
+            disable_cooldowns: false               | accepted
+            max_fallbacks: -1                      | router_settings.max_fallbacks: -1 (expected: >= 0)
+            max_fallbacks: 0                       | accepted
+            enable_pre_call_checks: 1              | router_settings.enable_pre_call_checks: 1 (expected: true or false)
+            enable_pre_call_checks: true           | accepted
+            optional_pre_call_checks: prompt_caching | router_settings.optional_pre_call_checks: "prompt_caching" (expected: a list of non-empty strings)
+            optional_pre_call_checks: [prompt_caching] | accepted
+            routing_strategy_args: 5               | router_settings.routing_strategy_args: 5 (expected: a map)
+            routing_strategy_args: {ttl: 1}        | accepted
+            redis_host: ""                         | router_settings.redis_host: "" (expected: a non-empty string)
+            redis_host: localhost                  | accepted
+            redis_port: 0                          | router_settings.redis_port: 0 (expected: from 1 to 65535)
+            redis_port: 1                          | accepted
+            redis_port: 65535                      | accepted
+            redis_port: 65536                      | router_settings.redis_port: 65536 (expected: from 1 to 65535)
+            redis_port: "6379"                     | accepted
+            redis_port: six                        | router_settings.redis_port: "six" (expected: an integer from 1 to 65535)
+            redis_db: -1                           | router_settings.redis_db: -1 (expected: >= 0)
+            redis_db: 0                            | accepted
+            redis_password: ""                     | router_settings.redis_password: **** (expected: a non-empty string)
+            redis_url: [x]                         | router_settings.redis_url: **** (expected: a non-empty string)
+            retry_policy: {RateLimitErrorRetries: -1} | router_settings.retry_policy.RateLimitErrorRetries: -1 (expected: >= 0)
+            retry_policy: {RateLimitErrorRetries: 0}  | accepted
+            retry_policy: [RateLimitErrorRetries]  | router_settings.retry_policy: a list (expected: a map from names like RateLimitErrorRetries to integers >= 0)
+            retry_policy: {NotFoundErrorRetries: 1} | router_settings.retry_policy.NotFoundErrorRetries: unknown name (expected: one of BadRequestErrorRetries, AuthenticationErrorRetries, TimeoutErrorRetries, RateLimitErrorRetries, ContentPolicyViolationErrorRetries, InternalServerErrorRetries)
+            model_group_retry_policy: {gpt-4o: {TimeoutErrorRetries: -1}} | router_settings.model_group_retry_policy.gpt-4o.TimeoutErrorRetries: -1 (expected: >= 0)
+            model_group_retry_policy: {"gpt-3.5-turbo": {TimeoutErrorRetries: -1}} | router_settings.model_group_retry_policy["gpt-3.5-turbo"].TimeoutErrorRetries: -1 (expected: >= 0)
+            model_group_retry_policy: [1]          | router_settings.model_group_retry_policy: a list (expected: a map from model groups to policies)
+            allowed_fails_policy: {TimeoutErrorAllowedFails: -1} | router_settings.allowed_fails_policy.TimeoutErrorAllowedFails: -1 (expected: >= 0)
+            allowed_fails_policy: {TimeoutErrorAllowedFails: 0}  | accepted
+            """)
+    void checksEachRouterSetting(String setting, String problem) {
+        String yaml = Configs.withSection("router_settings:\n  " + setting);
+        if (problem == null) {
+            assertThat(Configs.problemsOrNone(yaml)).isEmpty();
+        } else {
+            assertThat(Configs.problems(yaml)).containsExactly(problem);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            {"gpt-4o": ["gpt-4o-mini"]}                      | router_settings.fallbacks: a map (expected: a list of single-key maps like {"gpt-4": ["gpt-3.5-turbo"]})
+            ["gpt-4o"]                                       | router_settings.fallbacks[0]: "gpt-4o" (expected: a map with exactly one key: a model group and its fallback groups)
+            [{"gpt-4o": ["gpt-4o-mini"], "gpt-4o-mini": []}] | router_settings.fallbacks[0]: a map with 2 keys (expected: a map with exactly one key: a model group and its fallback groups)
+            [{"gpt-4o": "gpt-4o-mini"}]                      | router_settings.fallbacks[0].gpt-4o: "gpt-4o-mini" (expected: a list of model groups)
+            [{"gpt-4o": ["gpt-5"]}]                          | router_settings.fallbacks[0].gpt-4o[0]: gpt-5 (expected: a model_name from model_list: gpt-4o, gpt-4o-mini)
+            [{"gpt-4o": ["gpt-4o-mini"]}, {"gpt-4o": ["gpt-4o"]}] | router_settings.fallbacks[1].gpt-4o: written again (expected: each group once; it already has fallbacks at router_settings.fallbacks[0])
+            """)
+    void checksTheShapeAndTargetsOfFallbacks(String fallbacks, String problem) {
+        assertThat(Configs.problems(Configs.withSection("router_settings:\n  fallbacks: " + fallbacks)))
+                .containsExactly(problem);
+    }
+
+    @Test
+    void checksTargetsOfEveryKindOfFallbackWhereverWritten() {
+        assertThat(Configs.problems(Configs.withSection("""
+                router_settings:
+                  context_window_fallbacks: [{"gpt-4o": ["gpt-4o-large"]}]
+                litellm_settings:
+                  content_policy_fallbacks: [{"gpt-4o": ["claude"]}]
+                  default_fallbacks: ["gpt-4o", "gpt-5"]
+                """))).containsExactly(
+                "router_settings.context_window_fallbacks[0].gpt-4o[0]: gpt-4o-large (expected: a model_name from model_list: " + GROUPS + ")",
+                "litellm_settings.content_policy_fallbacks[0].gpt-4o[0]: claude (expected: a model_name from model_list: " + GROUPS + ")",
+                "litellm_settings.default_fallbacks[1]: gpt-5 (expected: a model_name from model_list: " + GROUPS + ")");
+    }
+
+    @Test
+    void keepsFallbacksInTheOrderWritten() throws ConfigException {
+        RouterSettings router = Configs.parse(Configs.withSection("""
+                router_settings:
+                  fallbacks:
+                    - gpt-4o-mini: ["gpt-4o"]
+                    - gpt-4o: ["gpt-4o-mini", "gpt-4o"]
+                """)).router();
+
+        assertThat(router.fallbacks()).containsExactly(
+                entry("gpt-4o-mini", List.of("gpt-4o")), entry("gpt-4o", List.of("gpt-4o-mini", "gpt-4o")));
+    }
+
+    @Test
+    void rejectsSectionsThatAreNotMaps() {
+        assertThat(Configs.problems(Configs.withSection("""
+                router_settings: [num_retries]
+                litellm_settings: on
+                general_settings: 3
+                """))).containsExactly(
+                "router_settings: a list (expected: a map)",
+                "litellm_settings: true (expected: a map)",
+                "general_settings: 3 (expected: a map)");
+    }
+}
