@@ -1,0 +1,192 @@
+package dev.sluice.mock;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Builds the mock's successful answers in OpenAI's shapes: chat completions, text
+ * completions and embeddings. Every reply text is
+ * {@code [name] you said: <first 40 characters of the last user text>}; tokens are
+ * estimated by {@link MockTokens}. {@link MockStreamEvents} cuts the same reply into chunks.
+ */
+final class MockReplies {
+
+    static final int ECHO_CHARS = 40;
+
+    private static final int EMBEDDING_DIMENSIONS = 8;
+
+    private final String name;
+    private final String replyPrefix;
+    private final Clock clock;
+    private final AtomicLong ids = new AtomicLong();
+    private final Buffer models;
+
+    MockReplies(String name, Clock clock) {
+        this.name = name;
+        this.replyPrefix = "[" + name + "] you said: ";
+        this.clock = clock;
+        this.models = MockJson.buffer(json -> {
+            json.writeStartObject();
+            json.writeStringField("object", "list");
+            json.writeArrayFieldStart("data");
+            json.writeStartObject();
+            json.writeStringField("id", MockCall.UNNAMED_MODEL);
+            json.writeStringField("object", "model");
+            json.writeNumberField("created", 0);
+            json.writeStringField("owned_by", name);
+            json.writeEndObject();
+            json.writeEndArray();
+            json.writeEndObject();
+        });
+    }
+
+    /** The text the mock answers to this call. */
+    String replyText(MockCall call) {
+        String said = call.lastUserText();
+        if (said.codePointCount(0, said.length()) > ECHO_CHARS) {
+            said = said.substring(0, said.offsetByCodePoints(0, ECHO_CHARS));
+        }
+        return replyPrefix + said;
+    }
+
+    /** The whole (non-streamed) answer to a model call. */
+    Buffer answer(MockCall call) {
+        return switch (call.kind()) {
+            case CHAT -> chat(call);
+            case COMPLETION -> completion(call);
+            case EMBEDDING -> embeddings(call);
+            default -> throw new IllegalArgumentException("not a model call: " + call.kind());
+        };
+    }
+
+    /** The answer to {@code GET /v1/models}: one model, owned by the mock's name. */
+    Buffer models() {
+        return models;
+    }
+
+    /** The answer to {@code GET /}: who this mock is and how it currently behaves. */
+    Buffer identity(MockMode mode) {
+        return MockJson.buffer(json -> {
+            json.writeStartObject();
+            json.writeStringField("name", name);
+            json.writeStringField("mode", mode.cliName());
+            json.writeEndObject();
+        });
+    }
+
+    private Buffer chat(MockCall call) {
+        String text = replyText(call);
+        return MockJson.buffer(json -> {
+            json.writeStartObject();
+            json.writeStringField("id", nextId(MockRoute.Kind.CHAT));
+            json.writeStringField("object", "chat.completion");
+            json.writeNumberField("created", created());
+            json.writeStringField("model", call.model());
+            json.writeArrayFieldStart("choices");
+            json.writeStartObject();
+            json.writeNumberField("index", 0);
+            json.writeObjectFieldStart("message");
+            json.writeStringField("role", "assistant");
+            json.writeStringField("content", text);
+            json.writeEndObject();
+            json.writeNullField("logprobs");
+            json.writeStringField("finish_reason", "stop");
+            json.writeEndObject();
+            json.writeEndArray();
+            usage(json, call.promptChars(), text.length());
+            json.writeEndObject();
+        });
+    }
+
+    private Buffer completion(MockCall call) {
+        String text = replyText(call);
+        return MockJson.buffer(json -> {
+            json.writeStartObject();
+            json.writeStringField("id", nextId(MockRoute.Kind.COMPLETION));
+            json.writeStringField("object", "text_completion");
+            json.writeNumberField("created", created());
+            json.writeStringField("model", call.model());
+            json.writeArrayFieldStart("choices");
+            json.writeStartObject();
+            json.writeStringField("text", text);
+            json.writeNumberField("index", 0);
+            json.writeNullField("logprobs");
+            json.writeStringField("finish_reason", "stop");
+            json.writeEndObject();
+            json.writeEndArray();
+            usage(json, call.promptChars(), text.length());
+            json.writeEndObject();
+        });
+    }
+
+    private Buffer embeddings(MockCall call) {
+        List<String> inputs = call.texts();
+        return MockJson.buffer(json -> {
+            json.writeStartObject();
+            json.writeStringField("object", "list");
+            json.writeArrayFieldStart("data");
+            for (int i = 0; i < inputs.size(); i++) {
+                json.writeStartObject();
+                json.writeStringField("object", "embedding");
+                json.writeNumberField("index", i);
+                json.writeArrayFieldStart("embedding");
+                for (float value : embedding(inputs.get(i))) {
+                    json.writeNumber(value);
+                }
+                json.writeEndArray();
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeStringField("model", call.model());
+            int tokens = MockTokens.estimate(call.promptChars());
+            json.writeObjectFieldStart("usage");
+            json.writeNumberField("prompt_tokens", tokens);
+            json.writeNumberField("total_tokens", tokens);
+            json.writeEndObject();
+            json.writeEndObject();
+        });
+    }
+
+    /** A fixed-length vector in [-1, 1) that depends only on the text. */
+    static float[] embedding(String text) {
+        float[] vector = new float[EMBEDDING_DIMENSIONS];
+        long state = text.hashCode();
+        for (int i = 0; i < vector.length; i++) {
+            state += 0x9E3779B97F4A7C15L;
+            long mixed = mix(state);
+            vector[i] = (mixed >>> 40) / (float) (1 << 23) - 1f;
+        }
+        return vector;
+    }
+
+    /** SplitMix64's finaliser: spreads a counter's bits evenly. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** A fresh answer id in OpenAI's style, e.g. {@code chatcmpl-mock-7}. */
+    String nextId(MockRoute.Kind kind) {
+        return (kind == MockRoute.Kind.CHAT ? "chatcmpl-mock-" : "cmpl-mock-") + ids.incrementAndGet();
+    }
+
+    /** Seconds since the epoch, for the {@code created} field. */
+    long created() {
+        return clock.instant().getEpochSecond();
+    }
+
+    static void usage(JsonGenerator json, int promptChars, int completionChars) throws IOException {
+        int prompt = MockTokens.estimate(promptChars);
+        int completion = MockTokens.estimate(completionChars);
+        json.writeObjectFieldStart("usage");
+        json.writeNumberField("prompt_tokens", prompt);
+        json.writeNumberField("completion_tokens", completion);
+        json.writeNumberField("total_tokens", prompt + completion);
+        json.writeEndObject();
+    }
+}

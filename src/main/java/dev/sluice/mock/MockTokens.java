@@ -1,0 +1,11 @@
+package dev.sluice.mock;
+
+/** The mock's token count: a quarter of the characters, rounded up, and never below one. */
+final class MockTokens {
+
+    private MockTokens() {}
+
+    static int estimate(int chars) {
+        return Math.max(1, (chars + 3) / 4);
+    }
+}
