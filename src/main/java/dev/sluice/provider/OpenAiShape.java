@@ -46,7 +46,8 @@ public final class OpenAiShape {
             // Not JSON (an HTML error page, a proxy's text): quoted below.
         }
         ObjectNode shaped;
-        if (root != null && root.path("error").isObject() && root.path("error").path("message").isTextual()) {
+        boolean anthropic = root != null && "error".equals(root.path("type").asText(null));
+        if (!anthropic && root != null && root.path("error").isObject() && root.path("error").path("message").isTextual()) {
             shaped = (ObjectNode) root;
             ObjectNode error = (ObjectNode) shaped.get("error");
             if (!error.has("type")) {
@@ -78,7 +79,7 @@ public final class OpenAiShape {
         };
     }
 
-    /** The message of a non-OpenAI error: Anthropic's {@code error.message}, FastAPI's {@code detail}, or the raw text. */
+    /** The message of a non-OpenAI error: Anthropic's {@code error.message} (its {@code error.type} becomes the code), FastAPI's {@code detail}, or the raw text. */
     private static String messageOf(JsonNode root, Buffer body) {
         if (root != null) {
             for (JsonNode candidate : new JsonNode[] {

@@ -15,7 +15,7 @@ final class CallState {
         return clientGone;
     }
 
-    /** Records the open upstream call; cancels it at once if the caller already left. */
+    /** Records the upstream call just started; cancels it at once if the caller already left. */
     void opened(UpstreamExchange exchange) {
         this.exchange = exchange;
         if (clientGone) {

@@ -9,9 +9,9 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 
@@ -45,15 +45,21 @@ public final class GatewayServer implements AutoCloseable {
                 clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
-            List<GatewayVerticle> verticles = new ArrayList<>();
-            // The first server binds (port 0 resolves here); the others share its actual port.
-            GatewayVerticle first = new GatewayVerticle(gateway, host, port);
-            vertx.deployVerticle(first).await(30, TimeUnit.SECONDS);
-            int actual = first.actualPort();
-            for (int i = 1; i < eventLoops; i++) {
-                GatewayVerticle next = new GatewayVerticle(gateway, host, actual);
-                vertx.deployVerticle(next, new DeploymentOptions()).await(30, TimeUnit.SECONDS);
-                verticles.add(next);
+            // One deployment of N instances asking for the same port: Vert.x shares one
+            // listening socket among the event loops. A negative port is Vert.x's way of
+            // asking for one random port that all instances share; 0 would give each its own.
+            int requested = port == 0 ? -1 : port;
+            List<GatewayVerticle> verticles = new CopyOnWriteArrayList<>();
+            vertx.deployVerticle(() -> {
+                GatewayVerticle verticle = new GatewayVerticle(gateway, host, requested);
+                verticles.add(verticle);
+                return verticle;
+            }, new DeploymentOptions().setInstances(eventLoops)).await(30, TimeUnit.SECONDS);
+            int actual = verticles.get(0).actualPort();
+            for (GatewayVerticle verticle : verticles) {
+                if (verticle.actualPort() != actual) {
+                    throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
+                }
             }
             return new GatewayServer(vertx, actual);
         } catch (Exception e) {

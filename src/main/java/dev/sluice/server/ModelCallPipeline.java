@@ -68,12 +68,16 @@ final class ModelCallPipeline {
         UpstreamRequest upstreamRequest = provider.request(deployment, routed.call().endpoint(),
                 ForwardedBody.of(routed.call().body(), deployment.params().providerModel()));
         RoutedHeaders.apply(response, routed.group().name(), deployment.id(), 0);
-        return upstreams.open(upstreamRequest, Deadlines.attempt(gateway.config().router(), deployment))
-                .recover(t -> Future.failedFuture(unreachable(routed, UpstreamFailure.from(t))))
-                .compose(exchange -> {
-                    call.opened(exchange);
+        UpstreamExchange exchange = upstreams.open(upstreamRequest, Deadlines.attempt(gateway.config().router(), deployment));
+        call.opened(exchange);
+        return exchange.answered()
+                .transform(answered -> {
                     if (call.clientGone()) {
+                        exchange.cancel();
                         return Future.succeededFuture();
+                    }
+                    if (answered.failed()) {
+                        return Future.failedFuture(unreachable(routed, exchange.failure(answered.cause())));
                     }
                     return answer(routed, provider, exchange, call, response);
                 });

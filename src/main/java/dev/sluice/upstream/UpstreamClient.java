@@ -1,9 +1,7 @@
 package dev.sluice.upstream;
 
 import dev.sluice.provider.UpstreamRequest;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
@@ -34,11 +32,12 @@ public final class UpstreamClient {
     }
 
     /**
-     * Sends the request; the future completes when the answer's status and headers arrive,
-     * or fails with an {@link UpstreamFailure}. {@code deadline} covers connecting, sending
-     * and the whole answer until the caller re-arms or clears it on the exchange.
+     * Starts the call and returns it at once, so it can be cancelled even before anything
+     * comes back; {@link UpstreamExchange#answered()} completes when the answer's status
+     * and headers arrive. {@code deadline} covers connecting, sending and the whole answer
+     * until the caller re-arms or clears it.
      */
-    public Future<UpstreamExchange> open(UpstreamRequest request, Duration deadline) {
+    public UpstreamExchange open(UpstreamRequest request, Duration deadline) {
         long deadlineMs = Math.max(1, deadline.toMillis());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
@@ -48,18 +47,13 @@ public final class UpstreamClient {
         for (Map.Entry<String, String> header : request.headers().entrySet()) {
             options.putHeader(header.getKey(), header.getValue());
         }
-        return http.request(options)
-                .recover(t -> Future.failedFuture(UpstreamFailure.from(t)))
-                .compose(clientRequest -> {
-                    UpstreamExchange exchange = new UpstreamExchange(vertx, clientRequest);
-                    exchange.armDeadline(deadlineMs, "no answer within " + deadline.toMillis() + " ms");
-                    return clientRequest.send(Buffer.buffer(request.body()))
-                            .map(exchange::answered)
-                            .recover(t -> Future.failedFuture(exchange.failure(t)));
-                });
+        UpstreamExchange exchange = new UpstreamExchange(vertx);
+        exchange.armDeadline(deadlineMs, "no answer within " + deadline.toMillis() + " ms");
+        exchange.send(http.request(options), request.body());
+        return exchange;
     }
 
-    public Future<Void> close() {
+    public io.vertx.core.Future<Void> close() {
         return http.close();
     }
 }

@@ -2,33 +2,62 @@ package dev.sluice.upstream;
 
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 
 /**
- * One call to a deployment whose answer has started to arrive: its status and headers,
- * the body still to read or stream, and a deadline that can be re-armed as chunks arrive.
- * Cancelling it closes the connection rather than draining it, so an abandoned upstream
- * call stops at once.
+ * One call to a deployment, from the moment it is started: the answer's status and headers
+ * once they arrive, the body to read or stream, and a deadline that can be re-armed as
+ * chunks arrive. Cancelling it closes the connection rather than draining it, so an
+ * abandoned call stops at once, whether it is still connecting, waiting or streaming.
+ * Used only from the event loop that started it.
  */
 public final class UpstreamExchange {
     private final Vertx vertx;
-    private final HttpClientRequest request;
+    private final Promise<UpstreamExchange> answered = Promise.promise();
+    private HttpClientRequest request;
     private HttpClientResponse response;
     private long timerId = -1;
     private UpstreamFailure deadlineFailure;
+    private boolean cancelled;
     private boolean finished;
 
-    UpstreamExchange(Vertx vertx, HttpClientRequest request) {
+    UpstreamExchange(Vertx vertx) {
         this.vertx = vertx;
-        this.request = request;
     }
 
-    UpstreamExchange answered(HttpClientResponse response) {
-        this.response = response;
-        return this;
+    void send(Future<HttpClientRequest> requestReady, byte[] body) {
+        requestReady.onComplete(ready -> {
+            if (ready.failed()) {
+                answered.tryFail(failure(ready.cause()));
+                return;
+            }
+            request = ready.result();
+            if (deadlineFailure != null) {
+                request.reset(0, deadlineFailure);
+                return;
+            }
+            if (cancelled) {
+                request.reset();
+                return;
+            }
+            request.send(Buffer.buffer(body)).onComplete(sent -> {
+                if (sent.succeeded()) {
+                    response = sent.result();
+                    answered.tryComplete(this);
+                } else {
+                    answered.tryFail(failure(sent.cause()));
+                }
+            });
+        });
+    }
+
+    /** Completes when the status and headers arrive; fails with an {@link UpstreamFailure}. */
+    public Future<UpstreamExchange> answered() {
+        return answered.future();
     }
 
     public int status() {
@@ -63,7 +92,10 @@ public final class UpstreamExchange {
         timerId = vertx.setTimer(millis, id -> {
             timerId = -1;
             deadlineFailure = new UpstreamFailure(UpstreamFailure.Kind.TIMEOUT, reason);
-            request.reset(0, deadlineFailure);
+            if (request != null) {
+                request.reset(0, deadlineFailure);
+            }
+            answered.tryFail(deadlineFailure);
         });
     }
 
@@ -76,8 +108,15 @@ public final class UpstreamExchange {
 
     /** Abandons the call: the connection is closed, not drained. */
     public void cancel() {
+        if (cancelled) {
+            return;
+        }
+        cancelled = true;
         finish();
-        request.reset();
+        if (request != null) {
+            request.reset();
+        }
+        answered.tryFail(cancelledFailure());
     }
 
     /** The call ended normally or was given up; stop timing it. */
@@ -99,5 +138,9 @@ public final class UpstreamExchange {
             return f;
         }
         return UpstreamFailure.from(t);
+    }
+
+    private static UpstreamFailure cancelledFailure() {
+        return new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "cancelled: the caller went away");
     }
 }

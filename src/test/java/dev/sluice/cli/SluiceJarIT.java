@@ -25,17 +25,26 @@ class SluiceJarIT {
     private static final Path JAR = Path.of(System.getProperty("sluice.jar", "target/sluice.jar"));
     private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
 
+    @TempDir
+    static Path logs;
+
+    /** Starts the jar with its output (stdout and stderr) going to a file read by {@link #output}. */
     private static Process start(String javaCommand, Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(javaCommand, "-jar", JAR.toString()));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        Path log = Files.createTempFile(logs, "sluice", ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(env);
-        return builder.start();
+        Process process = builder.start();
+        LOGS.put(process, log);
+        return process;
     }
+
+    private static final Map<Process, Path> LOGS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static String output(Process process) throws Exception {
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("process ended").isTrue();
-        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return Files.readString(LOGS.get(process), StandardCharsets.UTF_8);
     }
 
     @Test
@@ -70,7 +79,7 @@ class SluiceJarIT {
             demo.destroy();
             assertThat(demo.waitFor(20, TimeUnit.SECONDS)).as("demo stopped on SIGTERM").isTrue();
         }
-        String printed = new String(demo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String printed = output(demo);
         assertThat(printed).contains("curl -s http://127.0.0.1:" + port + "/v1/chat/completions");
     }
 

@@ -97,9 +97,12 @@ class OpenAiSdkTest {
 
     @Test
     void wrongKeyIsUnauthorized() {
-        try (OpenAIClient wrong = OpenAIOkHttpClient.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("sk-nope").maxRetries(0).build()) {
+        OpenAIClient wrong = OpenAIOkHttpClient.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("sk-nope").maxRetries(0).build();
+        try {
             assertThatThrownBy(() -> wrong.chat().completions().create(chat("gpt-4o-mini").build()))
                     .isInstanceOf(UnauthorizedException.class);
+        } finally {
+            wrong.close();
         }
     }
 }
