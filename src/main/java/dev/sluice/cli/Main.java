@@ -122,8 +122,9 @@ public final class Main {
             }
             return 1;
         }
-        log.info("server.started address={}:{} model_groups={} deployments={}", args.host(), server.port(),
-                config.deployments().stream().map(d -> d.modelName()).distinct().count(), config.deployments().size());
+        log.info("server.started address={}:{} model_groups={} deployments={} transport={}", args.host(), server.port(),
+                config.deployments().stream().map(d -> d.modelName()).distinct().count(), config.deployments().size(),
+                server.transport());
         if (demo != null) {
             System.out.println(demo.instructions(server.port()));
         }

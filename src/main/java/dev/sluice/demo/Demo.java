@@ -51,17 +51,20 @@ public final class Demo implements AutoCloseable {
                       api_base: %s
                       api_key: mock-key
                       weight: 3
+                    model_info: {id: demo-east}
                   - model_name: demo-chat
                     litellm_params:
                       model: openai/demo-west-model
                       api_base: %s
                       api_key: mock-key
                       weight: 1
+                    model_info: {id: demo-west}
                   - model_name: demo-backup
                     litellm_params:
                       model: openai/demo-backup-model
                       api_base: %s
                       api_key: mock-key
+                    model_info: {id: demo-backup}
                 router_settings:
                   routing_strategy: simple-shuffle
                   fallbacks:

@@ -4,11 +4,13 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.ModelGroups;
 import dev.sluice.router.WeightedShuffle;
+import java.util.function.LongSupplier;
 
 /**
  * What every event loop of the server shares: the config and what was built from it. All
  * of it is immutable or thread-safe.
  *
+ * @param nanoTime           the monotonic clock deadlines are measured with
  * @param startedEpochSecond when the gateway started, for the {@code created} field of
  *                           {@code /v1/models}
  */
@@ -18,4 +20,5 @@ record Gateway(
         Providers providers,
         WeightedShuffle picker,
         Authenticator authenticator,
+        LongSupplier nanoTime,
         long startedEpochSecond) {}

@@ -42,7 +42,7 @@ public final class GatewayServer implements AutoCloseable {
             RandomGenerator random, Clock clock, int eventLoops) {
         Gateway gateway = new Gateway(config, ModelGroups.of(config.deployments()), Providers.builtIn(env),
                 new WeightedShuffle(random), new Authenticator(config.general().masterKey()),
-                clock.instant().getEpochSecond());
+                System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -70,6 +70,11 @@ public final class GatewayServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The network transport in use: {@code epoll} on Linux when it loads, else {@code nio}. */
+    public String transport() {
+        return vertx.isNativeTransportEnabled() ? "epoll" : "nio";
     }
 
     @Override

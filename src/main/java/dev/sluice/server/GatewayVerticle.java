@@ -25,7 +25,7 @@ final class GatewayVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        upstreams = new UpstreamClient(vertx);
+        upstreams = new UpstreamClient(vertx, gateway.nanoTime());
         Routes routes = new Routes(new ModelCallPipeline(gateway, upstreams), new InfoHandlers(gateway));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)

@@ -25,6 +25,7 @@ final class StreamRelay {
     private final UpstreamExchange upstream;
     private final Duration chunkTimeout;
     private final String source;
+    private final String stallReason;
     private final SseEventSplitter splitter = new SseEventSplitter();
     private final Promise<StreamOutcome> outcome = Promise.promise();
     private int events;
@@ -41,6 +42,7 @@ final class StreamRelay {
         this.upstream = upstream;
         this.chunkTimeout = chunkTimeout;
         this.source = source;
+        this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
     }
 
     /** Starts relaying; the future completes when the stream has ended one way or another. */
@@ -96,8 +98,7 @@ final class StreamRelay {
     }
 
     private void armChunkDeadline() {
-        upstream.armDeadline(chunkTimeout.toMillis(),
-                "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)");
+        upstream.armDeadline(chunkTimeout.toMillis(), stallReason);
     }
 
     private Buffer errorEvent(UpstreamFailure failure) {

@@ -9,6 +9,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Calls deployments over pooled keep-alive connections. One instance per event loop, so a
@@ -19,10 +20,13 @@ public final class UpstreamClient {
     private static final int MAX_CONNECTIONS_PER_UPSTREAM = 4096;
 
     private final Vertx vertx;
+    private final LongSupplier nanoTime;
     private final HttpClient http;
 
-    public UpstreamClient(Vertx vertx) {
+    /** @param nanoTime a monotonic clock in nanoseconds, for deadlines */
+    public UpstreamClient(Vertx vertx, LongSupplier nanoTime) {
         this.vertx = vertx;
+        this.nanoTime = nanoTime;
         HttpClientOptions options = new HttpClientOptions()
                 .setKeepAlive(true)
                 .setTcpNoDelay(true)
@@ -47,7 +51,7 @@ public final class UpstreamClient {
         for (Map.Entry<String, String> header : request.headers().entrySet()) {
             options.putHeader(header.getKey(), header.getValue());
         }
-        UpstreamExchange exchange = new UpstreamExchange(vertx);
+        UpstreamExchange exchange = new UpstreamExchange(vertx, nanoTime);
         exchange.armDeadline(deadlineMs, "no answer within " + deadline.toMillis() + " ms");
         exchange.send(http.request(options), request.body());
         return exchange;

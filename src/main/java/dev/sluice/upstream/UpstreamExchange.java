@@ -7,6 +7,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * One call to a deployment, from the moment it is started: the answer's status and headers
@@ -14,19 +16,29 @@ import io.vertx.core.http.HttpClientResponse;
  * chunks arrive. Cancelling it closes the connection rather than draining it, so an
  * abandoned call stops at once, whether it is still connecting, waiting or streaming.
  * Used only from the event loop that started it.
+ *
+ * <p>Design note: a stream re-arms its deadline on every chunk. Creating and cancelling a
+ * timer per chunk is measurable on the hot path, so the deadline is a time stamp and at most
+ * one timer runs: when it fires early (the deadline moved on), it re-schedules itself for the
+ * rest; only a deadline moved earlier than the running timer replaces it.
  */
 public final class UpstreamExchange {
     private final Vertx vertx;
+    private final LongSupplier nanoTime;
     private final Promise<UpstreamExchange> answered = Promise.promise();
     private HttpClientRequest request;
     private HttpClientResponse response;
     private long timerId = -1;
+    private long timerFiresAt;
+    private long deadlineAt;
+    private String deadlineReason;
     private UpstreamFailure deadlineFailure;
     private boolean cancelled;
     private boolean finished;
 
-    UpstreamExchange(Vertx vertx) {
+    UpstreamExchange(Vertx vertx, LongSupplier nanoTime) {
         this.vertx = vertx;
+        this.nanoTime = nanoTime;
     }
 
     void send(Future<HttpClientRequest> requestReady, byte[] body) {
@@ -85,18 +97,40 @@ public final class UpstreamExchange {
      * as a {@link UpstreamFailure.Kind#TIMEOUT} with {@code reason}.
      */
     public void armDeadline(long millis, String reason) {
-        clearDeadline();
         if (finished) {
             return;
         }
-        timerId = vertx.setTimer(millis, id -> {
-            timerId = -1;
-            deadlineFailure = new UpstreamFailure(UpstreamFailure.Kind.TIMEOUT, reason);
-            if (request != null) {
-                request.reset(0, deadlineFailure);
-            }
-            answered.tryFail(deadlineFailure);
-        });
+        long now = nanoTime.getAsLong();
+        deadlineAt = now + TimeUnit.MILLISECONDS.toNanos(millis);
+        deadlineReason = reason;
+        if (timerId >= 0 && timerFiresAt <= deadlineAt) {
+            return; // the running timer fires first and will re-schedule for the rest
+        }
+        clearDeadline();
+        schedule(now, millis);
+    }
+
+    private void schedule(long now, long millis) {
+        timerFiresAt = now + TimeUnit.MILLISECONDS.toNanos(millis);
+        timerId = vertx.setTimer(Math.max(1, millis), id -> onTimer());
+    }
+
+    private void onTimer() {
+        timerId = -1;
+        if (finished) {
+            return;
+        }
+        long now = nanoTime.getAsLong();
+        long remaining = deadlineAt - now;
+        if (remaining > 0) {
+            schedule(now, TimeUnit.NANOSECONDS.toMillis(remaining + 999_999));
+            return;
+        }
+        deadlineFailure = new UpstreamFailure(UpstreamFailure.Kind.TIMEOUT, deadlineReason);
+        if (request != null) {
+            request.reset(0, deadlineFailure);
+        }
+        answered.tryFail(deadlineFailure);
     }
 
     public void clearDeadline() {
