@@ -51,7 +51,7 @@ public final class ConfigLoader {
             throws ConfigException {
         Problems problems = new Problems();
         IgnoredKeys ignored = new IgnoredKeys();
-        EnvResolver resolver = new EnvResolver(env, problems);
+        EnvResolver resolver = new EnvResolver(ServiceLinks.normalise(env), problems);
         FieldReader read = new FieldReader(resolver, problems);
         ConfigNode root = ConfigNode.root(tree);
 

@@ -1,7 +1,9 @@
 package dev.sluice.provider;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.Iterator;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,16 +25,20 @@ public final class ForwardedBody {
 
     private ForwardedBody() {}
 
-    /** A copy of {@code callerBody} ready for the deployment's {@code providerModel}. */
+    /**
+     * A shallow copy of {@code callerBody} ready for the deployment's {@code providerModel}.
+     * Nested values are shared with the caller's body, not copied (messages can be large):
+     * adapters replace top-level fields and never change a nested value in place.
+     */
     public static ObjectNode of(ObjectNode callerBody, String providerModel) {
-        ObjectNode body = callerBody.deepCopy();
-        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (SLUICE_ONLY_FIELDS.contains(name) || name.startsWith(MOCK_TESTING_PREFIX)) {
-                names.remove();
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.put("model", providerModel);
+        for (Map.Entry<String, JsonNode> field : callerBody.properties()) {
+            String name = field.getKey();
+            if (!name.equals("model") && !SLUICE_ONLY_FIELDS.contains(name) && !name.startsWith(MOCK_TESTING_PREFIX)) {
+                body.set(name, field.getValue());
             }
         }
-        body.put("model", providerModel);
         return body;
     }
 }

@@ -19,8 +19,9 @@ public interface Provider {
     UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body);
 
     /**
-     * Why this deployment cannot be called as configured (e.g. {@code api_base} missing
-     * where the provider has no default), or empty when it can.
+     * Why this deployment cannot be called as configured, as a config problem relative to
+     * its {@code litellm_params} (e.g. {@code api_base: missing (expected: ...)}), or empty
+     * when it can.
      */
     Optional<String> misconfiguration(Deployment deployment);
 

@@ -56,7 +56,7 @@ public final class Providers {
             Deployment d = deployments.get(i);
             Optional<String> problem = forDeployment(d).misconfiguration(d);
             int index = i;
-            problem.ifPresent(p -> problems.add("model_list[" + index + "].litellm_params.model: " + d.params().model() + " (" + p + ")"));
+            problem.ifPresent(p -> problems.add("model_list[" + index + "].litellm_params." + p));
         }
         return problems;
     }

@@ -9,7 +9,8 @@ final class Deadlines {
     private Deadlines() {}
 
     /**
-     * The deadline for an answer (for a stream: its head and first chunk):
+     * The deadline for an answer (for a stream: until its status and headers arrive; the
+     * chunks are then bounded by {@link #betweenChunks}):
      * {@code litellm_params.timeout}, else the router's {@code timeout}, never more than the
      * router's {@code timeout}, which covers the whole call.
      */

@@ -157,4 +157,11 @@ class EnvironmentTest {
 
         assertThat(general.masterKey()).isEmpty();
     }
+
+    @Test
+    void kubernetesServiceLinkFormOfRedisPortGivesThePort() throws Exception {
+        RouterSettings router = Configs.parse(Configs.withSection(""), Map.of("REDIS_PORT", "tcp://10.0.0.7:6380")).router();
+
+        assertThat(router.redisPort()).hasValue(6380);
+    }
 }

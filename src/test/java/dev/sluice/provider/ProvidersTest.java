@@ -69,7 +69,8 @@ class ProvidersTest {
         Deployment d = deployment("model: hosted_vllm/qwen");
 
         assertThat(Providers.builtIn(Map.of()).misconfigurations(List.of(d)))
-                .containsExactly("model_list[0].litellm_params.model: hosted_vllm/qwen (provider 'hosted_vllm' has no default endpoint: set litellm_params.api_base)");
+                .containsExactly("model_list[0].litellm_params.api_base: missing (expected: the server's base URL,"
+                        + " e.g. http://host:8000/v1; provider 'hosted_vllm' has no default)");
     }
 
     @Test
@@ -80,6 +81,14 @@ class ProvidersTest {
         assertThat(r.url()).isEqualTo("https://res.openai.azure.com/openai/deployments/gpt4o-eu/chat/completions?api-version=2024-06-01");
         assertThat(r.headers()).containsExactly(Map.entry("api-key", "az-1"));
         assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"model\"");
+    }
+
+    @Test
+    void azureDeploymentNamesArePathEncoded() throws Exception {
+        Deployment d = deployment("model: azure/my deployment, api_base: 'https://res.openai.azure.com'");
+
+        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.CHAT_COMPLETIONS, BODY).url())
+                .startsWith("https://res.openai.azure.com/openai/deployments/my%20deployment/chat/completions?");
     }
 
     @Test

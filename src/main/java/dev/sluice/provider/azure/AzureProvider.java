@@ -35,7 +35,7 @@ public final class AzureProvider implements Provider {
                 .or(() -> Optional.ofNullable(env.get("AZURE_API_VERSION")))
                 .orElse(DEFAULT_API_VERSION);
         String url = base + "/openai/deployments/"
-                + URLEncoder.encode(deployment.params().providerModel(), StandardCharsets.UTF_8)
+                + URLEncoder.encode(deployment.params().providerModel(), StandardCharsets.UTF_8).replace("+", "%20")
                 + endpoint.path() + "?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8);
         Optional<String> key = deployment.params().apiKey().map(Secret::value)
                 .or(() -> Optional.ofNullable(env.get("AZURE_API_KEY")));
@@ -46,7 +46,8 @@ public final class AzureProvider implements Provider {
     @Override
     public Optional<String> misconfiguration(Deployment deployment) {
         if (base(deployment).isEmpty()) {
-            return Optional.of("provider 'azure' needs litellm_params.api_base (or AZURE_API_BASE): the resource's endpoint");
+            return Optional.of("api_base: missing (expected: the Azure resource's endpoint, e.g."
+                    + " https://NAME.openai.azure.com, here or in AZURE_API_BASE)");
         }
         return Optional.empty();
     }

@@ -36,7 +36,8 @@ public final class OpenAiCompatibleProvider implements Provider {
     @Override
     public Optional<String> misconfiguration(Deployment deployment) {
         if (base(deployment).isEmpty()) {
-            return Optional.of("provider '" + flavour.prefix() + "' has no default endpoint: set litellm_params.api_base");
+            return Optional.of("api_base: missing (expected: the server's base URL, e.g. http://host:8000/v1;"
+                    + " provider '" + flavour.prefix() + "' has no default)");
         }
         return Optional.empty();
     }
