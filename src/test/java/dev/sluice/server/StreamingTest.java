@@ -8,6 +8,7 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Configs;
 import dev.sluice.testing.TestGateway;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -29,14 +30,6 @@ import org.junit.jupiter.api.Test;
 /** Server-sent events relayed chunk by chunk, and every way a stream can end badly. */
 class StreamingTest {
 
-    private static String config(String apiBase, String extra) {
-        return """
-                model_list:
-                  - model_name: chat
-                    litellm_params: {model: openai/m, api_base: %s %s}
-                    model_info: {id: dep-1}
-                """.formatted(apiBase, extra);
-    }
 
     /** An event's data line and when the client read it. */
     record Event(String data, long atNanos) {}
@@ -62,7 +55,7 @@ class StreamingTest {
     @Test
     void relaysEachChunkAsItArrivesEndingWithDone() throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.SLOW).withDelay(Duration.ofMillis(600)));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             List<Event> events = readEvents(gateway, Chat.stream("chat", "one two three four five"));
 
             assertThat(events.size()).isGreaterThanOrEqualTo(4);
@@ -77,7 +70,7 @@ class StreamingTest {
     @Test
     void includeUsageIsHonoured() throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             String withUsage = "{\"model\":\"chat\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
                     + "\"messages\":[{\"role\":\"user\",\"content\":\"count me\"}]}";
             List<Event> events = readEvents(gateway, withUsage);
@@ -92,7 +85,7 @@ class StreamingTest {
     @Test
     void cutStreamEndsWithAnErrorEventAndNoDone() throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.CUT));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             List<Event> events = readEvents(gateway, Chat.stream("chat", "one two three four five six"));
 
             assertThat(events).isNotEmpty();
@@ -125,7 +118,7 @@ class StreamingTest {
         });
         stalling.start();
         try (TestGateway gateway = TestGateway.start(
-                config("http://127.0.0.1:" + stalling.getAddress().getPort() + "/v1", ", stream_timeout: 0.3, timeout: 5"))) {
+                Configs.singleDeployment("http://127.0.0.1:" + stalling.getAddress().getPort() + "/v1", ", stream_timeout: 0.3, timeout: 5"))) {
             long started = System.nanoTime();
             List<Event> events = readEvents(gateway, Chat.stream("chat", "hi"));
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -142,7 +135,7 @@ class StreamingTest {
     @Test
     void clientHangUpCancelsTheUpstreamStreamAtOnce() throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.SLOW).withDelay(Duration.ofMillis(3000)));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             String body = Chat.stream("chat", "a long answer that keeps streaming for a while longer than this test");
             try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
                 socket.setSoTimeout(10_000);
@@ -169,7 +162,7 @@ class StreamingTest {
     @Test
     void clientHangUpCancelsAWaitingNonStreamingCall() throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.HANG));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             String body = Chat.body("chat", "hi");
             try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
                 OutputStream out = socket.getOutputStream();

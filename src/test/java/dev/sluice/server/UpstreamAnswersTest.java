@@ -9,6 +9,7 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Configs;
 import dev.sluice.testing.Ports;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
@@ -26,14 +27,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class UpstreamAnswersTest {
 
-    private static String config(String apiBase, String extra) {
-        return """
-                model_list:
-                  - model_name: chat
-                    litellm_params: {model: openai/m, api_base: %s %s}
-                    model_info: {id: dep-1}
-                """.formatted(apiBase, extra);
-    }
 
     @ParameterizedTest(name = "{0} answers {1}")
     @CsvSource({
@@ -44,7 +37,7 @@ class UpstreamAnswersTest {
             "REJECT, 400, invalid_request_error"})
     void upstreamErrorReachesTheCallerWithItsStatusAndMessage(MockMode mode, int status, String type) throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", mode));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(status);
@@ -62,7 +55,7 @@ class UpstreamAnswersTest {
     @Test
     void contextWindowRefusalKeepsItsCode() throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.CONTEXT).withMaxChars(10));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ""))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "a prompt longer than ten"));
 
             assertThat(response.statusCode()).isEqualTo(400);
@@ -72,7 +65,7 @@ class UpstreamAnswersTest {
 
     @Test
     void refusedConnectionIsA502NamingTheDeployment() throws IOException {
-        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + Ports.refusing() + "/v1", ""))) {
+        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + Ports.refusing() + "/v1", ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(502);
@@ -87,7 +80,7 @@ class UpstreamAnswersTest {
     @Test
     void hangingUpstreamTimesOutWith408AfterTheDeploymentTimeout() throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.HANG));
-                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), ", timeout: 0.3"))) {
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ", timeout: 0.3"))) {
             long started = System.nanoTime();
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
@@ -110,7 +103,7 @@ class UpstreamAnswersTest {
             exchange.close();
         });
         html.start();
-        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + html.getAddress().getPort() + "/v1", ""))) {
+        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + html.getAddress().getPort() + "/v1", ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(503);
@@ -135,7 +128,7 @@ class UpstreamAnswersTest {
             exchange.close();
         });
         anthropic.start();
-        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + anthropic.getAddress().getPort() + "/v1", ""))) {
+        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + anthropic.getAddress().getPort() + "/v1", ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(529);
@@ -158,7 +151,7 @@ class UpstreamAnswersTest {
             exchange.close();
         });
         broken.start();
-        try (TestGateway gateway = TestGateway.start(config("http://127.0.0.1:" + broken.getAddress().getPort() + "/v1", ""))) {
+        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + broken.getAddress().getPort() + "/v1", ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(502);
