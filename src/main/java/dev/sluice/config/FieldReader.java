@@ -63,7 +63,8 @@ final class FieldReader {
     }
 
     Optional<String> httpUrl(ConfigNode node) {
-        return string(node, FieldReader::isHttpUrl, "an absolute http or https URL");
+        return string(node, FieldReader::isHttpUrl,
+                "an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment");
     }
 
     /** A string that must also pass {@code rule}, described by {@code ruleText} when it does not. */
@@ -192,7 +193,14 @@ final class FieldReader {
         JsonNode json = value.value();
         // A number where a string goes is read as its text: redis_password: 123456 is a password.
         if ((json.isTextual() || json.isNumber()) && !json.asText().isEmpty()) {
-            return Optional.of(json.asText());
+            String text = json.asText();
+            if (hasControlCharacter(text)) {
+                // A key read from a file often ends in a newline; as a header value it would
+                // fail every call, so it is refused here rather than at the first request.
+                problems.add(node, value.shown(true), "text without control characters such as a line break");
+                return Optional.empty();
+            }
+            return Optional.of(text);
         }
         problems.add(node, value.shown(secret), "a non-empty string");
         return Optional.empty();
@@ -269,11 +277,23 @@ final class FieldReader {
         return node.isAbsent() ? Optional.empty() : env.resolve(node);
     }
 
+    private static boolean hasControlCharacter(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean isHttpUrl(String text) {
         try {
             URI uri = new URI(text);
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isEmpty();
+            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isEmpty()
+                    && uri.getPort() <= 65535 && uri.getRawUserInfo() == null
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null;
         } catch (URISyntaxException e) {
             return false;
         }

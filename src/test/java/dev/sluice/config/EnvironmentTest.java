@@ -94,7 +94,7 @@ class EnvironmentTest {
 
         assertThat(Configs.problems(yaml, Map.of("AZURE_API_KEY", "azure-key-that-must-not-leak")))
                 .containsExactly("model_list[0].litellm_params.api_base: os.environ/AZURE_API_KEY = **** "
-                        + "(expected: an absolute http or https URL)");
+                        + "(expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)");
     }
 
     @Test
@@ -163,5 +163,23 @@ class EnvironmentTest {
         RouterSettings router = Configs.parse(Configs.withSection(""), Map.of("REDIS_PORT", "tcp://10.0.0.7:6380")).router();
 
         assertThat(router.redisPort()).hasValue(6380);
+    }
+
+    @Test
+    void aKeyEndingInANewlineIsRefusedWithoutShowingIt() {
+        assertThat(Configs.problems(Configs.withSection("general_settings: {master_key: os.environ/MK}"),
+                Map.of("MK", "sk-secret-value\n")))
+                .containsExactly("general_settings.master_key: os.environ/MK = **** (expected: text without control characters such as a line break)");
+    }
+
+    @Test
+    void apiBaseWithAPortOutOfRangeAQueryOrUserInfoIsRefused() {
+        String rule = " (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)";
+        for (String base : new String[] {"http://h:99999/v1", "http://h/v1?x=1", "http://u:p@h/v1"}) {
+            assertThat(Configs.problems("model_list:\n  - model_name: g\n    litellm_params: {model: openai/m, api_base: '" + base + "'}\n"))
+                    .hasSize(1).first().asString().endsWith(rule);
+        }
+        assertThat(Configs.problemsOrNone("model_list:\n  - model_name: g\n    litellm_params: {model: openai/m, api_base: 'http://h:65535/v1'}\n"))
+                .isEmpty();
     }
 }

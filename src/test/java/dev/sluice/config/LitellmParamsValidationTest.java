@@ -42,9 +42,9 @@ class LitellmParamsValidationTest {
             input_cost_per_token: 0           | accepted
             output_cost_per_token: -1         | model_list[0].litellm_params.output_cost_per_token: -1 (expected: >= 0)
             output_cost_per_token: 0          | accepted
-            api_base: localhost:8000          | model_list[0].litellm_params.api_base: localhost:8000 (expected: an absolute http or https URL)
-            api_base: /v1                     | model_list[0].litellm_params.api_base: /v1 (expected: an absolute http or https URL)
-            api_base: ftp://files.example.com | model_list[0].litellm_params.api_base: ftp://files.example.com (expected: an absolute http or https URL)
+            api_base: localhost:8000          | model_list[0].litellm_params.api_base: localhost:8000 (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
+            api_base: /v1                     | model_list[0].litellm_params.api_base: /v1 (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
+            api_base: ftp://files.example.com | model_list[0].litellm_params.api_base: ftp://files.example.com (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
             api_base: http://localhost:8000   | accepted
             api_base: https://x.example.com/v1| accepted
             api_version: ""                   | model_list[0].litellm_params.api_version: "" (expected: a non-empty string)

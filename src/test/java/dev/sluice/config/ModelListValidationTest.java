@@ -152,7 +152,7 @@ class ModelListValidationTest {
         assertThat(Configs.problems(yaml)).containsExactly(
                 "model_list[0].litellm_params.rpm: \"lots\" (expected: an integer >= 0)",
                 "model_list[0].litellm_params.weight: -1 (expected: >= 0)",
-                "model_list[1].litellm_params.api_base: not-a-url (expected: an absolute http or https URL)",
+                "model_list[1].litellm_params.api_base: not-a-url (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)",
                 "model_list[1].litellm_params.timeout: 0 (expected: > 0)",
                 "model_list[1].model_info.max_input_tokens: 0 (expected: > 0)",
                 "router_settings.routing_strategy: fastest (expected: one of simple-shuffle, least-busy, "

@@ -41,7 +41,7 @@ class SecretsTest {
         assertThat(problems).containsExactly(
                 "model_list[0].litellm_params.api_key: **** (expected: a non-empty string)",
                 "model_list[0].litellm_params.rpm: -1 (expected: >= 0)",
-                "model_list[1].litellm_params.api_base: os.environ/WRONG_REFERENCE = **** (expected: an absolute http or https URL)",
+                "model_list[1].litellm_params.api_base: os.environ/WRONG_REFERENCE = **** (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)",
                 "model_list[1].litellm_params.api_key: os.environ/EMPTY_KEY = **** (expected: a non-empty string)",
                 "router_settings.redis_password: **** (expected: a non-empty string)",
                 "router_settings.redis_url: **** (expected: a non-empty string)",
