@@ -1,6 +1,10 @@
 package dev.sluice.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
@@ -9,7 +13,16 @@ import java.io.UncheckedIOException;
 
 /** The one Jackson mapper of the process, and the conversions between trees and buffers. */
 public final class Json {
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Request bodies are bounded by {@code max_request_size_mb}, not by Jackson's default
+     * string limit (20 MB, smaller than a large base64 image); trailing data after the JSON
+     * value makes the body malformed.
+     */
+    public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+                    .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private Json() {}
 

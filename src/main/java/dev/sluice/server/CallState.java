@@ -7,9 +7,19 @@ import dev.sluice.upstream.UpstreamExchange;
  * Touched only from the request's event loop.
  */
 final class CallState {
+    private final boolean http10;
     private UpstreamExchange exchange;
     private StreamRelay relay;
     private boolean clientGone;
+
+    /** @param http10 whether the caller speaks HTTP/1.0, which cannot take a chunked stream */
+    CallState(boolean http10) {
+        this.http10 = http10;
+    }
+
+    boolean http10() {
+        return http10;
+    }
 
     boolean clientGone() {
         return clientGone;

@@ -5,6 +5,8 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One event loop's share of the gateway: an HTTP server on the shared port and its own
@@ -26,15 +28,23 @@ final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.nanoTime());
-        Routes routes = new Routes(new ModelCallPipeline(gateway, upstreams), new InfoHandlers(gateway));
+        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams), new InfoHandlers(gateway));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)
                 .setTcpNoDelay(true)
                 .setHandle100ContinueAutomatically(false)
-                .setCompressionSupported(false);
+                .setCompressionSupported(false)
+                // Closes connections that stay silent (idle keep-alives, half-sent requests)
+                // once no call on them could still be waiting for an answer.
+                .setIdleTimeout((int) idleTimeout().toSeconds())
+                .setIdleTimeoutUnit(TimeUnit.SECONDS);
         server = vertx.createHttpServer(options).requestHandler(routes);
         return server.listen();
+    }
+
+    private Duration idleTimeout() {
+        return gateway.config().router().timeout().plus(Duration.ofSeconds(60));
     }
 
     int actualPort() {

@@ -12,6 +12,9 @@ import dev.sluice.upstream.UpstreamClient;
 import dev.sluice.upstream.UpstreamExchange;
 import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -31,16 +34,15 @@ final class ModelCallPipeline {
     private final UpstreamClient upstreams;
     private final RequestBodyReader bodies;
 
-    ModelCallPipeline(Gateway gateway, UpstreamClient upstreams) {
+    ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams) {
         this.gateway = gateway;
         this.upstreams = upstreams;
-        this.bodies = new RequestBodyReader(gateway.config().general().maxRequestBytes());
+        this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes());
     }
 
     void handle(HttpServerRequest request, Endpoint endpoint) {
         HttpServerResponse response = request.response();
-        response.putHeader(CallIds.HEADER, CallIds.of(request));
-        CallState call = new CallState();
+        CallState call = new CallState(request.version() == HttpVersion.HTTP_1_0);
         response.closeHandler(v -> call.onClientGone());
 
         Future.succeededFuture()
@@ -86,17 +88,35 @@ final class ModelCallPipeline {
     private Future<Void> answer(Routed routed, Provider provider, UpstreamExchange exchange, CallState call, HttpServerResponse response) {
         int status = exchange.status();
         boolean success = status >= 200 && status < 300;
-        if (success && routed.call().stream() && isEventStream(exchange)) {
+        if (success && routed.call().stream() && isEventStream(exchange) && !call.http10()) {
             StreamRelay relay = new StreamRelay(response, exchange,
                     Deadlines.betweenChunks(gateway.config().router(), routed.deployment()), routed.describe());
             call.relaying(relay);
-            return relay.start().mapEmpty();
+            try {
+                return relay.start().mapEmpty();
+            } catch (RuntimeException e) {
+                exchange.cancel();
+                throw e;
+            }
         }
         return exchange.body()
                 .recover(t -> Future.failedFuture(unreachable(routed, exchange.failure(t))))
                 .map(body -> {
+                    if (status >= 300 && status < 400) {
+                        throw new ApiError(502, "server_error", "Sluice: " + routed.describe() + " answered " + status
+                                + " redirecting to " + exchange.headers().get("Location")
+                                + "; check its api_base (Sluice does not follow redirects).", null, "upstream_redirect");
+                    }
+                    UpstreamHeaders.copy(exchange.headers(), response);
                     if (!success) {
                         Responses.json(response, status, Json.buffer(provider.normaliseError(status, body)));
+                        return null;
+                    }
+                    if (routed.call().stream() && isEventStream(exchange)) {
+                        // An HTTP/1.0 caller cannot take a chunked stream: it gets the events
+                        // whole, with their length, once the upstream has finished.
+                        response.putHeader("Content-Type", exchange.headers().get("Content-Type"));
+                        Responses.raw(response, status, body);
                         return null;
                     }
                     Optional<Buffer> shaped = provider.normaliseSuccess(body);
@@ -137,7 +157,11 @@ final class ModelCallPipeline {
             Responses.error(response, error);
             return;
         }
-        log.error("request.internal_error", t);
+        if (response.closed() || t instanceof HttpClosedException) {
+            log.debug("request.client_gone call_id={}", response.headers().get(CallIds.HEADER));
+            return;
+        }
+        log.error("request.internal_error call_id={}", response.headers().get(CallIds.HEADER), t);
         Responses.error(response, new ApiError(500, "server_error",
                 "Sluice hit an internal error; the call id in x-litellm-call-id finds it in the log.", null, "internal_error"));
     }

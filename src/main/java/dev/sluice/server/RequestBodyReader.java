@@ -3,6 +3,7 @@ package dev.sluice.server;
 import dev.sluice.api.ApiError;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -15,11 +16,19 @@ import io.vertx.core.http.HttpServerRequest;
 final class RequestBodyReader {
     /** Past this many discarded bytes the connection is closed instead. */
     private static final long DISCARD_CAP = 1L << 30;
+    /** A buffer holds at most this much; larger configured limits are cut to it. */
+    private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
+    /** Memory set aside before any byte arrives: a declared length alone reserves no more. */
+    private static final int INITIAL_CAPACITY = 16 * 1024;
+    /** How long a client may take to send its whole body. */
+    static final long BODY_TIMEOUT_MS = 60_000;
 
+    private final Vertx vertx;
     private final long limit;
 
-    RequestBodyReader(long limit) {
-        this.limit = limit;
+    RequestBodyReader(Vertx vertx, long limit) {
+        this.vertx = vertx;
+        this.limit = Math.min(limit, LARGEST_BODY);
     }
 
     Future<Buffer> read(HttpServerRequest request) {
@@ -39,8 +48,15 @@ final class RequestBodyReader {
             request.response().writeContinue();
         }
         Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer(declared == null ? 1024 : (int) Math.min(limit, Long.parseLong(declared.strip())));
+        Buffer received = Buffer.buffer(INITIAL_CAPACITY);
         long[] discarded = {0};
+        long timer = vertx.setTimer(BODY_TIMEOUT_MS, id -> {
+            if (body.tryFail(new ApiError(408, "timeout_error",
+                    "The request body did not arrive within " + BODY_TIMEOUT_MS / 1000 + " s.", null, "request_timeout"))) {
+                request.response().putHeader("Connection", "close");
+            }
+        });
+        body.future().onComplete(done -> vertx.cancelTimer(timer));
         request.handler(chunk -> {
             if (body.future().isComplete()) {
                 discard(request, discarded, chunk.length());

@@ -18,6 +18,14 @@ final class Responses {
                 .end(body);
     }
 
+    /** Writes a body as it came, with the headers already set on the response. */
+    static void raw(HttpServerResponse response, int status, Buffer body) {
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(status).end(body);
+    }
+
     static void error(HttpServerResponse response, ApiError error) {
         if (response.headWritten()) {
             // Too late for a status: the body has begun. Close so the caller sees it broke.

@@ -45,6 +45,7 @@ final class Routes implements Handler<HttpServerRequest> {
             path = path.substring(0, path.length() - 1);
         }
         Route route = byPath.get(path);
+        request.response().putHeader(CallIds.HEADER, CallIds.of(request));
         try {
             if (route == null) {
                 throw new ApiError(404, "invalid_request_error",
@@ -60,7 +61,7 @@ final class Routes implements Handler<HttpServerRequest> {
         } catch (ApiError e) {
             Responses.error(request.response(), e);
         } catch (RuntimeException e) {
-            log.error("request.internal_error path={}", request.path(), e);
+            log.error("request.internal_error path={} call_id={}", request.path(), request.response().headers().get(CallIds.HEADER), e);
             Responses.error(request.response(), new ApiError(500, "server_error",
                     "Sluice hit an internal error.", null, "internal_error"));
         }

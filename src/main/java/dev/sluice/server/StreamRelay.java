@@ -47,6 +47,7 @@ final class StreamRelay {
 
     /** Starts relaying; the future completes when the stream has ended one way or another. */
     Future<StreamOutcome> start() {
+        UpstreamHeaders.copy(upstream.headers(), client);
         client.setStatusCode(upstream.status())
                 .setChunked(true)
                 .putHeader("Content-Type", "text/event-stream")
@@ -61,8 +62,14 @@ final class StreamRelay {
                 events++;
                 client.write(whole);
                 if (client.writeQueueFull()) {
+                    // The caller is the slow side: the upstream is not stalling, so its
+                    // stall deadline waits until the caller has caught up.
                     stream.pause();
-                    client.drainHandler(v -> stream.resume());
+                    upstream.clearDeadline();
+                    client.drainHandler(v -> {
+                        armChunkDeadline();
+                        stream.resume();
+                    });
                 }
             }
         });

@@ -9,6 +9,8 @@ import io.vertx.core.buffer.Buffer;
  */
 public final class SseEventSplitter {
     private Buffer pending = Buffer.buffer();
+    /** Bytes of {@link #pending} already known to hold no boundary, so each byte is scanned once. */
+    private int scanned;
 
     /**
      * Adds {@code chunk} and returns every whole event now available, in order (possibly
@@ -19,12 +21,14 @@ public final class SseEventSplitter {
             return chunk; // the common case: the upstream flushed whole events
         }
         pending.appendBuffer(chunk);
-        int end = lastBoundaryEnd(pending);
+        int end = lastBoundaryEnd(pending, Math.max(0, scanned - 3));
         if (end < 0) {
+            scanned = pending.length();
             return Buffer.buffer();
         }
         Buffer complete = pending.getBuffer(0, end);
         pending = end == pending.length() ? Buffer.buffer() : pending.getBuffer(end, pending.length());
+        scanned = 0;
         return complete;
     }
 
@@ -32,6 +36,7 @@ public final class SseEventSplitter {
     public Buffer remainder() {
         Buffer rest = pending;
         pending = Buffer.buffer();
+        scanned = 0;
         return rest;
     }
 
@@ -41,9 +46,12 @@ public final class SseEventSplitter {
                 || (n >= 4 && b.getByte(n - 2) == '\r' && b.getByte(n - 3) == '\n' && b.getByte(n - 4) == '\r'));
     }
 
-    /** Index just past the last blank-line boundary ({@code \n\n} or {@code \r\n\r\n}), or -1. */
-    private static int lastBoundaryEnd(Buffer b) {
-        for (int i = b.length() - 1; i >= 1; i--) {
+    /**
+     * Index just past the last blank-line boundary ({@code \n\n} or {@code \r\n\r\n}) that
+     * ends at or after {@code from}, or -1.
+     */
+    private static int lastBoundaryEnd(Buffer b, int from) {
+        for (int i = b.length() - 1; i >= Math.max(1, from); i--) {
             if (b.getByte(i) != '\n') {
                 continue;
             }

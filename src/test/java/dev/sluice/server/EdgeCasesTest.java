@@ -1,0 +1,137 @@
+package dev.sluice.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.json.Json;
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.Configs;
+import dev.sluice.testing.TestGateway;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Callers and upstreams that behave unusually, and what Sluice makes of them. */
+class EdgeCasesTest {
+
+    private static String rawExchange(int port, String request, int soTimeoutMs, int pauseBeforeReadingMs) throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new InetSocketAddress("127.0.0.1", port));
+            socket.setSoTimeout(soTimeoutMs);
+            OutputStream out = socket.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            Thread.sleep(pauseBeforeReadingMs);
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            in.transferTo(all);
+            return all.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String post(String path, String body, String version) {
+        return "POST " + path + " " + version + "\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\nConnection: close\r\n\r\n" + body;
+    }
+
+    @Test
+    void aSlowCallerDoesNotTripTheUpstreamStallDeadline() throws Exception {
+        HttpServer fast = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        String event = "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"" + "x".repeat(1000) + "\"}}]}\n\n";
+        fast.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < 8000; i++) {
+                    out.write(event.getBytes(StandardCharsets.UTF_8));
+                }
+                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        fast.start();
+        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment(
+                "http://127.0.0.1:" + fast.getAddress().getPort() + "/v1", ", stream_timeout: 0.5"))) {
+            String answer = rawExchange(gateway.port(), post("/v1/chat/completions", Chat.stream("chat", "hi"), "HTTP/1.1"), 20_000, 1500);
+
+            assertThat(answer).doesNotContain("stream_timeout").contains("data: [DONE]");
+        } finally {
+            fast.stop(0);
+        }
+    }
+
+    @Test
+    void anHttp10CallerGetsTheStreamWholeWithItsLength() throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
+            String answer = rawExchange(gateway.port(), post("/v1/chat/completions", Chat.stream("chat", "hi"), "HTTP/1.0"), 5000, 0);
+
+            assertThat(answer).startsWith("HTTP/1.0 200").containsIgnoringCase("content-length:")
+                    .containsIgnoringCase("text/event-stream").contains("data: [DONE]");
+        }
+    }
+
+    @Test
+    void retryAfterPassesAndProviderHeadersArePrefixed() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.RATELIMIT).withRetryAfterSeconds(7));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(429);
+            assertThat(response.headers().firstValue("retry-after")).hasValue("7");
+        }
+    }
+
+    @Test
+    void aRedirectingUpstreamIsA502ThatNamesTheRedirect() throws IOException {
+        HttpServer redirecting = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        redirecting.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().add("Location", "https://elsewhere/v1/chat/completions");
+            exchange.sendResponseHeaders(307, -1);
+            exchange.close();
+        });
+        redirecting.start();
+        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment(
+                "http://127.0.0.1:" + redirecting.getAddress().getPort() + "/v1", ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(Json.parse(response.body().getBytes()).at("/error/message").asText()).contains("307").contains("https://elsewhere");
+        } finally {
+            redirecting.stop(0);
+        }
+    }
+
+    @Test
+    void trailingDataAfterTheJsonIsMalformed() throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi") + " trailing");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(Json.parse(response.body().getBytes()).at("/error/code").asText()).isEqualTo("invalid_json");
+            assertThat(upstream.requests()).isZero();
+        }
+    }
+
+    @Test
+    void everyAnswerCarriesACallIdEvenUnroutedOnes() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
+            assertThat(gateway.get("/nowhere").headers().firstValue("x-litellm-call-id")).isPresent();
+            assertThat(gateway.get("/health/liveliness").headers().firstValue("x-litellm-call-id")).isPresent();
+            assertThat(gateway.get("/v1/models").headers().firstValue("x-litellm-call-id")).isPresent();
+        }
+    }
+}
