@@ -2,6 +2,7 @@ package dev.sluice;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +58,8 @@ public final class Launcher {
         String jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
         List<String> command = new ArrayList<>();
         command.add(java.toString());
+        // JVM options given to this launcher (-Xmx, -D...) apply to the gateway too.
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-cp");
         command.add(jar);

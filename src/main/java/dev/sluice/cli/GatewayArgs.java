@@ -33,7 +33,12 @@ record GatewayArgs(Optional<Path> config, int port, String host) {
                 throw new UsageException("unknown argument: " + flag);
             }
             switch (flag) {
-                case "--config" -> config = Optional.of(Path.of(value));
+                case "--config" -> {
+                    if (config.isPresent()) {
+                        throw new UsageException("--config given twice (" + config.get() + " and " + value + "); give one file");
+                    }
+                    config = Optional.of(Path.of(value));
+                }
                 case "--port" -> port = port(value);
                 case "--host" -> {
                     if (value.isBlank()) {

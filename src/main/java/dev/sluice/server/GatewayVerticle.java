@@ -35,11 +35,12 @@ final class GatewayVerticle extends VerticleBase {
                 .setTcpNoDelay(true)
                 .setHandle100ContinueAutomatically(false)
                 .setCompressionSupported(false)
+                .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: the behaviour tested and documented
                 // Closes connections that stay silent (idle keep-alives, half-sent requests)
                 // once no call on them could still be waiting for an answer.
                 .setIdleTimeout((int) idleTimeout().toSeconds())
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
-        server = vertx.createHttpServer(options).requestHandler(routes);
+        server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }
 

@@ -41,4 +41,10 @@ class GatewayArgsTest {
         assertThatThrownBy(() -> GatewayArgs.parse(new String[] {"--conifg", "x"})).hasMessage("unknown argument: --conifg");
         assertThatThrownBy(() -> GatewayArgs.parse(new String[] {"--config"})).hasMessage("--config needs a value");
     }
+
+    @Test
+    void aSecondConfigIsAUsageError() {
+        assertThatThrownBy(() -> GatewayArgs.parse(new String[] {"--config", "a.yaml", "--config", "b.yaml"}))
+                .hasMessage("--config given twice (a.yaml and b.yaml); give one file");
+    }
 }

@@ -134,4 +134,15 @@ class EdgeCasesTest {
             assertThat(gateway.get("/v1/models").headers().firstValue("x-litellm-call-id")).isPresent();
         }
     }
+
+    @Test
+    void headersTooLargeAreA431InOpenAisShape() throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
+            String answer = rawExchange(gateway.port(),
+                    "GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n", 5000, 0);
+
+            assertThat(answer).startsWith("HTTP/1.1 431").contains("\"code\":\"headers_too_large\"");
+        }
+    }
 }
