@@ -37,7 +37,7 @@ final class ModelCallPipeline {
     ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams) {
         this.gateway = gateway;
         this.upstreams = upstreams;
-        this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes());
+        this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
     }
 
     void handle(HttpServerRequest request, Endpoint endpoint) {

@@ -6,6 +6,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Reads a request body up to a size limit. An oversized body is refused with a 413 the
@@ -19,16 +24,40 @@ final class RequestBodyReader {
     /** A buffer holds at most this much; larger configured limits are cut to it. */
     private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
     /** Memory set aside before any byte arrives: a declared length alone reserves no more. */
-    private static final int INITIAL_CAPACITY = 16 * 1024;
+    private static final int MAX_INITIAL_CAPACITY = 16 * 1024;
     /** How long a client may take to send its whole body. */
     static final long BODY_TIMEOUT_MS = 60_000;
 
-    private final Vertx vertx;
-    private final long limit;
+    /** A body still arriving, and since when. */
+    private record PendingBody(HttpServerRequest request, Promise<Buffer> body, long startedNanos) {}
 
-    RequestBodyReader(Vertx vertx, long limit) {
-        this.vertx = vertx;
+    private final long limit;
+    private final LongSupplier nanoTime;
+    /** Bodies still arriving, oldest first; one sweep a second fails the late ones. */
+    private final Set<PendingBody> pending = new LinkedHashSet<>();
+
+    /** Must be created on the event loop whose requests it reads. */
+    RequestBodyReader(Vertx vertx, long limit, LongSupplier nanoTime) {
         this.limit = Math.min(limit, LARGEST_BODY);
+        this.nanoTime = nanoTime;
+        // One periodic sweep per event loop rather than a timer per request: a timer
+        // created and cancelled for every call is measurable on the hot path.
+        vertx.setPeriodic(1000, id -> failLateBodies());
+    }
+
+    private void failLateBodies() {
+        long deadline = nanoTime.getAsLong() - TimeUnit.MILLISECONDS.toNanos(BODY_TIMEOUT_MS);
+        for (Iterator<PendingBody> it = pending.iterator(); it.hasNext(); ) {
+            PendingBody late = it.next();
+            if (late.startedNanos() > deadline) {
+                return; // the rest started later still
+            }
+            it.remove();
+            if (late.body().tryFail(new ApiError(408, "timeout_error",
+                    "The request body did not arrive within " + BODY_TIMEOUT_MS / 1000 + " s.", null, "request_timeout"))) {
+                late.request().response().putHeader("Connection", "close");
+            }
+        }
     }
 
     Future<Buffer> read(HttpServerRequest request) {
@@ -48,15 +77,11 @@ final class RequestBodyReader {
             request.response().writeContinue();
         }
         Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer(INITIAL_CAPACITY);
+        Buffer received = Buffer.buffer(declared == null ? 1024 : (int) Math.max(0, Math.min(MAX_INITIAL_CAPACITY, Long.parseLong(declared.strip()))));
         long[] discarded = {0};
-        long timer = vertx.setTimer(BODY_TIMEOUT_MS, id -> {
-            if (body.tryFail(new ApiError(408, "timeout_error",
-                    "The request body did not arrive within " + BODY_TIMEOUT_MS / 1000 + " s.", null, "request_timeout"))) {
-                request.response().putHeader("Connection", "close");
-            }
-        });
-        body.future().onComplete(done -> vertx.cancelTimer(timer));
+        PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
+        pending.add(pendingBody);
+        body.future().onComplete(done -> pending.remove(pendingBody));
         request.handler(chunk -> {
             if (body.future().isComplete()) {
                 discard(request, discarded, chunk.length());
