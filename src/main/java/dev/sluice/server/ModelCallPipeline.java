@@ -161,9 +161,7 @@ final class ModelCallPipeline {
             log.debug("request.client_gone call_id={}", response.headers().get(CallIds.HEADER));
             return;
         }
-        log.error("request.internal_error call_id={}", response.headers().get(CallIds.HEADER), t);
-        Responses.error(response, new ApiError(500, "server_error",
-                "Sluice hit an internal error; the call id in x-litellm-call-id finds it in the log.", null, "internal_error"));
+        Responses.internalError(response, "model_call", t);
     }
 
     /** A call with its group and the deployment picked for it. */

@@ -62,8 +62,8 @@ final class RequestBodyReader {
 
     Future<Buffer> read(HttpServerRequest request) {
         String declared = request.getHeader("Content-Length");
+        long length = -1;
         if (declared != null) {
-            long length;
             try {
                 length = Long.parseLong(declared.strip());
             } catch (NumberFormatException e) {
@@ -77,7 +77,7 @@ final class RequestBodyReader {
             request.response().writeContinue();
         }
         Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer(declared == null ? 1024 : (int) Math.max(0, Math.min(MAX_INITIAL_CAPACITY, Long.parseLong(declared.strip()))));
+        Buffer received = Buffer.buffer(length < 0 ? 1024 : (int) Math.min(MAX_INITIAL_CAPACITY, length));
         long[] discarded = {0};
         PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
         pending.add(pendingBody);

@@ -4,6 +4,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.api.ErrorBodies;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
+import org.slf4j.LoggerFactory;
 
 /** Writes whole JSON answers; every error a caller sees goes through {@link #error}. */
 final class Responses {
@@ -24,6 +25,17 @@ final class Responses {
             return;
         }
         response.setStatusCode(status).end(body);
+    }
+
+    /**
+     * A failure Sluice did not foresee: logged with the call id and answered 500, the one
+     * answer that means a bug in Sluice rather than in the request or the upstream.
+     */
+    static void internalError(HttpServerResponse response, String where, Throwable t) {
+        String callId = response.headers().get(CallIds.HEADER);
+        LoggerFactory.getLogger(Responses.class).error("request.internal_error where={} call_id={}", where, callId, t);
+        error(response, new ApiError(500, "server_error",
+                "Sluice hit an internal error; the call id in x-litellm-call-id finds it in the log.", null, "internal_error"));
     }
 
     static void error(HttpServerResponse response, ApiError error) {

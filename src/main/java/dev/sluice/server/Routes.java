@@ -6,15 +6,12 @@ import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The route table: method and path to handler. An unknown path answers 404 and a known
  * path with the wrong method 405 (with {@code Allow}), both in OpenAI's error shape.
  */
 final class Routes implements Handler<HttpServerRequest> {
-    private static final Logger log = LoggerFactory.getLogger(Routes.class);
 
     private record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
 
@@ -61,9 +58,7 @@ final class Routes implements Handler<HttpServerRequest> {
         } catch (ApiError e) {
             Responses.error(request.response(), e);
         } catch (RuntimeException e) {
-            log.error("request.internal_error path={} call_id={}", request.path(), request.response().headers().get(CallIds.HEADER), e);
-            Responses.error(request.response(), new ApiError(500, "server_error",
-                    "Sluice hit an internal error.", null, "internal_error"));
+            Responses.internalError(request.response(), request.path(), e);
         }
     }
 }
