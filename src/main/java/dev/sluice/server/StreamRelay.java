@@ -7,6 +7,7 @@ import dev.sluice.upstream.UpstreamExchange;
 import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
@@ -19,6 +20,11 @@ import java.time.Duration;
  * {@code data: {"error": ...}} event and no {@code [DONE]}, so it cannot mistake a cut
  * stream for a complete one. Back-pressure runs end to end: a slow caller pauses the
  * upstream read.
+ *
+ * <p>Events decoded from one upstream read are written to the caller together, at the end of
+ * that event-loop turn: the caller gets them at the same moment it would have anyway, in one
+ * socket write instead of one per event. A whole short stream (head, events, end) usually
+ * leaves in a single write.
  */
 final class StreamRelay {
     private final HttpServerResponse client;
@@ -29,6 +35,9 @@ final class StreamRelay {
     private final SseEventSplitter splitter = new SseEventSplitter();
     private final Promise<StreamOutcome> outcome = Promise.promise();
     private int events;
+    /** Whole events received in this event-loop turn and not yet written; null when none. */
+    private Buffer pending;
+    private boolean flushScheduled;
 
     /** How a relayed stream ended. */
     enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
@@ -52,34 +61,23 @@ final class StreamRelay {
                 .setChunked(true)
                 .putHeader("Content-Type", "text/event-stream")
                 .putHeader("Cache-Control", "no-cache");
-        client.writeHead();
         HttpClientResponse stream = upstream.stream();
         armChunkDeadline();
+        // The head leaves with the first events if they came in the same read, else alone.
+        scheduleFlush(stream);
         stream.handler(chunk -> {
             armChunkDeadline();
             Buffer whole = splitter.feed(chunk);
             if (whole.length() > 0) {
                 events++;
-                client.write(whole);
-                if (client.writeQueueFull()) {
-                    // The caller is the slow side: the upstream is not stalling, so its
-                    // stall deadline waits until the caller has caught up.
-                    stream.pause();
-                    upstream.clearDeadline();
-                    client.drainHandler(v -> {
-                        armChunkDeadline();
-                        stream.resume();
-                    });
-                }
+                hold(whole);
+                scheduleFlush(stream);
             }
         });
         stream.endHandler(v -> {
             upstream.finish();
-            Buffer rest = splitter.remainder();
-            if (rest.length() > 0) {
-                client.write(rest);
-            }
-            client.end();
+            hold(splitter.remainder());
+            client.end(takePending());
             outcome.tryComplete(StreamOutcome.COMPLETED);
         });
         stream.exceptionHandler(t -> {
@@ -91,7 +89,7 @@ final class StreamRelay {
                 outcome.tryComplete(StreamOutcome.CLIENT_GONE);
                 return;
             }
-            client.end(errorEvent(failure));
+            client.end(takePending().appendBuffer(errorEvent(failure)));
             outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
         return outcome.future();
@@ -101,6 +99,55 @@ final class StreamRelay {
     void clientGone() {
         if (outcome.tryComplete(StreamOutcome.CLIENT_GONE)) {
             upstream.cancel();
+        }
+    }
+
+    private void hold(Buffer events) {
+        if (events.length() == 0) {
+            return;
+        }
+        if (pending == null) {
+            pending = events;
+        } else {
+            pending = Buffer.buffer(pending.length() + events.length()).appendBuffer(pending).appendBuffer(events);
+        }
+    }
+
+    private Buffer takePending() {
+        Buffer held = pending == null ? Buffer.buffer() : pending;
+        pending = null;
+        return held;
+    }
+
+    /** Runs {@link #flush} once, after the events of the current upstream read have arrived. */
+    private void scheduleFlush(HttpClientResponse stream) {
+        if (!flushScheduled) {
+            flushScheduled = true;
+            Vertx.currentContext().runOnContext(v -> flush(stream));
+        }
+    }
+
+    private void flush(HttpClientResponse stream) {
+        flushScheduled = false;
+        if (outcome.future().isComplete() || client.ended()) {
+            return;
+        }
+        if (pending == null) {
+            if (!client.headWritten()) {
+                client.writeHead();
+            }
+            return;
+        }
+        client.write(takePending());
+        if (client.writeQueueFull()) {
+            // The caller is the slow side: the upstream is not stalling, so its stall
+            // deadline waits until the caller has caught up.
+            stream.pause();
+            upstream.clearDeadline();
+            client.drainHandler(v -> {
+                armChunkDeadline();
+                stream.resume();
+            });
         }
     }
 
