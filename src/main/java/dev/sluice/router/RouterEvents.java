@@ -1,0 +1,33 @@
+package dev.sluice.router;
+
+import java.time.Instant;
+
+/**
+ * What the router does, as it does it, for logs, metrics and tests. Every method has an
+ * empty default so a listener implements only what it needs. Called on the thread that made
+ * the decision; a listener must be quick and must not throw.
+ */
+public interface RouterEvents {
+    RouterEvents NONE = new RouterEvents() {};
+
+    /** A deployment is about to be called; {@code attempt} counts from 0 within the request. */
+    default void attempt(String callId, String group, String deploymentId, int attempt) {}
+
+    /** An attempt failed and the same deployment will be tried again after {@code delayMillis}. */
+    default void retry(String callId, String group, String deploymentId, Failure failure, long delayMillis) {}
+
+    /** An attempt failed and an untried sibling will get the request. */
+    default void failover(String callId, String group, String fromDeploymentId, Failure failure) {}
+
+    /** A deployment was benched until {@code until}. */
+    default void bench(String group, String deploymentId, FailureClass cause, Instant until) {}
+
+    /** A deployment's bench ended and it takes traffic again. */
+    default void unbench(String group, String deploymentId) {}
+
+    /** The group was exhausted and {@code toGroup} will get the request. */
+    default void fallback(String callId, String fromGroup, String toGroup, Failure failure) {}
+
+    /** A fallback group was not tried, and why ({@code already_tried}, {@code unknown_group}, {@code max_fallbacks}, ...). */
+    default void skip(String callId, String fromGroup, String toGroup, String reason) {}
+}
