@@ -1,5 +1,8 @@
 package dev.sluice.router;
 
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+
 import java.time.Instant;
 
 /**

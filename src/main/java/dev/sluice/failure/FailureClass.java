@@ -1,4 +1,4 @@
-package dev.sluice.router;
+package dev.sluice.failure;
 
 /**
  * The one classification of a failed attempt. Every decision the router makes about a

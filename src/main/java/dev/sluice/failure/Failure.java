@@ -1,4 +1,4 @@
-package dev.sluice.router;
+package dev.sluice.failure;
 
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;

@@ -1,4 +1,6 @@
-package dev.sluice.router;
+package dev.sluice.state;
+
+import dev.sluice.failure.FailureClass;
 
 import java.time.Duration;
 import java.time.Instant;
