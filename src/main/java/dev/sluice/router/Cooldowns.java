@@ -1,0 +1,178 @@
+package dev.sluice.router;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.config.RouterSettings;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+import dev.sluice.state.CooldownStore;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The bench policy: decides, from one classified failure, whether a deployment stops getting
+ * traffic and for how long, and answers whether a deployment is benched now.
+ *
+ * <h2>Design notes</h2>
+ * A deployment is <em>routable</em>, <em>counting</em> (it has failures of some class in the
+ * current {@link #FAILURE_WINDOW}) or <em>benched</em> (it has a bench end in the future).
+ * A failure moves it from routable or counting to benched either at once (a 429, 401/403 or
+ * 404 with no allowance configured for it) or when the failures of its class in the window
+ * exceed the allowance; benching forgets its counts. A bench lapses by time alone: the first
+ * {@link #benchEnd} at or after the end finds it routable again and announces
+ * {@link RouterEvents#unbench} once.
+ *
+ * <p>The knobs are LiteLLM's, resolved per failure from the most specific place that sets
+ * them: the allowance from {@code model_info.allowed_fails_policy}, then the router's
+ * {@code allowed_fails_policy}, then {@code allowed_fails}; the bench length from
+ * {@code litellm_params.cooldown_time}, then {@code model_info.cooldown_time}, then the
+ * router's {@code cooldown_time}, except that a 429's {@code Retry-After} sets it.
+ *
+ * <p>This class never benches a group's only deployment, but it does not stop every
+ * deployment of a larger group from being benched: selection uses {@link #benchEnd} to try
+ * the one whose bench ends first when none is routable.
+ *
+ * <p>State lives in the {@link CooldownStore}, so replicas sharing a store agree on benches;
+ * this class holds only the set of deployments whose bench it has seen, to announce each
+ * lapse once. All times come from the injected clock.
+ */
+public final class Cooldowns {
+
+    /** How long a failure-count window lasts from the failure that opened it. */
+    public static final Duration FAILURE_WINDOW = Duration.ofSeconds(60);
+
+    /** The longest bench a {@code Retry-After} can ask for; longer values are cut to this. */
+    public static final Duration LONGEST_RETRY_AFTER_BENCH = Duration.ofHours(1);
+
+    /** The shortest bench a {@code Retry-After} gives, so {@code Retry-After: 0} still benches. */
+    public static final Duration SHORTEST_RETRY_AFTER_BENCH = Duration.ofSeconds(1);
+
+    private final RouterSettings router;
+    private final CooldownStore store;
+    private final Clock clock;
+    private final RouterEvents events;
+    private final boolean allowedFailsWritten;
+    private final Set<String> seenBenched = ConcurrentHashMap.newKeySet();
+
+    public Cooldowns(RouterSettings router, CooldownStore store, Clock clock, RouterEvents events) {
+        this.router = router;
+        this.store = store;
+        this.clock = clock;
+        this.events = events;
+        this.allowedFailsWritten = !"default".equals(router.sources().getOrDefault("allowed_fails", "default"));
+    }
+
+    /**
+     * Applies the bench rules to one failed attempt of {@code deployment} in {@code group}.
+     * Returns when the deployment's bench ends if this failure benched it (or found it
+     * benched and extended it), and empty when the deployment stays routable.
+     */
+    public Optional<Instant> recordFailure(ModelGroup group, Deployment deployment, Failure failure) {
+        FailureClass kind = failure.kind();
+        Instant now = clock.instant();
+
+        // The operator switched benching off for the whole router.
+        if (router.disableCooldowns()) {
+            return Optional.empty();
+        }
+        // With one deployment there is nowhere else to go; a bench would only refuse callers.
+        if (group.deployments().size() < 2) {
+            return Optional.empty();
+        }
+        // The backend answered and judged the request (400, context window, policy, guardrail): it is healthy.
+        if (!kind.countsTowardBench()) {
+            return Optional.empty();
+        }
+        Duration cooldown = cooldownTime(deployment);
+        // A cooldown time of 0 is how a deployment, or the router, opts out of benching.
+        if (cooldown.isZero()) {
+            return Optional.empty();
+        }
+        OptionalInt policy = policyAllowance(deployment, kind);
+        // A 429 means no capacity now; more traffic only prolongs it, unless an allowance says to tolerate some.
+        if (kind == FailureClass.RATE_LIMITED && policy.isEmpty()) {
+            return bench(group, deployment, failure, now, cooldown);
+        }
+        // A wrong key or a retired model will not heal in seconds (LiteLLM benches 401 and 404 at once too),
+        // unless the operator set an allowance for it or wrote allowed_fails to count every class.
+        if ((kind == FailureClass.AUTH || kind == FailureClass.NOT_FOUND) && policy.isEmpty() && !allowedFailsWritten) {
+            return bench(group, deployment, failure, now, cooldown);
+        }
+        int allowed = policy.orElse(router.allowedFails());
+        int failures = store.countFailure(deployment.id(), kind, now, FAILURE_WINDOW);
+        // Within the allowance a few failures a minute are noise, not a broken deployment.
+        if (failures <= allowed) {
+            return Optional.empty();
+        }
+        return bench(group, deployment, failure, now, cooldown);
+    }
+
+    /** Whether the deployment is benched now. */
+    public boolean isBenched(Deployment deployment) {
+        return benchEnd(deployment).isPresent();
+    }
+
+    /**
+     * When the deployment's bench ends, if it is benched now. The first call that finds a
+     * bench this instance has seen lapsed announces {@link RouterEvents#unbench}.
+     */
+    public Optional<Instant> benchEnd(Deployment deployment) {
+        String id = deployment.id();
+        Optional<Instant> until = store.benchedUntil(id, clock.instant());
+        if (until.isPresent()) {
+            // Remembered even when another replica set it, so its end is announced here too.
+            seenBenched.add(id);
+        } else if (seenBenched.remove(id)) {
+            events.unbench(deployment.modelName(), id);
+        }
+        return until;
+    }
+
+    private Optional<Instant> bench(ModelGroup group, Deployment deployment, Failure failure, Instant now,
+            Duration cooldown) {
+        Instant asked = now.plus(benchLength(failure, cooldown));
+        store.bench(deployment.id(), asked);
+        // The store keeps the later of two benches, so report the end that holds.
+        Instant until = store.benchedUntil(deployment.id(), now).orElse(asked);
+        seenBenched.add(deployment.id());
+        events.bench(group.name(), deployment.id(), failure.kind(), until);
+        return Optional.of(until);
+    }
+
+    /** A 429's Retry-After, kept between one second and an hour, sets its bench; otherwise the cooldown time. */
+    private static Duration benchLength(Failure failure, Duration cooldown) {
+        if (failure.kind() != FailureClass.RATE_LIMITED || failure.retryAfter().isEmpty()) {
+            return cooldown;
+        }
+        Duration asked = failure.retryAfter().get();
+        if (asked.compareTo(SHORTEST_RETRY_AFTER_BENCH) < 0) {
+            return SHORTEST_RETRY_AFTER_BENCH;
+        }
+        return asked.compareTo(LONGEST_RETRY_AFTER_BENCH) > 0 ? LONGEST_RETRY_AFTER_BENCH : asked;
+    }
+
+    /** {@code litellm_params.cooldown_time}, else {@code model_info.cooldown_time}, else the router's. */
+    private Duration cooldownTime(Deployment deployment) {
+        return deployment.params().cooldownTime()
+                .or(() -> deployment.info().cooldownTime())
+                .orElse(router.cooldownTime());
+    }
+
+    /** The allowance an {@code allowed_fails_policy} sets for the class: the deployment's, else the router's. */
+    private OptionalInt policyAllowance(Deployment deployment, FailureClass kind) {
+        String key = kind.allowedFailsPolicyKey();
+        if (key == null) {
+            return OptionalInt.empty();
+        }
+        Integer allowed = deployment.info().allowedFailsPolicy().get(key);
+        if (allowed == null) {
+            allowed = router.allowedFailsPolicy().get(key);
+        }
+        return allowed == null ? OptionalInt.empty() : OptionalInt.of(allowed);
+    }
+}
