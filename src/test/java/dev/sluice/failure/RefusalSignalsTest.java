@@ -37,7 +37,11 @@ class RefusalSignalsTest {
                 "invalid 'user': string too long. expected a string with maximum length 64",
                 "unrecognized request argument supplied: content_filter",
                 "rate limit reached for requests",
-                "please review our usage policies");
+                "please review our usage policies",
+                "missing required parameter: 'policy'.",
+                "the content filter configuration 'strict' does not exist",
+                "invalid 'safety_identifier': string too long. expected a string with maximum length 64",
+                "context: too many tools; the maximum is 128");
 
         assertThat(RefusalSignals.in(new ErrorBody(List.of(), ordinary))).isEmpty();
     }
