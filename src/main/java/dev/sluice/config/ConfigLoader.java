@@ -59,16 +59,21 @@ public final class ConfigLoader {
         if (!root.isMap()) {
             problems.throwIfAny(); // nothing below the top level can be read
         }
+        GuardrailReferences guardrailReferences = new GuardrailReferences();
         DeploymentParser entries = new DeploymentParser(read, ignored,
-                new LitellmParamsParser(read, ignored, knownProviders), new ModelInfoParser(read, ignored));
+                new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences), new ModelInfoParser(read, ignored));
         ModelListParser.ModelList models = new ModelListParser(read, entries).parse(top.take("model_list"));
         RouterSettings router = new RouterSettingsParser(read, ignored, resolver)
                 .parse(top.take("router_settings"), top.take("litellm_settings"), models.groups());
         GeneralSettings general = new GeneralSettingsParser(read, ignored, resolver).parse(top.take("general_settings"));
+        GuardrailsParser.Parsed guardrails = new GuardrailsParser(read, ignored).parse(top.take("guardrails"));
+        if (guardrails.readable()) {
+            guardrailReferences.check(guardrails.names(), problems);
+        }
         top.finish();
 
         problems.throwIfAny();
-        return new SluiceConfig(models.deployments(), router, general, ignored.inFileOrder(root));
+        return new SluiceConfig(models.deployments(), router, general, guardrails.guardrails(), ignored.inFileOrder(root));
     }
 
     private static String reason(IOException e) {

@@ -9,7 +9,7 @@ import java.util.OptionalInt;
 /**
  * The effective config as readable YAML, for {@code sluice check-config FILE}: every
  * deployment with its id, provider and params, the router settings each with where its
- * value came from, the general settings, and the keys Sluice ignores. Every secret is
+ * value came from, the general settings, the guardrails, and the keys Sluice ignores. Every secret is
  * masked with {@link Secret#masked()}.
  */
 public final class ConfigPrinter {
@@ -21,6 +21,7 @@ public final class ConfigPrinter {
         modelList(yaml, config.deployments());
         router(yaml, config.router());
         general(yaml, config.general());
+        guardrails(yaml, config.guardrails());
         ignoredKeys(yaml, config.ignoredKeys());
         return yaml.toString();
     }
@@ -48,6 +49,9 @@ public final class ConfigPrinter {
             optional(yaml, 3, "cooldown_time", params.cooldownTime().map(YamlWriter::seconds));
             optional(yaml, 3, "input_cost_per_token", text(params.inputCostPerToken()));
             optional(yaml, 3, "output_cost_per_token", text(params.outputCostPerToken()));
+            if (!params.guardrails().isEmpty()) {
+                yaml.entry(3, "guardrails", YamlWriter.strings(params.guardrails()), null);
+            }
             modelInfo(yaml, deployment.info());
         }
     }
@@ -74,6 +78,10 @@ public final class ConfigPrinter {
         setting(yaml, sources, "num_retries", String.valueOf(router.numRetries()));
         setting(yaml, sources, "timeout", YamlWriter.seconds(router.timeout()));
         setting(yaml, sources, "stream_timeout", orNull(router.streamTimeout().map(YamlWriter::seconds)));
+        setting(yaml, sources, "max_client_num_retries", String.valueOf(router.maxClientNumRetries()));
+        String clientTimeoutSource = source(sources, "max_client_timeout");
+        yaml.entry(1, "max_client_timeout", YamlWriter.seconds(router.maxClientTimeout()),
+                clientTimeoutSource.equals(RouterSettingsParser.FROM_DEFAULT) ? "default: timeout" : clientTimeoutSource);
         setting(yaml, sources, "allowed_fails", String.valueOf(router.allowedFails()));
         setting(yaml, sources, "cooldown_time", YamlWriter.seconds(router.cooldownTime()));
         setting(yaml, sources, "disable_cooldowns", String.valueOf(router.disableCooldowns()));
@@ -101,6 +109,32 @@ public final class ConfigPrinter {
         yaml.entry(1, "database_url", orNull(general.databaseUrl().map(ConfigPrinter::secret)), null);
         double megabytes = general.maxRequestBytes() / (1024.0 * 1024.0);
         yaml.entry(1, "max_request_size_mb", YamlWriter.number(megabytes), general.maxRequestBytes() + " bytes");
+    }
+
+    private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {
+        if (guardrails.isEmpty()) {
+            yaml.entry(0, "guardrails", "[]", null);
+            return;
+        }
+        yaml.open(0, "guardrails", null);
+        for (GuardrailConfig guardrail : guardrails) {
+            yaml.item(1, "guardrail_name", YamlWriter.string(guardrail.name()));
+            yaml.open(2, "litellm_params", null);
+            yaml.entry(3, "guardrail", YamlWriter.string(guardrail.type()), null);
+            yaml.entry(3, "mode", YamlWriter.strings(guardrail.modes().stream().map(GuardrailMode::configName).toList()), null);
+            yaml.entry(3, "default_on", String.valueOf(guardrail.defaultOn()), null);
+            yaml.entry(3, "blocked_words", YamlWriter.strings(guardrail.blockedWords()), null);
+            if (guardrail.patterns().isEmpty()) {
+                yaml.entry(3, "patterns", "[]", null);
+                continue;
+            }
+            yaml.open(3, "patterns", null);
+            for (GuardrailConfig.ContentPattern pattern : guardrail.patterns()) {
+                yaml.item(4, "name", YamlWriter.string(pattern.name()));
+                yaml.entry(5, "pattern_type", pattern.patternType(), null);
+                yaml.entry(5, "pattern", YamlWriter.string(pattern.regex()), null);
+            }
+        }
     }
 
     private static void ignoredKeys(YamlWriter yaml, List<String> ignoredKeys) {

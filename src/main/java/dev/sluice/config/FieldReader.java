@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads one config value as the type its key calls for, after {@code os.environ/}
@@ -75,6 +77,27 @@ final class FieldReader {
             }
             problems.add(node, value.shownText(), ruleText);
             return false;
+        }));
+    }
+
+    /**
+     * A regular expression in {@link Pattern} syntax, returned as written. One that does not
+     * compile is told why; one that matches empty text is refused, because it would match
+     * every text.
+     */
+    Optional<String> regex(ConfigNode node) {
+        return resolve(node).flatMap(value -> text(node, value, false).filter(regex -> {
+            try {
+                if (Pattern.compile(regex).matcher("").find()) {
+                    problems.add(node, value.shownText(), "a regular expression that does not match empty text");
+                    return false;
+                }
+                return true;
+            } catch (PatternSyntaxException e) {
+                String where = e.getIndex() >= 0 ? " at index " + e.getIndex() : "";
+                problems.add(node, value.shownText(), "a valid regular expression (" + e.getDescription() + where + ")");
+                return false;
+            }
         }));
     }
 

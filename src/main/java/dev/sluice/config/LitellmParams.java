@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -14,6 +15,8 @@ import java.util.OptionalInt;
  * @param weight        relative pick weight; absent means "not set" (0 is a valid backup weight)
  * @param timeout       per-attempt deadline for a non-streaming call
  * @param streamTimeout longest wait between two chunks of a stream
+ * @param guardrails    {@code guardrail_name}s this deployment runs besides the {@code default_on}
+ *                      ones, in the order written, each once
  */
 public record LitellmParams(
         String model,
@@ -30,4 +33,10 @@ public record LitellmParams(
         OptionalInt maxRetries,
         Optional<Duration> cooldownTime,
         OptionalDouble inputCostPerToken,
-        OptionalDouble outputCostPerToken) {}
+        OptionalDouble outputCostPerToken,
+        List<String> guardrails) {
+
+    public LitellmParams {
+        guardrails = List.copyOf(guardrails);
+    }
+}

@@ -1,5 +1,8 @@
 package dev.sluice.config;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -13,10 +16,13 @@ final class LitellmParamsParser {
     private final IgnoredKeys ignored;
     private final Set<String> knownProviders;
     private final String providerRule;
+    private final GuardrailReferences guardrailReferences;
 
-    LitellmParamsParser(FieldReader read, IgnoredKeys ignored, Set<String> knownProviders) {
+    /** @param guardrailReferences where the guardrail names deployments list are kept, to be checked once guardrails are read */
+    LitellmParamsParser(FieldReader read, IgnoredKeys ignored, Set<String> knownProviders, GuardrailReferences guardrailReferences) {
         this.read = read;
         this.ignored = ignored;
+        this.guardrailReferences = guardrailReferences;
         this.knownProviders = Set.copyOf(knownProviders);
         this.providerRule = "a provider Sluice supports: " + String.join(", ", new TreeSet<>(knownProviders));
     }
@@ -40,7 +46,8 @@ final class LitellmParamsParser {
                 read.nonNegativeInt(params.take("max_retries")),
                 read.nonNegativeSeconds(params.take("cooldown_time")),
                 read.nonNegativeNumber(params.take("input_cost_per_token")),
-                read.nonNegativeNumber(params.take("output_cost_per_token")));
+                read.nonNegativeNumber(params.take("output_cost_per_token")),
+                guardrails(params.take("guardrails")));
         params.finish();
         return parsed;
     }
@@ -53,6 +60,29 @@ final class LitellmParamsParser {
         return read.string(node, model -> knownProviders.contains(providerOf(model)), providerRule)
                 .flatMap(model -> read.string(node, name -> !providerModelOf(name).isEmpty(),
                         "a model name after \"" + providerOf(model) + "/\""));
+    }
+
+    /** LiteLLM's per-deployment guardrails: a list of {@code guardrail_name}s. */
+    private List<String> guardrails(ConfigNode node) {
+        if (node.isAbsent()) {
+            return List.of();
+        }
+        if (!node.isList()) {
+            read.problems().add(node, ShownValue.of(node.value(), false), "a list of guardrail names");
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        for (ConfigNode item : node.items()) {
+            if (item.isAbsent()) {
+                read.problems().missing(item, "a guardrail_name from guardrails");
+                continue;
+            }
+            read.string(item).ifPresent(name -> {
+                guardrailReferences.add(item, name);
+                names.add(name);
+            });
+        }
+        return List.copyOf(new LinkedHashSet<>(names));
     }
 
     static String providerOf(String model) {

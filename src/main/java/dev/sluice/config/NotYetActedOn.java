@@ -9,39 +9,16 @@ import java.util.regex.Pattern;
  * the truth about what the gateway does.
  *
  * <p>This is the one place that knows it: each feature, when it lands, removes its keys
- * from here (retries remove {@code num_retries} and {@code retry_policy}, cooldown removes
- * {@code allowed_fails} and {@code cooldown_time}, and so on).
+ * from here (as retries, cooldowns and fallbacks removed theirs).
  */
 final class NotYetActedOn {
     /** Paths with every list index written {@code []}. */
     private static final Set<String> KEYS = Set.of(
             // model_list entries
             "model_list[].litellm_params.max_retries",
-            "model_list[].litellm_params.cooldown_time",
             "model_list[].litellm_params.input_cost_per_token",
             "model_list[].litellm_params.output_cost_per_token",
-            "model_list[].model_info.max_input_tokens",
             "model_list[].model_info.max_output_tokens",
-            "model_list[].model_info.allowed_fails_policy",
-            "model_list[].model_info.cooldown_time",
-
-            // retries
-            "router_settings.num_retries", "litellm_settings.num_retries",
-            "router_settings.retry_policy",
-            "router_settings.model_group_retry_policy",
-
-            // cooldown
-            "router_settings.allowed_fails", "litellm_settings.allowed_fails",
-            "router_settings.allowed_fails_policy",
-            "router_settings.cooldown_time",
-            "router_settings.disable_cooldowns",
-
-            // fallbacks
-            "router_settings.fallbacks", "litellm_settings.fallbacks",
-            "router_settings.context_window_fallbacks", "litellm_settings.context_window_fallbacks",
-            "router_settings.content_policy_fallbacks", "litellm_settings.content_policy_fallbacks",
-            "router_settings.default_fallbacks", "litellm_settings.default_fallbacks",
-            "router_settings.max_fallbacks", "litellm_settings.max_fallbacks",
 
             // routing
             "router_settings.enable_pre_call_checks",

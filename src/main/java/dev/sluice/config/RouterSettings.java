@@ -14,6 +14,11 @@ import java.util.OptionalInt;
  * settings may also say {@code environment} (from {@code REDIS_HOST}, {@code REDIS_PORT},
  * {@code REDIS_PASSWORD}, which LiteLLM's proxy reads when router_settings does not set them).
  *
+ * @param maxClientNumRetries     Sluice's own {@code max_client_num_retries}: the most
+ *                                {@code num_retries} a caller may ask for; more is cut to it
+ * @param maxClientTimeout        Sluice's own {@code max_client_timeout}: the longest
+ *                                {@code timeout} a caller may ask for; longer is cut to it.
+ *                                Unset, it is {@link #timeout()}
  * @param fallbacks               group to ordered fallback groups, from LiteLLM's
  *                                list-of-single-key-maps form
  * @param defaultFallbacks        fallback groups for any group without its own entry
@@ -27,6 +32,8 @@ public record RouterSettings(
         int numRetries,
         Duration timeout,
         Optional<Duration> streamTimeout,
+        int maxClientNumRetries,
+        Duration maxClientTimeout,
         int allowedFails,
         Duration cooldownTime,
         boolean disableCooldowns,

@@ -40,6 +40,7 @@ final class RouterSettingsParser {
     static final int DEFAULT_ALLOWED_FAILS = 3;
     static final Duration DEFAULT_COOLDOWN_TIME = Duration.ofSeconds(5);
     static final int DEFAULT_MAX_FALLBACKS = 5;
+    static final int DEFAULT_MAX_CLIENT_NUM_RETRIES = 5;
 
     private final FieldReader read;
     private final IgnoredKeys ignored;
@@ -66,11 +67,15 @@ final class RouterSettingsParser {
             ignored.notActedOn(strategyNode);
         }
 
+        int numRetries = setting("num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_NUM_RETRIES);
+        Duration timeout = setting("timeout", read::positiveSeconds).orElse(DEFAULT_TIMEOUT);
         RouterSettings settings = new RouterSettings(
                 routingStrategy,
-                setting("num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_NUM_RETRIES),
-                setting("timeout", read::positiveSeconds).orElse(DEFAULT_TIMEOUT),
+                numRetries,
+                timeout,
                 setting("stream_timeout", read::positiveSeconds),
+                setting("max_client_num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_CLIENT_NUM_RETRIES),
+                setting("max_client_timeout", read::positiveSeconds).orElse(timeout),
                 setting("allowed_fails", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_ALLOWED_FAILS),
                 setting("cooldown_time", read::nonNegativeSeconds).orElse(DEFAULT_COOLDOWN_TIME),
                 setting("disable_cooldowns", read::bool).orElse(false),

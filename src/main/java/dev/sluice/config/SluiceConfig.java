@@ -6,9 +6,21 @@ import java.util.List;
  * A whole validated config.
  *
  * @param deployments the {@code model_list}, in file order
+ * @param guardrails  the top-level {@code guardrails}, in file order
  * @param ignoredKeys config paths that were read but that Sluice does not act on (yet), in
  *                    file order, e.g. {@code litellm_settings.callbacks}; start-up warns once
  *                    listing them
  */
 public record SluiceConfig(
-        List<Deployment> deployments, RouterSettings router, GeneralSettings general, List<String> ignoredKeys) {}
+        List<Deployment> deployments,
+        RouterSettings router,
+        GeneralSettings general,
+        List<GuardrailConfig> guardrails,
+        List<String> ignoredKeys) {
+
+    public SluiceConfig {
+        deployments = List.copyOf(deployments);
+        guardrails = List.copyOf(guardrails);
+        ignoredKeys = List.copyOf(ignoredKeys);
+    }
+}

@@ -51,6 +51,8 @@ class ConfigPrinterTest {
                 "  num_retries: 3  # router_settings\n",
                 "  timeout: 45  # litellm_settings.request_timeout\n",
                 "  stream_timeout: null  # default\n",
+                "  max_client_num_retries: 5  # default\n",
+                "  max_client_timeout: 45  # default: timeout\n",
                 "  max_fallbacks: 5  # default\n",
                 "  redis_host: redis.internal  # environment\n",
                 "  fallbacks:  # router_settings\n    gpt-4o: [llama-3]\n",
@@ -67,7 +69,7 @@ class ConfigPrinterTest {
                   database_url: null
                   max_request_size_mb: 8  # 8388608 bytes
                 """);
-        assertThat(printed).contains("ignored_keys:\n  - \"model_list[0].model_info.max_input_tokens\"\n");
+        assertThat(printed).contains("ignored_keys:\n  - \"model_list[1].litellm_params.max_retries\"\n");
         assertThat(printed).contains("  - litellm_settings.callbacks\n");
     }
 
@@ -93,6 +95,59 @@ class ConfigPrinterTest {
         assertThat(printed.at("/router_settings/disable_cooldowns").asBoolean(true)).isFalse();
         assertThat(printed.at("/router_settings/stream_timeout").isNull()).isTrue();
         assertThat(printed.at("/ignored_keys").isArray()).isTrue();
+    }
+
+    @Test
+    void printsTheGuardrailsAndWhichDeploymentsNameThem() throws ConfigException {
+        SluiceConfig config = Configs.parse("""
+                model_list:
+                  - model_name: gpt-4o
+                    litellm_params: {model: openai/gpt-4o, guardrails: [pii]}
+                router_settings: {max_client_num_retries: 1, max_client_timeout: 2.5}
+                guardrails:
+                  - guardrail_name: no-secrets
+                    litellm_params:
+                      guardrail: litellm_content_filter
+                      mode: [post_call, pre_call]
+                      default_on: true
+                      blocked_words: [password, "yes"]
+                      patterns:
+                        - {pattern_type: regex, pattern: 'AKIA[0-9A-Z]{16}\\b', name: aws-key}
+                  - guardrail_name: pii
+                    litellm_params: {guardrail: litellm_content_filter, mode: pre_call, blocked_words: [ssn]}
+                """);
+        String printed = ConfigPrinter.print(config);
+
+        assertThat(printed).contains("      model: openai/gpt-4o\n      guardrails: [pii]\n");
+        assertThat(printed).contains("  max_client_num_retries: 1  # router_settings\n", "  max_client_timeout: 2.5  # router_settings\n");
+        assertThat(printed).contains("""
+                guardrails:
+                  - guardrail_name: no-secrets
+                    litellm_params:
+                      guardrail: litellm_content_filter
+                      mode: [pre_call, post_call]
+                      default_on: true
+                      blocked_words: [password, "yes"]
+                      patterns:
+                        - name: aws-key
+                          pattern_type: regex
+                          pattern: "AKIA[0-9A-Z]{16}\\\\b"
+                  - guardrail_name: pii
+                    litellm_params:
+                      guardrail: litellm_content_filter
+                      mode: [pre_call]
+                      default_on: false
+                      blocked_words: [ssn]
+                      patterns: []
+                """);
+        JsonNode readBack = YamlTree.read(printed, "printed");
+        assertThat(readBack.at("/guardrails/0/litellm_params/patterns/0/pattern").asText()).isEqualTo("AKIA[0-9A-Z]{16}\\b");
+        assertThat(readBack.at("/guardrails/0/litellm_params/blocked_words/1").asText()).isEqualTo("yes");
+    }
+
+    @Test
+    void printsAnEmptyGuardrailsList() throws ConfigException {
+        assertThat(ConfigPrinter.print(Configs.parse(Configs.withSection("")))).contains("\nguardrails: []\n");
     }
 
     @Test

@@ -33,8 +33,6 @@ class IgnoredKeysTest {
                   stream_timeout: 5
                 general_settings:
                   alerting: ["slack"]
-                guardrails:
-                  - guardrail_name: pii
                 made_up_key: 1
                 """);
 
@@ -48,7 +46,6 @@ class IgnoredKeysTest {
                 "litellm_settings.callbacks",
                 "litellm_settings.stream_timeout",
                 "general_settings.alerting",
-                "guardrails",
                 "made_up_key");
     }
 
@@ -118,25 +115,9 @@ class IgnoredKeysTest {
 
         assertThat(config.ignoredKeys()).containsExactly(
                 "model_list[0].litellm_params.max_retries",
-                "model_list[0].litellm_params.cooldown_time",
                 "model_list[0].litellm_params.input_cost_per_token",
                 "model_list[0].litellm_params.output_cost_per_token",
-                "model_list[0].model_info.max_input_tokens",
                 "model_list[0].model_info.max_output_tokens",
-                "model_list[0].model_info.allowed_fails_policy",
-                "model_list[0].model_info.cooldown_time",
-                "router_settings.num_retries",
-                "router_settings.allowed_fails",
-                "router_settings.cooldown_time",
-                "router_settings.disable_cooldowns",
-                "router_settings.fallbacks",
-                "router_settings.context_window_fallbacks",
-                "router_settings.content_policy_fallbacks",
-                "router_settings.default_fallbacks",
-                "router_settings.max_fallbacks",
-                "router_settings.retry_policy",
-                "router_settings.model_group_retry_policy",
-                "router_settings.allowed_fails_policy",
                 "router_settings.enable_pre_call_checks",
                 "router_settings.optional_pre_call_checks",
                 "router_settings.routing_strategy_args",
@@ -145,13 +126,6 @@ class IgnoredKeysTest {
                 "router_settings.redis_password",
                 "router_settings.redis_db",
                 "router_settings.redis_url",
-                "litellm_settings.num_retries",
-                "litellm_settings.allowed_fails",
-                "litellm_settings.max_fallbacks",
-                "litellm_settings.fallbacks",
-                "litellm_settings.context_window_fallbacks",
-                "litellm_settings.content_policy_fallbacks",
-                "litellm_settings.default_fallbacks",
                 "general_settings.database_url");
     }
 
@@ -170,10 +144,51 @@ class IgnoredKeysTest {
                       tpm: 1000
                       timeout: 30
                       stream_timeout: 5
-                    model_info: {id: eu}
-                router_settings: {routing_strategy: simple-shuffle, timeout: 60, stream_timeout: 10}
-                litellm_settings: {request_timeout: 60}
+                      cooldown_time: 10
+                      guardrails: [no-secrets]
+                    model_info:
+                      id: eu
+                      max_input_tokens: 128000
+                      allowed_fails_policy: {TimeoutErrorAllowedFails: 2}
+                      cooldown_time: 30
+                router_settings:
+                  routing_strategy: simple-shuffle
+                  timeout: 60
+                  stream_timeout: 10
+                  max_client_num_retries: 3
+                  max_client_timeout: 30
+                  num_retries: 2
+                  retry_policy: {RateLimitErrorRetries: 3}
+                  model_group_retry_policy: {gpt-4o: {TimeoutErrorRetries: 1}}
+                  allowed_fails: 3
+                  allowed_fails_policy: {TimeoutErrorAllowedFails: 1}
+                  cooldown_time: 5
+                  disable_cooldowns: false
+                  fallbacks: [{gpt-4o: [gpt-4o]}]
+                  context_window_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  content_policy_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  default_fallbacks: [gpt-4o]
+                  max_fallbacks: 2
+                litellm_settings:
+                  request_timeout: 60
+                  num_retries: 2
+                  allowed_fails: 3
+                  fallbacks: [{gpt-4o: [gpt-4o]}]
+                  context_window_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  content_policy_fallbacks: [{gpt-4o: [gpt-4o]}]
+                  default_fallbacks: [gpt-4o]
+                  max_fallbacks: 2
                 general_settings: {master_key: sk-1, max_request_size_mb: 4}
+                guardrails:
+                  - guardrail_name: no-secrets
+                    litellm_params:
+                      guardrail: litellm_content_filter
+                      mode: [pre_call, post_call]
+                      default_on: false
+                      blocked_words: [password, {keyword: confidential, action: BLOCK, description: internal}]
+                      patterns:
+                        - {pattern_type: regex, pattern: "AKIA[0-9A-Z]{16}", name: aws-key, action: BLOCK}
+                        - {pattern_type: prebuilt, pattern_name: us_ssn, action: BLOCK}
                 """);
 
         assertThat(config.ignoredKeys()).isEmpty();
@@ -199,9 +214,9 @@ class IgnoredKeysTest {
 
     @Test
     void aKeyWrittenWithoutAValueIsNotListed() throws ConfigException {
-        SluiceConfig config = Configs.parse(Configs.withSection("router_settings:\n  num_retries:\n  fallbacks: ~"));
+        SluiceConfig config = Configs.parse(Configs.withSection("router_settings:\n  redis_db:\n  routing_strategy_args: ~"));
 
         assertThat(config.ignoredKeys()).isEmpty();
-        assertThat(config.router().sources()).containsEntry("num_retries", "default");
+        assertThat(config.router().sources()).containsEntry("redis_db", "default");
     }
 }

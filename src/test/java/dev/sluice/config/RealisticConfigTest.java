@@ -80,7 +80,7 @@ class RealisticConfigTest {
                 Optional.of("2024-06-01"),
                 OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2),
                 Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
-                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty()));
+                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of()));
         assertThat(azure.info().maxInputTokens()).hasValue(128000);
 
         Deployment openai = config.deployments().get(1);
@@ -134,17 +134,10 @@ class RealisticConfigTest {
     @Test
     void listsEveryKeyItDoesNotActOnInFileOrder() throws ConfigException {
         assertThat(Configs.parse(CONFIG, ENV).ignoredKeys()).containsExactly(
-                "model_list[0].model_info.max_input_tokens",
                 "model_list[1].litellm_params.max_retries",
                 "model_list[1].litellm_params.input_cost_per_token",
                 "model_list[1].litellm_params.output_cost_per_token",
                 "model_list[2].litellm_params.temperature",
-                "router_settings.num_retries",
-                "router_settings.fallbacks",
-                "router_settings.allowed_fails",
-                "router_settings.cooldown_time",
-                "litellm_settings.num_retries",
-                "litellm_settings.context_window_fallbacks",
                 "litellm_settings.drop_params",
                 "litellm_settings.callbacks",
                 "general_settings.alerting");

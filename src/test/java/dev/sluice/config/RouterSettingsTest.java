@@ -22,6 +22,8 @@ class RouterSettingsTest {
         assertThat(router.numRetries()).isEqualTo(2);
         assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(600));
         assertThat(router.streamTimeout()).isEmpty();
+        assertThat(router.maxClientNumRetries()).isEqualTo(5);
+        assertThat(router.maxClientTimeout()).isEqualTo(Duration.ofSeconds(600));
         assertThat(router.allowedFails()).isEqualTo(3);
         assertThat(router.cooldownTime()).isEqualTo(Duration.ofSeconds(5));
         assertThat(router.disableCooldowns()).isFalse();
@@ -41,7 +43,7 @@ class RouterSettingsTest {
         assertThat(router.redisPassword()).isEmpty();
         assertThat(router.redisDb()).isEmpty();
         assertThat(router.redisUrl()).isEmpty();
-        assertThat(router.sources()).hasSize(23).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
+        assertThat(router.sources()).hasSize(25).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
     }
 
     @Test
@@ -52,6 +54,8 @@ class RouterSettingsTest {
                   num_retries: 4
                   timeout: 20
                   stream_timeout: 2.5
+                  max_client_num_retries: 0
+                  max_client_timeout: 30.5
                   allowed_fails: 1
                   cooldown_time: 0
                   disable_cooldowns: true
@@ -77,6 +81,8 @@ class RouterSettingsTest {
         assertThat(router.numRetries()).isEqualTo(4);
         assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(router.streamTimeout()).contains(Duration.ofMillis(2500));
+        assertThat(router.maxClientNumRetries()).isZero();
+        assertThat(router.maxClientTimeout()).isEqualTo(Duration.ofMillis(30_500));
         assertThat(router.allowedFails()).isEqualTo(1);
         assertThat(router.cooldownTime()).isEqualTo(Duration.ZERO);
         assertThat(router.disableCooldowns()).isTrue();
@@ -97,7 +103,7 @@ class RouterSettingsTest {
         assertThat(router.redisPassword()).contains(new Secret("redis-secret-value"));
         assertThat(router.redisDb()).hasValue(2);
         assertThat(router.redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
-        assertThat(router.sources()).hasSize(23).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
+        assertThat(router.sources()).hasSize(25).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
     }
 
     @Test
@@ -151,6 +157,31 @@ class RouterSettingsTest {
     }
 
     @Test
+    void theClientTimeoutCapFollowsTheEffectiveTimeoutWhereverItComesFrom() throws ConfigException {
+        RouterSettings fromLitellm = Configs.parse(Configs.withSection("litellm_settings: {request_timeout: 90}")).router();
+        RouterSettings fromRouter = Configs.parse(Configs.withSection("router_settings: {timeout: 20}")).router();
+        RouterSettings written = Configs.parse(Configs.withSection("router_settings: {timeout: 20, max_client_timeout: 45}")).router();
+
+        assertThat(fromLitellm.maxClientTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(fromRouter.maxClientTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(fromRouter.sources()).containsEntry("max_client_timeout", "default");
+        assertThat(written.maxClientTimeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(written.sources()).containsEntry("max_client_timeout", "router_settings");
+    }
+
+    @Test
+    void theClientCapsAreSluicesOwnAndNotReadFromLitellmSettings() throws ConfigException {
+        SluiceConfig config = Configs.parse(Configs.withSection("""
+                litellm_settings:
+                  max_client_num_retries: 1
+                  max_client_timeout: 1
+                """));
+
+        assertThat(config.router().maxClientNumRetries()).isEqualTo(5);
+        assertThat(config.ignoredKeys()).containsExactly("litellm_settings.max_client_num_retries", "litellm_settings.max_client_timeout");
+    }
+
+    @Test
     void validatesALitellmSettingEvenWhenRouterSettingsOverrideIt() {
         assertThat(Configs.problems(Configs.withSection("""
                 router_settings: {timeout: 10}
@@ -181,6 +212,12 @@ class RouterSettingsTest {
             timeout: 0.5                           | accepted
             stream_timeout: 0                      | router_settings.stream_timeout: 0 (expected: > 0)
             stream_timeout: 0.5                    | accepted
+            max_client_num_retries: -1             | router_settings.max_client_num_retries: -1 (expected: >= 0)
+            max_client_num_retries: 0              | accepted
+            max_client_num_retries: 1.5            | router_settings.max_client_num_retries: 1.5 (expected: an integer >= 0)
+            max_client_timeout: 0                  | router_settings.max_client_timeout: 0 (expected: > 0)
+            max_client_timeout: 0.001              | accepted
+            max_client_timeout: soon               | router_settings.max_client_timeout: "soon" (expected: a number of seconds > 0)
             allowed_fails: -1                      | router_settings.allowed_fails: -1 (expected: >= 0)
             allowed_fails: 0                       | accepted
             cooldown_time: -1                      | router_settings.cooldown_time: -1 (expected: >= 0)
