@@ -13,8 +13,16 @@ import java.time.Instant;
 public interface RouterEvents {
     RouterEvents NONE = new RouterEvents() {};
 
+    /** Tells every listener, in order. */
+    static RouterEvents all(RouterEvents... listeners) {
+        return new FanOutEvents(java.util.List.of(listeners));
+    }
+
     /** A deployment is about to be called; {@code attempt} counts from 0 within the request. */
     default void attempt(String callId, String group, String deploymentId, int attempt) {}
+
+    /** An attempt failed; what follows (retry, failover, fallback or the answer) is reported next. */
+    default void attemptFailed(String callId, String group, String deploymentId, Failure failure) {}
 
     /** An attempt failed and the same deployment will be tried again after {@code delayMillis}. */
     default void retry(String callId, String group, String deploymentId, Failure failure, long delayMillis) {}

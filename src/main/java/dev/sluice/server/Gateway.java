@@ -2,14 +2,17 @@ package dev.sluice.server;
 
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
+import dev.sluice.guardrail.Guardrails;
 import dev.sluice.router.ModelGroups;
-import dev.sluice.router.WeightedShuffle;
+import dev.sluice.router.Router;
+import java.time.Clock;
 import java.util.function.LongSupplier;
 
 /**
  * What every event loop of the server shares: the config and what was built from it. All
  * of it is immutable or thread-safe.
  *
+ * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
  * @param startedEpochSecond when the gateway started, for the {@code created} field of
  *                           {@code /v1/models}
@@ -18,7 +21,9 @@ record Gateway(
         SluiceConfig config,
         ModelGroups groups,
         Providers providers,
-        WeightedShuffle picker,
+        Router router,
+        Guardrails guardrails,
         Authenticator authenticator,
+        Clock clock,
         LongSupplier nanoTime,
         long startedEpochSecond) {}

@@ -3,7 +3,14 @@ package dev.sluice.server;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.ModelGroups;
+import dev.sluice.guardrail.Guardrails;
+import dev.sluice.router.Backoff;
+import dev.sluice.router.Cooldowns;
+import dev.sluice.router.Router;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.router.RouterLog;
 import dev.sluice.router.ThreadLocalRandomSource;
+import dev.sluice.state.InMemoryCooldownStore;
 import dev.sluice.router.WeightedShuffle;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -40,9 +47,22 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer start(SluiceConfig config, String host, int port, Map<String, String> env,
             RandomGenerator random, Clock clock, int eventLoops) {
-        Gateway gateway = new Gateway(config, ModelGroups.of(config.deployments()), Providers.builtIn(env),
-                new WeightedShuffle(random), new Authenticator(config.general().masterKey()),
-                System::nanoTime, clock.instant().getEpochSecond());
+        return start(config, host, port, env, random, clock, eventLoops, RouterEvents.NONE, Backoff.DEFAULT);
+    }
+
+    /**
+     * @param events  told of every routing decision, besides the log
+     * @param backoff the waits before a deployment is tried again in place
+     */
+    public static GatewayServer start(SluiceConfig config, String host, int port, Map<String, String> env,
+            RandomGenerator random, Clock clock, int eventLoops, RouterEvents events, Backoff backoff) {
+        ModelGroups groups = ModelGroups.of(config.deployments());
+        RouterEvents told = RouterEvents.all(new RouterLog(), events);
+        Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
+        Router router = new Router(groups, config.router(), cooldowns, new WeightedShuffle(random), random, backoff,
+                System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
+        Gateway gateway = new Gateway(config, groups, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
+                new Authenticator(config.general().masterKey()), clock, System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one

@@ -16,23 +16,29 @@ import java.time.Duration;
 /**
  * Relays an upstream's server-sent events to the caller event by event, as they arrive:
  * nothing is buffered beyond the event being received. The wait for each chunk is bounded
- * by the stream timeout. If the upstream breaks off or stalls, the caller gets a final
- * {@code data: {"error": ...}} event and no {@code [DONE]}, so it cannot mistake a cut
- * stream for a complete one. Back-pressure runs end to end: a slow caller pauses the
- * upstream read.
+ * by the stream timeout. Back-pressure runs end to end: a slow caller pauses the upstream
+ * read.
+ *
+ * <p>Nothing reaches the caller before the first whole event (or the end of an empty
+ * stream): until then the attempt can still fail like any other, and the router may try
+ * another deployment. That moment is the commit ({@link #committed()}); the caller's status
+ * and headers are set then, by the {@code beforeHead} hook. After it, an upstream that breaks
+ * off or stalls gives the caller a final {@code data: {"error": ...}} event and no
+ * {@code [DONE]}, so it cannot mistake a cut stream for a complete one.
  *
  * <p>Events decoded from one upstream read are written to the caller together, at the end of
  * that event-loop turn: the caller gets them at the same moment it would have anyway, in one
- * socket write instead of one per event. A whole short stream (head, events, end) usually
- * leaves in a single write.
+ * socket write instead of one per event.
  */
 final class StreamRelay {
     private final HttpServerResponse client;
     private final UpstreamExchange upstream;
     private final Duration chunkTimeout;
     private final String source;
+    private final Runnable beforeHead;
     private final String stallReason;
     private final SseEventSplitter splitter = new SseEventSplitter();
+    private final Promise<Void> committed = Promise.promise();
     private final Promise<StreamOutcome> outcome = Promise.promise();
     private int events;
     /** Whole events received in this event-loop turn and not yet written; null when none. */
@@ -43,28 +49,28 @@ final class StreamRelay {
     enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
 
     /**
-     * @param source names the deployment and group in error events, e.g.
-     *               {@code deployment 'a1' of model group 'gpt-4o'}
+     * @param source     names the deployment and group in error events, e.g.
+     *                   {@code deployment 'a1' of model group 'gpt-4o'}
+     * @param beforeHead sets the caller's headers, run once, just before the head is written
      */
-    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source) {
+    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead) {
         this.client = client;
         this.upstream = upstream;
         this.chunkTimeout = chunkTimeout;
         this.source = source;
+        this.beforeHead = beforeHead;
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
     }
 
-    /** Starts relaying; the future completes when the stream has ended one way or another. */
-    Future<StreamOutcome> start() {
-        UpstreamHeaders.copy(upstream.headers(), client);
-        client.setStatusCode(upstream.status())
-                .setChunked(true)
-                .putHeader("Content-Type", "text/event-stream")
-                .putHeader("Cache-Control", "no-cache");
+    /**
+     * Starts relaying. The returned future completes at the commit, or fails with an
+     * {@link UpstreamFailure} if the upstream broke off or stalled before its first event, in
+     * which case the caller has been sent nothing. {@link #finished()} then tells how the
+     * stream ended.
+     */
+    Future<Void> start() {
         HttpClientResponse stream = upstream.stream();
         armChunkDeadline();
-        // The head leaves with the first events if they came in the same read, else alone.
-        scheduleFlush(stream);
         stream.handler(chunk -> {
             armChunkDeadline();
             Buffer whole = splitter.feed(chunk);
@@ -77,6 +83,7 @@ final class StreamRelay {
         stream.endHandler(v -> {
             upstream.finish();
             hold(splitter.remainder());
+            commit();
             client.end(takePending());
             outcome.tryComplete(StreamOutcome.COMPLETED);
         });
@@ -85,6 +92,16 @@ final class StreamRelay {
                 return;
             }
             UpstreamFailure failure = upstream.failure(t);
+            if (!committed.future().isComplete()) {
+                if (events > 0 && !client.closed()) {
+                    // Whole events arrived in this same turn: they are the caller's, with the error after them.
+                    commit();
+                } else {
+                    committed.tryFail(failure);
+                    outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                    return;
+                }
+            }
             if (client.closed()) {
                 outcome.tryComplete(StreamOutcome.CLIENT_GONE);
                 return;
@@ -92,14 +109,33 @@ final class StreamRelay {
             client.end(takePending().appendBuffer(errorEvent(failure)));
             outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
+        return committed.future();
+    }
+
+    /** Completes when the stream has ended one way or another, after the commit. */
+    Future<StreamOutcome> finished() {
         return outcome.future();
     }
 
     /** The caller hung up: stop the upstream at once. */
     void clientGone() {
         if (outcome.tryComplete(StreamOutcome.CLIENT_GONE)) {
+            committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the caller left"));
             upstream.cancel();
         }
+    }
+
+    private void commit() {
+        if (committed.future().isComplete()) {
+            return;
+        }
+        beforeHead.run();
+        UpstreamHeaders.copy(upstream.headers(), client);
+        client.setStatusCode(upstream.status())
+                .setChunked(true)
+                .putHeader("Content-Type", "text/event-stream")
+                .putHeader("Cache-Control", "no-cache");
+        committed.tryComplete();
     }
 
     private void hold(Buffer events) {
@@ -129,15 +165,10 @@ final class StreamRelay {
 
     private void flush(HttpClientResponse stream) {
         flushScheduled = false;
-        if (outcome.future().isComplete() || client.ended()) {
+        if (outcome.future().isComplete() || client.ended() || pending == null) {
             return;
         }
-        if (pending == null) {
-            if (!client.headWritten()) {
-                client.writeHead();
-            }
-            return;
-        }
+        commit();
         client.write(takePending());
         if (client.writeQueueFull()) {
             // The caller is the slow side: the upstream is not stalling, so its stall

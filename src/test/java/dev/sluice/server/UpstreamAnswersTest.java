@@ -38,11 +38,13 @@ class UpstreamAnswersTest {
     void upstreamErrorReachesTheCallerWithItsStatusAndMessage(MockMode mode, int status, String type) throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", mode));
                 TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
-            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+            // One attempt, so that every status is answered as it came (retries are ReliabilityTest's).
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"), "x-litellm-num-retries", "0");
 
             assertThat(response.statusCode()).isEqualTo(status);
             JsonNode error = Json.parse(response.body().getBytes()).get("error");
-            assertThat(error.get("message").asText()).startsWith("[up]");
+            assertThat(error.get("message").asText()).startsWith("[up]")
+                    .endsWith("Sluice: model group 'chat' failed with the error above. No fallback was attempted.");
             assertThat(error.get("upstream_status").asInt()).isEqualTo(status);
             if (type != null) {
                 assertThat(error.get("type").asText()).isEqualTo(type);
@@ -133,7 +135,8 @@ class UpstreamAnswersTest {
 
             assertThat(response.statusCode()).isEqualTo(529);
             JsonNode error = Json.parse(response.body().getBytes()).get("error");
-            assertThat(error.get("message").asText()).isEqualTo("Overloaded");
+            assertThat(error.get("message").asText())
+                    .isEqualTo("Overloaded\n\nSluice: model group 'chat' failed with the error above. No fallback was attempted.");
             assertThat(error.get("code").asText()).isEqualTo("overloaded_error");
         } finally {
             anthropic.stop(0);

@@ -3,6 +3,8 @@ package dev.sluice.testing;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
+import dev.sluice.router.Backoff;
+import dev.sluice.router.RouterEvents;
 import dev.sluice.server.GatewayServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +28,9 @@ public final class TestGateway implements AutoCloseable {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
 
+    /** Short waits between repeats, so tests of retries do not sleep for the production backoff. */
+    public static final Backoff TEST_BACKOFF = new Backoff(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(5));
+
     private TestGateway(GatewayServer server) {
         this.server = server;
     }
@@ -35,9 +40,18 @@ public final class TestGateway implements AutoCloseable {
     }
 
     public static TestGateway start(String yaml, Map<String, String> env) {
+        return start(yaml, env, RouterEvents.NONE);
+    }
+
+    /**
+     * A gateway that tells {@code events} of every routing decision, and waits only a few
+     * milliseconds before repeating a deployment in place (Retry-After is still honoured).
+     */
+    public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events) {
         try {
             SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
-            return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), Clock.systemUTC(), 2));
+            return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), Clock.systemUTC(), 2,
+                    events, TEST_BACKOFF));
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
         }

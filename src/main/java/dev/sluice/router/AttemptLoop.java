@@ -1,0 +1,308 @@
+package dev.sluice.router;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+import dev.sluice.router.RouteOutcome.GroupRun;
+import dev.sluice.router.RouteOutcome.SkippedFallback;
+import dev.sluice.router.RouteOutcome.Tried;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One request's way through its group and, if the group is exhausted, its fallbacks.
+ *
+ * <p>Design notes. Every decision after a failed attempt is read off the failure's
+ * {@link FailureClass}, in {@link #afterFailure}, in this order:
+ * <ol>
+ *   <li>the failure is counted toward the deployment's bench ({@link Cooldowns} decides
+ *       whether the class counts);
+ *   <li>a guardrail refusal ends the request: it is about the request, not the backend;
+ *   <li>the group's retry budget for the class ({@link NumRetries}) bounds retries and
+ *       sibling failovers together;
+ *   <li>an untried, unbenched sibling gets the request at once, if the class allows failing
+ *       over (context-window refusals only to a larger window);
+ *   <li>otherwise, only classes that may repeat in place (transport, timeout, rate limited,
+ *       server) try a deployment again, after a jittered backoff or the upstream's
+ *       Retry-After, and only if the wait fits in what is left of the total deadline;
+ *   <li>otherwise the group is exhausted, and its last failure is what it ended with.
+ * </ol>
+ * A deployment that refused the request (any class that may not repeat in place) is never
+ * called again for it. Fallback groups each run this same loop; groups already tried are
+ * skipped. Runs on the request's event loop; nothing here is shared.
+ */
+final class AttemptLoop<T> {
+    private final Router router;
+    private final String callId;
+    private final CallerOverrides caller;
+    private final Attempter<T> attempter;
+    private final Delays delays;
+    private final BooleanSupplier cancelled;
+    private final long deadlineNanos;
+    private final List<GroupRun> runs = new ArrayList<>();
+    private final List<SkippedFallback> skipped = new ArrayList<>();
+    private final Set<String> groupsTried = new HashSet<>();
+    private int fallbacksTried;
+
+    AttemptLoop(Router router, String callId, CallerOverrides caller, Attempter<T> attempter, Delays delays,
+            BooleanSupplier cancelled, long deadlineNanos) {
+        this.router = router;
+        this.callId = callId;
+        this.caller = caller;
+        this.attempter = attempter;
+        this.delays = delays;
+        this.cancelled = cancelled;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    Future<RouteOutcome<T>> run(ModelGroup requested) {
+        return runGroup(requested).compose(ended -> {
+            if (ended.servedOrFinal()) {
+                return Future.succeededFuture(outcome(ended, ended.failure));
+            }
+            List<String> targets = new FallbackPlanner(router.settings()).targets(requested.name(), ended.failure.kind(), caller);
+            return fallBack(requested, ended, targets, 0, ended);
+        });
+    }
+
+    private Future<RouteOutcome<T>> fallBack(ModelGroup requested, GroupEnd primary, List<String> targets, int next, GroupEnd last) {
+        for (int i = next; i < targets.size(); i++) {
+            String target = targets.get(i);
+            if (cancelled.getAsBoolean()) {
+                return Future.succeededFuture(outcome(GroupEnd.cancelled(last), null));
+            }
+            if (groupsTried.contains(target)) {
+                skip(requested, target, "already_tried");
+                continue;
+            }
+            Optional<ModelGroup> group = router.groups().find(target);
+            if (group.isEmpty()) {
+                skip(requested, target, "unknown_group");
+                continue;
+            }
+            if (fallbacksTried >= router.settings().maxFallbacks()) {
+                skip(requested, target, "max_fallbacks");
+                continue;
+            }
+            if (deadlineLeft().isNegative() || deadlineLeft().isZero()) {
+                skip(requested, target, "deadline");
+                continue;
+            }
+            fallbacksTried++;
+            router.events().fallback(callId, requested.name(), target, primary.failure);
+            int after = i + 1;
+            return runGroup(group.get()).compose(ended -> {
+                if (ended.servedOrFinal()) {
+                    // A guardrail refusal in the fallback group is the answer: the request itself was refused.
+                    return Future.succeededFuture(outcome(ended, ended.served.isPresent() ? null
+                            : ended.failure.kind() == FailureClass.GUARDRAIL ? ended.failure : primary.failure));
+                }
+                return fallBack(requested, primary, targets, after, ended);
+            });
+        }
+        return Future.succeededFuture(outcome(last, primary.failure));
+    }
+
+    private void skip(ModelGroup from, String target, String reason) {
+        skipped.add(new SkippedFallback(target, reason));
+        router.events().skip(callId, from.name(), target, reason);
+    }
+
+    private Future<GroupEnd> runGroup(ModelGroup group) {
+        groupsTried.add(group.name());
+        GroupState state = new GroupState(group);
+        runs.add(new GroupRun(group.name(), state.attempts));
+        return attempt(state, firstPick(group));
+    }
+
+    private Future<GroupEnd> attempt(GroupState state, Deployment deployment) {
+        if (cancelled.getAsBoolean()) {
+            return Future.succeededFuture(GroupEnd.cancelled(state, deployment));
+        }
+        Duration left = deadlineLeft();
+        if (left.isNegative() || left.isZero()) {
+            return Future.succeededFuture(state.end());
+        }
+        Duration own = router.attemptDeadline(deployment);
+        Duration deadline = own.compareTo(left) < 0 ? own : left;
+        router.events().attempt(callId, state.group.name(), deployment.id(), state.attempts.size());
+        AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, state.attempts.size(), fallbacksTried);
+        return attempter.attempt(plan).compose(result -> switch (result) {
+            case AttemptResult.Served<T> served -> {
+                state.attempts.add(new Tried(deployment, null));
+                yield Future.succeededFuture(GroupEnd.served(state, deployment, served.answer()));
+            }
+            case AttemptResult.Failed<T> failed -> afterFailure(state, deployment, failed.failure());
+        });
+    }
+
+    private Future<GroupEnd> afterFailure(GroupState state, Deployment deployment, Failure failure) {
+        ModelGroup group = state.group;
+        FailureClass kind = failure.kind();
+        state.attempts.add(new Tried(deployment, failure));
+        router.events().attemptFailed(callId, group.name(), deployment.id(), failure);
+        router.cooldowns().recordFailure(group, deployment, failure);
+        if (!kind.repeatsInPlace()) {
+            state.refused.add(deployment.id());
+        }
+        if (kind == FailureClass.GUARDRAIL) {
+            return Future.succeededFuture(state.end()); // never forwarded to anyone else
+        }
+        if (state.retries() >= NumRetries.resolve(router.settings(), caller, group.name(), kind)) {
+            return Future.succeededFuture(state.end()); // the retry budget for this class is spent
+        }
+        Optional<Deployment> sibling = untriedSibling(state, deployment, kind);
+        if (sibling.isPresent()) {
+            router.events().failover(callId, group.name(), deployment.id(), failure);
+            return attempt(state, sibling.get());
+        }
+        if (!kind.repeatsInPlace()) {
+            return Future.succeededFuture(state.end()); // a refusal is never repeated in place
+        }
+        if (failure.retryAfter().filter(asked -> asked.compareTo(router.backoff().maxRetryAfter()) > 0).isPresent()) {
+            return Future.succeededFuture(state.end()); // waiting less than the upstream asked would only fail again
+        }
+        Deployment again = repeatable(state, deployment);
+        Duration wait = router.backoff().delay(state.repeats(again), failure.retryAfter(), router.random());
+        if (wait.compareTo(deadlineLeft()) >= 0) {
+            return Future.succeededFuture(state.end()); // the wait alone would outlast the total deadline
+        }
+        state.repeated(again);
+        router.events().retry(callId, group.name(), again.id(), failure, wait.toMillis());
+        return delays.after(wait).compose(v -> attempt(state, again));
+    }
+
+    /** A healthy deployment of the group this request has not tried, if the class allows one. */
+    private Optional<Deployment> untriedSibling(GroupState state, Deployment failed, FailureClass kind) {
+        if (!kind.failsOverToSibling() && !kind.failsOverOnlyToLargerWindow()) {
+            return Optional.empty();
+        }
+        List<Deployment> candidates = new ArrayList<>();
+        for (Deployment d : state.group.deployments()) {
+            if (state.tried(d) || router.cooldowns().isBenched(d)) {
+                continue;
+            }
+            if (kind.failsOverOnlyToLargerWindow() && !largerWindow(d, failed)) {
+                continue;
+            }
+            candidates.add(d);
+        }
+        return candidates.isEmpty() ? Optional.empty() : Optional.of(router.picker().pick(candidates));
+    }
+
+    private static boolean largerWindow(Deployment candidate, Deployment refused) {
+        OptionalInt theirs = candidate.info().maxInputTokens();
+        OptionalInt ours = refused.info().maxInputTokens();
+        return theirs.isPresent() && ours.isPresent() && theirs.getAsInt() > ours.getAsInt();
+    }
+
+    /**
+     * The deployment to try again once no untried sibling is left: one this request has tried
+     * that did not refuse it and is not benched, else the one that just failed.
+     */
+    private Deployment repeatable(GroupState state, Deployment failed) {
+        List<Deployment> candidates = new ArrayList<>();
+        for (Deployment d : state.group.deployments()) {
+            if (state.tried(d) && !state.refused.contains(d.id()) && !router.cooldowns().isBenched(d)) {
+                candidates.add(d);
+            }
+        }
+        return candidates.isEmpty() ? failed : router.picker().pick(candidates);
+    }
+
+    /** A healthy deployment; when every one is benched, the one whose bench ends first. */
+    private Deployment firstPick(ModelGroup group) {
+        List<Deployment> healthy = new ArrayList<>();
+        for (Deployment d : group.deployments()) {
+            if (!router.cooldowns().isBenched(d)) {
+                healthy.add(d);
+            }
+        }
+        if (!healthy.isEmpty()) {
+            return router.picker().pick(healthy);
+        }
+        return group.deployments().stream()
+                .min(Comparator.comparing(d -> router.cooldowns().benchEnd(d).orElse(java.time.Instant.MIN)))
+                .orElseThrow();
+    }
+
+    private Duration deadlineLeft() {
+        return Duration.ofNanos(deadlineNanos - router.nanoTime().getAsLong());
+    }
+
+    private RouteOutcome<T> outcome(GroupEnd last, Failure answerWith) {
+        return new RouteOutcome<>(last.served, last.cancelled, last.group, last.deployment, last.retries, fallbacksTried,
+                Optional.ofNullable(last.served.isPresent() || last.cancelled ? null : answerWith),
+                List.copyOf(runs), List.copyOf(skipped));
+    }
+
+    /** What the loop knows about one group within this request. */
+    private final class GroupState {
+        final ModelGroup group;
+        final List<Tried> attempts = new ArrayList<>();
+        final Set<String> refused = new HashSet<>();
+        final Map<String, Integer> repeats = new HashMap<>();
+
+        GroupState(ModelGroup group) {
+            this.group = group;
+        }
+
+        int retries() {
+            return Math.max(0, attempts.size() - 1);
+        }
+
+        boolean tried(Deployment d) {
+            for (Tried t : attempts) {
+                if (t.deployment().id().equals(d.id())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        int repeats(Deployment d) {
+            return repeats.getOrDefault(d.id(), 0);
+        }
+
+        void repeated(Deployment d) {
+            repeats.merge(d.id(), 1, Integer::sum);
+        }
+
+        GroupEnd end() {
+            Tried last = attempts.getLast();
+            return new GroupEnd<T>(group.name(), last.deployment(), retries(), Optional.empty(), false, last.failure());
+        }
+    }
+
+    /** How one group's run ended. */
+    private record GroupEnd<T>(String group, Deployment deployment, int retries, Optional<T> served, boolean cancelled,
+            Failure failure) {
+
+        static <T> GroupEnd<T> served(AttemptLoop<T>.GroupState state, Deployment d, T answer) {
+            return new GroupEnd<>(state.group.name(), d, state.retries(), Optional.of(answer), false, null);
+        }
+
+        static <T> GroupEnd<T> cancelled(AttemptLoop<T>.GroupState state, Deployment d) {
+            return new GroupEnd<>(state.group.name(), d, state.retries(), Optional.empty(), true, null);
+        }
+
+        static <T> GroupEnd<T> cancelled(GroupEnd<T> last) {
+            return new GroupEnd<>(last.group, last.deployment, last.retries, Optional.empty(), true, null);
+        }
+
+        /** Served, cancelled, or refused by a guardrail: nothing further is tried. */
+        boolean servedOrFinal() {
+            return served.isPresent() || cancelled || failure.kind() == FailureClass.GUARDRAIL;
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.sluice.router;
+
+import dev.sluice.config.Deployment;
+import java.time.Duration;
+
+/**
+ * One attempt the router asks for: call this deployment of this group within this deadline.
+ *
+ * @param deadline       the attempt's own deadline, already cut to what is left of the
+ *                       request's total deadline
+ * @param retriesInGroup retries and sibling failovers made in this group before this attempt
+ * @param fallbacksTried fallback groups tried before this one (0 on the requested group)
+ */
+public record AttemptPlan(ModelGroup group, Deployment deployment, Duration deadline, int retriesInGroup, int fallbacksTried) {}

@@ -1,0 +1,14 @@
+package dev.sluice.server;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+
+/** What a deployment served, as the caller will get it. */
+sealed interface Answer {
+
+    /** A whole body, written once routing is over: JSON, or a stream for a caller that cannot take one chunked. */
+    record Whole(int status, Buffer body, String contentType, MultiMap upstreamHeaders) implements Answer {}
+
+    /** A stream already committed to the caller and still being relayed. */
+    record Streaming(StreamRelay relay) implements Answer {}
+}

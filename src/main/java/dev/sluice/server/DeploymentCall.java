@@ -1,0 +1,186 @@
+package dev.sluice.server;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+import dev.sluice.failure.FailureClassifier;
+import dev.sluice.guardrail.AnswerText;
+import dev.sluice.guardrail.GuardrailRefusal;
+import dev.sluice.json.Json;
+import dev.sluice.provider.ForwardedBody;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.router.AttemptPlan;
+import dev.sluice.router.AttemptResult;
+import dev.sluice.router.Attempter;
+import dev.sluice.upstream.UpstreamClient;
+import dev.sluice.upstream.UpstreamExchange;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One request's attempts at deployments: checks the deployment's guardrails on the prompt,
+ * calls the deployment, classifies what went wrong, checks guardrails on the answer, and for
+ * a stream commits to the caller at its first event. Everything the router needs to decide
+ * comes back as an {@link AttemptResult}. Runs on the request's event loop.
+ */
+final class DeploymentCall implements Attempter<Answer> {
+    private final Gateway gateway;
+    private final UpstreamClient upstreams;
+    private final CallRequest request;
+    private final CallState call;
+    private final HttpServerResponse response;
+    private final RoutedHeaders headers;
+    /** The upstream headers of each failed answer, so the final error can pass Retry-After and the rest on. */
+    private final Map<Failure, MultiMap> failureHeaders = new IdentityHashMap<>();
+
+    DeploymentCall(Gateway gateway, UpstreamClient upstreams, CallRequest request, CallState call,
+            HttpServerResponse response, RoutedHeaders headers) {
+        this.gateway = gateway;
+        this.upstreams = upstreams;
+        this.request = request;
+        this.call = call;
+        this.response = response;
+        this.headers = headers;
+    }
+
+    /** The upstream headers that came with a failed answer, if it was an HTTP answer. */
+    Optional<MultiMap> headersOf(Failure failure) {
+        return Optional.ofNullable(failureHeaders.get(failure));
+    }
+
+    @Override
+    public Future<AttemptResult<Answer>> attempt(AttemptPlan plan) {
+        Deployment deployment = plan.deployment();
+        Optional<GuardrailRefusal> refused = gateway.guardrails().checkPrompt(deployment, request.body());
+        if (refused.isPresent()) {
+            return Future.succeededFuture(AttemptResult.failed(GuardrailFailures.of(refused.get())));
+        }
+        Provider provider = gateway.providers().forDeployment(deployment);
+        UpstreamRequest upstreamRequest = provider.request(deployment, request.endpoint(),
+                ForwardedBody.of(request.body(), deployment.params().providerModel()));
+        long opened = gateway.nanoTime().getAsLong();
+        UpstreamExchange exchange = upstreams.open(upstreamRequest, plan.deadline());
+        call.opened(exchange);
+        return exchange.answered().transform(answered -> {
+            headers.upstreamTook(gateway.nanoTime().getAsLong() - opened);
+            if (call.clientGone()) {
+                exchange.cancel();
+                return failed(FailureClassifier.fromTransport(exchange.failure(new IllegalStateException("the caller left"))));
+            }
+            if (answered.failed()) {
+                return failed(FailureClassifier.fromTransport(exchange.failure(answered.cause())));
+            }
+            int status = exchange.status();
+            if (status < 200 || status >= 300) {
+                return exchange.body().transform(body -> {
+                    if (body.failed()) {
+                        return failed(FailureClassifier.fromTransport(exchange.failure(body.cause())));
+                    }
+                    Failure failure = FailureClassifier.fromAnswer(status, body.result(), exchange.headers(), gateway.clock().instant());
+                    failureHeaders.put(failure, exchange.headers());
+                    return failed(failure);
+                });
+            }
+            if (request.stream() && isEventStream(exchange)) {
+                return stream(plan, exchange);
+            }
+            return whole(plan, provider, exchange);
+        });
+    }
+
+    private Future<AttemptResult<Answer>> stream(AttemptPlan plan, UpstreamExchange exchange) {
+        Deployment deployment = plan.deployment();
+        boolean checkAnswer = gateway.guardrails().checksAnswers(deployment);
+        if (call.http10() || checkAnswer) {
+            // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must
+            // see cannot be sent before it is whole: the events go out whole, at the end.
+            return exchange.body().transform(body -> {
+                if (body.failed()) {
+                    return failed(FailureClassifier.fromTransport(exchange.failure(body.cause())));
+                }
+                if (checkAnswer) {
+                    Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(deployment,
+                            AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)));
+                    if (refused.isPresent()) {
+                        return failed(GuardrailFailures.of(refused.get()));
+                    }
+                }
+                return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), body.result(),
+                        exchange.headers().get("Content-Type"), exchange.headers())));
+            });
+        }
+        long waitStarted = gateway.nanoTime().getAsLong();
+        StreamRelay relay = new StreamRelay(response, exchange,
+                Deadlines.betweenChunks(gateway.config().router(), deployment), describe(plan),
+                () -> {
+                    headers.upstreamTook(gateway.nanoTime().getAsLong() - waitStarted);
+                    headers.served(plan);
+                    headers.apply(response);
+                });
+        call.relaying(relay);
+        try {
+            return relay.start().transform(committed -> {
+                if (committed.succeeded()) {
+                    return Future.succeededFuture(AttemptResult.served(new Answer.Streaming(relay)));
+                }
+                call.relaying(null);
+                return failed(FailureClassifier.fromTransport(exchange.failure(committed.cause())));
+            });
+        } catch (RuntimeException e) {
+            exchange.cancel();
+            throw e;
+        }
+    }
+
+    private Future<AttemptResult<Answer>> whole(AttemptPlan plan, Provider provider, UpstreamExchange exchange) {
+        int status = exchange.status();
+        return exchange.body().transform(read -> {
+            if (read.failed()) {
+                return failed(FailureClassifier.fromTransport(exchange.failure(read.cause())));
+            }
+            Optional<Buffer> shaped = provider.normaliseSuccess(read.result());
+            if (shaped.isEmpty()) {
+                return failed(new Failure(FailureClass.SERVER, 0, Buffer.buffer(), Optional.empty(),
+                        "answered " + status + " with a body that is not a JSON object"));
+            }
+            if (gateway.guardrails().checksAnswers(plan.deployment())) {
+                Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(plan.deployment(),
+                        answerText(shaped.get()));
+                if (refused.isPresent()) {
+                    return failed(GuardrailFailures.of(refused.get()));
+                }
+            }
+            return Future.succeededFuture(AttemptResult.served(
+                    new Answer.Whole(status, shaped.get(), "application/json", exchange.headers())));
+        });
+    }
+
+    private static String answerText(Buffer body) {
+        try {
+            return AnswerText.ofBody(Json.MAPPER.readTree(body.getBytes()));
+        } catch (IOException e) {
+            return body.toString(StandardCharsets.UTF_8); // checked as it is rather than not at all
+        }
+    }
+
+    private static Future<AttemptResult<Answer>> failed(Failure failure) {
+        return Future.succeededFuture(AttemptResult.failed(failure));
+    }
+
+    static String describe(AttemptPlan plan) {
+        return "deployment '" + plan.deployment().id() + "' of model group '" + plan.group().name() + "'";
+    }
+
+    private static boolean isEventStream(UpstreamExchange exchange) {
+        String type = exchange.headers().get("Content-Type");
+        return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
+    }
+}

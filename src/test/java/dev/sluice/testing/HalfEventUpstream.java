@@ -1,0 +1,73 @@
+package dev.sluice.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An upstream that answers 200 with an event stream, sends half of an event and drops the
+ * connection: a stream cut before its first whole event. Counts its calls.
+ */
+public final class HalfEventUpstream implements AutoCloseable {
+    private final ServerSocket server;
+    private final AtomicInteger calls = new AtomicInteger();
+    private final Thread acceptor;
+
+    public HalfEventUpstream() throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        acceptor = Thread.ofVirtual().start(this::serve);
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getLocalPort() + "/v1";
+    }
+
+    public int calls() {
+        return calls.get();
+    }
+
+    private void serve() {
+        while (!server.isClosed()) {
+            try (Socket socket = server.accept()) {
+                readRequest(socket.getInputStream());
+                calls.incrementAndGet();
+                OutputStream out = socket.getOutputStream();
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "c\r\ndata: {\"id\":\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                socket.setSoLinger(true, 0); // a reset, not a clean end
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private static void readRequest(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return;
+            }
+            head.append((char) b);
+        }
+        int length = 0;
+        for (String line : head.toString().split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        in.readNBytes(length);
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        acceptor.interrupt();
+    }
+}
