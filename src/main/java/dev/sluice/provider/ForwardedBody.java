@@ -15,7 +15,9 @@ public final class ForwardedBody {
     /** Fields that steer Sluice itself and mean nothing (or something else) upstream. */
     static final Set<String> SLUICE_ONLY_FIELDS = Set.of(
             "router_settings_override",
+            "guardrails",
             "num_retries",
+            "timeout",
             "fallbacks",
             "context_window_fallbacks",
             "content_policy_fallbacks",

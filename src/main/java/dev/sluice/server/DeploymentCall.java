@@ -22,6 +22,7 @@ import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,17 +39,20 @@ final class DeploymentCall implements Attempter<Answer> {
     private final CallState call;
     private final HttpServerResponse response;
     private final RoutedHeaders headers;
+    /** The guardrails the caller named in the body's {@code guardrails}, checked to exist. */
+    private final List<String> requestedGuardrails;
     /** The upstream headers of each failed answer, so the final error can pass Retry-After and the rest on. */
     private final Map<Failure, MultiMap> failureHeaders = new IdentityHashMap<>();
 
     DeploymentCall(Gateway gateway, UpstreamClient upstreams, CallRequest request, CallState call,
-            HttpServerResponse response, RoutedHeaders headers) {
+            HttpServerResponse response, RoutedHeaders headers, List<String> requestedGuardrails) {
         this.gateway = gateway;
         this.upstreams = upstreams;
         this.request = request;
         this.call = call;
         this.response = response;
         this.headers = headers;
+        this.requestedGuardrails = requestedGuardrails;
     }
 
     /** The upstream headers that came with a failed answer, if it was an HTTP answer. */
@@ -59,7 +63,7 @@ final class DeploymentCall implements Attempter<Answer> {
     @Override
     public Future<AttemptResult<Answer>> attempt(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
-        Optional<GuardrailRefusal> refused = gateway.guardrails().checkPrompt(deployment, request.body());
+        Optional<GuardrailRefusal> refused = gateway.guardrails().checkPrompt(deployment, request.body(), requestedGuardrails);
         if (refused.isPresent()) {
             return Future.succeededFuture(AttemptResult.failed(GuardrailFailures.of(refused.get())));
         }
@@ -98,7 +102,7 @@ final class DeploymentCall implements Attempter<Answer> {
 
     private Future<AttemptResult<Answer>> stream(AttemptPlan plan, UpstreamExchange exchange) {
         Deployment deployment = plan.deployment();
-        boolean checkAnswer = gateway.guardrails().checksAnswers(deployment);
+        boolean checkAnswer = gateway.guardrails().checksAnswers(deployment, requestedGuardrails);
         if (call.http10() || checkAnswer) {
             // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must
             // see cannot be sent before it is whole: the events go out whole, at the end.
@@ -108,7 +112,7 @@ final class DeploymentCall implements Attempter<Answer> {
                 }
                 if (checkAnswer) {
                     Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(deployment,
-                            AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)));
+                            AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)), requestedGuardrails);
                     if (refused.isPresent()) {
                         return failed(GuardrailFailures.of(refused.get()));
                     }
@@ -151,9 +155,9 @@ final class DeploymentCall implements Attempter<Answer> {
                 return failed(new Failure(FailureClass.SERVER, 0, Buffer.buffer(), Optional.empty(),
                         "answered " + status + " with a body that is not a JSON object"));
             }
-            if (gateway.guardrails().checksAnswers(plan.deployment())) {
+            if (gateway.guardrails().checksAnswers(plan.deployment(), requestedGuardrails)) {
                 Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(plan.deployment(),
-                        answerText(shaped.get()));
+                        answerText(shaped.get()), requestedGuardrails);
                 if (refused.isPresent()) {
                     return failed(GuardrailFailures.of(refused.get()));
                 }

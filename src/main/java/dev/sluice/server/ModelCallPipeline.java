@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +66,8 @@ final class ModelCallPipeline {
             RoutedHeaders headers) {
         ModelGroup group = gateway.groups().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
         CallerOverrides caller = overrides.read(parsed.body(), request.headers(), group.name());
-        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers);
+        List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
+        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails);
         String callId = response.headers().get(CallIds.HEADER);
         return gateway.router().route(callId, group, caller, calls, delays, call::clientGone)
                 .compose(outcome -> answer(outcome, calls, response, headers));

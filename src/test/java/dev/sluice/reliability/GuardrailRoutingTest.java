@@ -96,4 +96,29 @@ class GuardrailRoutingTest {
             assertThat(clean.body()).contains("apple").contains("data: [DONE]");
         }
     }
+
+    @Test
+    void callerNamedGuardrailRunsAndAnUnknownNameIsA400() throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        %s""".formatted(upstream.baseUrl(), GUARDRAIL))) {
+            HttpResponse<String> refused = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"g\",\"guardrails\":[\"no-secrets\"],\"messages\":[{\"role\":\"user\",\"content\":\"password\"}]}");
+            HttpResponse<String> unknown = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"g\",\"guardrails\":[\"nope\"],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+            HttpResponse<String> allowed = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"g\",\"guardrails\":[\"no-secrets\"],\"timeout\":30,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(SiblingFailoverTest.error(refused).path("code").asText()).isEqualTo("guardrail_refused");
+            assertThat(unknown.statusCode()).isEqualTo(400);
+            assertThat(SiblingFailoverTest.error(unknown).path("message").asText()).contains("'nope'", "no-secrets");
+            assertThat(allowed.statusCode()).isEqualTo(200);
+            assertThat(upstream.receivedBodies()).hasSize(1);
+            assertThat(upstream.receivedBodies().getFirst().has("guardrails")).as("Sluice's own field is not forwarded").isFalse();
+            assertThat(upstream.receivedBodies().getFirst().has("timeout")).isFalse();
+        }
+    }
 }

@@ -1,0 +1,91 @@
+package dev.sluice.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.TestGateway;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** One total deadline covers every attempt; each attempt has its own. */
+class DeadlineTest {
+
+    @Test
+    void hangingDeploymentTimesOutPerAttemptAndTheSiblingServes() throws IOException {
+        RecordedEvents events = new RecordedEvents();
+        try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
+                MockUpstream healthy = MockUpstream.start(MockOptions.defaults("healthy", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, timeout: 0.3}, model_info: {id: hanging}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 0}, model_info: {id: healthy}}
+                        """.formatted(hanging.baseUrl(), healthy.baseUrl()), Map.of(), events)) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("healthy");
+            assertThat(events.lines()).startsWith("attempt hanging", "failed hanging timeout", "failover hanging", "attempt healthy");
+        }
+    }
+
+    @Test
+    void totalDeadlineCutsTheRetriesShort() throws IOException {
+        try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, timeout: 0.4}, model_info: {id: hanging}}
+                        router_settings: {num_retries: 10, timeout: 1}
+                        """.formatted(hanging.baseUrl()))) {
+            long started = System.nanoTime();
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.statusCode()).isEqualTo(408);
+            assertThat(SiblingFailoverTest.error(response).path("code").asText()).isEqualTo("upstream_timeout");
+            assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1800));
+            assertThat(hanging.requests()).isBetween(2, 3);
+        }
+    }
+
+    @Test
+    void callerTimeoutIsCappedByTheMaximum() throws IOException {
+        try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: hanging}}
+                        router_settings: {num_retries: 0, max_client_timeout: 0.5}
+                        """.formatted(hanging.baseUrl()))) {
+            long started = System.nanoTime();
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "x-litellm-timeout", "30");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.statusCode()).isEqualTo(408);
+            assertThat(took).isLessThan(Duration.ofSeconds(3));
+        }
+    }
+
+    @Test
+    void overheadHeaderIsOnSuccessAndError() throws IOException {
+        try (MockUpstream ok = MockUpstream.start(MockOptions.defaults("ok", MockMode.SLOW).withDelay(Duration.ofMillis(300)));
+                MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.REJECT));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: ok, litellm_params: {model: openai/a, api_base: %s}}
+                          - {model_name: bad, litellm_params: {model: openai/b, api_base: %s}}
+                        """.formatted(ok.baseUrl(), failing.baseUrl()))) {
+            HttpResponse<String> served = gateway.post("/v1/chat/completions", Chat.body("ok", "hi"));
+            HttpResponse<String> refused = gateway.post("/v1/chat/completions", Chat.body("bad", "hi"));
+
+            long overhead = Long.parseLong(served.headers().firstValue("x-litellm-overhead-duration-ms").orElseThrow());
+            assertThat(overhead).as("the upstream's 300 ms are not Sluice's").isLessThan(200);
+            assertThat(refused.headers().firstValue("x-litellm-overhead-duration-ms")).isPresent();
+        }
+    }
+}
