@@ -83,7 +83,7 @@ public final class Demo implements AutoCloseable {
         return """
 
                 Sluice demo is running on port %d.
-                  model groups: demo-chat (demo-east weight 3, demo-west weight 1), demo-backup (written as demo-chat's fallback; the warning above says fallbacks are not acted on yet)
+                  model groups: demo-chat (demo-east weight 3, demo-west weight 1), demo-backup (demo-chat's fallback)
                   master key:   %s
 
                 Try it:
