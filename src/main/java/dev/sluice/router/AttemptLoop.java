@@ -7,6 +7,7 @@ import dev.sluice.router.RouteOutcome.GroupRun;
 import dev.sluice.router.RouteOutcome.SkippedFallback;
 import dev.sluice.router.RouteOutcome.Tried;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -131,6 +132,11 @@ final class AttemptLoop<T> {
         }
         Duration left = deadlineLeft();
         if (left.isNegative() || left.isZero()) {
+            if (state.attempts.isEmpty()) {
+                // Only a deadline shorter than the time it took to get here: say so rather than call.
+                state.attempts.add(new Tried(deployment, new Failure(FailureClass.TIMEOUT, 0, Buffer.buffer(), Optional.empty(),
+                        "the request's timeout ran out before the first attempt")));
+            }
             return Future.succeededFuture(state.end());
         }
         Duration own = router.attemptDeadline(deployment);
@@ -147,6 +153,10 @@ final class AttemptLoop<T> {
     }
 
     private Future<GroupEnd> afterFailure(GroupState state, Deployment deployment, Failure failure) {
+        if (cancelled.getAsBoolean()) {
+            // The caller left: whatever the attempt ended with says nothing about the deployment.
+            return Future.succeededFuture(GroupEnd.cancelled(state, deployment));
+        }
         ModelGroup group = state.group;
         FailureClass kind = failure.kind();
         state.attempts.add(new Tried(deployment, failure));

@@ -1,0 +1,50 @@
+package dev.sluice.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.TestGateway;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A caller that hangs up stops the request; it says nothing about the deployment. */
+class HangUpTest {
+
+    @Test
+    void hangUpDuringAnAttemptIsNotCountedAgainstTheDeploymentAndStopsTheLoop() throws Exception {
+        RecordedEvents events = new RecordedEvents();
+        try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
+                MockUpstream other = MockUpstream.start(MockOptions.defaults("other", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: hanging}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 0}, model_info: {id: other}}
+                        router_settings: {allowed_fails: 0}
+                        """.formatted(hanging.baseUrl(), other.baseUrl()), Map.of(), events)) {
+            String body = Chat.body("g", "hi");
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), gateway.port())) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                long until = System.nanoTime() + 5_000_000_000L;
+                while (hanging.requests() == 0 && System.nanoTime() < until) {
+                    Thread.sleep(10);
+                }
+            }
+            Thread.sleep(300);
+
+            assertThat(hanging.requests()).isEqualTo(1);
+            assertThat(other.requests()).as("no failover for a caller who left").isZero();
+            assertThat(events.lines()).containsExactly("attempt hanging");
+        }
+    }
+}
