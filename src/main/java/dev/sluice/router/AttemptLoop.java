@@ -33,9 +33,10 @@ import java.util.function.BooleanSupplier;
  *       sibling failovers together;
  *   <li>an untried, unbenched sibling gets the request at once, if the class allows failing
  *       over (context-window refusals only to a larger window);
- *   <li>otherwise, only classes that may repeat in place (transport, timeout, rate limited,
- *       server) try a deployment again, after a jittered backoff or the upstream's
- *       Retry-After, and only if the wait fits in what is left of the total deadline;
+ *   <li>otherwise, unless the request was judged on its content (context window, content
+ *       policy), a deployment this request tried whose every failure may repeat in place
+ *       (transport, timeout, rate limited, server) is tried again, after a jittered backoff
+ *       or its Retry-After, and only if the wait fits in what is left of the total deadline;
  *   <li>otherwise the group is exhausted, and its last failure is what it ended with.
  * </ol>
  * A deployment that refused the request (any class that may not repeat in place) is never
@@ -142,7 +143,7 @@ final class AttemptLoop<T> {
         Duration own = router.attemptDeadline(deployment);
         Duration deadline = own.compareTo(left) < 0 ? own : left;
         router.events().attempt(callId, state.group.name(), deployment.id(), state.attempts.size());
-        AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, state.attempts.size(), fallbacksTried);
+        AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, left, state.attempts.size(), fallbacksTried);
         return attempter.attempt(plan).compose(result -> switch (result) {
             case AttemptResult.Served<T> served -> {
                 state.attempts.add(new Tried(deployment, null));
@@ -176,20 +177,21 @@ final class AttemptLoop<T> {
             router.events().failover(callId, group.name(), deployment.id(), failure);
             return attempt(state, sibling.get());
         }
-        if (!kind.repeatsInPlace()) {
-            return Future.succeededFuture(state.end()); // a refusal is never repeated in place
+        if (!kind.repeatsInPlace() && !kind.failsOverToSibling()) {
+            return Future.succeededFuture(state.end()); // judged on its content: no other deployment is asked again
         }
-        if (failure.retryAfter().filter(asked -> asked.compareTo(router.backoff().maxRetryAfter()) > 0).isPresent()) {
-            return Future.succeededFuture(state.end()); // waiting less than the upstream asked would only fail again
+        Optional<Deployment> again = repeatable(state, deployment, failure);
+        if (again.isEmpty()) {
+            return Future.succeededFuture(state.end()); // nothing this request tried may be repeated
         }
-        Deployment again = repeatable(state, deployment);
-        Duration wait = router.backoff().delay(state.repeats(again), failure.retryAfter(), router.random());
+        Failure last = again.get().id().equals(deployment.id()) ? failure : state.lastFailureOf(again.get());
+        Duration wait = router.backoff().delay(state.repeats(again.get()), last.retryAfter(), router.random());
         if (wait.compareTo(deadlineLeft()) >= 0) {
             return Future.succeededFuture(state.end()); // the wait alone would outlast the total deadline
         }
-        state.repeated(again);
-        router.events().retry(callId, group.name(), again.id(), failure, wait.toMillis());
-        return delays.after(wait).compose(v -> attempt(state, again));
+        state.repeated(again.get());
+        router.events().retry(callId, group.name(), again.get().id(), last, wait.toMillis());
+        return delays.after(wait).compose(v -> attempt(state, again.get()));
     }
 
     /** A healthy deployment of the group this request has not tried, if the class allows one. */
@@ -218,16 +220,33 @@ final class AttemptLoop<T> {
 
     /**
      * The deployment to try again once no untried sibling is left: one this request has tried
-     * that did not refuse it and is not benched, else the one that just failed.
+     * whose every failure may repeat in place (so never one that refused), preferring those not
+     * benched; the one that just failed only if its own failure may repeat. A deployment whose
+     * {@code Retry-After} asks for more than the backoff honours is left out: waiting less than
+     * it asked would only fail again.
      */
-    private Deployment repeatable(GroupState state, Deployment failed) {
-        List<Deployment> candidates = new ArrayList<>();
+    private Optional<Deployment> repeatable(GroupState state, Deployment failed, Failure failure) {
+        List<Deployment> healthy = new ArrayList<>();
+        List<Deployment> benched = new ArrayList<>();
         for (Deployment d : state.group.deployments()) {
-            if (state.tried(d) && !state.refused.contains(d.id()) && !router.cooldowns().isBenched(d)) {
-                candidates.add(d);
+            if (!state.tried(d) || state.refused.contains(d.id())) {
+                continue;
             }
+            Failure last = d.id().equals(failed.id()) ? failure : state.lastFailureOf(d);
+            if (last == null || asksTooLong(last)) {
+                continue;
+            }
+            (router.cooldowns().isBenched(d) ? benched : healthy).add(d);
         }
-        return candidates.isEmpty() ? failed : router.picker().pick(candidates);
+        if (!healthy.isEmpty()) {
+            return Optional.of(router.picker().pick(healthy));
+        }
+        return benched.stream().filter(d -> d.id().equals(failed.id())).findFirst()
+                .or(() -> benched.stream().findFirst());
+    }
+
+    private boolean asksTooLong(Failure failure) {
+        return failure.retryAfter().filter(asked -> asked.compareTo(router.backoff().maxRetryAfter()) > 0).isPresent();
     }
 
     /** A healthy deployment; when every one is benched, the one whose bench ends first. */
@@ -278,6 +297,16 @@ final class AttemptLoop<T> {
                 }
             }
             return false;
+        }
+
+        /** The last failure of {@code d} in this request, or null if it has none. */
+        Failure lastFailureOf(Deployment d) {
+            for (int i = attempts.size() - 1; i >= 0; i--) {
+                if (attempts.get(i).deployment().id().equals(d.id())) {
+                    return attempts.get(i).failure();
+                }
+            }
+            return null;
         }
 
         int repeats(Deployment d) {

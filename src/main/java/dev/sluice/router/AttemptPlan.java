@@ -8,7 +8,10 @@ import java.time.Duration;
  *
  * @param deadline       the attempt's own deadline, already cut to what is left of the
  *                       request's total deadline
+ * @param totalLeft      what is left of the request's total deadline as the attempt starts:
+ *                       the most any part of the attempt may take, a stream's wait for its
+ *                       first event included
  * @param retriesInGroup retries and sibling failovers made in this group before this attempt
  * @param fallbacksTried fallback groups tried before this one (0 on the requested group)
  */
-public record AttemptPlan(ModelGroup group, Deployment deployment, Duration deadline, int retriesInGroup, int fallbacksTried) {}
+public record AttemptPlan(ModelGroup group, Deployment deployment, Duration deadline, Duration totalLeft, int retriesInGroup, int fallbacksTried) {}

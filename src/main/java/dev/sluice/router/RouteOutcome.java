@@ -40,6 +40,6 @@ public record RouteOutcome<T>(
     /** @param failure null when this attempt served the request */
     public record Tried(Deployment deployment, Failure failure) {}
 
-    /** @param reason {@code already_tried}, {@code unknown_group} or {@code max_fallbacks} */
+    /** @param reason {@code already_tried}, {@code unknown_group}, {@code max_fallbacks} or {@code deadline} */
     public record SkippedFallback(String group, String reason) {}
 }

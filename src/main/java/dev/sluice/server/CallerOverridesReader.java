@@ -197,7 +197,8 @@ final class CallerOverridesReader {
         return name;
     }
 
-    private static Map<String, Map<String, Integer>> retryPolicy(JsonNode node) {
+    /** A caller's per-class counts are capped like its generic count, so no request can amplify load past the maximum. */
+    private Map<String, Map<String, Integer>> retryPolicy(JsonNode node) {
         if (node == null || node.isNull()) {
             return Map.of();
         }
@@ -221,7 +222,7 @@ final class CallerOverridesReader {
                 if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0) {
                     throw invalid(path + "." + group.getKey() + "." + entry.getKey(), "must be a non-negative integer");
                 }
-                policy.put(entry.getKey(), v.intValue());
+                policy.put(entry.getKey(), Math.min(v.intValue(), router.maxClientNumRetries()));
             }
             policies.put(group.getKey(), Map.copyOf(policy));
         }

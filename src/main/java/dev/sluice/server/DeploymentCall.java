@@ -21,6 +21,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ final class DeploymentCall implements Attempter<Answer> {
         UpstreamRequest upstreamRequest = provider.request(deployment, request.endpoint(),
                 ForwardedBody.of(request.body(), deployment.params().providerModel()));
         long opened = gateway.nanoTime().getAsLong();
-        UpstreamExchange exchange = upstreams.open(upstreamRequest, plan.deadline());
+        UpstreamExchange exchange = upstreams.open(upstreamRequest, deadline(plan));
         call.opened(exchange);
         return exchange.answered().transform(answered -> {
             headers.upstreamTook(gateway.nanoTime().getAsLong() - opened);
@@ -94,13 +95,29 @@ final class DeploymentCall implements Attempter<Answer> {
                 });
             }
             if (request.stream() && isEventStream(exchange)) {
-                return stream(plan, exchange);
+                return stream(plan, exchange, opened);
             }
             return whole(plan, provider, exchange);
         });
     }
 
-    private Future<AttemptResult<Answer>> stream(AttemptPlan plan, UpstreamExchange exchange) {
+    /**
+     * The attempt's deadline for an answer: for a stream with a {@code stream_timeout}, that
+     * (LiteLLM's timeout for streaming calls), else the router's plan; never more than what is
+     * left of the request's total deadline.
+     */
+    private Duration deadline(AttemptPlan plan) {
+        if (!request.stream()) {
+            return plan.deadline();
+        }
+        Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> gateway.config().router().streamTimeout());
+        if (streamTimeout.isEmpty()) {
+            return plan.deadline();
+        }
+        return streamTimeout.get().compareTo(plan.totalLeft()) < 0 ? streamTimeout.get() : plan.totalLeft();
+    }
+
+    private Future<AttemptResult<Answer>> stream(AttemptPlan plan, UpstreamExchange exchange, long attemptStarted) {
         Deployment deployment = plan.deployment();
         boolean checkAnswer = gateway.guardrails().checksAnswers(deployment, requestedGuardrails);
         if (call.http10() || checkAnswer) {
@@ -128,7 +145,8 @@ final class DeploymentCall implements Attempter<Answer> {
                     headers.upstreamTook(gateway.nanoTime().getAsLong() - waitStarted);
                     headers.served(plan);
                     headers.apply(response);
-                });
+                },
+                gateway.nanoTime(), attemptStarted + plan.totalLeft().toNanos());
         call.relaying(relay);
         try {
             return relay.start().transform(committed -> {

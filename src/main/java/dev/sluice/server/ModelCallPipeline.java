@@ -69,7 +69,12 @@ final class ModelCallPipeline {
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
         DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails);
         String callId = response.headers().get(CallIds.HEADER);
-        return gateway.router().route(callId, group, caller, calls, delays, call::clientGone)
+        // A wait before a retry is the upstream's doing, not Sluice's overhead.
+        Delays timed = wait -> {
+            headers.upstreamTook(wait.toNanos());
+            return delays.after(wait);
+        };
+        return gateway.router().route(callId, group, caller, calls, timed, call::clientGone)
                 .compose(outcome -> answer(outcome, calls, response, headers));
     }
 

@@ -84,9 +84,6 @@ final class RoutedErrors {
     static String whatSluiceDid(String requested, RouteOutcome<?> outcome) {
         StringBuilder s = new StringBuilder("Sluice: model group '").append(requested).append("' failed with the error above.");
         List<GroupRun> groups = outcome.groups();
-        if (groups.size() == 1 && outcome.skipped().isEmpty()) {
-            return s.append(" No fallback was attempted.").toString();
-        }
         for (GroupRun run : groups.subList(1, groups.size())) {
             s.append(" Fallback to '").append(run.group()).append("' failed too");
             run.lastFailure().ifPresent(f -> s.append(" (").append(f.kind().wireName())
@@ -101,6 +98,9 @@ final class RoutedErrors {
                 case "deadline" -> "the request's timeout ran out";
                 default -> skip.reason();
             }).append('.');
+        }
+        if (groups.size() == 1) {
+            s.append(" No fallback was attempted.");
         }
         return s.toString();
     }

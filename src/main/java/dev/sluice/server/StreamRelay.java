@@ -12,6 +12,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Relays an upstream's server-sent events to the caller event by event, as they arrive:
@@ -36,6 +38,8 @@ final class StreamRelay {
     private final Duration chunkTimeout;
     private final String source;
     private final Runnable beforeHead;
+    private final LongSupplier nanoTime;
+    private final long commitByNanos;
     private final String stallReason;
     private final SseEventSplitter splitter = new SseEventSplitter();
     private final Promise<Void> committed = Promise.promise();
@@ -52,13 +56,19 @@ final class StreamRelay {
      * @param source     names the deployment and group in error events, e.g.
      *                   {@code deployment 'a1' of model group 'gpt-4o'}
      * @param beforeHead sets the caller's headers, run once, just before the head is written
+     * @param commitBy   the latest {@code nanoTime} by which the first event must have come
+     *                   (what is left of the request's total deadline): the wait for the first
+     *                   event, partial chunks or not, never goes past it
      */
-    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead) {
+    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead,
+            LongSupplier nanoTime, long commitBy) {
         this.client = client;
         this.upstream = upstream;
         this.chunkTimeout = chunkTimeout;
         this.source = source;
         this.beforeHead = beforeHead;
+        this.nanoTime = nanoTime;
+        this.commitByNanos = commitBy;
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
     }
 
@@ -83,6 +93,12 @@ final class StreamRelay {
         stream.endHandler(v -> {
             upstream.finish();
             hold(splitter.remainder());
+            if (pending == null && !committed.future().isComplete()) {
+                // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
+                committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the stream ended before its first event"));
+                outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                return;
+            }
             commit();
             client.end(takePending());
             outcome.tryComplete(StreamOutcome.COMPLETED);
@@ -183,7 +199,15 @@ final class StreamRelay {
     }
 
     private void armChunkDeadline() {
-        upstream.armDeadline(chunkTimeout.toMillis(), stallReason);
+        long millis = chunkTimeout.toMillis();
+        if (!committed.future().isComplete()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(commitByNanos - nanoTime.getAsLong());
+            if (left < millis) {
+                upstream.armDeadline(Math.max(1, left), "no stream event before the request's timeout ran out");
+                return;
+            }
+        }
+        upstream.armDeadline(millis, stallReason);
     }
 
     private Buffer errorEvent(UpstreamFailure failure) {

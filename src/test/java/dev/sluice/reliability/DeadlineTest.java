@@ -88,4 +88,53 @@ class DeadlineTest {
             assertThat(refused.headers().firstValue("x-litellm-overhead-duration-ms")).isPresent();
         }
     }
+
+    @Test
+    void streamThatNeverCompletesAnEventCannotOutlastTheTotalDeadline() throws IOException {
+        try (dev.sluice.testing.HalfEventUpstream stalling = new dev.sluice.testing.HalfEventUpstream(true);
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
+                        router_settings: {num_retries: 0, timeout: 1, stream_timeout: 4}
+                        """.formatted(stalling.baseUrl()))) {
+            long started = System.nanoTime();
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.stream("g", "hi"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.statusCode()).isEqualTo(408);
+            assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(2500));
+        }
+    }
+
+    @Test
+    void streamedCallWaitsForItsHeadOnlyAsLongAsStreamTimeout() throws IOException {
+        try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
+                        router_settings: {num_retries: 0, timeout: 5, stream_timeout: 0.5}
+                        """.formatted(hanging.baseUrl()))) {
+            long started = System.nanoTime();
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.stream("g", "hi"));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(response.statusCode()).isEqualTo(408);
+            assertThat(took).isLessThan(Duration.ofMillis(2500));
+        }
+    }
+
+    @Test
+    void waitsBeforeRetriesAreNotCountedAsOverhead() throws IOException {
+        try (dev.sluice.testing.ScriptedUpstream limited = dev.sluice.testing.ScriptedUpstream.start("up",
+                new dev.sluice.testing.ScriptedUpstream.Reply(429, "{\"error\":{\"message\":\"busy\"}}", "1"));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        """.formatted(limited.baseUrl()))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(Long.parseLong(response.headers().firstValue("x-litellm-overhead-duration-ms").orElseThrow())).isLessThan(500);
+        }
+    }
 }

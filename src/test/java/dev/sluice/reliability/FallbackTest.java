@@ -168,4 +168,20 @@ class FallbackTest {
                     .contains("Fallback to 'd' was skipped: max_fallbacks was reached.");
         }
     }
+
+    @Test
+    void everyFallbackSkippedStillSaysNoFallbackWasAttempted() throws IOException {
+        try (MockUpstream down = MockUpstream.start(MockOptions.defaults("down", MockMode.REJECT));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: a, litellm_params: {model: openai/a, api_base: %s}}
+                        router_settings: {fallbacks: [{a: [a]}]}
+                        """.formatted(down.baseUrl()))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("a", "hi"));
+
+            assertThat(response.headers().firstValue("x-litellm-attempted-fallbacks")).isEmpty();
+            assertThat(SiblingFailoverTest.error(response).path("message").asText()).endsWith(
+                    "Fallback to 'a' was skipped: it was already tried for this request. No fallback was attempted.");
+        }
+    }
 }

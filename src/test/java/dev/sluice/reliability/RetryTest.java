@@ -192,4 +192,50 @@ class RetryTest {
             assertThat(SiblingFailoverTest.error(response).path("message").asText()).contains("deployment 'a'", "deployment 'b'");
         }
     }
+
+    @Test
+    void callersPerClassPolicyIsCappedLikeItsCount() throws IOException {
+        try (ScriptedUpstream upstream = ScriptedUpstream.start("up", Reply.status(500), Reply.status(500), Reply.status(500),
+                Reply.status(500), Reply.status(500), Reply.status(500), Reply.status(500));
+                TestGateway gateway = TestGateway.start(single(upstream.baseUrl(), "{max_client_num_retries: 1}"))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", """
+                    {"model":"g","router_settings_override":{"model_group_retry_policy":{"g":{"InternalServerErrorRetries":6}}},
+                     "messages":[{"role":"user","content":"hi"}]}""");
+            assertThat(response.statusCode()).isEqualTo(500);
+            assertThat(upstream.calls()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void overrideBeatsTheBodyWhichBeatsTheHeader() throws IOException {
+        try (ScriptedUpstream upstream = ScriptedUpstream.start("up", Reply.status(500), Reply.status(500), Reply.status(500),
+                Reply.status(500), Reply.status(500), Reply.status(500), Reply.status(500), Reply.status(500), Reply.status(500));
+                TestGateway gateway = TestGateway.start(single(upstream.baseUrl(), "{num_retries: 0}"))) {
+            gateway.post("/v1/chat/completions", """
+                    {"model":"g","router_settings_override":{"num_retries":1},"num_retries":3,
+                     "messages":[{"role":"user","content":"hi"}]}""", "x-litellm-num-retries", "4");
+            assertThat(upstream.calls()).as("override: 1 retry").isEqualTo(2);
+            gateway.post("/v1/chat/completions", """
+                    {"model":"g","num_retries":2,"messages":[{"role":"user","content":"hi"}]}""", "x-litellm-num-retries", "4");
+            assertThat(upstream.calls()).as("body: 2 retries").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void transientFailureIsRepeatedEvenAfterASiblingRefused() throws IOException {
+        try (ScriptedUpstream flaky = ScriptedUpstream.start("flaky", Reply.status(500));
+                ScriptedUpstream gone = ScriptedUpstream.start("gone", Reply.status(404));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: flaky}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 0}, model_info: {id: gone}}
+                        router_settings: {num_retries: 3}
+                        """.formatted(flaky.baseUrl(), gone.baseUrl()))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("flaky");
+            assertThat(java.util.List.of(flaky.calls(), gone.calls())).containsExactly(2, 1);
+        }
+    }
 }

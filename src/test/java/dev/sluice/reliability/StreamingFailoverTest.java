@@ -7,6 +7,7 @@ import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.HalfEventUpstream;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -68,6 +69,24 @@ class StreamingFailoverTest {
             assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("a");
             assertThat(response.body()).contains("stream_interrupted").doesNotContain("[DONE]");
             assertThat(healthy.requests()).isZero();
+        }
+    }
+
+    @Test
+    void streamThatEndsWithoutAnEventIsAFailedAttempt() throws IOException {
+        try (ScriptedUpstream empty = ScriptedUpstream.start("empty", ScriptedUpstream.Reply.emptyStream());
+                MockUpstream healthy = MockUpstream.start(MockOptions.defaults("healthy", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 0}, model_info: {id: b}}
+                        """.formatted(empty.baseUrl(), healthy.baseUrl()))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.stream("g", "hi"));
+
+            assertThat(empty.calls()).isEqualTo(1);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("b");
+            assertThat(response.body()).endsWith("data: [DONE]\n\n");
         }
     }
 }

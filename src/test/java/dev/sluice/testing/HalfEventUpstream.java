@@ -10,15 +10,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An upstream that answers 200 with an event stream, sends half of an event and drops the
- * connection: a stream cut before its first whole event. Counts its calls.
+ * An upstream that answers 200 with an event stream and sends half of an event; then it
+ * either drops the connection (a stream cut before its first whole event) or, when
+ * {@code stall}, holds it open and sends nothing more. Counts its calls.
  */
 public final class HalfEventUpstream implements AutoCloseable {
     private final ServerSocket server;
     private final AtomicInteger calls = new AtomicInteger();
     private final Thread acceptor;
+    private final boolean stall;
 
     public HalfEventUpstream() throws IOException {
+        this(false);
+    }
+
+    public HalfEventUpstream(boolean stall) throws IOException {
+        this.stall = stall;
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofVirtual().start(this::serve);
     }
@@ -40,6 +47,11 @@ public final class HalfEventUpstream implements AutoCloseable {
                 out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
                         + "c\r\ndata: {\"id\":\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
+                if (stall) {
+                    while (socket.getInputStream().read() >= 0) {
+                        // hold the connection until the other side closes it
+                    }
+                }
                 socket.setSoLinger(true, 0); // a reset, not a clean end
             } catch (IOException e) {
                 return;

@@ -22,7 +22,16 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final AtomicInteger calls = new AtomicInteger();
 
     /** One scripted answer; {@code retryAfter} null sends no such header. */
-    public record Reply(int status, String body, String retryAfter) {
+    public record Reply(int status, String body, String retryAfter, String contentType) {
+        public Reply(int status, String body, String retryAfter) {
+            this(status, body, retryAfter, "application/json");
+        }
+
+        /** A 200 event stream that ends at once, without a single event. */
+        public static Reply emptyStream() {
+            return new Reply(200, "", null, "text/event-stream");
+        }
+
         public static Reply status(int status) {
             return new Reply(status, "{\"error\":{\"message\":\"scripted " + status + "\",\"type\":\"server_error\",\"param\":null,\"code\":null}}", null);
         }
@@ -63,11 +72,11 @@ public final class ScriptedUpstream implements AutoCloseable {
                     .formatted(name), null);
         }
         byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.getResponseHeaders().add("Content-Type", reply.contentType());
         if (reply.retryAfter() != null) {
             exchange.getResponseHeaders().add("Retry-After", reply.retryAfter());
         }
-        exchange.sendResponseHeaders(reply.status(), body.length);
+        exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
         exchange.getResponseBody().write(body);
         exchange.close();
     }
