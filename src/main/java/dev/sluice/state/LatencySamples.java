@@ -1,0 +1,19 @@
+package dev.sluice.state;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Recent latency samples per deployment, newest last: seconds per output token for whole
+ * answers, seconds to the first event for streams, a penalty for a timeout. Times come
+ * from the caller's clock. Thread-safe.
+ */
+public interface LatencySamples {
+
+    /** Adds a sample, keeping at most {@code maxSamples} per deployment. */
+    void add(String deploymentId, Instant at, double seconds, int maxSamples);
+
+    /** The samples no older than {@code ttl} at {@code now}, oldest first; empty when none. */
+    List<Double> recent(String deploymentId, Instant now, Duration ttl);
+}
