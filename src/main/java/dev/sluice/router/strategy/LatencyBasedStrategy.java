@@ -1,0 +1,95 @@
+package dev.sluice.router.strategy;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.router.strategy.CapacityCheck.Fit;
+import dev.sluice.state.LatencySamples;
+import dev.sluice.state.UsageWindows;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * {@code latency-based-routing}: the deployment with the lowest average of its recent
+ * latency samples, or one at random among those within {@code lowest_latency_buffer} of it.
+ *
+ * <p>Design notes. A deployment keeps two series of samples, written by the
+ * {@link SignalRecorder}: seconds per output token of whole answers, ranking requests that
+ * want a whole answer, and seconds to the first event of streams, ranking stream requests
+ * (LiteLLM keeps the same two lists). A timeout adds {@link #TIMEOUT_PENALTY_SECONDS} to
+ * both, so one timeout outweighs any real answer until it ages out or newer samples push
+ * it out of the {@code max_latency_list_size} kept. Samples older than {@code ttl} are ignored.
+ *
+ * <p>A candidate with no sample in the series the request is ranked by is tried before any
+ * sampled one (at random among such), so a new or long-idle deployment is measured instead
+ * of never chosen. LiteLLM reaches the same by giving it a latency of 0; here it is said
+ * outright, and an average is only ever taken over a non-empty list, never dividing by
+ * zero (LiteLLM's LIT-7053).
+ *
+ * <p>As in LiteLLM, candidates over their {@code tpm}/{@code rpm} this minute are skipped
+ * first (see {@link CapacityCheck}); when none has room, a {@link Pick.NoCapacity} says why.
+ */
+public final class LatencyBasedStrategy implements RoutingStrategy {
+    public static final String NAME = "latency-based-routing";
+
+    /** The sample a timeout adds, in seconds; LiteLLM's figure. */
+    public static final double TIMEOUT_PENALTY_SECONDS = 1000.0;
+
+    private final LatencySamples latency;
+    private final CapacityCheck capacity;
+    private final LatencyArgs args;
+    private final Clock clock;
+    private final RandomGenerator random;
+
+    public LatencyBasedStrategy(LatencySamples latency, UsageWindows usage, LatencyArgs args, Clock clock,
+            RandomGenerator random) {
+        this.latency = latency;
+        this.capacity = new CapacityCheck(usage);
+        this.args = args;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    /**
+     * The key a deployment's samples of one series are stored under: its id for whole
+     * answers, the id and {@code #first-event} for streams.
+     */
+    static String seriesKey(String deploymentId, boolean stream) {
+        return stream ? deploymentId + "#first-event" : deploymentId;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Pick pick(List<Deployment> candidates, RequestFacts request) {
+        Instant now = clock.instant();
+        return capacity.pick(candidates, request, now, fits -> fastest(fits, request.stream(), now));
+    }
+
+    private Deployment fastest(List<Fit> fits, boolean stream, Instant now) {
+        int n = fits.size();
+        double[] average = new double[n];
+        List<Deployment> unmeasured = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Deployment d = fits.get(i).deployment();
+            List<Double> samples = latency.recent(seriesKey(d.id(), stream), now, args.ttl());
+            if (samples.isEmpty()) {
+                unmeasured.add(d);
+                continue;
+            }
+            double sum = 0;
+            for (double sample : samples) {
+                sum += sample;
+            }
+            average[i] = sum / samples.size();
+        }
+        if (!unmeasured.isEmpty()) {
+            return unmeasured.get(LowestScore.any(unmeasured.size(), random));
+        }
+        return fits.get(LowestScore.pick(average, args.buffer(), random)).deployment();
+    }
+}

@@ -1,0 +1,105 @@
+package dev.sluice.router.strategy;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.state.RoutingSignals;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What the request path tells the routing signals about each attempt on a deployment, and
+ * the one place that turns it into store updates with the time of this clock. Every
+ * strategy, whether configured or named per request, reads what this writes.
+ *
+ * <ul>
+ *   <li>{@link #attemptStarted}: the deployment has one more call open, and one more
+ *       request this minute (a request counts toward {@code rpm} when it is sent, whatever
+ *       its outcome, as the provider counts it and as LiteLLM's usage-based v2 does; counting
+ *       it only once answered would let a burst of concurrent requests all see the same
+ *       headroom);</li>
+ *   <li>{@link Attempt#end}: the call is over, however it ended;</li>
+ *   <li>{@link #served}: tokens for this minute's {@code tpm}, and a latency sample;</li>
+ *   <li>{@link #timedOut}: a penalty sample.</li>
+ * </ul>
+ * Other failures leave no sample: the cooldowns deal with them.
+ */
+public final class SignalRecorder {
+    private final RoutingSignals signals;
+    private final LatencyArgs latencyArgs;
+    private final Clock clock;
+
+    public SignalRecorder(RoutingSignals signals, LatencyArgs latencyArgs, Clock clock) {
+        this.signals = signals;
+        this.latencyArgs = latencyArgs;
+        this.clock = clock;
+    }
+
+    /**
+     * Counts a call to {@code deployment} as open and as one of this minute's requests. The
+     * caller ends the returned attempt when the call is over: answered, failed, timed out,
+     * or abandoned by a caller who hung up, streams only once the stream has ended.
+     */
+    public Attempt attemptStarted(Deployment deployment) {
+        String id = deployment.id();
+        signals.inFlight().started(id);
+        signals.usage().record(id, clock.instant(), 1, 0);
+        return new Attempt(id);
+    }
+
+    /**
+     * Records a served answer.
+     *
+     * @param tokens       prompt plus output tokens, for this minute's {@code tpm}
+     * @param latency      for a whole answer, the time to the full answer; for a stream,
+     *                     the time to its first event
+     * @param outputTokens the answer's output tokens; a whole answer's sample is
+     *                     {@code latency / outputTokens} (an answer of 0 output tokens counts
+     *                     as 1, so an empty answer cannot divide by zero)
+     * @param stream       whether the answer was streamed
+     */
+    public void served(Deployment deployment, long tokens, Duration latency, int outputTokens, boolean stream) {
+        Instant now = clock.instant();
+        String id = deployment.id();
+        if (tokens > 0) {
+            signals.usage().record(id, now, 0, tokens);
+        }
+        double seconds = Math.max(0, latency.toNanos() / 1e9);
+        double sample = stream ? seconds : seconds / Math.max(1, outputTokens);
+        addSample(LatencyBasedStrategy.seriesKey(id, stream), now, sample);
+    }
+
+    /**
+     * Records that an attempt ran out of time: a {@link LatencyBasedStrategy#TIMEOUT_PENALTY_SECONDS}
+     * sample in both series, since a deployment too slow to answer is too slow to stream.
+     */
+    public void timedOut(Deployment deployment) {
+        Instant now = clock.instant();
+        String id = deployment.id();
+        addSample(LatencyBasedStrategy.seriesKey(id, false), now, LatencyBasedStrategy.TIMEOUT_PENALTY_SECONDS);
+        addSample(LatencyBasedStrategy.seriesKey(id, true), now, LatencyBasedStrategy.TIMEOUT_PENALTY_SECONDS);
+    }
+
+    private void addSample(String key, Instant now, double seconds) {
+        signals.latency().add(key, now, seconds, latencyArgs.maxSamples());
+    }
+
+    /** One open call. Ending it more than once lowers the count once. */
+    public final class Attempt {
+        private final String deploymentId;
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        private Attempt(String deploymentId) {
+            this.deploymentId = deploymentId;
+        }
+
+        /** Lowers the deployment's open calls; true the first time, false after. */
+        public boolean end() {
+            if (!ended.compareAndSet(false, true)) {
+                return false;
+            }
+            signals.inFlight().ended(deploymentId);
+            return true;
+        }
+    }
+}
