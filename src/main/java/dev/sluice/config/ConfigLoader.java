@@ -76,6 +76,33 @@ public final class ConfigLoader {
         return new SluiceConfig(models.deployments(), router, general, guardrails.guardrails(), ignored.inFileOrder(root));
     }
 
+    /**
+     * Reads one {@code model_list} entry given at run time (a management call), with the same
+     * rules as in the file. Problems are named as in the file, {@code model_list[0]...}.
+     *
+     * @param guardrails the guardrail names the running config defines, which the entry may list
+     */
+    public static AddedDeployment parseDeployment(JsonNode entry, Map<String, String> env, Set<String> knownProviders,
+            Set<String> guardrails) throws ConfigException {
+        Problems problems = new Problems();
+        IgnoredKeys ignored = new IgnoredKeys();
+        EnvResolver resolver = new EnvResolver(ServiceLinks.normalise(env), problems);
+        FieldReader read = new FieldReader(resolver, problems);
+        com.fasterxml.jackson.databind.node.ObjectNode tree = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        tree.putArray("model_list").add(entry);
+        ConfigNode root = ConfigNode.root(tree);
+        GuardrailReferences guardrailReferences = new GuardrailReferences();
+        DeploymentParser entries = new DeploymentParser(read, ignored,
+                new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences), new ModelInfoParser(read, ignored));
+        ModelListParser.ModelList models = new ModelListParser(read, entries).parse(root.get("model_list"));
+        guardrailReferences.check(guardrails, problems);
+        problems.throwIfAny();
+        return new AddedDeployment(models.deployments().getFirst(), ignored.inFileOrder(root));
+    }
+
+    /** A deployment read at run time, and the keys in it that Sluice does not act on. */
+    public record AddedDeployment(Deployment deployment, List<String> ignoredKeys) {}
+
     private static String reason(IOException e) {
         if (e instanceof NoSuchFileException) {
             return "no such file";

@@ -15,7 +15,7 @@ import io.vertx.core.Future;
  * by every event loop; a request's own state lives in its {@link AttemptLoop}.
  */
 public final class Router {
-    private final ModelGroups groups;
+    private final ModelRegistry models;
     private final RouterSettings settings;
     private final Cooldowns cooldowns;
     private final WeightedShuffle picker;
@@ -29,10 +29,10 @@ public final class Router {
      * @param attemptDeadline a deployment's own deadline for one attempt, before it is cut
      *                        to what is left of the request's total deadline
      */
-    public Router(ModelGroups groups, RouterSettings settings, Cooldowns cooldowns, WeightedShuffle picker,
+    public Router(ModelRegistry models, RouterSettings settings, Cooldowns cooldowns, WeightedShuffle picker,
             RandomGenerator random, Backoff backoff, LongSupplier nanoTime, RouterEvents events,
             Function<Deployment, Duration> attemptDeadline) {
-        this.groups = groups;
+        this.models = models;
         this.settings = settings;
         this.cooldowns = cooldowns;
         this.picker = picker;
@@ -56,7 +56,7 @@ public final class Router {
     }
 
     ModelGroups groups() {
-        return groups;
+        return models.current();
     }
 
     RouterSettings settings() {

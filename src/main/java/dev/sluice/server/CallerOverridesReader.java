@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.router.CallerOverrides;
-import dev.sluice.router.ModelGroups;
+import dev.sluice.router.ModelRegistry;
 import io.vertx.core.MultiMap;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,11 +31,11 @@ final class CallerOverridesReader {
     private static final String OVERRIDE = "router_settings_override";
 
     private final RouterSettings router;
-    private final ModelGroups groups;
+    private final ModelRegistry models;
 
-    CallerOverridesReader(RouterSettings router, ModelGroups groups) {
+    CallerOverridesReader(RouterSettings router, ModelRegistry models) {
         this.router = router;
-        this.groups = groups;
+        this.models = models;
     }
 
     CallerOverrides read(ObjectNode body, MultiMap headers, String group) {
@@ -191,8 +191,8 @@ final class CallerOverridesReader {
     }
 
     private String knownGroup(String name, String path) {
-        if (groups.find(name).isEmpty()) {
-            throw invalid(path, "names no model group: '" + name + "'. Model groups: " + String.join(", ", groups.names()));
+        if (models.current().find(name).isEmpty()) {
+            throw invalid(path, "names no model group: '" + name + "'. Model groups: " + String.join(", ", models.current().names()));
         }
         return name;
     }

@@ -3,15 +3,17 @@ package dev.sluice.server;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
 import dev.sluice.guardrail.Guardrails;
-import dev.sluice.router.ModelGroups;
+import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
 import java.time.Clock;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
  * What every event loop of the server shares: the config and what was built from it. All
  * of it is immutable or thread-safe.
  *
+ * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
  * @param startedEpochSecond when the gateway started, for the {@code created} field of
@@ -19,11 +21,12 @@ import java.util.function.LongSupplier;
  */
 record Gateway(
         SluiceConfig config,
-        ModelGroups groups,
+        ModelRegistry models,
         Providers providers,
         Router router,
         Guardrails guardrails,
         Authenticator authenticator,
         Clock clock,
+        Map<String, String> env,
         LongSupplier nanoTime,
         long startedEpochSecond) {}

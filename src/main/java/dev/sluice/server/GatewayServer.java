@@ -2,7 +2,7 @@ package dev.sluice.server;
 
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
-import dev.sluice.router.ModelGroups;
+import dev.sluice.router.ModelRegistry;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.router.Backoff;
 import dev.sluice.router.Cooldowns;
@@ -56,13 +56,13 @@ public final class GatewayServer implements AutoCloseable {
      */
     public static GatewayServer start(SluiceConfig config, String host, int port, Map<String, String> env,
             RandomGenerator random, Clock clock, int eventLoops, RouterEvents events, Backoff backoff) {
-        ModelGroups groups = ModelGroups.of(config.deployments());
+        ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
         Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
-        Router router = new Router(groups, config.router(), cooldowns, new WeightedShuffle(random), random, backoff,
+        Router router = new Router(models, config.router(), cooldowns, new WeightedShuffle(random), random, backoff,
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
-        Gateway gateway = new Gateway(config, groups, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
-                new Authenticator(config.general().masterKey()), clock, System::nanoTime, clock.instant().getEpochSecond());
+        Gateway gateway = new Gateway(config, models, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
+                new Authenticator(config.general().masterKey()), clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one

@@ -22,7 +22,7 @@ final class InfoHandlers {
         gateway.authenticator().check(request);
         JsonNodeFactory f = JsonNodeFactory.instance;
         ArrayNode data = f.arrayNode();
-        for (String name : gateway.groups().names()) {
+        for (String name : gateway.models().current().names()) {
             data.addObject()
                     .put("id", name)
                     .put("object", "model")
@@ -45,8 +45,8 @@ final class InfoHandlers {
                 .put("status", "healthy")
                 .put("db", gateway.config().general().databaseUrl().isPresent() ? "configured, not used yet" : "not configured")
                 .put("router_state", "in-memory")
-                .put("model_groups", gateway.groups().names().size())
-                .put("deployments", gateway.config().deployments().size());
+                .put("model_groups", gateway.models().current().names().size())
+                .put("deployments", gateway.models().deployments().size());
         Responses.json(request.response(), 200, Json.buffer(body));
     }
 }

@@ -38,7 +38,7 @@ final class ModelCallPipeline {
         this.gateway = gateway;
         this.upstreams = upstreams;
         this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
-        this.overrides = new CallerOverridesReader(gateway.config().router(), gateway.groups());
+        this.overrides = new CallerOverridesReader(gateway.config().router(), gateway.models());
         this.errors = new RoutedErrors(gateway.providers());
         this.delays = Delays.on(vertx);
     }
@@ -64,7 +64,7 @@ final class ModelCallPipeline {
 
     private Future<Void> route(CallRequest parsed, HttpServerRequest request, CallState call, HttpServerResponse response,
             RoutedHeaders headers) {
-        ModelGroup group = gateway.groups().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
+        ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
         CallerOverrides caller = overrides.read(parsed.body(), request.headers(), group.name());
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
         DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails);
@@ -106,7 +106,7 @@ final class ModelCallPipeline {
 
     private ApiError unknownGroup(String name) {
         return ApiError.invalidRequest("Invalid model name passed in model=" + name
-                + ". Model groups you may use: " + String.join(", ", gateway.groups().names()) + ".", "model", "model_not_found");
+                + ". Model groups you may use: " + String.join(", ", gateway.models().current().names()) + ".", "model", "model_not_found");
     }
 
     private static void fail(HttpServerResponse response, Throwable t) {

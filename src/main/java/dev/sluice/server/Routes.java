@@ -17,7 +17,7 @@ final class Routes implements Handler<HttpServerRequest> {
 
     private final Map<String, Route> byPath;
 
-    Routes(ModelCallPipeline calls, InfoHandlers info) {
+    Routes(ModelCallPipeline calls, InfoHandlers info, ModelAdminHandlers models) {
         Handler<HttpServerRequest> chat = r -> calls.handle(r, Endpoint.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, Endpoint.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, Endpoint.EMBEDDINGS);
@@ -32,7 +32,8 @@ final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/health/liveliness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/liveness", new Route(HttpMethod.GET, info::liveliness)),
-                Map.entry("/health/readiness", new Route(HttpMethod.GET, info::readiness)));
+                Map.entry("/health/readiness", new Route(HttpMethod.GET, info::readiness)),
+                Map.entry("/model/new", new Route(HttpMethod.POST, models::add)));
     }
 
     @Override
