@@ -43,6 +43,7 @@ public final class ConfigPrinter {
             optional(yaml, 3, "rpm", text(params.rpm()));
             optional(yaml, 3, "tpm", text(params.tpm()));
             optional(yaml, 3, "weight", text(params.weight()));
+            optional(yaml, 3, "order", text(params.order()));
             optional(yaml, 3, "timeout", params.timeout().map(YamlWriter::seconds));
             optional(yaml, 3, "stream_timeout", params.streamTimeout().map(YamlWriter::seconds));
             optional(yaml, 3, "max_retries", text(params.maxRetries()));

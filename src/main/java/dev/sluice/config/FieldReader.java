@@ -119,6 +119,10 @@ final class FieldReader {
         return integer(node, BigDecimal.ONE, MAX_INT, "an integer > 0", "> 0");
     }
 
+    OptionalInt intAtLeast(ConfigNode node, int min) {
+        return integer(node, BigDecimal.valueOf(min), MAX_INT, "an integer >= " + min, ">= " + min);
+    }
+
     OptionalInt intBetween(ConfigNode node, int min, int max) {
         String range = "from " + min + " to " + max;
         return integer(node, BigDecimal.valueOf(min), BigDecimal.valueOf(max), "an integer " + range, range);

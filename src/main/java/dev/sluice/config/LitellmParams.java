@@ -13,6 +13,8 @@ import java.util.OptionalInt;
  * @param provider      the prefix before the first {@code /}; {@code openai} when there is none
  * @param providerModel what the upstream is asked for: the part after the prefix
  * @param weight        relative pick weight; absent means "not set" (0 is a valid backup weight)
+ * @param order         LiteLLM's priority (>= 1): while a deployment of a lower order is a
+ *                      candidate, deployments of higher orders (and those without one) are not
  * @param timeout       per-attempt deadline for a non-streaming call
  * @param streamTimeout longest wait between two chunks of a stream
  * @param guardrails    {@code guardrail_name}s this deployment runs besides the {@code default_on}
@@ -28,6 +30,7 @@ public record LitellmParams(
         OptionalInt rpm,
         OptionalInt tpm,
         OptionalDouble weight,
+        OptionalInt order,
         Optional<Duration> timeout,
         Optional<Duration> streamTimeout,
         OptionalInt maxRetries,

@@ -41,6 +41,7 @@ final class LitellmParamsParser {
                 read.nonNegativeInt(params.take("rpm")),
                 read.nonNegativeInt(params.take("tpm")),
                 read.nonNegativeNumber(params.take("weight")),
+                read.intAtLeast(params.take("order"), 1),
                 read.positiveSeconds(params.take("timeout")),
                 read.positiveSeconds(params.take("stream_timeout")),
                 read.nonNegativeInt(params.take("max_retries")),

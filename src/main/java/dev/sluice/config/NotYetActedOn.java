@@ -21,8 +21,6 @@ final class NotYetActedOn {
             "model_list[].model_info.max_output_tokens",
 
             // routing
-            "router_settings.enable_pre_call_checks",
-            "router_settings.optional_pre_call_checks",
             "router_settings.routing_strategy_args",
 
             // shared state
@@ -37,6 +35,9 @@ final class NotYetActedOn {
 
     /** {@code routing_strategy} is acted on only when it names one of these. */
     static final Set<String> ROUTING_STRATEGIES = Set.of("simple-shuffle");
+
+    /** The {@code optional_pre_call_checks} Sluice runs; any other of LiteLLM's names is listed. */
+    static final Set<String> PRE_CALL_CHECKS = Set.of("prompt_caching");
 
     private static final Pattern INDEX = Pattern.compile("\\[\\d+]");
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,17 @@ final class RouterSettingsParser {
             "usage-based-routing-v2",
             "latency-based-routing",
             "cost-based-routing");
+
+    /** LiteLLM's names for {@code optional_pre_call_checks}; {@link NotYetActedOn#PRE_CALL_CHECKS} says which Sluice runs. */
+    static final List<String> PRE_CALL_CHECKS = List.of(
+            "prompt_caching",
+            "router_budget_limiting",
+            "responses_api_deployment_check",
+            "deployment_affinity",
+            "session_affinity",
+            "forward_client_headers_by_model_group",
+            "enforce_model_rate_limits",
+            "encrypted_content_affinity");
 
     static final String DEFAULT_ROUTING_STRATEGY = "simple-shuffle";
     static final int DEFAULT_NUM_RETRIES = 2;
@@ -91,7 +103,7 @@ final class RouterSettingsParser {
                 setting("allowed_fails_policy", node -> present(node,
                         PolicyParser.read(node, PolicyParser.ALLOWED_FAILS_POLICY_NAMES, read))).orElse(Map.of()),
                 setting("enable_pre_call_checks", read::bool).orElse(false),
-                setting("optional_pre_call_checks", read::strings).orElse(List.of()),
+                setting("optional_pre_call_checks", this::preCallChecks).orElse(List.of()),
                 setting("routing_strategy_args", read::plainMap).orElse(Map.of()),
                 settingOrEnv("redis_host", "REDIS_HOST", read::string),
                 unboxed(settingOrEnv("redis_port", "REDIS_PORT", node -> boxed(read.intBetween(node, 1, 65535)))),
@@ -102,6 +114,35 @@ final class RouterSettingsParser {
         router.finish();
         litellm.finish();
         return settings;
+    }
+
+    /**
+     * {@code optional_pre_call_checks}: each one of LiteLLM's check names, once. A name
+     * Sluice does not run yet is listed among the ignored keys; an unknown one is a problem.
+     */
+    private Optional<List<String>> preCallChecks(ConfigNode node) {
+        if (node.isAbsent()) {
+            return Optional.empty();
+        }
+        String rule = "one of " + String.join(", ", PRE_CALL_CHECKS);
+        if (!node.isList()) {
+            read.problems().add(node, ShownValue.of(node.value(), false), "a list of pre-call checks, each " + rule);
+            return Optional.empty();
+        }
+        Set<String> checks = new LinkedHashSet<>();
+        for (ConfigNode item : node.items()) {
+            if (item.isAbsent()) {
+                read.problems().add(item, ShownValue.of(item.value(), false), rule);
+                continue;
+            }
+            read.oneOf(item, PRE_CALL_CHECKS).ifPresent(check -> {
+                checks.add(check);
+                if (!NotYetActedOn.PRE_CALL_CHECKS.contains(check)) {
+                    ignored.notActedOn(item);
+                }
+            });
+        }
+        return Optional.of(List.copyOf(checks));
     }
 
     /** The value of one router setting: router_settings, else litellm_settings, else none. */

@@ -160,4 +160,11 @@ class ConfigPrinterTest {
         assertThat(YamlWriter.string("a: b")).isEqualTo("\"a: b\"");
         assertThat(YamlWriter.string("")).isEqualTo("\"\"");
     }
+
+    @Test
+    void printsTheOrderOfADeploymentThatSetsOne() throws ConfigException {
+        String printed = ConfigPrinter.print(Configs.parse(Configs.withParam("order: 2")));
+
+        assertThat(printed).contains("      model: openai/gpt-4o\n      order: 2\n");
+    }
 }

@@ -118,8 +118,6 @@ class IgnoredKeysTest {
                 "model_list[0].litellm_params.input_cost_per_token",
                 "model_list[0].litellm_params.output_cost_per_token",
                 "model_list[0].model_info.max_output_tokens",
-                "router_settings.enable_pre_call_checks",
-                "router_settings.optional_pre_call_checks",
                 "router_settings.routing_strategy_args",
                 "router_settings.redis_host",
                 "router_settings.redis_port",
@@ -140,6 +138,7 @@ class IgnoredKeysTest {
                       api_key: k
                       api_version: "2024-06-01"
                       weight: 1
+                      order: 1
                       rpm: 10
                       tpm: 1000
                       timeout: 30
@@ -169,6 +168,8 @@ class IgnoredKeysTest {
                   content_policy_fallbacks: [{gpt-4o: [gpt-4o]}]
                   default_fallbacks: [gpt-4o]
                   max_fallbacks: 2
+                  enable_pre_call_checks: true
+                  optional_pre_call_checks: [prompt_caching]
                 litellm_settings:
                   request_timeout: 60
                   num_retries: 2

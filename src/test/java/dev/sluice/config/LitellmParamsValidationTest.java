@@ -17,6 +17,11 @@ class LitellmParamsValidationTest {
             weight: 0.5                       | accepted
             weight: "abc"                     | model_list[0].litellm_params.weight: "abc" (expected: a number >= 0)
             weight: .inf                      | model_list[0].litellm_params.weight: .inf (expected: a number >= 0)
+            order: 0                          | model_list[0].litellm_params.order: 0 (expected: >= 1)
+            order: 1                          | accepted
+            order: 1.5                        | model_list[0].litellm_params.order: 1.5 (expected: an integer >= 1)
+            order: first                      | model_list[0].litellm_params.order: "first" (expected: an integer >= 1)
+            order: "2"                        | accepted
             rpm: -1                           | model_list[0].litellm_params.rpm: -1 (expected: >= 0)
             rpm: 0                            | accepted
             rpm: 1.5                          | model_list[0].litellm_params.rpm: 1.5 (expected: an integer >= 0)
@@ -114,5 +119,12 @@ class LitellmParamsValidationTest {
                   - model_name: a
                     litellm_params: {model: azure/}
                 """)).containsExactly("model_list[0].litellm_params.model: azure/ (expected: a model name after \"azure/\")");
+    }
+
+    @Test
+    void readsTheOrder() throws ConfigException {
+        LitellmParams params = Configs.parse(Configs.withParam("order: 2")).deployments().getFirst().params();
+
+        assertThat(params.order()).hasValue(2);
     }
 }

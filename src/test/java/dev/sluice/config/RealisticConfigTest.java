@@ -78,7 +78,7 @@ class RealisticConfigTest {
                 Optional.of("https://eu.openai.azure.com/"),
                 Optional.of(new Secret("azure-eu-secret-0001")),
                 Optional.of("2024-06-01"),
-                OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2),
+                OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2), OptionalInt.empty(),
                 Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
                 OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of()));
         assertThat(azure.info().maxInputTokens()).hasValue(128000);

@@ -228,8 +228,12 @@ class RouterSettingsTest {
             max_fallbacks: 0                       | accepted
             enable_pre_call_checks: 1              | router_settings.enable_pre_call_checks: 1 (expected: true or false)
             enable_pre_call_checks: true           | accepted
-            optional_pre_call_checks: prompt_caching | router_settings.optional_pre_call_checks: "prompt_caching" (expected: a list of non-empty strings)
+            optional_pre_call_checks: prompt_caching | router_settings.optional_pre_call_checks: "prompt_caching" (expected: a list of pre-call checks, each one of prompt_caching, router_budget_limiting, responses_api_deployment_check, deployment_affinity, session_affinity, forward_client_headers_by_model_group, enforce_model_rate_limits, encrypted_content_affinity)
             optional_pre_call_checks: [prompt_caching] | accepted
+            optional_pre_call_checks: []           | accepted
+            optional_pre_call_checks: [prompt_cache] | router_settings.optional_pre_call_checks[0]: prompt_cache (expected: one of prompt_caching, router_budget_limiting, responses_api_deployment_check, deployment_affinity, session_affinity, forward_client_headers_by_model_group, enforce_model_rate_limits, encrypted_content_affinity)
+            optional_pre_call_checks: [prompt_caching, ~] | router_settings.optional_pre_call_checks[1]: null (expected: one of prompt_caching, router_budget_limiting, responses_api_deployment_check, deployment_affinity, session_affinity, forward_client_headers_by_model_group, enforce_model_rate_limits, encrypted_content_affinity)
+            optional_pre_call_checks: [router_budget_limiting] | accepted
             routing_strategy_args: 5               | router_settings.routing_strategy_args: 5 (expected: a map)
             routing_strategy_args: {ttl: 1}        | accepted
             redis_host: ""                         | router_settings.redis_host: "" (expected: a non-empty string)
@@ -314,5 +318,14 @@ class RouterSettingsTest {
                 "router_settings: a list (expected: a map)",
                 "litellm_settings: true (expected: a map)",
                 "general_settings: 3 (expected: a map)");
+    }
+
+    @Test
+    void aPreCallCheckSluiceDoesNotRunYetIsListedAmongTheIgnoredKeys() throws ConfigException {
+        SluiceConfig config = Configs.parse(Configs.withSection(
+                "router_settings:\n  optional_pre_call_checks: [prompt_caching, router_budget_limiting, prompt_caching]"));
+
+        assertThat(config.router().optionalPreCallChecks()).containsExactly("prompt_caching", "router_budget_limiting");
+        assertThat(config.ignoredKeys()).containsExactly("router_settings.optional_pre_call_checks[1]");
     }
 }
