@@ -7,6 +7,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.demo.Demo;
 import dev.sluice.mock.MockCommand;
 import dev.sluice.provider.Providers;
+import dev.sluice.router.strategy.LatencyArgs;
 import dev.sluice.server.GatewayServer;
 import java.nio.file.Path;
 import java.util.List;
@@ -153,7 +154,12 @@ public final class Main {
     private static SluiceConfig load(Path file) throws ConfigException {
         Map<String, String> env = System.getenv();
         SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes());
-        List<String> problems = Providers.builtIn(env).misconfigurations(config.deployments());
+        List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env).misconfigurations(config.deployments()));
+        try {
+            LatencyArgs.from(config.router().routingStrategyArgs());
+        } catch (IllegalArgumentException e) {
+            problems.add("router_settings." + e.getMessage());
+        }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }

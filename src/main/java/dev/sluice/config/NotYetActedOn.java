@@ -16,12 +16,7 @@ final class NotYetActedOn {
     private static final Set<String> KEYS = Set.of(
             // model_list entries
             "model_list[].litellm_params.max_retries",
-            "model_list[].litellm_params.input_cost_per_token",
-            "model_list[].litellm_params.output_cost_per_token",
             "model_list[].model_info.max_output_tokens",
-
-            // routing
-            "router_settings.routing_strategy_args",
 
             // shared state
             "router_settings.redis_host",
@@ -33,8 +28,9 @@ final class NotYetActedOn {
             // keys, teams and spend
             "general_settings.database_url");
 
-    /** {@code routing_strategy} is acted on only when it names one of these. */
-    static final Set<String> ROUTING_STRATEGIES = Set.of("simple-shuffle");
+    /** {@code routing_strategy} is acted on only when it names one of these: all six of LiteLLM's. */
+    static final Set<String> ROUTING_STRATEGIES = Set.of("simple-shuffle", "least-busy", "usage-based-routing",
+            "usage-based-routing-v2", "latency-based-routing", "cost-based-routing");
 
     /** The {@code optional_pre_call_checks} Sluice runs; any other of LiteLLM's names is listed. */
     static final Set<String> PRE_CALL_CHECKS = Set.of("prompt_caching");

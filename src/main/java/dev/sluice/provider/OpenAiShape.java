@@ -25,6 +25,11 @@ public final class OpenAiShape {
      * the caller must treat as a broken upstream, not a success).
      */
     public static Optional<Buffer> success(Buffer body) {
+        return answer(body).map(ShapedAnswer::body);
+    }
+
+    /** Like {@link #success}, with the token counts of its {@code usage} (0 when it has none). */
+    public static Optional<ShapedAnswer> answer(Buffer body) {
         JsonNode root;
         try {
             root = Json.parse(body.getBytes());
@@ -34,8 +39,20 @@ public final class OpenAiShape {
         if (!(root instanceof ObjectNode object)) {
             return Optional.empty();
         }
-        return Optional.of(Usage.complete(object) ? Json.buffer(object) : body);
+        Buffer shaped = Usage.complete(object) ? Json.buffer(object) : body;
+        JsonNode usage = object.path("usage");
+        return Optional.of(new ShapedAnswer(shaped, object, usage.path("total_tokens").asLong(0),
+                usage.path("completion_tokens").asLong(0)));
     }
+
+    /**
+     * A 2xx answer as the caller will get it.
+     *
+     * @param tree             the parsed body, for checks that read it (not to be changed)
+     * @param totalTokens      {@code usage.total_tokens}, 0 when absent
+     * @param completionTokens {@code usage.completion_tokens}, 0 when absent
+     */
+    public record ShapedAnswer(Buffer body, ObjectNode tree, long totalTokens, long completionTokens) {}
 
     /** An error answer in OpenAI's shape, keeping what the upstream said. */
     public static ObjectNode error(int status, Buffer body) {

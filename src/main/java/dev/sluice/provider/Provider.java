@@ -26,8 +26,8 @@ public interface Provider {
     Optional<String> misconfiguration(Deployment deployment);
 
     /** A 2xx body as the caller should see it; empty when it is not a usable answer. */
-    default Optional<Buffer> normaliseSuccess(Buffer body) {
-        return OpenAiShape.success(body);
+    default Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
+        return OpenAiShape.answer(body);
     }
 
     /** A non-2xx answer in OpenAI's error shape, keeping the upstream's own words. */

@@ -6,6 +6,10 @@ import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouteOutcome.GroupRun;
 import dev.sluice.router.RouteOutcome.SkippedFallback;
 import dev.sluice.router.RouteOutcome.Tried;
+import dev.sluice.router.precall.Checked;
+import dev.sluice.router.strategy.Pick;
+import dev.sluice.router.strategy.RequestFacts;
+import dev.sluice.router.strategy.RoutingStrategy;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
@@ -47,6 +51,8 @@ final class AttemptLoop<T> {
     private final Router router;
     private final String callId;
     private final CallerOverrides caller;
+    private final RoutingStrategy strategy;
+    private final RequestFacts facts;
     private final Attempter<T> attempter;
     private final Delays delays;
     private final BooleanSupplier cancelled;
@@ -56,11 +62,13 @@ final class AttemptLoop<T> {
     private final Set<String> groupsTried = new HashSet<>();
     private int fallbacksTried;
 
-    AttemptLoop(Router router, String callId, CallerOverrides caller, Attempter<T> attempter, Delays delays,
-            BooleanSupplier cancelled, long deadlineNanos) {
+    AttemptLoop(Router router, String callId, CallerOverrides caller, RoutingStrategy strategy, RequestFacts facts,
+            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, long deadlineNanos) {
         this.router = router;
         this.callId = callId;
         this.caller = caller;
+        this.strategy = strategy;
+        this.facts = facts;
         this.attempter = attempter;
         this.delays = delays;
         this.cancelled = cancelled;
@@ -124,7 +132,14 @@ final class AttemptLoop<T> {
         groupsTried.add(group.name());
         GroupState state = new GroupState(group);
         runs.add(new GroupRun(group.name(), state.attempts));
-        return attempt(state, firstPick(group));
+        Choice first = firstPick(group);
+        if (first.deployment() == null) {
+            // Refused before any call: no deployment may take this request (window, capacity).
+            state.refusedBeforeCalling = first.failure();
+            router.events().attemptFailed(callId, group.name(), "-", first.failure());
+            return Future.succeededFuture(state.end());
+        }
+        return attempt(state, first.deployment());
     }
 
     private Future<GroupEnd> attempt(GroupState state, Deployment deployment) {
@@ -209,7 +224,7 @@ final class AttemptLoop<T> {
             }
             candidates.add(d);
         }
-        return candidates.isEmpty() ? Optional.empty() : Optional.of(router.picker().pick(candidates));
+        return candidates.isEmpty() ? Optional.empty() : Optional.ofNullable(choose(candidates).deployment());
     }
 
     private static boolean largerWindow(Deployment candidate, Deployment refused) {
@@ -239,7 +254,10 @@ final class AttemptLoop<T> {
             (router.cooldowns().isBenched(d) ? benched : healthy).add(d);
         }
         if (!healthy.isEmpty()) {
-            return Optional.of(router.picker().pick(healthy));
+            Deployment chosen = choose(healthy).deployment();
+            if (chosen != null) {
+                return Optional.of(chosen);
+            }
         }
         return benched.stream().filter(d -> d.id().equals(failed.id())).findFirst()
                 .or(() -> benched.stream().findFirst());
@@ -250,7 +268,7 @@ final class AttemptLoop<T> {
     }
 
     /** A healthy deployment; when every one is benched, the one whose bench ends first. */
-    private Deployment firstPick(ModelGroup group) {
+    private Choice firstPick(ModelGroup group) {
         List<Deployment> healthy = new ArrayList<>();
         for (Deployment d : group.deployments()) {
             if (!router.cooldowns().isBenched(d)) {
@@ -258,12 +276,40 @@ final class AttemptLoop<T> {
             }
         }
         if (!healthy.isEmpty()) {
-            return router.picker().pick(healthy);
+            return choose(healthy);
         }
-        return group.deployments().stream()
+        Deployment soonest = group.deployments().stream()
                 .min(Comparator.comparing(d -> router.cooldowns().benchEnd(d).orElse(java.time.Instant.MIN)))
                 .orElseThrow();
+        return choose(List.of(soonest));
     }
+
+    /**
+     * Narrows the candidates by the pre-call checks (context window, {@code order}, cache
+     * pins), then lets the request's strategy pick. Either may find that none may take the
+     * request: a context-window refusal, or no capacity left this minute.
+     */
+    private Choice choose(List<Deployment> candidates) {
+        Checked checked = router.preCallChecks().check(candidates, facts);
+        if (checked.kept().isEmpty()) {
+            return new Choice(null, checked.failure().orElseThrow());
+        }
+        return switch (strategy.pick(checked.kept(), facts)) {
+            case Pick.Chosen chosen -> new Choice(chosen.deployment(), null);
+            case Pick.NoCapacity none -> new Choice(null, new Failure(FailureClass.RATE_LIMITED, 0, Buffer.buffer(),
+                    Optional.of(untilNextMinute()), none.reason()));
+        };
+    }
+
+    /** Usage windows are calendar minutes: capacity comes back when the next one starts. */
+    private Duration untilNextMinute() {
+        java.time.Instant now = router.clock().instant();
+        java.time.Instant next = now.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).plus(Duration.ofMinutes(1));
+        return Duration.between(now, next);
+    }
+
+    /** A deployment to call, or the failure that stops the group before any call. */
+    private record Choice(Deployment deployment, Failure failure) {}
 
     private Duration deadlineLeft() {
         return Duration.ofNanos(deadlineNanos - router.nanoTime().getAsLong());
@@ -281,6 +327,8 @@ final class AttemptLoop<T> {
         final List<Tried> attempts = new ArrayList<>();
         final Set<String> refused = new HashSet<>();
         final Map<String, Integer> repeats = new HashMap<>();
+        /** Set when no deployment could be called at all. */
+        Failure refusedBeforeCalling;
 
         GroupState(ModelGroup group) {
             this.group = group;
@@ -318,6 +366,9 @@ final class AttemptLoop<T> {
         }
 
         GroupEnd end() {
+            if (attempts.isEmpty()) {
+                return new GroupEnd<T>(group.name(), null, 0, Optional.empty(), false, refusedBeforeCalling);
+            }
             Tried last = attempts.getLast();
             return new GroupEnd<T>(group.name(), last.deployment(), retries(), Optional.empty(), false, last.failure());
         }

@@ -16,6 +16,7 @@ import java.util.OptionalInt;
  * @param contextWindowFallbacks group to fallbacks, on top of the configured ones
  * @param contentPolicyFallbacks group to fallbacks, on top of the configured ones
  * @param modelGroupRetryPolicy  group to retry policy, on top of the configured ones
+ * @param routingStrategy        a strategy for this request in place of the configured one
  */
 public record CallerOverrides(
         OptionalInt numRetries,
@@ -24,8 +25,9 @@ public record CallerOverrides(
         Map<String, List<String>> contextWindowFallbacks,
         Map<String, List<String>> contentPolicyFallbacks,
         Map<String, Map<String, Integer>> modelGroupRetryPolicy,
-        boolean disableFallbacks) {
+        boolean disableFallbacks,
+        Optional<String> routingStrategy) {
 
     public static final CallerOverrides NONE = new CallerOverrides(
-            OptionalInt.empty(), Optional.empty(), Optional.empty(), Map.of(), Map.of(), Map.of(), false);
+            OptionalInt.empty(), Optional.empty(), Optional.empty(), Map.of(), Map.of(), Map.of(), false, Optional.empty());
 }

@@ -8,6 +8,12 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.vertx.core.Future;
+import dev.sluice.router.precall.PreCallChecks;
+import dev.sluice.router.strategy.RequestFacts;
+import dev.sluice.router.strategy.RoutingStrategy;
+import dev.sluice.router.strategy.SignalRecorder;
+import dev.sluice.router.strategy.Strategies;
+import java.time.Clock;
 
 /**
  * Routes requests to model groups: picks deployments, retries, fails over to siblings,
@@ -18,7 +24,9 @@ public final class Router {
     private final ModelRegistry models;
     private final RouterSettings settings;
     private final Cooldowns cooldowns;
-    private final WeightedShuffle picker;
+    private final Strategies strategies;
+    private final PreCallChecks preCallChecks;
+    private final Clock clock;
     private final RandomGenerator random;
     private final Backoff backoff;
     private final LongSupplier nanoTime;
@@ -29,13 +37,15 @@ public final class Router {
      * @param attemptDeadline a deployment's own deadline for one attempt, before it is cut
      *                        to what is left of the request's total deadline
      */
-    public Router(ModelRegistry models, RouterSettings settings, Cooldowns cooldowns, WeightedShuffle picker,
-            RandomGenerator random, Backoff backoff, LongSupplier nanoTime, RouterEvents events,
-            Function<Deployment, Duration> attemptDeadline) {
+    public Router(ModelRegistry models, RouterSettings settings, Cooldowns cooldowns, Strategies strategies,
+            PreCallChecks preCallChecks, Clock clock, RandomGenerator random, Backoff backoff, LongSupplier nanoTime,
+            RouterEvents events, Function<Deployment, Duration> attemptDeadline) {
         this.models = models;
         this.settings = settings;
         this.cooldowns = cooldowns;
-        this.picker = picker;
+        this.strategies = strategies;
+        this.preCallChecks = preCallChecks;
+        this.clock = clock;
         this.random = random;
         this.backoff = backoff;
         this.nanoTime = nanoTime;
@@ -48,11 +58,21 @@ public final class Router {
      *
      * @param cancelled true once the caller has left; checked before every attempt
      */
-    public <T> Future<RouteOutcome<T>> route(String callId, ModelGroup group, CallerOverrides caller,
+    public <T> Future<RouteOutcome<T>> route(String callId, ModelGroup group, CallerOverrides caller, RequestFacts facts,
             Attempter<T> attempter, Delays delays, BooleanSupplier cancelled) {
         Duration total = caller.timeout().orElse(settings.timeout());
         long deadlineNanos = nanoTime.getAsLong() + total.toNanos();
-        return new AttemptLoop<>(this, callId, caller, attempter, delays, cancelled, deadlineNanos).run(group);
+        RoutingStrategy strategy = strategies.named(caller.routingStrategy().orElse(settings.routingStrategy()));
+        return new AttemptLoop<>(this, callId, caller, strategy, facts, attempter, delays, cancelled, deadlineNanos).run(group);
+    }
+
+    /** The signals every strategy reads; the request path feeds them through this. */
+    public SignalRecorder signals() {
+        return strategies.recorder();
+    }
+
+    public PreCallChecks preCallChecks() {
+        return preCallChecks;
     }
 
     ModelGroups groups() {
@@ -67,8 +87,8 @@ public final class Router {
         return cooldowns;
     }
 
-    WeightedShuffle picker() {
-        return picker;
+    Clock clock() {
+        return clock;
     }
 
     RandomGenerator random() {

@@ -6,6 +6,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelRegistry;
+import dev.sluice.router.strategy.Strategies;
 import io.vertx.core.MultiMap;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,6 @@ final class CallerOverridesReader {
                 throw invalid(OVERRIDE, "must be an object");
             }
             override = o;
-            checkRoutingStrategy(o);
         }
         OptionalInt numRetries = numRetries(field(override, body, "num_retries"), headers.get(NUM_RETRIES_HEADER));
         Optional<Duration> timeout = timeout(field(override, body, "timeout"), headers.get(TIMEOUT_HEADER));
@@ -62,11 +62,13 @@ final class CallerOverridesReader {
             }
             disableFallbacks = disable.booleanValue();
         }
+        Optional<String> strategy = routingStrategy(override);
         if (override == null && numRetries.isEmpty() && timeout.isEmpty() && fallbacks.isEmpty()
                 && contextWindow.isEmpty() && contentPolicy.isEmpty() && !disableFallbacks) {
             return CallerOverrides.NONE;
         }
-        return new CallerOverrides(numRetries, timeout, fallbacks, contextWindow, contentPolicy, retryPolicy, disableFallbacks);
+        return new CallerOverrides(numRetries, timeout, fallbacks, contextWindow, contentPolicy, retryPolicy, disableFallbacks,
+                strategy);
     }
 
     /** The override's value when it sets the field, else the body's; null when neither does. */
@@ -82,14 +84,15 @@ final class CallerOverridesReader {
 
     private record Located(String path, JsonNode value) {}
 
-    private void checkRoutingStrategy(ObjectNode override) {
-        JsonNode strategy = override.get("routing_strategy");
+    private static Optional<String> routingStrategy(ObjectNode override) {
+        JsonNode strategy = override == null ? null : override.get("routing_strategy");
         if (strategy == null || strategy.isNull()) {
-            return;
+            return Optional.empty();
         }
-        if (!strategy.isTextual() || !strategy.textValue().equals("simple-shuffle")) {
-            throw invalid(OVERRIDE + ".routing_strategy", "must be one of: simple-shuffle");
+        if (!strategy.isTextual() || !Strategies.NAMES.contains(strategy.textValue())) {
+            throw invalid(OVERRIDE + ".routing_strategy", "must be one of: " + String.join(", ", Strategies.NAMES));
         }
+        return Optional.of(strategy.textValue());
     }
 
     private OptionalInt numRetries(Located fromBody, String fromHeader) {

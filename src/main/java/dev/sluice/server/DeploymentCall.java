@@ -8,6 +8,9 @@ import dev.sluice.guardrail.AnswerText;
 import dev.sluice.guardrail.GuardrailRefusal;
 import dev.sluice.json.Json;
 import dev.sluice.provider.ForwardedBody;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.router.strategy.RequestFacts;
+import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
 import dev.sluice.router.AttemptPlan;
@@ -42,11 +45,12 @@ final class DeploymentCall implements Attempter<Answer> {
     private final RoutedHeaders headers;
     /** The guardrails the caller named in the body's {@code guardrails}, checked to exist. */
     private final List<String> requestedGuardrails;
+    private final RequestFacts facts;
     /** The upstream headers of each failed answer, so the final error can pass Retry-After and the rest on. */
     private final Map<Failure, MultiMap> failureHeaders = new IdentityHashMap<>();
 
     DeploymentCall(Gateway gateway, UpstreamClient upstreams, CallRequest request, CallState call,
-            HttpServerResponse response, RoutedHeaders headers, List<String> requestedGuardrails) {
+            HttpServerResponse response, RoutedHeaders headers, List<String> requestedGuardrails, RequestFacts facts) {
         this.gateway = gateway;
         this.upstreams = upstreams;
         this.request = request;
@@ -54,6 +58,7 @@ final class DeploymentCall implements Attempter<Answer> {
         this.response = response;
         this.headers = headers;
         this.requestedGuardrails = requestedGuardrails;
+        this.facts = facts;
     }
 
     /** The upstream headers that came with a failed answer, if it was an HTTP answer. */
@@ -68,6 +73,25 @@ final class DeploymentCall implements Attempter<Answer> {
         if (refused.isPresent()) {
             return Future.succeededFuture(AttemptResult.failed(GuardrailFailures.of(refused.get())));
         }
+        // The deployment has one more call open until this attempt is over, a stream until it ends.
+        SignalRecorder signals = gateway.router().signals();
+        SignalRecorder.Attempt open = signals.attemptStarted(deployment);
+        return call(plan).andThen(done -> {
+            if (done.succeeded() && done.result() instanceof AttemptResult.Served<Answer> served
+                    && served.answer() instanceof Answer.Streaming streaming) {
+                streaming.relay().finished().onComplete(end -> open.end());
+                return;
+            }
+            if (done.succeeded() && done.result() instanceof AttemptResult.Failed<Answer> failed
+                    && failed.failure().kind() == FailureClass.TIMEOUT) {
+                signals.timedOut(deployment);
+            }
+            open.end();
+        });
+    }
+
+    private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
+        Deployment deployment = plan.deployment();
         Provider provider = gateway.providers().forDeployment(deployment);
         UpstreamRequest upstreamRequest = provider.request(deployment, request.endpoint(),
                 ForwardedBody.of(request.body(), deployment.params().providerModel()));
@@ -97,7 +121,7 @@ final class DeploymentCall implements Attempter<Answer> {
             if (request.stream() && isEventStream(exchange)) {
                 return stream(plan, exchange, opened);
             }
-            return whole(plan, provider, exchange);
+            return whole(plan, provider, exchange, opened);
         });
     }
 
@@ -142,7 +166,10 @@ final class DeploymentCall implements Attempter<Answer> {
         StreamRelay relay = new StreamRelay(response, exchange,
                 Deadlines.betweenChunks(gateway.config().router(), deployment), describe(plan),
                 () -> {
-                    headers.upstreamTook(gateway.nanoTime().getAsLong() - waitStarted);
+                    long now = gateway.nanoTime().getAsLong();
+                    // A stream's tokens are not known until it ends; its prompt is what it takes from tpm now.
+                    gateway.router().signals().served(deployment, facts.promptTokens(), Duration.ofNanos(now - attemptStarted), 0, true);
+                    headers.upstreamTook(now - waitStarted);
                     headers.served(plan);
                     headers.apply(response);
                 },
@@ -162,36 +189,33 @@ final class DeploymentCall implements Attempter<Answer> {
         }
     }
 
-    private Future<AttemptResult<Answer>> whole(AttemptPlan plan, Provider provider, UpstreamExchange exchange) {
+    private Future<AttemptResult<Answer>> whole(AttemptPlan plan, Provider provider, UpstreamExchange exchange, long opened) {
         int status = exchange.status();
         return exchange.body().transform(read -> {
             if (read.failed()) {
                 return failed(FailureClassifier.fromTransport(exchange.failure(read.cause())));
             }
-            Optional<Buffer> shaped = provider.normaliseSuccess(read.result());
+            Optional<OpenAiShape.ShapedAnswer> shaped = provider.normaliseSuccess(read.result());
             if (shaped.isEmpty()) {
                 return failed(new Failure(FailureClass.SERVER, 0, Buffer.buffer(), Optional.empty(),
                         "answered " + status + " with a body that is not a JSON object"));
             }
             if (gateway.guardrails().checksAnswers(plan.deployment(), requestedGuardrails)) {
                 Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(plan.deployment(),
-                        answerText(shaped.get()), requestedGuardrails);
+                        AnswerText.ofBody(shaped.get().tree()), requestedGuardrails);
                 if (refused.isPresent()) {
                     return failed(GuardrailFailures.of(refused.get()));
                 }
             }
+            OpenAiShape.ShapedAnswer answer = shaped.get();
+            long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : facts.promptTokens();
+            gateway.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(gateway.nanoTime().getAsLong() - opened),
+                    (int) Math.min(Integer.MAX_VALUE, answer.completionTokens()), false);
             return Future.succeededFuture(AttemptResult.served(
-                    new Answer.Whole(status, shaped.get(), "application/json", exchange.headers())));
+                    new Answer.Whole(status, answer.body(), "application/json", exchange.headers())));
         });
     }
 
-    private static String answerText(Buffer body) {
-        try {
-            return AnswerText.ofBody(Json.MAPPER.readTree(body.getBytes()));
-        } catch (IOException e) {
-            return body.toString(StandardCharsets.UTF_8); // checked as it is rather than not at all
-        }
-    }
 
     private static Future<AttemptResult<Answer>> failed(Failure failure) {
         return Future.succeededFuture(AttemptResult.failed(failure));

@@ -11,7 +11,12 @@ import dev.sluice.router.RouterEvents;
 import dev.sluice.router.RouterLog;
 import dev.sluice.router.ThreadLocalRandomSource;
 import dev.sluice.state.InMemoryCooldownStore;
-import dev.sluice.router.WeightedShuffle;
+import dev.sluice.catalog.BundledModelCatalog;
+import dev.sluice.catalog.ModelCatalog;
+import dev.sluice.catalog.TokenEncoding;
+import dev.sluice.router.precall.PreCallChecks;
+import dev.sluice.router.strategy.Strategies;
+import dev.sluice.state.RoutingSignals;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -59,7 +64,18 @@ public final class GatewayServer implements AutoCloseable {
         ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
         Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
-        Router router = new Router(models, config.router(), cooldowns, new WeightedShuffle(random), random, backoff,
+        // Tokenizer tables take about half a second each to load: load them beside start-up, so
+        // neither start-up nor the first request that counts tokens waits for them.
+        Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> {
+            for (TokenEncoding encoding : TokenEncoding.values()) {
+                encoding.load();
+            }
+        });
+        RoutingSignals signals = RoutingSignals.inMemory();
+        ModelCatalog catalog = new BundledModelCatalog();
+        Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), clock, random);
+        PreCallChecks preCallChecks = new PreCallChecks(config.router(), catalog, signals.cachePins(), clock);
+        Router router = new Router(models, config.router(), cooldowns, strategies, preCallChecks, clock, random, backoff,
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
         Gateway gateway = new Gateway(config, models, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
                 new Authenticator(config.general().masterKey()), clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());

@@ -33,6 +33,7 @@ final class ModelCallPipeline {
     private final CallerOverridesReader overrides;
     private final RoutedErrors errors;
     private final Delays delays;
+    private final RequestFactsReader facts;
 
     ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams) {
         this.gateway = gateway;
@@ -41,6 +42,7 @@ final class ModelCallPipeline {
         this.overrides = new CallerOverridesReader(gateway.config().router(), gateway.models());
         this.errors = new RoutedErrors(gateway.providers());
         this.delays = Delays.on(vertx);
+        this.facts = new RequestFactsReader(vertx, gateway.config().router());
     }
 
     void handle(HttpServerRequest request, Endpoint endpoint) {
@@ -52,8 +54,7 @@ final class ModelCallPipeline {
         Future.succeededFuture()
                 .map(v -> authenticate(request))
                 .compose(v -> bodies.read(request))
-                .map(bytes -> CallRequest.parse(endpoint, bytes))
-                .compose(parsed -> route(parsed, request, call, response, headers))
+                .compose(bytes -> route(CallRequest.parse(endpoint, bytes), bytes.length(), request, call, response, headers))
                 .onFailure(t -> fail(response, t));
     }
 
@@ -62,20 +63,32 @@ final class ModelCallPipeline {
         return null;
     }
 
-    private Future<Void> route(CallRequest parsed, HttpServerRequest request, CallState call, HttpServerResponse response,
-            RoutedHeaders headers) {
+    private Future<Void> route(CallRequest parsed, int bodyBytes, HttpServerRequest request, CallState call,
+            HttpServerResponse response, RoutedHeaders headers) {
         ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
         CallerOverrides caller = overrides.read(parsed.body(), request.headers(), group.name());
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
-        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails);
+        return facts.read(parsed, group, caller.routingStrategy(), bodyBytes)
+                .compose(read -> route(parsed, group, caller, guardrails, read, call, response, headers));
+    }
+
+    private Future<Void> route(CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,
+            RequestFactsReader.Read read, CallState call, HttpServerResponse response, RoutedHeaders headers) {
+        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails, read.facts());
         String callId = response.headers().get(CallIds.HEADER);
         // A wait before a retry is the upstream's doing, not Sluice's overhead.
         Delays timed = wait -> {
             headers.upstreamTook(wait.toNanos());
             return delays.after(wait);
         };
-        return gateway.router().route(callId, group, caller, calls, timed, call::clientGone)
-                .compose(outcome -> answer(outcome, calls, response, headers));
+        return gateway.router().route(callId, group, caller, read.facts(), calls, timed, call::clientGone)
+                .compose(outcome -> {
+                    if (outcome.served().isPresent() && outcome.lastGroup().equals(group.name())) {
+                        // The deployment now holds this conversation's prefix in its provider's cache.
+                        gateway.router().preCallChecks().served(outcome.lastDeployment(), read.cacheKeys());
+                    }
+                    return answer(outcome, calls, response, headers);
+                });
     }
 
     private Future<Void> answer(RouteOutcome<Answer> outcome, DeploymentCall calls, HttpServerResponse response,

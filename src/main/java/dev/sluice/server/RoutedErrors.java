@@ -36,6 +36,10 @@ final class RoutedErrors {
 
     void answer(HttpServerResponse response, RouteOutcome<?> outcome, Failure failure, DeploymentCall calls) {
         String requested = outcome.groups().getFirst().group();
+        if (!attempted(outcome, failure)) {
+            refusedBeforeCalling(response, outcome, failure, whatSluiceDid(requested, outcome));
+            return;
+        }
         Deployment failed = deploymentOf(outcome, failure);
         String where = "deployment '" + failed.id() + "' of model group '" + groupOf(outcome, failure) + "'";
         if (failure.kind() == FailureClass.GUARDRAIL) {
@@ -78,6 +82,33 @@ final class RoutedErrors {
         Responses.error(response, new ApiError(502, "server_error",
                 "Sluice: " + where + verb + failure.cause() + ". " + what, null,
                 failure.kind() == FailureClass.TRANSPORT ? "upstream_unreachable" : "invalid_upstream_response"));
+    }
+
+    /**
+     * No deployment was called: the pre-call checks found none whose context window takes the
+     * prompt (400, as a provider would say it), or the strategy found none with capacity left
+     * this minute (429, with the wait until the next minute as {@code Retry-After}).
+     */
+    private static void refusedBeforeCalling(HttpServerResponse response, RouteOutcome<?> outcome, Failure failure, String what) {
+        String cause = failure.cause().startsWith("Sluice: ") ? failure.cause().substring(8) : failure.cause();
+        if (failure.kind() == FailureClass.CONTEXT_WINDOW) {
+            Responses.error(response, new ApiError(400, "invalid_request_error", "Sluice: " + cause + " " + what, "messages",
+                    "context_length_exceeded"));
+            return;
+        }
+        failure.retryAfter().ifPresent(wait -> response.putHeader("Retry-After", Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
+        Responses.error(response, new ApiError(429, "rate_limit_error", "Sluice: " + cause + ". " + what, null, "no_capacity"));
+    }
+
+    private static boolean attempted(RouteOutcome<?> outcome, Failure failure) {
+        for (GroupRun run : outcome.groups()) {
+            for (Tried t : run.attempts()) {
+                if (t.failure() == failure) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The sentence that closes every routed error: which group failed and what became of its fallbacks. */

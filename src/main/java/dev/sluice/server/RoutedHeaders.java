@@ -56,7 +56,7 @@ final class RoutedHeaders {
     /** Routing ended: the last attempt's deployment and the fallback count (absent on an error with none). */
     void ended(RouteOutcome<?> outcome) {
         group = outcome.lastGroup();
-        deploymentId = outcome.lastDeployment().id();
+        deploymentId = outcome.lastDeployment() == null ? null : outcome.lastDeployment().id();
         retries = outcome.retriesInLastGroup();
         boolean served = outcome.served().isPresent();
         fallbacks = served || outcome.fallbacksTried() > 0 ? outcome.fallbacksTried() : null;
@@ -66,9 +66,10 @@ final class RoutedHeaders {
         if (response.headWritten() || group == null) {
             return;
         }
-        response.putHeader(MODEL_GROUP, group)
-                .putHeader(MODEL_ID, deploymentId)
-                .putHeader(ATTEMPTED_RETRIES, Integer.toString(retries));
+        response.putHeader(MODEL_GROUP, group).putHeader(ATTEMPTED_RETRIES, Integer.toString(retries));
+        if (deploymentId != null) {
+            response.putHeader(MODEL_ID, deploymentId); // none when no deployment could be called at all
+        }
         if (fallbacks != null) {
             response.putHeader(ATTEMPTED_FALLBACKS, Integer.toString(fallbacks));
         }

@@ -115,10 +115,7 @@ class IgnoredKeysTest {
 
         assertThat(config.ignoredKeys()).containsExactly(
                 "model_list[0].litellm_params.max_retries",
-                "model_list[0].litellm_params.input_cost_per_token",
-                "model_list[0].litellm_params.output_cost_per_token",
                 "model_list[0].model_info.max_output_tokens",
-                "router_settings.routing_strategy_args",
                 "router_settings.redis_host",
                 "router_settings.redis_port",
                 "router_settings.redis_password",
@@ -198,11 +195,13 @@ class IgnoredKeysTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "acted on", textBlock = """
             simple-shuffle          | acted on
-            least-busy              | router_settings.routing_strategy
-            latency-based-routing   | router_settings.routing_strategy
-            cost-based-routing      | router_settings.routing_strategy
+            least-busy              | acted on
+            usage-based-routing     | acted on
+            usage-based-routing-v2  | acted on
+            latency-based-routing   | acted on
+            cost-based-routing      | acted on
             """)
-    void listsTheRoutingStrategyOnlyWhenItIsOneTheGatewayDoesNotRunYet(String strategy, String ignored)
+    void everyRoutingStrategyIsActedOn(String strategy, String ignored)
             throws ConfigException {
         SluiceConfig config = Configs.parse(Configs.withSection("router_settings: {routing_strategy: " + strategy + "}"));
 

@@ -135,8 +135,6 @@ class RealisticConfigTest {
     void listsEveryKeyItDoesNotActOnInFileOrder() throws ConfigException {
         assertThat(Configs.parse(CONFIG, ENV).ignoredKeys()).containsExactly(
                 "model_list[1].litellm_params.max_retries",
-                "model_list[1].litellm_params.input_cost_per_token",
-                "model_list[1].litellm_params.output_cost_per_token",
                 "model_list[2].litellm_params.temperature",
                 "litellm_settings.drop_params",
                 "litellm_settings.callbacks",

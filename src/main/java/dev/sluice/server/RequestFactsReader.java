@@ -1,0 +1,69 @@
+package dev.sluice.server;
+
+import dev.sluice.catalog.CachePrefixes;
+import dev.sluice.catalog.CachePrefixes.CacheKeys;
+import dev.sluice.catalog.PromptTokens;
+import dev.sluice.catalog.TokenEncoding;
+import dev.sluice.config.RouterSettings;
+import dev.sluice.router.ModelGroup;
+import dev.sluice.router.precall.PreCallChecks;
+import dev.sluice.router.strategy.CostBasedStrategy;
+import dev.sluice.router.strategy.RequestFacts;
+import dev.sluice.router.strategy.UsageBasedStrategy;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What routing needs to know about a request before picking: its prompt tokens and its
+ * cacheable prefix. Counting tokens costs time (tens of milliseconds for a very long
+ * prompt), so it is done only when something reads the count (a strategy that checks
+ * {@code tpm}, the context-window check, prompt caching), and off the event loop for a large
+ * body.
+ */
+final class RequestFactsReader {
+    /** Bodies above this are counted on a worker thread rather than on the event loop. */
+    static final int COUNT_OFF_LOOP_BYTES = 64 * 1024;
+    private static final Set<String> STRATEGIES_READING_TOKENS = Set.of(
+            UsageBasedStrategy.NAME, UsageBasedStrategy.NAME_V2, CostBasedStrategy.NAME);
+
+    private final Vertx vertx;
+    private final RouterSettings router;
+    private final PromptTokens tokens = new PromptTokens();
+    private final CachePrefixes prefixes = new CachePrefixes(tokens);
+
+    RequestFactsReader(Vertx vertx, RouterSettings router) {
+        this.vertx = vertx;
+        this.router = router;
+    }
+
+    /** Whether any request may need its tokens counted, so the tokenizer tables are loaded at start-up. */
+    static boolean countsTokens(RouterSettings router) {
+        return router.enablePreCallChecks() || router.optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING)
+                || STRATEGIES_READING_TOKENS.contains(router.routingStrategy());
+    }
+
+    Future<Read> read(CallRequest request, ModelGroup group, Optional<String> strategy, int bodyBytes) {
+        boolean caching = router.optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING);
+        boolean count = caching || router.enablePreCallChecks()
+                || STRATEGIES_READING_TOKENS.contains(strategy.orElse(router.routingStrategy()));
+        if (!count) {
+            return Future.succeededFuture(new Read(new RequestFacts(group.name(), 0, request.stream(), Optional.empty()), CacheKeys.NONE));
+        }
+        if (bodyBytes <= COUNT_OFF_LOOP_BYTES) {
+            return Future.succeededFuture(counted(request, group, caching));
+        }
+        return vertx.executeBlocking(() -> counted(request, group, caching), false);
+    }
+
+    private Read counted(CallRequest request, ModelGroup group, boolean caching) {
+        TokenEncoding encoding = TokenEncoding.forDeployments(group.deployments());
+        int promptTokens = tokens.count(request.body(), encoding);
+        CacheKeys keys = caching ? prefixes.keys(group.name(), request.body(), promptTokens, encoding) : CacheKeys.NONE;
+        return new Read(new RequestFacts(group.name(), promptTokens, request.stream(), keys.lookup()), keys);
+    }
+
+    /** The facts, and the cache keys to pin once a deployment has served the request. */
+    record Read(RequestFacts facts, CacheKeys cacheKeys) {}
+}
