@@ -64,13 +64,15 @@ public final class GatewayServer implements AutoCloseable {
         ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
         Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
-        // Tokenizer tables take about half a second each to load: load them beside start-up, so
-        // neither start-up nor the first request that counts tokens waits for them.
-        Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> {
-            for (TokenEncoding encoding : TokenEncoding.values()) {
-                encoding.load();
-            }
-        });
+        if (RequestFactsReader.countsTokens(config.router())) {
+            // Tokenizer tables take about half a second each to load: when the config counts
+            // tokens, load them beside start-up so the first request does not wait for them.
+            Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> {
+                for (TokenEncoding encoding : TokenEncoding.values()) {
+                    encoding.load();
+                }
+            });
+        }
         RoutingSignals signals = RoutingSignals.inMemory();
         ModelCatalog catalog = new BundledModelCatalog();
         Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), clock, random);

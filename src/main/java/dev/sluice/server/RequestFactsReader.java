@@ -32,6 +32,11 @@ final class RequestFactsReader {
     private final RouterSettings router;
     private final PromptTokens tokens = new PromptTokens();
     private final CachePrefixes prefixes = new CachePrefixes(tokens);
+    /**
+     * Whether a count has finished on this event loop's reader: until then the tokenizer
+     * tables may still be loading (half a second), which must not happen on the event loop.
+     */
+    private final Set<TokenEncoding> warm = java.util.EnumSet.noneOf(TokenEncoding.class);
 
     RequestFactsReader(Vertx vertx, RouterSettings router) {
         this.vertx = vertx;
@@ -51,14 +56,14 @@ final class RequestFactsReader {
         if (!count) {
             return Future.succeededFuture(new Read(new RequestFacts(group.name(), 0, request.stream(), Optional.empty()), CacheKeys.NONE));
         }
-        if (bodyBytes <= COUNT_OFF_LOOP_BYTES) {
-            return Future.succeededFuture(counted(request, group, caching));
+        TokenEncoding encoding = TokenEncoding.forDeployments(group.deployments());
+        if (warm.contains(encoding) && bodyBytes <= COUNT_OFF_LOOP_BYTES) {
+            return Future.succeededFuture(counted(request, group, encoding, caching));
         }
-        return vertx.executeBlocking(() -> counted(request, group, caching), false);
+        return vertx.executeBlocking(() -> counted(request, group, encoding, caching), false).andThen(done -> warm.add(encoding));
     }
 
-    private Read counted(CallRequest request, ModelGroup group, boolean caching) {
-        TokenEncoding encoding = TokenEncoding.forDeployments(group.deployments());
+    private Read counted(CallRequest request, ModelGroup group, TokenEncoding encoding, boolean caching) {
         int promptTokens = tokens.count(request.body(), encoding);
         CacheKeys keys = caching ? prefixes.keys(group.name(), request.body(), promptTokens, encoding) : CacheKeys.NONE;
         return new Read(new RequestFacts(group.name(), promptTokens, request.stream(), keys.lookup()), keys);
