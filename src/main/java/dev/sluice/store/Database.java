@@ -1,0 +1,246 @@
+package dev.sluice.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store's database: a pool of connections to an embedded H2 file or to PostgreSQL,
+ * with the schema in {@code db/migration} applied. Repositories ({@link KeyRepository},
+ * {@link TeamRepository}, {@link SpendRepository}) take one.
+ *
+ * <p>Every method blocks on the network or the disk. Call it from a virtual thread or a
+ * worker, never from an event loop.
+ *
+ * <h2>Design notes</h2>
+ * <p><b>Why H2 for the embedded store, not SQLite.</b> H2 is pure Java: it ships inside
+ * the jar and needs no native library for each OS and architecture. Its MVStore engine
+ * has multi-version concurrency with row locks, so the pool's connections write at once
+ * (a spend flush beside a key update), where SQLite allows one writer per file and answers
+ * the rest {@code SQLITE_BUSY}. And its PostgreSQL compatibility mode
+ * ({@code MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE}) runs the very schema and statements
+ * written for PostgreSQL, {@code INSERT ... ON CONFLICT DO NOTHING} included, so one
+ * migration script and one set of repositories serve both engines, and the same tests
+ * run against both.
+ *
+ * <p><b>Unreachable databases.</b> The pool starts without a connection
+ * ({@code initializationFailTimeout = -1}), so building it never blocks; a connection is
+ * sought, for at most {@link StoreOptions#connectionTimeout()}, when an operation needs
+ * one, and a failure to get one is a {@link StoreException} of reason
+ * {@link StoreException.Reason#UNAVAILABLE UNAVAILABLE} naming the driver's reason.
+ * The PostgreSQL driver's own connect timeout is set to the same bound, so a server that
+ * drops packets fails as quickly as one that refuses.
+ *
+ * <p><b>Migrations.</b> Flyway applies {@code V<n>__*.sql} in order and records them in
+ * {@code sluice_schema_history}, in the URL's schema ({@code schema=} or
+ * {@code currentSchema=}, created when missing) or the connection's default one. A database that already holds other tables (LiteLLM's,
+ * when Sluice is pointed at the database LiteLLM used) is baselined at version 0 and then
+ * migrated, so Sluice's tables are added beside them.
+ */
+public final class Database implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    private static final String HISTORY_TABLE = "sluice_schema_history";
+
+    private final StoreLocation location;
+    private final HikariDataSource pool;
+
+    private Database(StoreLocation location, HikariDataSource pool) {
+        this.location = location;
+        this.pool = pool;
+    }
+
+    /**
+     * Opens the pool and applies any migration not yet applied: the database is ready for
+     * the repositories when this returns.
+     *
+     * @throws StoreException when the database cannot be reached in time
+     *                        ({@link StoreException.Reason#UNAVAILABLE}) or a migration fails
+     */
+    public static Database open(StoreLocation location, StoreOptions options) {
+        Database database = connect(location, options);
+        try {
+            database.migrate();
+            return database;
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the pool without touching the database: nothing here waits on the network.
+     * {@link #migrate()} before using the repositories.
+     */
+    public static Database connect(StoreLocation location, StoreOptions options) {
+        Objects.requireNonNull(location, "location");
+        Objects.requireNonNull(options, "options");
+        return new Database(location, new HikariDataSource(poolConfig(location, options)));
+    }
+
+    private static HikariConfig poolConfig(StoreLocation location, StoreOptions options) {
+        long timeoutMs = options.connectionTimeout().toMillis();
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("sluice-store");
+        config.setJdbcUrl(location.jdbcUrl());
+        config.setConnectionTimeout(timeoutMs);
+        config.setValidationTimeout(Math.max(250, timeoutMs / 2));
+        config.setInitializationFailTimeout(-1);
+        int maxSize = options.maxPoolSize();
+        switch (location) {
+            case StoreLocation.Embedded embedded -> {
+                config.setDriverClassName("org.h2.Driver");
+                // H2 closes its file when its last connection closes: connections in the
+                // process never go stale, so keep them rather than reopen the file.
+                config.setMaxLifetime(0);
+                createParent(embedded);
+            }
+            case StoreLocation.Postgres postgres -> {
+                config.setDriverClassName("org.postgresql.Driver");
+                postgres.user().ifPresent(config::setUsername);
+                postgres.password().ifPresent(p -> config.setPassword(p.value()));
+                long seconds = Math.max(1, (timeoutMs + 999) / 1000);
+                config.addDataSourceProperty("connectTimeout", Long.toString(seconds));
+                config.addDataSourceProperty("loginTimeout", Long.toString(seconds));
+                maxSize = postgres.poolSize().orElse(maxSize);
+            }
+        }
+        config.setMaximumPoolSize(maxSize);
+        config.setMinimumIdle(Math.min(2, maxSize));
+        return config;
+    }
+
+    private static void createParent(StoreLocation.Embedded embedded) {
+        try {
+            Files.createDirectories(embedded.file().getParent());
+        } catch (IOException e) {
+            throw new StoreException(StoreException.Reason.FAILED,
+                    "open " + embedded.describe() + ": cannot create its folder: " + e, e);
+        }
+    }
+
+    /**
+     * Applies the migrations not yet applied, in order, each in its own transaction.
+     *
+     * @throws StoreException when the database cannot be reached or a migration fails
+     */
+    public void migrate() {
+        try {
+            FluentConfiguration flyway = Flyway.configure(Database.class.getClassLoader())
+                    .dataSource(pool)
+                    .locations("classpath:db/migration")
+                    .table(HISTORY_TABLE)
+                    .baselineOnMigrate(true)
+                    .baselineVersion("0");
+            if (location instanceof StoreLocation.Postgres postgres && !postgres.schemas().isEmpty()) {
+                // A schema named in the URL is created when missing, as Prisma does for LiteLLM.
+                flyway.schemas(postgres.schemas().toArray(String[]::new));
+            }
+            MigrateResult result = flyway.load().migrate();
+            LOG.info("store: {}, schema version {} ({} migration(s) applied now)", location.describe(),
+                    result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
+                    result.migrationsExecuted);
+        } catch (FlywayException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof SQLException sql) {
+                    StoreException classified = StoreException.of("migrate " + location.describe(), sql);
+                    if (classified.reason() == StoreException.Reason.UNAVAILABLE) {
+                        throw classified;
+                    }
+                    break;
+                }
+            }
+            throw new StoreException(StoreException.Reason.FAILED,
+                    "migrate " + location.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Probes the database with a fresh or pooled connection: connected, or unreachable
+     * with a short reason. Waits at most about {@link StoreOptions#connectionTimeout()}.
+     */
+    public StoreStatus status() {
+        if (pool.isClosed()) {
+            return StoreStatus.down(location.describe(), "closed");
+        }
+        try (Connection connection = pool.getConnection()) {
+            int seconds = (int) Math.max(1, Duration.ofMillis(pool.getValidationTimeout()).toSeconds());
+            return connection.isValid(seconds)
+                    ? StoreStatus.up(location.describe())
+                    : StoreStatus.down(location.describe(), "no answer to a probe");
+        } catch (SQLException e) {
+            return StoreStatus.down(location.describe(), DriverMessages.shortReason(e));
+        }
+    }
+
+    public StoreLocation location() {
+        return location;
+    }
+
+    public Engine engine() {
+        return location.engine();
+    }
+
+    /** Closes every connection; for H2 that also closes the file. Idempotent. */
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    /** Work on one connection that may throw the driver's exception. */
+    interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs {@code work} on a pooled connection in auto-commit mode. */
+    <T> T withConnection(String operation, SqlWork<T> work) {
+        try (Connection connection = connection(operation)) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw StoreException.of(operation, e);
+        }
+    }
+
+    /** Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. */
+    <T> T inTransaction(String operation, SqlWork<T> work) {
+        try (Connection connection = connection(operation)) {
+            // The pool restores auto-commit when the connection goes back to it.
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollback(connection, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw StoreException.of(operation, e);
+        }
+    }
+
+    private Connection connection(String operation) throws SQLException {
+        if (pool.isClosed()) {
+            throw new StoreException(StoreException.Reason.FAILED, operation + ": the store is closed", null);
+        }
+        return pool.getConnection();
+    }
+
+    private static void rollback(Connection connection, Exception cause) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

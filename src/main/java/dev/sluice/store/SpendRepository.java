@@ -1,0 +1,171 @@
+package dev.sluice.store;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The spend log, {@code sluice_spend_logs}: one row per call, by call id.
+ *
+ * <p>Writes are idempotent: a row whose call id is already logged is skipped
+ * ({@code INSERT ... ON CONFLICT DO NOTHING}, which H2 accepts in its PostgreSQL mode),
+ * so a batch retried after a lost commit acknowledgement, or written by two flushers,
+ * logs each call once. {@link SpendLedger} also adds the new rows' costs to their keys
+ * and teams in the same transaction.
+ *
+ * <p>Every method blocks on the database: call it from a virtual thread or a worker, never
+ * from an event loop. Failures are {@link StoreException}s.
+ */
+public final class SpendRepository {
+    private static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
+            + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at";
+    private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+    private static final String SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs WHERE ";
+
+    private final Database database;
+
+    public SpendRepository(Database database) {
+        this.database = Objects.requireNonNull(database, "database");
+    }
+
+    /**
+     * Writes the rows in one transaction, skipping those whose call id is already logged:
+     * all of them are logged when this returns, or none of this call's.
+     *
+     * @return how many rows were new
+     */
+    public int insertBatch(List<SpendRow> rows) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        return database.inTransaction("insert spend rows", connection -> {
+            int added = 0;
+            for (boolean isNew : insert(connection, rows)) {
+                added += isNew ? 1 : 0;
+            }
+            return added;
+        });
+    }
+
+    /** Inserts each row unless logged; element {@code i} tells whether row {@code i} was new. */
+    static boolean[] insert(Connection connection, List<SpendRow> rows) throws SQLException {
+        boolean[] added = new boolean[rows.size()];
+        try (PreparedStatement statement = connection.prepareStatement(INSERT)) {
+            for (SpendRow row : rows) {
+                bind(statement, row);
+                statement.addBatch();
+            }
+            int[] counts = statement.executeBatch();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                    throw new SQLException("the driver did not say which spend rows were new");
+                }
+                added[i] = counts[i] == 1;
+            }
+        }
+        return added;
+    }
+
+    private static void bind(PreparedStatement statement, SpendRow row) throws SQLException {
+        statement.setString(1, row.callId());
+        Columns.text(statement, 2, row.keyHash());
+        Columns.text(statement, 3, row.teamId());
+        Columns.text(statement, 4, row.userId());
+        statement.setString(5, row.modelGroup());
+        Columns.text(statement, 6, row.deploymentId());
+        statement.setLong(7, row.promptTokens());
+        statement.setLong(8, row.completionTokens());
+        statement.setLong(9, row.totalTokens());
+        statement.setBigDecimal(10, row.cost());
+        statement.setInt(11, row.status());
+        statement.setLong(12, row.durationMs());
+        Columns.time(statement, 13, row.startedAt());
+    }
+
+    public Optional<SpendRow> find(String callId) {
+        return database.withConnection("find spend row", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM sluice_spend_logs WHERE call_id = ?")) {
+                statement.setString(1, callId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    return rows.next() ? Optional.of(read(rows)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** Dollars logged for the key's calls that started at or after {@code since}. */
+    public BigDecimal sumCostByKey(String keyHash, Instant since) {
+        return sum("sum key spend", "key_hash = ? AND started_at >= ?", since, keyHash);
+    }
+
+    /** Dollars logged for the team's calls that started at or after {@code since}. */
+    public BigDecimal sumCostByTeam(String teamId, Instant since) {
+        return sum("sum team spend", "team_id = ? AND started_at >= ?", since, teamId);
+    }
+
+    /** Dollars logged for calls to the model group that started at or after {@code since}. */
+    public BigDecimal sumCostByModelGroup(String modelGroup, Instant since) {
+        return sum("sum model group spend", "model_group = ? AND started_at >= ?", since, modelGroup);
+    }
+
+    /**
+     * Dollars logged for the key's calls to the model group that started at or after
+     * {@code since}: what a {@code model_max_budget} entry is held against.
+     */
+    public BigDecimal sumCostByKeyAndModelGroup(String keyHash, String modelGroup, Instant since) {
+        return sum("sum key spend on a model group", "key_hash = ? AND model_group = ? AND started_at >= ?", since,
+                keyHash, modelGroup);
+    }
+
+    /** How many calls are logged. */
+    public long count() {
+        return database.withConnection("count spend rows", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM sluice_spend_logs");
+                    ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        });
+    }
+
+    private BigDecimal sum(String operation, String condition, Instant since, String... values) {
+        return database.withConnection(operation, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(SUM + condition)) {
+                for (int i = 0; i < values.length; i++) {
+                    statement.setString(i + 1, values[i]);
+                }
+                Columns.time(statement, values.length + 1, since);
+                try (ResultSet rows = statement.executeQuery()) {
+                    rows.next();
+                    return Money.of(rows.getBigDecimal(1));
+                }
+            }
+        });
+    }
+
+    private static SpendRow read(ResultSet row) throws SQLException {
+        return new SpendRow(
+                row.getString("call_id"),
+                Columns.text(row, "key_hash"),
+                Columns.text(row, "team_id"),
+                Columns.text(row, "user_id"),
+                row.getString("model_group"),
+                Columns.text(row, "deployment_id"),
+                row.getLong("prompt_tokens"),
+                row.getLong("completion_tokens"),
+                row.getLong("total_tokens"),
+                Money.of(row.getBigDecimal("cost")),
+                row.getInt("status"),
+                row.getLong("duration_ms"),
+                Columns.requiredTime(row, "started_at"));
+    }
+}

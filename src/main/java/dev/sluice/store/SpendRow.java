@@ -1,0 +1,152 @@
+package dev.sluice.store;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One call in the spend log: who made it, which group and deployment served it, what it
+ * used and cost, and how it ended. The call id is the row's identity, so writing the same
+ * row twice (a flush retried after a lost answer) records the call once.
+ *
+ * @param callId       the call's id, as in {@code x-litellm-call-id}
+ * @param keyHash      the virtual key's {@link VirtualKey#tokenHash()}; empty for the master key or no key
+ * @param modelGroup   the group the caller asked for
+ * @param deploymentId the deployment that answered last; empty when none was called
+ * @param cost         dollars, {@link Money scale 12}
+ * @param status       the HTTP status the caller got
+ * @param durationMs   from the call's start to its last byte
+ * @param startedAt    when the call arrived
+ */
+public record SpendRow(
+        String callId,
+        Optional<String> keyHash,
+        Optional<String> teamId,
+        Optional<String> userId,
+        String modelGroup,
+        Optional<String> deploymentId,
+        long promptTokens,
+        long completionTokens,
+        long totalTokens,
+        BigDecimal cost,
+        int status,
+        long durationMs,
+        Instant startedAt) {
+
+    public SpendRow {
+        Objects.requireNonNull(callId, "callId");
+        if (callId.isBlank()) {
+            throw new IllegalArgumentException("call_id: \"" + callId + "\" (expected: a non-blank id)");
+        }
+        Objects.requireNonNull(keyHash, "keyHash");
+        Objects.requireNonNull(teamId, "teamId");
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(modelGroup, "modelGroup");
+        Objects.requireNonNull(deploymentId, "deploymentId");
+        nonNegative("prompt_tokens", promptTokens);
+        nonNegative("completion_tokens", completionTokens);
+        nonNegative("total_tokens", totalTokens);
+        cost = Money.nonNegative("cost", cost);
+        if (status < 100 || status > 599) {
+            throw new IllegalArgumentException("status: " + status + " (expected: an HTTP status from 100 to 599)");
+        }
+        nonNegative("duration_ms", durationMs);
+        startedAt = Columns.micros(Objects.requireNonNull(startedAt, "startedAt"));
+    }
+
+    private static void nonNegative(String field, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(field + ": " + value + " (expected: >= 0)");
+        }
+    }
+
+    /** A row of zero tokens, zero cost and status 200: set what the call had on the builder. */
+    public static Builder builder(String callId, String modelGroup, Instant startedAt) {
+        return new Builder(callId, modelGroup, startedAt);
+    }
+
+    /**
+     * Builds a {@link SpendRow}; values are checked by {@link #build()}. A setter given
+     * {@code null} clears the value. {@link #totalTokens} defaults to prompt plus completion.
+     */
+    public static final class Builder {
+        private final String callId;
+        private final String modelGroup;
+        private final Instant startedAt;
+        private String keyHash;
+        private String teamId;
+        private String userId;
+        private String deploymentId;
+        private long promptTokens;
+        private long completionTokens;
+        private Long totalTokens;
+        private BigDecimal cost = Money.ZERO;
+        private int status = 200;
+        private long durationMs;
+
+        private Builder(String callId, String modelGroup, Instant startedAt) {
+            this.callId = callId;
+            this.modelGroup = modelGroup;
+            this.startedAt = startedAt;
+        }
+
+        public Builder keyHash(String keyHash) {
+            this.keyHash = keyHash;
+            return this;
+        }
+
+        public Builder teamId(String teamId) {
+            this.teamId = teamId;
+            return this;
+        }
+
+        public Builder userId(String userId) {
+            this.userId = userId;
+            return this;
+        }
+
+        public Builder deploymentId(String deploymentId) {
+            this.deploymentId = deploymentId;
+            return this;
+        }
+
+        public Builder promptTokens(long promptTokens) {
+            this.promptTokens = promptTokens;
+            return this;
+        }
+
+        public Builder completionTokens(long completionTokens) {
+            this.completionTokens = completionTokens;
+            return this;
+        }
+
+        public Builder totalTokens(long totalTokens) {
+            this.totalTokens = totalTokens;
+            return this;
+        }
+
+        public Builder cost(BigDecimal cost) {
+            this.cost = cost == null ? Money.ZERO : cost;
+            return this;
+        }
+
+        public Builder status(int status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder durationMs(long durationMs) {
+            this.durationMs = durationMs;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
+        public SpendRow build() {
+            long total = totalTokens != null ? totalTokens : promptTokens + completionTokens;
+            return new SpendRow(callId, Optional.ofNullable(keyHash), Optional.ofNullable(teamId),
+                    Optional.ofNullable(userId), modelGroup, Optional.ofNullable(deploymentId), promptTokens,
+                    completionTokens, total, cost, status, durationMs, startedAt);
+        }
+    }
+}

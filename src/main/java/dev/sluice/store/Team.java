@@ -1,0 +1,182 @@
+package dev.sluice.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A team as stored: the limits and budget its keys share, and its spend so far. Field
+ * names follow LiteLLM's {@code LiteLLM_TeamTable}. Immutable; {@link #toBuilder()} makes
+ * a changed copy.
+ *
+ * @param models         model groups the team's keys may call; empty allows every group
+ * @param maxBudget      dollars the team may spend per budget period (ever, without one)
+ * @param budgetDuration the budget period as written: {@code 30s}, {@code 30m}, {@code 30h}, {@code 30d}
+ * @param budgetResetAt  when spend next goes back to zero
+ * @param spend          dollars spent in the current period, {@link Money scale 12}
+ * @param routerSettings the team's {@code router_settings} JSON object (e.g. deployment weights)
+ * @param metadata       the owner's JSON object, kept as given
+ */
+public record Team(
+        String teamId,
+        Optional<String> teamAlias,
+        List<String> models,
+        Optional<BigDecimal> maxBudget,
+        Optional<String> budgetDuration,
+        Optional<Instant> budgetResetAt,
+        BigDecimal spend,
+        OptionalLong rpmLimit,
+        OptionalLong tpmLimit,
+        ObjectNode routerSettings,
+        ObjectNode metadata,
+        Instant createdAt) {
+
+    public Team {
+        Objects.requireNonNull(teamId, "teamId");
+        if (teamId.isBlank()) {
+            throw new IllegalArgumentException("team_id: \"" + teamId + "\" (expected: a non-blank id)");
+        }
+        Objects.requireNonNull(teamAlias, "teamAlias");
+        models = Frozen.list("models", models);
+        maxBudget = Objects.requireNonNull(maxBudget, "maxBudget").map(b -> Money.nonNegative("max_budget", b));
+        Objects.requireNonNull(budgetDuration, "budgetDuration");
+        budgetResetAt = Columns.micros(Objects.requireNonNull(budgetResetAt, "budgetResetAt"));
+        spend = Money.nonNegative("spend", spend);
+        Limits.check("rpm_limit", rpmLimit);
+        Limits.check("tpm_limit", tpmLimit);
+        routerSettings = Frozen.object(routerSettings);
+        metadata = Frozen.object(metadata);
+        createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
+    }
+
+    /** A copy: the record stays unchanged whatever the caller does with it. */
+    @Override
+    public ObjectNode routerSettings() {
+        return routerSettings.deepCopy();
+    }
+
+    /** A copy: the record stays unchanged whatever the caller does with it. */
+    @Override
+    public ObjectNode metadata() {
+        return metadata.deepCopy();
+    }
+
+    /** A team with no limits, no budget and no spend: set what it needs on the builder. */
+    public static Builder builder(String teamId, Instant createdAt) {
+        return new Builder(teamId, createdAt);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /**
+     * Builds a {@link Team}; values are checked by {@link #build()}. A setter given
+     * {@code null} clears the value.
+     */
+    public static final class Builder {
+        private String teamId;
+        private String teamAlias;
+        private List<String> models = List.of();
+        private BigDecimal maxBudget;
+        private String budgetDuration;
+        private Instant budgetResetAt;
+        private BigDecimal spend = Money.ZERO;
+        private Long rpmLimit;
+        private Long tpmLimit;
+        private ObjectNode routerSettings;
+        private ObjectNode metadata;
+        private Instant createdAt;
+
+        private Builder(String teamId, Instant createdAt) {
+            this.teamId = teamId;
+            this.createdAt = createdAt;
+        }
+
+        private Builder(Team team) {
+            teamId = team.teamId;
+            teamAlias = team.teamAlias.orElse(null);
+            models = team.models;
+            maxBudget = team.maxBudget.orElse(null);
+            budgetDuration = team.budgetDuration.orElse(null);
+            budgetResetAt = team.budgetResetAt.orElse(null);
+            spend = team.spend;
+            rpmLimit = Limits.boxed(team.rpmLimit);
+            tpmLimit = Limits.boxed(team.tpmLimit);
+            routerSettings = team.routerSettings;
+            metadata = team.metadata;
+            createdAt = team.createdAt;
+        }
+
+        public Builder teamId(String teamId) {
+            this.teamId = teamId;
+            return this;
+        }
+
+        public Builder teamAlias(String teamAlias) {
+            this.teamAlias = teamAlias;
+            return this;
+        }
+
+        public Builder models(List<String> models) {
+            this.models = models == null ? List.of() : models;
+            return this;
+        }
+
+        public Builder maxBudget(BigDecimal maxBudget) {
+            this.maxBudget = maxBudget;
+            return this;
+        }
+
+        public Builder budgetDuration(String budgetDuration) {
+            this.budgetDuration = budgetDuration;
+            return this;
+        }
+
+        public Builder budgetResetAt(Instant budgetResetAt) {
+            this.budgetResetAt = budgetResetAt;
+            return this;
+        }
+
+        public Builder spend(BigDecimal spend) {
+            this.spend = spend == null ? Money.ZERO : spend;
+            return this;
+        }
+
+        public Builder rpmLimit(Long rpmLimit) {
+            this.rpmLimit = rpmLimit;
+            return this;
+        }
+
+        public Builder tpmLimit(Long tpmLimit) {
+            this.tpmLimit = tpmLimit;
+            return this;
+        }
+
+        public Builder routerSettings(ObjectNode routerSettings) {
+            this.routerSettings = routerSettings;
+            return this;
+        }
+
+        public Builder metadata(ObjectNode metadata) {
+            this.metadata = metadata;
+            return this;
+        }
+
+        public Builder createdAt(Instant createdAt) {
+            this.createdAt = createdAt;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
+        public Team build() {
+            return new Team(teamId, Optional.ofNullable(teamAlias), models, Optional.ofNullable(maxBudget),
+                    Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
+                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), routerSettings, metadata, createdAt);
+        }
+    }
+}

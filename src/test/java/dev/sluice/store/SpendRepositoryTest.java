@@ -1,0 +1,133 @@
+package dev.sluice.store;
+
+import static dev.sluice.store.StoreFixtures.T0;
+import static dev.sluice.store.StoreFixtures.dollars;
+import static dev.sluice.store.StoreFixtures.hash;
+import static dev.sluice.store.StoreFixtures.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.testing.StoreTest;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** sluice_spend_logs through {@link SpendRepository}, on both engines. */
+class SpendRepositoryTest {
+
+    static SpendRow everyField() {
+        return SpendRow.builder("chatcmpl-call-1", "gpt-4o", T0.plusNanos(987_654_321))
+                .keyHash(hash("sk-caller"))
+                .teamId("team-a")
+                .userId("user-1")
+                .deploymentId("azure-eu-1")
+                .promptTokens(1200)
+                .completionTokens(345)
+                .cost(new BigDecimal("0.0064500000009"))
+                .status(200)
+                .durationMs(1843)
+                .build();
+    }
+
+    @StoreTest
+    void aRowReadsBackAsItWasWritten(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+
+        assertThat(spend.insertBatch(List.of(everyField()))).isEqualTo(1);
+
+        SpendRow read = spend.find("chatcmpl-call-1").orElseThrow();
+        assertThat(read).isEqualTo(everyField());
+        assertThat(read.totalTokens()).isEqualTo(1545);
+        assertThat(read.cost()).isEqualTo(dollars("0.006450000001"));
+    }
+
+    @StoreTest
+    void aRowOfAFailedCallWithoutKeyOrDeploymentReadsBack(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+        SpendRow failed = SpendRow.builder("call-429", "gpt-4o", T0).status(429).durationMs(3).build();
+
+        spend.insertBatch(List.of(failed));
+
+        assertThat(spend.find("call-429")).contains(failed);
+    }
+
+    @StoreTest
+    void aBatchWrittenAgainAfterARetryLogsEachCallOnce(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+        List<SpendRow> batch = List.of(
+                row("c1", "sk-a", "t", "gpt-4o", "0.5", T0),
+                row("c2", "sk-a", "t", "gpt-4o", "0.25", T0),
+                row("c3", "sk-b", null, "gpt-4o-mini", "0.125", T0));
+
+        assertThat(spend.insertBatch(batch)).isEqualTo(3);
+        assertThat(spend.insertBatch(batch)).isZero();
+        List<SpendRow> overlapping = new ArrayList<>(batch.subList(1, 3));
+        overlapping.add(row("c4", "sk-a", "t", "gpt-4o", "1", T0));
+        assertThat(spend.insertBatch(overlapping)).isEqualTo(1);
+
+        assertThat(spend.count()).isEqualTo(4);
+        assertThat(spend.sumCostByKey(hash("sk-a"), T0)).isEqualTo(dollars("1.75"));
+    }
+
+    @StoreTest
+    void theSameCallTwiceInOneBatchIsLoggedOnceAsFirstWritten(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+
+        int added = spend.insertBatch(List.of(
+                row("twice", "sk-a", null, "gpt-4o", "0.5", T0),
+                row("twice", "sk-a", null, "gpt-4o", "9", T0)));
+
+        assertThat(added).isEqualTo(1);
+        assertThat(spend.find("twice").orElseThrow().cost()).isEqualTo(dollars("0.5"));
+    }
+
+    @StoreTest
+    void anEmptyBatchWritesNothing(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+
+        assertThat(spend.insertBatch(List.of())).isZero();
+        assertThat(spend.count()).isZero();
+    }
+
+    @StoreTest
+    void sumsCountCallsFromTheGivenInstantOnByKeyTeamAndGroup(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+        Instant since = T0.plusSeconds(3600);
+        spend.insertBatch(List.of(
+                row("before", "sk-a", "t1", "gpt-4o", "100", since.minusNanos(1_000)),
+                row("at", "sk-a", "t1", "gpt-4o", "0.1", since),
+                row("after", "sk-a", "t1", "gpt-4o-mini", "0.02", since.plusSeconds(5)),
+                row("other-key", "sk-b", "t1", "gpt-4o", "0.003", since.plusSeconds(5)),
+                row("other-team", "sk-c", "t2", "gpt-4o", "0.0004", since.plusSeconds(5)),
+                row("no-key", null, null, "gpt-4o", "0.00005", since.plusSeconds(5))));
+
+        assertThat(spend.sumCostByKey(hash("sk-a"), since)).isEqualTo(dollars("0.12"));
+        assertThat(spend.sumCostByKey(hash("sk-a"), since.plusNanos(1_000))).isEqualTo(dollars("0.02"));
+        assertThat(spend.sumCostByTeam("t1", since)).isEqualTo(dollars("0.123"));
+        assertThat(spend.sumCostByModelGroup("gpt-4o", since)).isEqualTo(dollars("0.10345"));
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", since)).isEqualTo(dollars("0.1"));
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", T0)).isEqualTo(dollars("100.1"));
+    }
+
+    @StoreTest
+    void nothingLoggedSumsToZero(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+
+        assertThat(spend.sumCostByKey(hash("sk-nobody"), T0)).isEqualTo(Money.ZERO);
+        assertThat(spend.sumCostByTeam("nobody", T0)).isEqualTo(Money.ZERO);
+        assertThat(spend.find("nothing")).isEmpty();
+    }
+
+    @StoreTest
+    void aBatchOfAThousandRowsIsWrittenWhole(Database database) {
+        SpendRepository spend = new SpendRepository(database);
+        List<SpendRow> rows = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(row("bulk-" + i, "sk-bulk", "t", "gpt-4o", "0.001", T0.plusMillis(i)));
+        }
+
+        assertThat(spend.insertBatch(rows)).isEqualTo(1000);
+
+        assertThat(spend.sumCostByKey(hash("sk-bulk"), T0)).isEqualTo(dollars("1"));
+    }
+}

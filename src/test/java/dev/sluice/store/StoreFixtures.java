@@ -1,0 +1,82 @@
+package dev.sluice.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/** Keys, teams and rows for the store tests. */
+final class StoreFixtures {
+    static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+
+    private StoreFixtures() {}
+
+    static String hash(String rawKey) {
+        return VirtualKey.hash(rawKey);
+    }
+
+    /** A key with nothing set but what every key has. */
+    static VirtualKey key(String rawKey) {
+        return VirtualKey.builder(hash(rawKey), VirtualKey.maskedName(rawKey), T0).build();
+    }
+
+    static Team team(String teamId) {
+        return Team.builder(teamId, T0).build();
+    }
+
+    static SpendRow row(String callId, String rawKey, String teamId, String group, String cost, Instant startedAt) {
+        return SpendRow.builder(callId, group, startedAt)
+                .keyHash(rawKey == null ? null : hash(rawKey))
+                .teamId(teamId)
+                .cost(new BigDecimal(cost))
+                .build();
+    }
+
+    static ObjectNode json(String text) {
+        try {
+            return (ObjectNode) Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static BigDecimal dollars(String amount) {
+        return Money.of(new BigDecimal(amount));
+    }
+
+    interface Task {
+        void run(int thread) throws Exception;
+    }
+
+    /** Runs {@code task} on {@code threads} threads released together; rethrows the first failure. */
+    static void concurrently(int threads, Task task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    task.run(thread);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

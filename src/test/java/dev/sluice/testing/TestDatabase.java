@@ -1,0 +1,89 @@
+package dev.sluice.testing;
+
+import dev.sluice.store.Database;
+import dev.sluice.store.Engine;
+import dev.sluice.store.StoreLocation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A store of its own for one test: an H2 file in a new temporary folder, or a new schema in
+ * the test PostgreSQL server. {@link #close()} closes whatever was opened on it and removes
+ * the folder or drops the schema.
+ */
+public final class TestDatabase implements AutoCloseable {
+    private final Engine engine;
+    private final StoreLocation location;
+    private final Runnable cleanup;
+    private final List<Database> opened = new ArrayList<>();
+    private Database database;
+
+    TestDatabase(Engine engine, StoreLocation location, Runnable cleanup) {
+        this.engine = engine;
+        this.location = location;
+        this.cleanup = cleanup;
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    /** Where the store is; nothing is created there until something opens it. */
+    public StoreLocation location() {
+        return location;
+    }
+
+    /** The store, opened and migrated on first use with {@link TestDatabases#OPTIONS}. */
+    public synchronized Database database() {
+        if (database == null) {
+            database = open();
+        }
+        return database;
+    }
+
+    /** Another pool on the same store, migrated: as a second process or a restart would open it. */
+    public synchronized Database open() {
+        Database opening = Database.open(location, TestDatabases.OPTIONS);
+        opened.add(opening);
+        return opening;
+    }
+
+    /** A pool on the same store, not migrated. */
+    public synchronized Database connect() {
+        Database connecting = Database.connect(location, TestDatabases.OPTIONS);
+        opened.add(connecting);
+        return connecting;
+    }
+
+    @Override
+    public synchronized void close() {
+        opened.forEach(Database::close);
+        opened.clear();
+        database = null;
+        cleanup.run();
+    }
+
+    @Override
+    public String toString() {
+        return engine.name().toLowerCase();
+    }
+
+    static void deleteTree(Path folder) {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
