@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -18,11 +19,21 @@ import java.util.concurrent.ConcurrentMap;
  * sample taken at {@code t} is still returned at exactly {@code t + ttl}, not a moment
  * later). Expired samples are not removed; the size bound already caps what is held, and
  * the next samples push them out.
+ *
+ * <p>{@link #average} is read for every candidate of every latency-based pick, far more
+ * often than samples are added, so each deployment's samples also hold their mean and the
+ * time of their earliest one, worked out when a sample is added: while the earliest is
+ * within the ttl, which is the usual case, the average is that mean, read without a scan.
  */
 public final class InMemoryLatencySamples implements LatencySamples {
 
-    /** Oldest first; {@code at[i]} is when {@code seconds[i]} was taken. */
-    private record Samples(Instant[] at, double[] seconds) {
+    /**
+     * Oldest first; {@code at[i]} is when {@code seconds[i]} was taken. {@code earliest} is
+     * the earliest of {@code at} (samples are kept in the order they were added, which
+     * writers on several threads may add slightly out of time order) and {@code mean} the
+     * mean of all {@code seconds}, summed oldest first as {@link #average} sums them.
+     */
+    private record Samples(Instant[] at, double[] seconds, Instant earliest, double mean) {
         Samples plus(Instant when, double value, int maxSamples) {
             int keep = Math.min(at.length, maxSamples - 1);
             int from = at.length - keep;
@@ -30,11 +41,19 @@ public final class InMemoryLatencySamples implements LatencySamples {
             double[] newSeconds = Arrays.copyOfRange(seconds, from, from + keep + 1);
             newAt[keep] = when;
             newSeconds[keep] = value;
-            return new Samples(newAt, newSeconds);
+            Instant earliest = when;
+            double sum = 0;
+            for (int i = 0; i < newAt.length; i++) {
+                if (newAt[i].isBefore(earliest)) {
+                    earliest = newAt[i];
+                }
+                sum += newSeconds[i];
+            }
+            return new Samples(newAt, newSeconds, earliest, sum / newSeconds.length);
         }
     }
 
-    private static final Samples NONE = new Samples(new Instant[0], new double[0]);
+    private static final Samples NONE = new Samples(new Instant[0], new double[0], Instant.MAX, 0);
 
     private final ConcurrentMap<String, Samples> samples = new ConcurrentHashMap<>();
 
@@ -61,5 +80,27 @@ public final class InMemoryLatencySamples implements LatencySamples {
             }
         }
         return recent;
+    }
+
+    /** As {@link #recent}, without building a list; without a scan while every sample is recent. */
+    @Override
+    public OptionalDouble average(String deploymentId, Instant now, Duration ttl) {
+        Samples held = samples.get(deploymentId);
+        if (held == null) {
+            return OptionalDouble.empty();
+        }
+        Instant oldest = now.minus(ttl);
+        if (!held.earliest().isBefore(oldest)) {
+            return OptionalDouble.of(held.mean());
+        }
+        double sum = 0;
+        int count = 0;
+        for (int i = 0; i < held.at().length; i++) {
+            if (!held.at()[i].isBefore(oldest)) {
+                sum += held.seconds()[i];
+                count++;
+            }
+        }
+        return count == 0 ? OptionalDouble.empty() : OptionalDouble.of(sum / count);
     }
 }

@@ -114,4 +114,79 @@ class InMemoryLatencySamplesTest {
         }
         assertThat(samples.recent("b", T0, TTL)).hasSize(10);
     }
+
+    @Test
+    void theAverageOfADeploymentWithoutSamplesIsEmpty() {
+        assertThat(samples.average("a", T0, TTL)).isEmpty();
+    }
+
+    @Test
+    void theAverageIsTheMeanOfTheRecentSamples() {
+        samples.add("a", T0, 1.0, 10);
+        samples.add("a", T0.plusSeconds(1), 2.0, 10);
+        samples.add("a", T0.plusSeconds(2), 6.0, 10);
+        samples.add("b", T0, 100.0, 10);
+
+        assertThat(samples.average("a", T0.plusSeconds(2), TTL)).hasValue(3.0);
+    }
+
+    @Test
+    void theAverageCountsOnlyTheSamplesKept() {
+        for (int i = 1; i <= 12; i++) {
+            samples.add("a", T0, i, 10);
+        }
+
+        assertThat(samples.average("a", T0, TTL)).hasValue(7.5);
+    }
+
+    @Test
+    void theAverageLeavesOutExpiredSamplesAtTheSameBoundaryAsRecent() {
+        samples.add("a", T0, 1.0, 10);
+        samples.add("a", T0.plus(MS), 3.0, 10);
+
+        assertThat(samples.average("a", T0.plus(TTL), TTL)).hasValue(2.0);
+        assertThat(samples.average("a", T0.plus(TTL).plus(MS), TTL)).hasValue(3.0);
+        assertThat(samples.average("a", T0.plus(TTL).plus(MS).plusNanos(1), TTL)).isEmpty();
+    }
+
+    @Test
+    void aSampleAddedOutOfTimeOrderLeavesTheAverageWhenItExpires() {
+        samples.add("a", T0.plusSeconds(10), 2.0, 10);
+        samples.add("a", T0, 10.0, 10);
+        samples.add("a", T0.plusSeconds(20), 3.0, 10);
+
+        assertThat(samples.average("a", T0.plus(TTL), TTL)).hasValue(5.0);
+        assertThat(samples.average("a", T0.plus(TTL).plusSeconds(5), TTL)).hasValue(2.5);
+        assertThat(samples.recent("a", T0.plus(TTL).plusSeconds(5), TTL)).containsExactly(2.0, 3.0);
+    }
+
+    @Test
+    void theAverageOfExpiredSamplesOnlyIsEmptyNotADivisionByZero() {
+        samples.add("a", T0, 1.0, 10);
+
+        assertThat(samples.average("a", T0.plus(TTL).plusNanos(1), TTL)).isEmpty();
+    }
+
+    @Test
+    void theAverageIsWhatTheInterfaceWorksOutFromRecent() {
+        for (int i = 0; i < 10; i++) {
+            samples.add("a", T0.plusMillis(337L * i), 0.1 * (i + 1) + 1e-9 * i, 10);
+        }
+        LatencySamples viaRecent = new LatencySamples() {
+            @Override
+            public void add(String deploymentId, Instant at, double seconds, int maxSamples) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public List<Double> recent(String deploymentId, Instant now, Duration ttl) {
+                return samples.recent(deploymentId, now, ttl);
+            }
+        };
+
+        for (Instant now : List.of(T0.plusSeconds(3), T0.plus(TTL), T0.plus(TTL).plusMillis(1000))) {
+            assertThat(samples.average("a", now, TTL)).isEqualTo(viaRecent.average("a", now, TTL));
+        }
+        assertThat(viaRecent.average("none", T0, TTL)).isEmpty();
+    }
 }

@@ -8,6 +8,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -36,7 +39,15 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
     /** The sample a timeout adds, in seconds; LiteLLM's figure. */
     public static final double TIMEOUT_PENALTY_SECONDS = 1000.0;
 
+    /**
+     * The most stream keys {@link #streamKeys} holds before it starts again: far more than any
+     * group has deployments, so only ids of deployments removed at run time ever push it there.
+     */
+    static final int MAX_STREAM_KEYS = 10_000;
+
     private final LatencySamples latency;
+    /** Each deployment's stream series key, built once instead of on every pick of a stream. */
+    private final ConcurrentMap<String, String> streamKeys = new ConcurrentHashMap<>();
     private final CapacityCheck capacity;
     private final LatencyArgs args;
     private final Clock clock;
@@ -59,6 +70,18 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
         return stream ? deploymentId + "#first-event" : deploymentId;
     }
 
+    /** {@link #seriesKey} of a stream, made once per deployment. */
+    private String streamKey(String deploymentId) {
+        String key = streamKeys.get(deploymentId);
+        if (key == null) {
+            if (streamKeys.size() >= MAX_STREAM_KEYS) {
+                streamKeys.clear();
+            }
+            key = streamKeys.computeIfAbsent(deploymentId, id -> seriesKey(id, true));
+        }
+        return key;
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -76,16 +99,12 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
         List<Deployment> unmeasured = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Deployment d = fits.get(i).deployment();
-            List<Double> samples = latency.recent(seriesKey(d.id(), stream), now, args.ttl());
-            if (samples.isEmpty()) {
+            OptionalDouble mean = latency.average(stream ? streamKey(d.id()) : d.id(), now, args.ttl());
+            if (mean.isEmpty()) {
                 unmeasured.add(d);
                 continue;
             }
-            double sum = 0;
-            for (double sample : samples) {
-                sum += sample;
-            }
-            average[i] = sum / samples.size();
+            average[i] = mean.getAsDouble();
         }
         if (!unmeasured.isEmpty()) {
             return unmeasured.get(LowestScore.any(unmeasured.size(), random));
