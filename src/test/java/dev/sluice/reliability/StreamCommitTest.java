@@ -6,9 +6,9 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.RawRequests;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -72,7 +72,7 @@ class StreamCommitTest {
         private void serve() {
             while (!server.isClosed()) {
                 try (Socket socket = server.accept()) {
-                    readRequest(socket.getInputStream());
+                    RawRequests.read(socket.getInputStream());
                     calls.incrementAndGet();
                     int length = EVENT.getBytes(StandardCharsets.UTF_8).length;
                     OutputStream out = socket.getOutputStream();
@@ -85,24 +85,6 @@ class StreamCommitTest {
                     return;
                 }
             }
-        }
-
-        private static void readRequest(InputStream in) throws IOException {
-            StringBuilder head = new StringBuilder();
-            while (!head.toString().endsWith("\r\n\r\n")) {
-                int b = in.read();
-                if (b < 0) {
-                    return;
-                }
-                head.append((char) b);
-            }
-            int length = 0;
-            for (String line : head.toString().split("\r\n")) {
-                if (line.toLowerCase().startsWith("content-length:")) {
-                    length = Integer.parseInt(line.substring(15).trim());
-                }
-            }
-            in.readNBytes(length);
         }
 
         @Override

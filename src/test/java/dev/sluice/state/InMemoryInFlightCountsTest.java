@@ -1,5 +1,6 @@
 package dev.sluice.state;
 
+import dev.sluice.testing.Concurrently;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

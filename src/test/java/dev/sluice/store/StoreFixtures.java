@@ -2,17 +2,12 @@ package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
+import dev.sluice.testing.Concurrently;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /** Keys, teams and rows for the store tests. */
 final class StoreFixtures {
@@ -53,30 +48,8 @@ final class StoreFixtures {
         return Money.of(new BigDecimal(amount));
     }
 
-    interface Task {
-        void run(int thread) throws Exception;
-    }
-
     /** Runs {@code task} on {@code threads} threads released together; rethrows the first failure. */
-    static void concurrently(int threads, Task task) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    start.await();
-                    task.run(thread);
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> f : done) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+    static void concurrently(int threads, Concurrently.Task task) throws Exception {
+        Concurrently.run(threads, Duration.ofSeconds(60), task);
     }
 }

@@ -1,7 +1,6 @@
 package dev.sluice.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -41,7 +40,7 @@ public final class HalfEventUpstream implements AutoCloseable {
     private void serve() {
         while (!server.isClosed()) {
             try (Socket socket = server.accept()) {
-                readRequest(socket.getInputStream());
+                RawRequests.read(socket.getInputStream());
                 calls.incrementAndGet();
                 OutputStream out = socket.getOutputStream();
                 out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -57,24 +56,6 @@ public final class HalfEventUpstream implements AutoCloseable {
                 return;
             }
         }
-    }
-
-    private static void readRequest(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                return;
-            }
-            head.append((char) b);
-        }
-        int length = 0;
-        for (String line : head.toString().split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        in.readNBytes(length);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.sluice.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -55,7 +54,7 @@ public final class SlowStreamUpstream implements AutoCloseable {
 
     private void serve(Socket socket) {
         try (socket) {
-            readRequest(socket.getInputStream());
+            RawRequests.read(socket.getInputStream());
             calls.incrementAndGet();
             open.incrementAndGet();
             OutputStream out = socket.getOutputStream();
@@ -84,24 +83,6 @@ public final class SlowStreamUpstream implements AutoCloseable {
         out.write(bytes);
         out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
         out.flush();
-    }
-
-    private static void readRequest(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                return;
-            }
-            head.append((char) b);
-        }
-        int length = 0;
-        for (String line : head.toString().split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        in.readNBytes(length);
     }
 
     @Override

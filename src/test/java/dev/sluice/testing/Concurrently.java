@@ -1,5 +1,6 @@
-package dev.sluice.state;
+package dev.sluice.testing;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -9,14 +10,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /** Runs one task on several threads released at the same moment, as event loops would call a store. */
-final class Concurrently {
+public final class Concurrently {
     private Concurrently() {}
 
-    interface Task {
+    public interface Task {
         void run(int thread) throws Exception;
     }
 
-    static void run(int threads, Task task) throws Exception {
+    /** Runs {@code task} on {@code threads} threads, each given 30 s to finish; rethrows the first failure. */
+    public static void run(int threads, Task task) throws Exception {
+        run(threads, Duration.ofSeconds(30), task);
+    }
+
+    /** As {@link #run(int, Task)}, with {@code timeout} for each thread to finish. */
+    public static void run(int threads, Duration timeout, Task task) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             CountDownLatch start = new CountDownLatch(1);
@@ -31,7 +38,7 @@ final class Concurrently {
             }
             start.countDown();
             for (Future<?> f : done) {
-                f.get(30, TimeUnit.SECONDS);
+                f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             }
         } finally {
             pool.shutdownNow();
