@@ -102,16 +102,16 @@ final class DeploymentCall implements Attempter<Answer> {
             headers.upstreamTook(gateway.nanoTime().getAsLong() - opened);
             if (call.clientGone()) {
                 exchange.cancel();
-                return failed(FailureClassifier.fromTransport(exchange.failure(new IllegalStateException("the caller left"))));
+                return unanswered(exchange, new IllegalStateException("the caller left"));
             }
             if (answered.failed()) {
-                return failed(FailureClassifier.fromTransport(exchange.failure(answered.cause())));
+                return unanswered(exchange, answered.cause());
             }
             int status = exchange.status();
             if (status < 200 || status >= 300) {
                 return exchange.body().transform(body -> {
                     if (body.failed()) {
-                        return failed(FailureClassifier.fromTransport(exchange.failure(body.cause())));
+                        return unanswered(exchange, body.cause());
                     }
                     Failure failure = FailureClassifier.fromAnswer(status, body.result(), exchange.headers(), gateway.clock().instant());
                     failureHeaders.put(failure, exchange.headers());
@@ -149,7 +149,7 @@ final class DeploymentCall implements Attempter<Answer> {
             // see cannot be sent before it is whole: the events go out whole, at the end.
             return exchange.body().transform(body -> {
                 if (body.failed()) {
-                    return failed(FailureClassifier.fromTransport(exchange.failure(body.cause())));
+                    return unanswered(exchange, body.cause());
                 }
                 if (checkAnswer) {
                     Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(deployment,
@@ -181,7 +181,7 @@ final class DeploymentCall implements Attempter<Answer> {
                     return Future.succeededFuture(AttemptResult.served(new Answer.Streaming(relay)));
                 }
                 call.relaying(null);
-                return failed(FailureClassifier.fromTransport(exchange.failure(committed.cause())));
+                return unanswered(exchange, committed.cause());
             });
         } catch (RuntimeException e) {
             exchange.cancel();
@@ -193,7 +193,7 @@ final class DeploymentCall implements Attempter<Answer> {
         int status = exchange.status();
         return exchange.body().transform(read -> {
             if (read.failed()) {
-                return failed(FailureClassifier.fromTransport(exchange.failure(read.cause())));
+                return unanswered(exchange, read.cause());
             }
             Optional<OpenAiShape.ShapedAnswer> shaped = provider.normaliseSuccess(read.result());
             if (shaped.isEmpty()) {
@@ -216,6 +216,11 @@ final class DeploymentCall implements Attempter<Answer> {
         });
     }
 
+
+    /** The attempt got no (whole) HTTP answer: refused, reset, cut, timed out or abandoned. */
+    private static Future<AttemptResult<Answer>> unanswered(UpstreamExchange exchange, Throwable cause) {
+        return failed(FailureClassifier.fromTransport(exchange.failure(cause)));
+    }
 
     private static Future<AttemptResult<Answer>> failed(Failure failure) {
         return Future.succeededFuture(AttemptResult.failed(failure));

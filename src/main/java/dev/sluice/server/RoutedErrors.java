@@ -17,6 +17,7 @@ import io.vertx.core.http.HttpServerResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -36,12 +37,13 @@ final class RoutedErrors {
 
     void answer(HttpServerResponse response, RouteOutcome<?> outcome, Failure failure, DeploymentCall calls) {
         String requested = outcome.groups().getFirst().group();
-        if (!attempted(outcome, failure)) {
+        Optional<Attempt> attempt = attemptThatFailed(outcome, failure);
+        if (attempt.isEmpty()) {
             refusedBeforeCalling(response, outcome, failure, whatSluiceDid(requested, outcome));
             return;
         }
-        Deployment failed = deploymentOf(outcome, failure);
-        String where = "deployment '" + failed.id() + "' of model group '" + groupOf(outcome, failure) + "'";
+        Deployment failed = attempt.get().deployment();
+        String where = "deployment '" + failed.id() + "' of model group '" + attempt.get().group() + "'";
         if (failure.kind() == FailureClass.GUARDRAIL) {
             Responses.error(response, new ApiError(400, "invalid_request_error", "Sluice: " + failure.cause()
                     + " The request was not sent to any other deployment or fallback.", null, "guardrail_refused"));
@@ -100,16 +102,19 @@ final class RoutedErrors {
         Responses.error(response, new ApiError(429, "rate_limit_error", "Sluice: " + cause + ". " + what, null, "no_capacity"));
     }
 
-    private static boolean attempted(RouteOutcome<?> outcome, Failure failure) {
+    /** The attempt that ended with {@code failure}, and its group; empty when no deployment was called. */
+    private static Optional<Attempt> attemptThatFailed(RouteOutcome<?> outcome, Failure failure) {
         for (GroupRun run : outcome.groups()) {
             for (Tried t : run.attempts()) {
                 if (t.failure() == failure) {
-                    return true;
+                    return Optional.of(new Attempt(run.group(), t.deployment()));
                 }
             }
         }
-        return false;
+        return Optional.empty();
     }
+
+    private record Attempt(String group, Deployment deployment) {}
 
     /** The sentence that closes every routed error: which group failed and what became of its fallbacks. */
     static String whatSluiceDid(String requested, RouteOutcome<?> outcome) {
@@ -167,27 +172,4 @@ final class RoutedErrors {
         }
         return String.join("; ", parts);
     }
-
-    private static Deployment deploymentOf(RouteOutcome<?> outcome, Failure failure) {
-        for (GroupRun run : outcome.groups()) {
-            for (Tried t : run.attempts()) {
-                if (t.failure() == failure) {
-                    return t.deployment();
-                }
-            }
-        }
-        return outcome.lastDeployment();
-    }
-
-    private static String groupOf(RouteOutcome<?> outcome, Failure failure) {
-        for (GroupRun run : outcome.groups()) {
-            for (Tried t : run.attempts()) {
-                if (t.failure() == failure) {
-                    return run.group();
-                }
-            }
-        }
-        return outcome.lastGroup();
-    }
-
 }
