@@ -133,7 +133,8 @@ record CallRequest(Endpoint endpoint, ObjectNode body, String group, boolean str
         };
     }
 
-    private static String describe(JsonProcessingException e) {
+    /** Jackson's reason for a JSON parse failure, its first line and where, without the echoed input. */
+    static String describe(JsonProcessingException e) {
         JsonLocation at = e.getLocation();
         String reason = e.getOriginalMessage();
         int cut = reason.indexOf('\n');

@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
@@ -57,6 +58,8 @@ final class ModelAdminHandlers {
         JsonNode entry;
         try {
             entry = Json.parse(bytes);
+        } catch (JsonProcessingException e) {
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + CallRequest.describe(e), null, "invalid_json");
         } catch (IOException e) {
             throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null, "invalid_json");
         }

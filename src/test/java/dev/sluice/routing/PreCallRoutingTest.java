@@ -134,6 +134,11 @@ class PreCallRoutingTest {
             assertThat(open.post("/model/new", entry).statusCode()).isEqualTo(403);
             assertThat(gateway.post("/model/new", entry).statusCode()).isEqualTo(401);
 
+            HttpResponse<String> notJson = gateway.post("/model/new", "not json", "Authorization", "Bearer sk-admin");
+            assertThat(notJson.statusCode()).isEqualTo(400);
+            assertThat(Json.MAPPER.readTree(notJson.body()).path("error").path("message").asText())
+                    .contains("(line 1, column").doesNotContain("Source:");
+
             HttpResponse<String> bad = gateway.post("/model/new",
                     "{\"model_name\":\"g\",\"litellm_params\":{\"model\":\"openai/b\",\"api_base\":\"ftp://x\",\"weight\":-1}}",
                     "Authorization", "Bearer sk-admin");
