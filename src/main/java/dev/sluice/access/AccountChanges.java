@@ -1,0 +1,24 @@
+package dev.sluice.access;
+
+/**
+ * Told when the key and team API has changed a stored key or team, so that what the
+ * gateway holds in memory about it (the cached key, its spend counters and rate-limit
+ * meters) follows at once in this process. Other replicas see the change when their key
+ * cache entry expires.
+ */
+public interface AccountChanges {
+
+    /** A key was created, changed, blocked or deleted. */
+    void keyChanged(String tokenHash);
+
+    /** A team was changed or deleted; keys of the team are read again on their next use. */
+    void teamChanged(String teamId);
+
+    AccountChanges NONE = new AccountChanges() {
+        @Override
+        public void keyChanged(String tokenHash) {}
+
+        @Override
+        public void teamChanged(String teamId) {}
+    };
+}
