@@ -1,5 +1,7 @@
 package dev.sluice.api;
 
+import java.util.Map;
+
 /**
  * An error answered in OpenAI's shape {@code {"error":{"message","type","param","code"}}}.
  * Thrown by request parsing and checks; the server turns it into the response.
@@ -14,13 +16,24 @@ public final class ApiError extends RuntimeException {
     private final String type;
     private final String param;
     private final String code;
+    private final Map<String, String> headers;
 
     public ApiError(int status, String type, String message, String param, String code) {
+        this(status, type, message, param, code, Map.of());
+    }
+
+    private ApiError(int status, String type, String message, String param, String code, Map<String, String> headers) {
         super(message, null, false, false);
         this.status = status;
         this.type = type;
         this.param = param;
         this.code = code;
+        this.headers = Map.copyOf(headers);
+    }
+
+    /** The same error, answered with these headers too (a 429's {@code Retry-After} and {@code x-ratelimit-*}). */
+    public ApiError withHeaders(Map<String, String> headers) {
+        return new ApiError(status, type, getMessage(), param, code, headers);
     }
 
     public static ApiError invalidRequest(String message, String param, String code) {
@@ -49,5 +62,10 @@ public final class ApiError extends RuntimeException {
 
     public String code() {
         return code;
+    }
+
+    /** Headers the answer carries besides the body's. */
+    public Map<String, String> headers() {
+        return headers;
     }
 }

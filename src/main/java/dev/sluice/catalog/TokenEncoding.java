@@ -52,7 +52,7 @@ public enum TokenEncoding {
     }
 
     /** Tokens in {@code text}, special-token markers such as {@code <|endoftext|>} counted as plain text. */
-    int count(String text) {
+    public int count(String text) {
         return encoding().countTokensOrdinary(text);
     }
 

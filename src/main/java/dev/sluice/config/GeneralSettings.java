@@ -1,15 +1,35 @@
 package dev.sluice.config;
 
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * {@code general_settings}.
  *
- * @param masterKey       {@code master_key}, else the {@code LITELLM_MASTER_KEY} variable
- * @param databaseUrl     {@code database_url}, else the {@code DATABASE_URL} variable
- * @param maxRequestBytes largest request body accepted, from {@code max_request_size_mb} (default 32)
+ * @param masterKey                    {@code master_key}, else the {@code LITELLM_MASTER_KEY} variable
+ * @param databaseUrl                  {@code database_url}, else the {@code DATABASE_URL} variable
+ * @param maxRequestBytes              largest request body accepted, from {@code max_request_size_mb} (default 32)
+ * @param storePath                    Sluice's {@code store_path}: the embedded store's file when there is no
+ *                                     {@code database_url} (default {@code sluice-data/sluice}); the spend
+ *                                     buffer lives in a folder beside it
+ * @param enforceFallbackModelAccess   {@code enforce_fallback_model_access} (default true): a fallback group the
+ *                                     caller's key or team may not use is skipped
+ * @param enforceFallbackBudget        {@code enforce_fallback_budget} (default true): a fallback group the caller's
+ *                                     budgets do not cover is skipped
  */
-public record GeneralSettings(Optional<Secret> masterKey, Optional<Secret> databaseUrl, long maxRequestBytes) {
+public record GeneralSettings(
+        Optional<Secret> masterKey,
+        Optional<Secret> databaseUrl,
+        long maxRequestBytes,
+        Path storePath,
+        boolean enforceFallbackModelAccess,
+        boolean enforceFallbackBudget) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
+    public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");
+
+    /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */
+    public boolean usesStore() {
+        return masterKey.isPresent() || databaseUrl.isPresent();
+    }
 }

@@ -3,6 +3,7 @@ package dev.sluice.config;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
@@ -25,7 +26,10 @@ final class GeneralSettingsParser {
         GeneralSettings settings = new GeneralSettings(
                 secretOrEnv(general.take("master_key"), "LITELLM_MASTER_KEY"),
                 secretOrEnv(general.take("database_url"), "DATABASE_URL"),
-                maxRequestBytes(general.take("max_request_size_mb")));
+                maxRequestBytes(general.take("max_request_size_mb")),
+                read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
+                read.bool(general.take("enforce_fallback_model_access")).orElse(true),
+                read.bool(general.take("enforce_fallback_budget")).orElse(true));
         general.finish();
         return settings;
     }

@@ -23,10 +23,7 @@ final class NotYetActedOn {
             "router_settings.redis_port",
             "router_settings.redis_password",
             "router_settings.redis_db",
-            "router_settings.redis_url",
-
-            // keys, teams and spend
-            "general_settings.database_url");
+            "router_settings.redis_url");
 
     /** {@code routing_strategy} is acted on only when it names one of these: all six of LiteLLM's. */
     static final Set<String> ROUTING_STRATEGIES = Set.of("simple-shuffle", "least-busy", "usage-based-routing",

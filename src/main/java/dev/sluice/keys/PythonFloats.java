@@ -8,10 +8,10 @@ import java.math.BigDecimal;
  * least one decimal ({@code 100.0}, {@code 0.0001}) while the decimal exponent is from -4 to
  * 15, else scientific with a signed two-digit exponent ({@code 6.2e-05}, {@code 1e+16}).
  */
-final class PythonFloats {
+public final class PythonFloats {
     private PythonFloats() {}
 
-    static String repr(double value) {
+    public static String repr(double value) {
         if (Double.isNaN(value)) {
             return "nan";
         }

@@ -56,6 +56,7 @@ final class AttemptLoop<T> {
     private final Attempter<T> attempter;
     private final Delays delays;
     private final BooleanSupplier cancelled;
+    private final FallbackGate gate;
     private final long deadlineNanos;
     private final List<GroupRun> runs = new ArrayList<>();
     private final List<SkippedFallback> skipped = new ArrayList<>();
@@ -63,7 +64,7 @@ final class AttemptLoop<T> {
     private int fallbacksTried;
 
     AttemptLoop(Router router, String callId, CallerOverrides caller, RoutingStrategy strategy, RequestFacts facts,
-            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, long deadlineNanos) {
+            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, FallbackGate gate, long deadlineNanos) {
         this.router = router;
         this.callId = callId;
         this.caller = caller;
@@ -72,6 +73,7 @@ final class AttemptLoop<T> {
         this.attempter = attempter;
         this.delays = delays;
         this.cancelled = cancelled;
+        this.gate = gate;
         this.deadlineNanos = deadlineNanos;
     }
 
@@ -106,6 +108,11 @@ final class AttemptLoop<T> {
             }
             if (deadlineLeft().isNegative() || deadlineLeft().isZero()) {
                 skip(requested, target, "deadline");
+                continue;
+            }
+            Optional<String> refused = gate.refusal(group.get());
+            if (refused.isPresent()) {
+                skip(requested, target, refused.get());
                 continue;
             }
             fallbacksTried++;

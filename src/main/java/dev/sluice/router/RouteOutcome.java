@@ -40,6 +40,10 @@ public record RouteOutcome<T>(
     /** @param failure null when this attempt served the request */
     public record Tried(Deployment deployment, Failure failure) {}
 
-    /** @param reason {@code already_tried}, {@code unknown_group}, {@code max_fallbacks} or {@code deadline} */
+    /**
+     * @param reason {@code already_tried}, {@code unknown_group}, {@code max_fallbacks},
+     *               {@code deadline}, or the caller's {@link FallbackGate} reason
+     *               ({@code no_access}, {@code over_budget})
+     */
     public record SkippedFallback(String group, String reason) {}
 }

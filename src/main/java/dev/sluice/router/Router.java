@@ -59,11 +59,11 @@ public final class Router {
      * @param cancelled true once the caller has left; checked before every attempt
      */
     public <T> Future<RouteOutcome<T>> route(String callId, ModelGroup group, CallerOverrides caller, RequestFacts facts,
-            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled) {
+            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, FallbackGate gate) {
         Duration total = caller.timeout().orElse(settings.timeout());
         long deadlineNanos = nanoTime.getAsLong() + total.toNanos();
         RoutingStrategy strategy = strategies.named(caller.routingStrategy().orElse(settings.routingStrategy()));
-        return new AttemptLoop<>(this, callId, caller, strategy, facts, attempter, delays, cancelled, deadlineNanos).run(group);
+        return new AttemptLoop<>(this, callId, caller, strategy, facts, attempter, delays, cancelled, gate, deadlineNanos).run(group);
     }
 
     /** The signals every strategy reads; the request path feeds them through this. */

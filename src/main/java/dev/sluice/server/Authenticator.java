@@ -1,42 +1,34 @@
 package dev.sluice.server;
 
-import dev.sluice.api.ApiError;
-import dev.sluice.config.Secret;
+import dev.sluice.access.AccessControl;
+import dev.sluice.access.Caller;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Optional;
 
 /**
- * Decides whether a caller may use the API. With no master key configured every caller may;
- * with one, a call must present it as {@code Authorization: Bearer}, {@code x-api-key} or
- * {@code api-key}. Keys are compared as SHA-256 digests with a constant-time comparison, so
- * neither the length nor a matching prefix of the master key leaks through timing.
+ * Finds who sent a request: the key it presents as {@code Authorization: Bearer},
+ * {@code x-api-key} or {@code api-key}, checked by {@link AccessControl}. One per event loop.
  */
 final class Authenticator {
-    private final byte[] masterKeyDigest;
+    private final Vertx vertx;
+    private final AccessControl access;
 
-    Authenticator(Optional<Secret> masterKey) {
-        this.masterKeyDigest = masterKey.map(k -> digest(k.value())).orElse(null);
+    Authenticator(Vertx vertx, AccessControl access) {
+        this.vertx = vertx;
+        this.access = access;
     }
 
-    boolean required() {
-        return masterKeyDigest != null;
-    }
-
-    /** Throws a 401 {@link ApiError} unless the request may go on. */
-    void check(HttpServerRequest request) {
-        if (masterKeyDigest == null) {
-            return;
+    /**
+     * The caller. When the answer needs the store, the request is paused meanwhile so its body
+     * waits in Vert.x's queue: whoever reads the body resumes it once its handlers are set.
+     */
+    Future<Caller> caller(HttpServerRequest request) {
+        Future<Caller> caller = access.authenticate(presentedKey(request), vertx);
+        if (!caller.isComplete()) {
+            request.pause();
         }
-        String presented = presentedKey(request);
-        if (presented == null) {
-            throw ApiError.unauthorized("No API key provided. Send it as 'Authorization: Bearer <key>', 'x-api-key' or 'api-key'.");
-        }
-        if (!MessageDigest.isEqual(masterKeyDigest, digest(presented))) {
-            throw ApiError.unauthorized("Invalid API key.");
-        }
+        return caller;
     }
 
     /** The key a request presents, or null. */
@@ -54,13 +46,5 @@ final class Authenticator {
             apiKey = request.getHeader("api-key");
         }
         return apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
-    }
-
-    private static byte[] digest(String key) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
     }
 }

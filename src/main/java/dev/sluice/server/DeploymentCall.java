@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.access.CallEnd;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
@@ -46,11 +47,13 @@ final class DeploymentCall implements Attempter<Answer> {
     /** The guardrails the caller named in the body's {@code guardrails}, checked to exist. */
     private final List<String> requestedGuardrails;
     private final RequestFacts facts;
+    private final CallCharge charge;
     /** The upstream headers of each failed answer, so the final error can pass Retry-After and the rest on. */
     private final Map<Failure, MultiMap> failureHeaders = new IdentityHashMap<>();
 
     DeploymentCall(Gateway gateway, UpstreamClient upstreams, CallRequest request, CallState call,
-            HttpServerResponse response, RoutedHeaders headers, List<String> requestedGuardrails, RequestFacts facts) {
+            HttpServerResponse response, RoutedHeaders headers, List<String> requestedGuardrails, RequestFacts facts,
+            CallCharge charge) {
         this.gateway = gateway;
         this.upstreams = upstreams;
         this.request = request;
@@ -59,6 +62,7 @@ final class DeploymentCall implements Attempter<Answer> {
         this.headers = headers;
         this.requestedGuardrails = requestedGuardrails;
         this.facts = facts;
+        this.charge = charge;
     }
 
     /** The upstream headers that came with a failed answer, if it was an HTTP answer. */
@@ -159,7 +163,7 @@ final class DeploymentCall implements Attempter<Answer> {
                     }
                 }
                 return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), body.result(),
-                        exchange.headers().get("Content-Type"), exchange.headers())));
+                        exchange.headers().get("Content-Type"), exchange.headers(), charge.streamUsage(deployment, body.result()))));
             });
         }
         long waitStarted = gateway.nanoTime().getAsLong();
@@ -172,8 +176,16 @@ final class DeploymentCall implements Attempter<Answer> {
                     headers.upstreamTook(now - waitStarted);
                     headers.served(plan);
                     headers.apply(response);
+                    charge.putLimitHeaders(response);
+                    charge.streamHead(response);
                 },
+                tally -> charge.streamEnding(response, plan.group().name(), deployment, exchange.status(), tally),
                 gateway.nanoTime(), attemptStarted + plan.totalLeft().toNanos());
+        relay.finished().onSuccess(end -> {
+            if (end == StreamRelay.StreamOutcome.CLIENT_GONE) {
+                charge.streamEnding(response, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
+            }
+        });
         call.relaying(relay);
         try {
             return relay.start().transform(committed -> {
@@ -208,11 +220,13 @@ final class DeploymentCall implements Attempter<Answer> {
                 }
             }
             OpenAiShape.ShapedAnswer answer = shaped.get();
+            TokenUsage usage = charge.usage(plan.deployment(), TokenUsage.of(answer.tree().get("usage")),
+                    () -> AnswerText.ofBody(answer.tree()));
             long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : facts.promptTokens();
             gateway.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(gateway.nanoTime().getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, answer.completionTokens()), false);
             return Future.succeededFuture(AttemptResult.served(
-                    new Answer.Whole(status, answer.body(), "application/json", exchange.headers())));
+                    new Answer.Whole(status, answer.body(), "application/json", exchange.headers(), usage)));
         });
     }
 

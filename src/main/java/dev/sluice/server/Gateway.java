@@ -1,5 +1,7 @@
 package dev.sluice.server;
 
+import dev.sluice.access.AccessControl;
+import dev.sluice.access.Accounts;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
 import dev.sluice.guardrail.Guardrails;
@@ -7,12 +9,14 @@ import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
  * What every event loop of the server shares: the config and what was built from it. All
  * of it is immutable or thread-safe.
  *
+ * @param accounts           keys, teams and spend in the store; empty when no store is open
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -25,7 +29,8 @@ record Gateway(
         Providers providers,
         Router router,
         Guardrails guardrails,
-        Authenticator authenticator,
+        AccessControl access,
+        Optional<Accounts> accounts,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,

@@ -1,6 +1,15 @@
 package dev.sluice.server;
 
+import dev.sluice.access.AccessControl;
+import dev.sluice.access.Accounts;
+import dev.sluice.access.KeyDirectory;
+import dev.sluice.access.SpendRecorder;
+import dev.sluice.access.SpendSeeds;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.keys.CallCost;
+import dev.sluice.keys.RateLimits;
+import dev.sluice.keys.SpendCounters;
+import dev.sluice.store.StoreOptions;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.guardrail.Guardrails;
@@ -23,6 +32,7 @@ import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
@@ -34,10 +44,12 @@ import java.util.random.RandomGenerator;
 public final class GatewayServer implements AutoCloseable {
     private final Vertx vertx;
     private final int port;
+    private final Optional<Accounts> accounts;
 
-    private GatewayServer(Vertx vertx, int port) {
+    private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts) {
         this.vertx = vertx;
         this.port = port;
+        this.accounts = accounts;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -64,7 +76,8 @@ public final class GatewayServer implements AutoCloseable {
         ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
         Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
-        if (RequestFactsReader.countsTokens(config.router())) {
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS);
+        if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
             // Tokenizer tables take about half a second each to load: when the config counts
             // tokens, load them beside start-up so the first request does not wait for them.
             Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> {
@@ -79,8 +92,9 @@ public final class GatewayServer implements AutoCloseable {
         PreCallChecks preCallChecks = new PreCallChecks(config.router(), catalog, signals.cachePins(), clock);
         Router router = new Router(models, config.router(), cooldowns, strategies, preCallChecks, clock, random, backoff,
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
+        AccessControl access = accessControl(config, accounts, catalog, clock);
         Gateway gateway = new Gateway(config, models, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
-                new Authenticator(config.general().masterKey()), clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+                access, accounts, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -99,11 +113,22 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual);
+            return new GatewayServer(vertx, actual, accounts);
         } catch (Exception e) {
             vertx.close();
+            accounts.ifPresent(Accounts::close);
             throw new IllegalStateException("Sluice could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    private static AccessControl accessControl(SluiceConfig config, Optional<Accounts> accounts, ModelCatalog catalog,
+            Clock clock) {
+        SpendCounters counters = new SpendCounters(clock);
+        Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
+                KeyDirectory.DEFAULT_TTL, System::nanoTime, new SpendSeeds(counters, store.spendLog(), clock)));
+        SpendRecorder spend = accounts.map(Accounts::spend).orElse(row -> true);
+        return new AccessControl(config.general(), directory, counters, new RateLimits(clock), new CallCost(catalog), spend,
+                clock, System::nanoTime);
     }
 
     public int port() {
@@ -119,6 +144,7 @@ public final class GatewayServer implements AutoCloseable {
     public void close() {
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
+            accounts.ifPresent(Accounts::close);
         } catch (Exception e) {
             throw new IllegalStateException("Sluice did not stop cleanly: " + e.getMessage(), e);
         }

@@ -28,7 +28,7 @@ final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.nanoTime());
-        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams), new InfoHandlers(gateway),
+        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams), new InfoHandlers(vertx, gateway),
                 new ModelAdminHandlers(vertx, gateway));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)

@@ -3,7 +3,10 @@ package dev.sluice.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
+import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -11,18 +14,36 @@ import io.vertx.core.http.HttpServerRequest;
 final class InfoHandlers {
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
 
+    private final Vertx vertx;
     private final Gateway gateway;
+    private final Authenticator authenticator;
 
-    InfoHandlers(Gateway gateway) {
+    InfoHandlers(Vertx vertx, Gateway gateway) {
+        this.vertx = vertx;
         this.gateway = gateway;
+        this.authenticator = new Authenticator(vertx, gateway.access());
     }
 
     /** {@code GET /v1/models}: the groups the caller may use, in OpenAI's list shape. */
     void models(HttpServerRequest request) {
-        gateway.authenticator().check(request);
+        authenticator.caller(request).onComplete(who -> {
+            request.resume();
+            if (who.failed()) {
+                Responses.error(request.response(), who.cause() instanceof ApiError e ? e
+                        : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error"));
+                return;
+            }
+            models(request, who.result());
+        });
+    }
+
+    private void models(HttpServerRequest request, Caller caller) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ArrayNode data = f.arrayNode();
         for (String name : gateway.models().current().names()) {
+            if (!gateway.access().mayUse(caller, name)) {
+                continue;
+            }
             data.addObject()
                     .put("id", name)
                     .put("object", "model")
@@ -39,12 +60,33 @@ final class InfoHandlers {
         Responses.json(request.response(), 200, ALIVE);
     }
 
-    /** {@code GET /health/readiness}: ready to serve, and the state of each store. */
+    /**
+     * {@code GET /health/readiness}: ready to serve, and the state of each store. An
+     * unreachable database leaves the gateway ready: keys already seen keep working and
+     * spend is buffered, so taking every replica out of rotation would only make it worse.
+     */
     void readiness(HttpServerRequest request) {
+        if (gateway.accounts().isEmpty()) {
+            readiness(request, "not configured", null);
+            return;
+        }
+        vertx.executeBlocking(() -> gateway.accounts().get().status(), false).onComplete(probe -> {
+            if (probe.failed()) {
+                readiness(request, "unreachable: " + probe.cause().getMessage(), null);
+                return;
+            }
+            readiness(request, probe.result().describe(), probe.result().location());
+        });
+    }
+
+    private void readiness(HttpServerRequest request, String db, String location) {
         ObjectNode body = JsonNodeFactory.instance.objectNode()
                 .put("status", "healthy")
-                .put("db", gateway.config().general().databaseUrl().isPresent() ? "configured, not used yet" : "not configured")
-                .put("router_state", "in-memory")
+                .put("db", db);
+        if (location != null) {
+            body.put("db_location", location);
+        }
+        body.put("router_state", "in-memory")
                 .put("model_groups", gateway.models().current().names().size())
                 .put("deployments", gateway.models().deployments().size());
         Responses.json(request.response(), 200, Json.buffer(body));

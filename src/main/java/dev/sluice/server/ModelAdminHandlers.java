@@ -9,7 +9,9 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.provider.Providers;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.util.List;
@@ -28,19 +30,27 @@ final class ModelAdminHandlers {
 
     private final Gateway gateway;
     private final RequestBodyReader bodies;
+    private final Authenticator authenticator;
 
     ModelAdminHandlers(Vertx vertx, Gateway gateway) {
         this.gateway = gateway;
+        this.authenticator = new Authenticator(vertx, gateway.access());
         this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
     }
 
     void add(HttpServerRequest request) {
-        if (!gateway.authenticator().required()) {
+        if (!gateway.access().required()) {
             throw new ApiError(403, "permission_error",
                     "Managing models needs a master key: set general_settings.master_key.", null, "master_key_required");
         }
-        gateway.authenticator().check(request);
-        bodies.read(request).onComplete(read -> {
+        authenticator.caller(request).transform(who -> {
+            Future<Buffer> body = who.failed() ? Future.failedFuture(who.cause())
+                    : who.result().isAdmin() ? bodies.read(request)
+                    : Future.failedFuture(new ApiError(403, "permission_error",
+                            "Only the master key may add models; this key may not.", null, "permission_error"));
+            request.resume();
+            return body;
+        }).onComplete(read -> {
             try {
                 if (read.failed()) {
                     throw read.cause();

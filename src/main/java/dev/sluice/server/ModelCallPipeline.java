@@ -1,6 +1,13 @@
 package dev.sluice.server;
 
+import dev.sluice.access.CallEnd;
+import dev.sluice.access.CallTicket;
+import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
+import dev.sluice.catalog.PromptTokens;
+import dev.sluice.catalog.TokenEncoding;
+import dev.sluice.router.FallbackGate;
+import io.vertx.core.buffer.Buffer;
 import dev.sluice.provider.Endpoint;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
@@ -26,6 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ModelCallPipeline {
     private static final Logger log = LoggerFactory.getLogger(ModelCallPipeline.class);
+    private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
 
     private final Gateway gateway;
     private final UpstreamClient upstreams;
@@ -34,9 +42,11 @@ final class ModelCallPipeline {
     private final RoutedErrors errors;
     private final Delays delays;
     private final RequestFactsReader facts;
+    private final Authenticator authenticator;
 
     ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams) {
         this.gateway = gateway;
+        this.authenticator = new Authenticator(vertx, gateway.access());
         this.upstreams = upstreams;
         this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
         this.overrides = new CallerOverridesReader(gateway.config().router(), gateway.models());
@@ -51,55 +61,71 @@ final class ModelCallPipeline {
         RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime());
         response.closeHandler(v -> call.onClientGone());
 
-        Future.succeededFuture()
-                .map(v -> authenticate(request))
-                .compose(v -> bodies.read(request))
-                .compose(bytes -> route(CallRequest.parse(endpoint, bytes), bytes.length(), request, call, response, headers))
+        authenticator.caller(request)
+                .transform(who -> {
+                    // Authentication may have paused the request to read the store: its body waits until read here.
+                    Future<Buffer> body = who.succeeded() ? bodies.read(request) : Future.failedFuture(who.cause());
+                    request.resume();
+                    return body.compose(bytes -> route(who.result(), CallRequest.parse(endpoint, bytes), bytes.length(), request,
+                            call, response, headers));
+                })
                 .onFailure(t -> fail(response, t));
     }
 
-    private Void authenticate(HttpServerRequest request) {
-        gateway.authenticator().check(request);
-        return null;
-    }
-
-    private Future<Void> route(CallRequest parsed, int bodyBytes, HttpServerRequest request, CallState call,
+    private Future<Void> route(Caller who, CallRequest parsed, int bodyBytes, HttpServerRequest request, CallState call,
             HttpServerResponse response, RoutedHeaders headers) {
         ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
         CallerOverrides caller = overrides.read(parsed.body(), request.headers(), group.name());
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
+        CallTicket ticket = gateway.access().admit(who, group.name(), response.headers().get(CallIds.HEADER));
         return facts.read(parsed, group, caller.routingStrategy(), bodyBytes)
-                .compose(read -> route(parsed, group, caller, guardrails, read, call, response, headers));
+                .compose(read -> route(who, parsed, group, caller, guardrails, read, call, response, headers,
+                        new CallCharge(ticket, parsed, read.facts())))
+                .andThen(done -> {
+                    // Whatever ended the call before an answer was accounted (a fault, the caller leaving) ends its ticket.
+                    if (done.failed()) {
+                        ticket.finish(CallEnd.unserved(group.name(), call.clientGone() ? CallEnd.CLIENT_CLOSED
+                                : done.cause() instanceof ApiError e ? e.status() : 500));
+                    }
+                });
     }
 
-    private Future<Void> route(CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,
-            RequestFactsReader.Read read, CallState call, HttpServerResponse response, RoutedHeaders headers) {
-        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails, read.facts());
+    private Future<Void> route(Caller who, CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,
+            RequestFactsReader.Read read, CallState call, HttpServerResponse response, RoutedHeaders headers, CallCharge charge) {
+        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails, read.facts(),
+                charge);
         String callId = response.headers().get(CallIds.HEADER);
+        FallbackGate gate = gateway.access().fallbackGate(who, parsed.body(), () -> read.facts().promptTokens() > 0
+                ? read.facts().promptTokens()
+                : PROMPT_TOKENS.count(parsed.body(), TokenEncoding.forDeployments(group.deployments())));
         // A wait before a retry is the upstream's doing, not Sluice's overhead.
         Delays timed = wait -> {
             headers.upstreamTook(wait.toNanos());
             return delays.after(wait);
         };
-        return gateway.router().route(callId, group, caller, read.facts(), calls, timed, call::clientGone)
+        return gateway.router().route(callId, group, caller, read.facts(), calls, timed, call::clientGone, gate)
                 .compose(outcome -> {
                     if (outcome.served().isPresent() && outcome.lastGroup().equals(group.name())) {
                         // The deployment now holds this conversation's prefix in its provider's cache.
                         gateway.router().preCallChecks().served(outcome.lastDeployment(), read.cacheKeys());
                     }
-                    return answer(outcome, calls, response, headers);
+                    return answer(outcome, calls, response, headers, charge, group.name());
                 });
     }
 
     private Future<Void> answer(RouteOutcome<Answer> outcome, DeploymentCall calls, HttpServerResponse response,
-            RoutedHeaders headers) {
+            RoutedHeaders headers, CallCharge charge, String requested) {
         if (outcome.cancelled()) {
+            charge.unserved(requested, CallEnd.CLIENT_CLOSED);
             return Future.succeededFuture();
         }
         if (outcome.served().isEmpty()) {
             headers.ended(outcome);
             headers.apply(response);
+            charge.putLimitHeaders(response);
+            charge.putNoCost(response);
             errors.answer(response, outcome, outcome.failure().orElseThrow(), calls);
+            charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
             return Future.succeededFuture();
         }
         return switch (outcome.served().get()) {
@@ -108,6 +134,8 @@ final class ModelCallPipeline {
                 headers.ended(outcome);
                 UpstreamHeaders.copy(whole.upstreamHeaders(), response);
                 headers.apply(response);
+                charge.putLimitHeaders(response);
+                charge.served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
                 if (whole.contentType() != null) {
                     response.putHeader("Content-Type", whole.contentType());
                 }

@@ -46,6 +46,7 @@ final class Responses {
             }
             return;
         }
+        error.headers().forEach(response::putHeader);
         json(response, error.status(), ErrorBodies.of(error));
     }
 }

@@ -11,6 +11,7 @@ import dev.sluice.json.Json;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteOutcome.GroupRun;
+import dev.sluice.router.FallbackGate;
 import dev.sluice.router.RouteOutcome.SkippedFallback;
 import dev.sluice.router.RouteOutcome.Tried;
 import io.vertx.core.http.HttpServerResponse;
@@ -127,12 +128,14 @@ final class RoutedErrors {
             s.append('.');
         }
         for (SkippedFallback skip : outcome.skipped()) {
-            s.append(" Fallback to '").append(skip.group()).append("' was skipped: ").append(switch (skip.reason()) {
-                case "already_tried" -> "it was already tried for this request";
-                case "unknown_group" -> "there is no such model group";
-                case "max_fallbacks" -> "max_fallbacks was reached";
-                case "deadline" -> "the request's timeout ran out";
-                default -> skip.reason();
+            s.append(" Fallback to '").append(skip.group()).append("' was skipped").append(switch (skip.reason()) {
+                case "already_tried" -> ": it was already tried for this request";
+                case "unknown_group" -> ": there is no such model group";
+                case "max_fallbacks" -> ": max_fallbacks was reached";
+                case "deadline" -> ": the request's timeout ran out";
+                case FallbackGate.OVER_BUDGET -> " because the caller is over budget for it";
+                case FallbackGate.NO_ACCESS -> " because the caller has no access to it";
+                default -> ": " + skip.reason();
             }).append('.');
         }
         if (groups.size() == 1) {

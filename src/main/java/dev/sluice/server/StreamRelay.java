@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,6 +39,8 @@ final class StreamRelay {
     private final Duration chunkTimeout;
     private final String source;
     private final Runnable beforeHead;
+    private final Consumer<StreamTally> beforeEnd;
+    private final StreamTally tally = new StreamTally();
     private final LongSupplier nanoTime;
     private final long commitByNanos;
     private final String stallReason;
@@ -56,17 +59,20 @@ final class StreamRelay {
      * @param source     names the deployment and group in error events, e.g.
      *                   {@code deployment 'a1' of model group 'gpt-4o'}
      * @param beforeHead sets the caller's headers, run once, just before the head is written
+     * @param beforeEnd  run once before the caller's response ends after the commit (the
+     *                   stream completed or broke off) with what it used, to set trailers
      * @param commitBy   the latest {@code nanoTime} by which the first event must have come
      *                   (what is left of the request's total deadline): the wait for the first
      *                   event, partial chunks or not, never goes past it
      */
     StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead,
-            LongSupplier nanoTime, long commitBy) {
+            Consumer<StreamTally> beforeEnd, LongSupplier nanoTime, long commitBy) {
         this.client = client;
         this.upstream = upstream;
         this.chunkTimeout = chunkTimeout;
         this.source = source;
         this.beforeHead = beforeHead;
+        this.beforeEnd = beforeEnd;
         this.nanoTime = nanoTime;
         this.commitByNanos = commitBy;
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
@@ -86,13 +92,16 @@ final class StreamRelay {
             Buffer whole = splitter.feed(chunk);
             if (whole.length() > 0) {
                 events++;
+                tally.saw(whole);
                 hold(whole);
                 scheduleFlush(stream);
             }
         });
         stream.endHandler(v -> {
             upstream.finish();
-            hold(splitter.remainder());
+            Buffer remainder = splitter.remainder();
+            tally.saw(remainder);
+            hold(remainder);
             if (pending == null && !committed.future().isComplete()) {
                 // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
                 committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the stream ended before its first event"));
@@ -100,7 +109,9 @@ final class StreamRelay {
                 return;
             }
             commit();
-            client.end(takePending());
+            Buffer last = takePending();
+            beforeEnd.accept(tally);
+            client.end(last);
             outcome.tryComplete(StreamOutcome.COMPLETED);
         });
         stream.exceptionHandler(t -> {
@@ -122,7 +133,9 @@ final class StreamRelay {
                 outcome.tryComplete(StreamOutcome.CLIENT_GONE);
                 return;
             }
-            client.end(takePending().appendBuffer(errorEvent(failure)));
+            Buffer last = takePending().appendBuffer(errorEvent(failure));
+            beforeEnd.accept(tally);
+            client.end(last);
             outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
         return committed.future();
@@ -131,6 +144,11 @@ final class StreamRelay {
     /** Completes when the stream has ended one way or another, after the commit. */
     Future<StreamOutcome> finished() {
         return outcome.future();
+    }
+
+    /** What the events relayed so far used. */
+    StreamTally tally() {
+        return tally;
     }
 
     /** The caller hung up: stop the upstream at once. */

@@ -120,8 +120,7 @@ class IgnoredKeysTest {
                 "router_settings.redis_port",
                 "router_settings.redis_password",
                 "router_settings.redis_db",
-                "router_settings.redis_url",
-                "general_settings.database_url");
+                "router_settings.redis_url");
     }
 
     @Test

@@ -74,7 +74,7 @@ public final class TestDatabase implements AutoCloseable {
         return engine.name().toLowerCase();
     }
 
-    static void deleteTree(Path folder) {
+    public static void deleteTree(Path folder) {
         if (!Files.exists(folder)) {
             return;
         }

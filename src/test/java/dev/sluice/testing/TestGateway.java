@@ -1,6 +1,7 @@
 package dev.sluice.testing;
 
 import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Backoff;
@@ -9,6 +10,8 @@ import dev.sluice.server.GatewayServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,6 +26,7 @@ import java.util.Random;
  */
 public final class TestGateway implements AutoCloseable {
     private final GatewayServer server;
+    private final Path storeFolder;
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
@@ -31,8 +35,9 @@ public final class TestGateway implements AutoCloseable {
     /** Short waits between repeats, so tests of retries do not sleep for the production backoff. */
     public static final Backoff TEST_BACKOFF = new Backoff(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(5));
 
-    private TestGateway(GatewayServer server) {
+    private TestGateway(GatewayServer server, Path storeFolder) {
         this.server = server;
+        this.storeFolder = storeFolder;
     }
 
     public static TestGateway start(String yaml) {
@@ -50,8 +55,18 @@ public final class TestGateway implements AutoCloseable {
     public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events) {
         try {
             SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
+            Path storeFolder = null;
+            GeneralSettings general = config.general();
+            if (general.usesStore() && general.storePath().equals(GeneralSettings.DEFAULT_STORE_PATH)) {
+                // Each test gateway keeps its embedded store in its own folder, removed on close.
+                storeFolder = Files.createTempDirectory("sluice-gateway-store-");
+                config = new SluiceConfig(config.deployments(), config.router(),
+                        new GeneralSettings(general.masterKey(), general.databaseUrl(), general.maxRequestBytes(),
+                                storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget()),
+                        config.guardrails(), config.ignoredKeys());
+            }
             return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), Clock.systemUTC(), 2,
-                    events, TEST_BACKOFF));
+                    events, TEST_BACKOFF), storeFolder);
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
         }
@@ -107,5 +122,8 @@ public final class TestGateway implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        if (storeFolder != null) {
+            TestDatabase.deleteTree(storeFolder);
+        }
     }
 }

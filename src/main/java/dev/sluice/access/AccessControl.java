@@ -1,0 +1,269 @@
+package dev.sluice.access;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.ApiError;
+import dev.sluice.config.GeneralSettings;
+import dev.sluice.config.Secret;
+import dev.sluice.keys.Admission;
+import dev.sluice.keys.BudgetCheck;
+import dev.sluice.keys.BudgetCheck.Budget;
+import dev.sluice.keys.BudgetExceeded;
+import dev.sluice.keys.CallCost;
+import dev.sluice.keys.FallbackEstimate;
+import dev.sluice.keys.LimitSubject;
+import dev.sluice.keys.Limits;
+import dev.sluice.keys.RateLimits;
+import dev.sluice.keys.Scope;
+import dev.sluice.keys.SpendCounters;
+import dev.sluice.router.FallbackGate;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.VirtualKey;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Who may call, and how much: authenticates a request (the master key, or a virtual key from
+ * the store), admits a model call by the caller's model access, budgets and rate limits, and
+ * gates its fallbacks. Shared by every event loop; thread-safe.
+ *
+ * <p>The checks of a model call, in order: the key may use the group (else 401), no budget of
+ * the key, its team or its key's budget for the group is spent (else 400
+ * {@code budget_exceeded}), its rate limits admit it (else 429 with {@code Retry-After}). A call
+ * refused by one check consumes nothing of the others.
+ */
+public final class AccessControl {
+    private static final Logger log = LoggerFactory.getLogger(AccessControl.class);
+
+    private final byte[] masterKeyDigest;
+    private final Optional<KeyDirectory> directory;
+    private final GeneralSettings general;
+    private final SpendCounters counters;
+    private final RateLimits limits;
+    private final FallbackEstimate estimate;
+    private final CallTicket.Accounting accounting;
+    private final SpendRecorder spend;
+    private final Clock clock;
+    private final LongSupplier nanoTime;
+
+    /**
+     * @param directory the store's keys; empty when no store is open, and then only the master
+     *                  key is known
+     */
+    public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, SpendCounters counters, RateLimits limits,
+            CallCost cost, SpendRecorder spend, Clock clock, LongSupplier nanoTime) {
+        this.masterKeyDigest = general.masterKey().map(Secret::value).map(AccessControl::digest).orElse(null);
+        this.directory = directory;
+        this.general = general;
+        this.counters = counters;
+        this.limits = limits;
+        this.estimate = new FallbackEstimate(cost);
+        this.accounting = new CallTicket.Accounting(cost, counters, spend, nanoTime);
+        this.spend = spend;
+        this.clock = clock;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Whether callers must present a key: a master key is configured. */
+    public boolean required() {
+        return masterKeyDigest != null;
+    }
+
+    /**
+     * Who sent {@code presented} (null when the request carried no key). Completes on the
+     * calling event loop, reading the store off it when the key is not cached. Fails with a
+     * 401 {@link ApiError} for a missing, unknown, blocked or expired key, and a 503 when the
+     * store cannot be reached for a key never seen.
+     */
+    public Future<Caller> authenticate(String presented, Vertx vertx) {
+        if (masterKeyDigest == null) {
+            return Future.succeededFuture(Caller.OPEN);
+        }
+        if (presented == null) {
+            return Future.failedFuture(ApiError.unauthorized(
+                    "No API key provided. Send it as 'Authorization: Bearer <key>', 'x-api-key' or 'api-key'."));
+        }
+        byte[] presentedDigest = digest(presented);
+        if (MessageDigest.isEqual(masterKeyDigest, presentedDigest)) {
+            return Future.succeededFuture(Caller.ADMIN);
+        }
+        if (directory.isEmpty()) {
+            return Future.failedFuture(ApiError.unauthorized("Invalid API key."));
+        }
+        String hash = java.util.HexFormat.of().formatHex(presentedDigest);
+        Optional<Optional<KeyDirectory.Found>> cached = directory.get().cached(hash);
+        if (cached.isPresent()) {
+            return settle(cached.get(), presented);
+        }
+        return vertx.executeBlocking(() -> directory.get().read(hash), false)
+                .recover(t -> Future.failedFuture(t instanceof StoreException e && e.reason() == StoreException.Reason.UNAVAILABLE
+                        ? new ApiError(503, "service_unavailable", "Sluice cannot check this key now: the key store is "
+                                + "unreachable (" + e.getMessage() + "). Keys used before keep working; try again shortly.",
+                                null, "store_unavailable")
+                        : t))
+                .compose(found -> settle(found, presented));
+    }
+
+    private Future<Caller> settle(Optional<KeyDirectory.Found> found, String presented) {
+        if (found.isEmpty()) {
+            return Future.failedFuture(ApiError.unauthorized("Invalid API key."));
+        }
+        VirtualKey key = found.get().key();
+        if (key.blocked()) {
+            return Future.failedFuture(ApiError.unauthorized(
+                    "This key is blocked. An administrator can unblock it with /key/unblock."));
+        }
+        Instant now = clock.instant();
+        if (key.expiresAt().filter(expiry -> !now.isBefore(expiry)).isPresent()) {
+            return Future.failedFuture(ApiError.unauthorized("This key expired at " + key.expiresAt().get()
+                    + "; the time is " + now + "."));
+        }
+        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), presented));
+    }
+
+    /**
+     * Admits a call of {@code caller} to {@code group}, or throws the {@link ApiError} that
+     * refuses it. The ticket must be {@linkplain CallTicket#finish finished} once the call ends.
+     */
+    public CallTicket admit(Caller caller, String group, String callId) {
+        if (!spend.accepting()) {
+            throw new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store is unreachable "
+                    + "and the spend buffer is full. Calls resume as soon as the store is back.", null, "spend_log_full");
+        }
+        Instant now = clock.instant();
+        long startedNanos = nanoTime.getAsLong();
+        if (!(caller instanceof Caller.Keyed keyed)) {
+            return new CallTicket(caller, callId, group, null, Map.of(), now, startedNanos, accounting);
+        }
+        ModelAccess.refusal(keyed, group).ifPresent(refusal -> {
+            throw refusal;
+        });
+        BudgetCheck.exhausted(budgets(keyed, group)).ifPresent(budget -> {
+            throw new ApiError(400, BudgetExceeded.TYPE, BudgetExceeded.message(budget, keyed.label()), null, "400");
+        });
+        Admission admission = limits.admit(subject(keyed, group), now);
+        return switch (admission) {
+            case Admission.Refused refused -> {
+                Map<String, String> headers = new LinkedHashMap<>(refused.headers().values());
+                headers.put("Retry-After", Long.toString(refused.retryAfterSeconds()));
+                throw new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded").withHeaders(headers);
+            }
+            case Admission.Admitted admitted ->
+                    new CallTicket(caller, callId, group, admitted.permit(), admitted.headers().values(), now, startedNanos, accounting);
+        };
+    }
+
+    /**
+     * The gate of {@code caller}'s fallbacks for one request: a group the key or team may not
+     * use is skipped ({@code enforce_fallback_model_access}), and so is one whose estimated
+     * call a budget does not cover ({@code enforce_fallback_budget}; see
+     * {@link FallbackEstimate}).
+     *
+     * @param promptTokens the prompt's tokens, counted only when a budget needs them
+     */
+    public FallbackGate fallbackGate(Caller caller, ObjectNode body, IntSupplier promptTokens) {
+        if (!(caller instanceof Caller.Keyed keyed)) {
+            return FallbackGate.OPEN;
+        }
+        return target -> {
+            if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, target.name())) {
+                return Optional.of(FallbackGate.NO_ACCESS);
+            }
+            if (!general.enforceFallbackBudget()) {
+                return Optional.empty();
+            }
+            List<Budget> budgets = budgets(keyed, target.name());
+            if (budgets.isEmpty()) {
+                return Optional.empty();
+            }
+            FallbackEstimate.Estimate call = estimate.of(target.deployments(), promptTokens.getAsInt(), body);
+            if (BudgetCheck.fallback(budgets, call.dollars()) instanceof BudgetCheck.OverBudget over) {
+                log.info("fallback.over_budget group={} {}", target.name(), over.describe());
+                return Optional.of(FallbackGate.OVER_BUDGET);
+            }
+            return Optional.empty();
+        };
+    }
+
+    /** The caller's budgets that apply to a call of {@code group}, with what each has spent. */
+    private List<Budget> budgets(Caller.Keyed keyed, String group) {
+        List<Budget> budgets = new ArrayList<>(3);
+        VirtualKey key = keyed.key();
+        key.maxBudget().ifPresent(max -> budgets.add(budget(new Scope.Key(key.tokenHash()), max.doubleValue())));
+        keyed.team().flatMap(team -> team.maxBudget().map(max -> budget(new Scope.Team(team.teamId()), max.doubleValue())))
+                .ifPresent(budgets::add);
+        Optional.ofNullable(key.modelMaxBudget().get(group))
+                .ifPresent(model -> budgets.add(budget(new Scope.KeyModel(key.tokenHash(), group), model.budgetLimit().doubleValue())));
+        return budgets;
+    }
+
+    private Budget budget(Scope scope, double maxBudget) {
+        return new Budget(scope, maxBudget, counters.current(scope));
+    }
+
+    private static LimitSubject subject(Caller.Keyed keyed, String group) {
+        VirtualKey key = keyed.key();
+        LimitSubject subject = LimitSubject.key(key.tokenHash(),
+                new Limits(key.rpmLimit(), key.tpmLimit(), widen(key.maxParallelRequests())));
+        Long modelRpm = key.modelRpmLimit().get(group);
+        Long modelTpm = key.modelTpmLimit().get(group);
+        if (modelRpm != null || modelTpm != null) {
+            subject = subject.withModel(group, new Limits(optional(modelRpm), optional(modelTpm), OptionalLong.empty()));
+        }
+        if (keyed.team().isPresent()) {
+            var team = keyed.team().get();
+            subject = subject.withTeam(team.teamId(), new Limits(team.rpmLimit(), team.tpmLimit(), OptionalLong.empty()));
+        }
+        return subject;
+    }
+
+    private static OptionalLong widen(java.util.OptionalInt value) {
+        return value.isPresent() ? OptionalLong.of(value.getAsInt()) : OptionalLong.empty();
+    }
+
+    private static OptionalLong optional(Long value) {
+        return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+    }
+
+    /** Whether {@code caller} may call {@code group}: every caller but a key limited to other groups. */
+    public boolean mayUse(Caller caller, String group) {
+        return !(caller instanceof Caller.Keyed keyed) || ModelAccess.allows(keyed, group);
+    }
+
+    /** Forgets what is held in memory of a key changed or deleted through the key API. */
+    public AccountChanges changes() {
+        return new AccountChanges() {
+            @Override
+            public void keyChanged(String tokenHash) {
+                directory.ifPresent(d -> d.forget(tokenHash));
+            }
+
+            @Override
+            public void teamChanged(String teamId) {
+                directory.ifPresent(d -> d.forgetTeam(teamId));
+            }
+        };
+    }
+
+    static byte[] digest(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

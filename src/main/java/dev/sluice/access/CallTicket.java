@@ -1,0 +1,98 @@
+package dev.sluice.access;
+
+import dev.sluice.keys.CallCost;
+import dev.sluice.keys.Permit;
+import dev.sluice.keys.Scope;
+import dev.sluice.keys.SpendCounters;
+import dev.sluice.store.Money;
+import dev.sluice.store.SpendRow;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An admitted call's place in the caller's limits and budgets, from admission to its end.
+ * {@link #finish} ends it once, however the call ended: the cost is counted where the very
+ * next request's checks see it, the rate-limit permit is released with the tokens used, and
+ * the spend row goes to the store. Later calls of {@link #finish} change nothing.
+ */
+public final class CallTicket {
+    private static final Logger log = LoggerFactory.getLogger(CallTicket.class);
+
+    private final Caller caller;
+    private final String callId;
+    private final String requestedGroup;
+    private final Permit permit;
+    private final Map<String, String> headers;
+    private final Instant startedAt;
+    private final long startedNanos;
+    private final Accounting accounting;
+    private final AtomicBoolean finished = new AtomicBoolean();
+
+    /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
+    record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime) {}
+
+    CallTicket(Caller caller, String callId, String requestedGroup, Permit permit, Map<String, String> headers,
+            Instant startedAt, long startedNanos, Accounting accounting) {
+        this.caller = caller;
+        this.callId = callId;
+        this.requestedGroup = requestedGroup;
+        this.permit = permit;
+        this.headers = Map.copyOf(headers);
+        this.startedAt = startedAt;
+        this.startedNanos = startedNanos;
+        this.accounting = accounting;
+    }
+
+    public Caller caller() {
+        return caller;
+    }
+
+    /** The {@code x-ratelimit-*} headers of the caller's limits as they stood when the call was admitted. */
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    /**
+     * Ends the call and returns its cost in US dollars (0 when nothing served it, or the
+     * deployment has no known price). The second and later calls return -1 and change nothing.
+     */
+    public double finish(CallEnd end) {
+        if (!finished.compareAndSet(false, true)) {
+            return -1;
+        }
+        double dollars = end.deployment()
+                .map(d -> accounting.cost().of(d, end.promptTokens(), end.completionTokens()).dollars())
+                .orElse(0.0);
+        if (caller instanceof Caller.Keyed keyed && dollars > 0) {
+            SpendCounters counters = accounting.counters();
+            counters.add(new Scope.Key(keyed.keyHash()), dollars);
+            keyed.team().ifPresent(team -> counters.add(new Scope.Team(team.teamId()), dollars));
+            counters.add(new Scope.KeyModel(keyed.keyHash(), end.group()), dollars);
+        }
+        if (permit != null) {
+            permit.release(end.promptTokens() + end.completionTokens());
+        }
+        SpendRow.Builder row = SpendRow.builder(callId, end.deployment().isPresent() ? end.group() : requestedGroup, startedAt)
+                .promptTokens(end.promptTokens())
+                .completionTokens(end.completionTokens())
+                .totalTokens(end.promptTokens() + end.completionTokens())
+                .cost(Money.of(dollars))
+                .status(end.status())
+                .durationMs(TimeUnit.NANOSECONDS.toMillis(accounting.nanoTime().getAsLong() - startedNanos));
+        end.deployment().ifPresent(d -> row.deploymentId(d.id()));
+        if (caller instanceof Caller.Keyed keyed) {
+            row.keyHash(keyed.keyHash());
+            keyed.team().ifPresent(team -> row.teamId(team.teamId()));
+            keyed.key().userId().ifPresent(row::userId);
+        }
+        if (!accounting.spend().record(row.build())) {
+            log.error("spend.row_lost call_id={} cost={} reason=the spend buffer is full", callId, dollars);
+        }
+        return dollars;
+    }
+}

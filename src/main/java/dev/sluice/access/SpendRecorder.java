@@ -1,0 +1,19 @@
+package dev.sluice.access;
+
+import dev.sluice.store.SpendRow;
+
+/** Where finished calls' spend rows go, to be written to the store behind the request. */
+@FunctionalInterface
+public interface SpendRecorder {
+
+    /**
+     * Takes a row without blocking. False only when it cannot be kept anywhere (the store is
+     * unreachable and the buffer for that is full): the gateway then refuses billable calls.
+     */
+    boolean record(SpendRow row);
+
+    /** Whether a new row could be kept now. */
+    default boolean accepting() {
+        return true;
+    }
+}

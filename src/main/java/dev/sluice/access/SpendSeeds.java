@@ -1,0 +1,83 @@
+package dev.sluice.access;
+
+import dev.sluice.keys.BudgetDuration;
+import dev.sluice.keys.Scope;
+import dev.sluice.keys.SpendCounters;
+import dev.sluice.keys.StoredSpend;
+import dev.sluice.store.ModelBudget;
+import dev.sluice.store.SpendRepository;
+import dev.sluice.store.Team;
+import dev.sluice.store.VirtualKey;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Starts the in-process spend counters of a key the first time it is read: the key's and its
+ * team's spend from their rows, and each of the key's per-model budgets from the spend log.
+ *
+ * <p>A per-model budget has no stored spend or reset time of its own: its spend is the sum of
+ * the key's logged calls to that group over the last period's length ({@code 30d}: the last
+ * 30 days; a month counts as 31 days, so nothing spent in the period is missed), and its
+ * period starts when the counter does. After that the counter runs in process and resets on
+ * time. Reads the store: runs where {@link KeyDirectory#read} runs.
+ */
+public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
+    private final SpendCounters counters;
+    private final SpendRepository spendLog;
+    private final Clock clock;
+
+    public SpendSeeds(SpendCounters counters, SpendRepository spendLog, Clock clock) {
+        this.counters = counters;
+        this.spendLog = spendLog;
+        this.clock = clock;
+    }
+
+    @Override
+    public void accept(KeyDirectory.Found found) {
+        VirtualKey key = found.key();
+        Scope.Key keyScope = new Scope.Key(key.tokenHash());
+        if (!counters.isSeeded(keyScope)) {
+            counters.seed(keyScope, stored(key.spend(), key.budgetDuration(), key.budgetResetAt()));
+        }
+        found.team().ifPresent(this::seed);
+        for (Map.Entry<String, ModelBudget> budget : key.modelMaxBudget().entrySet()) {
+            Scope.KeyModel scope = new Scope.KeyModel(key.tokenHash(), budget.getKey());
+            if (counters.isSeeded(scope)) {
+                continue;
+            }
+            Optional<BudgetDuration> period = budget.getValue().timePeriod().map(p -> BudgetDuration.parse("time_period", p));
+            Instant since = period.map(this::periodAgo).orElse(Instant.EPOCH);
+            BigDecimal spent = spendLog.sumCostByKeyAndModelGroup(key.tokenHash(), budget.getKey(), since);
+            counters.seed(scope, new StoredSpend(spent.doubleValue(), period, Optional.empty()));
+        }
+    }
+
+    private void seed(Team team) {
+        Scope.Team scope = new Scope.Team(team.teamId());
+        if (!counters.isSeeded(scope)) {
+            counters.seed(scope, stored(team.spend(), team.budgetDuration(), team.budgetResetAt()));
+        }
+    }
+
+    private static StoredSpend stored(BigDecimal spend, Optional<String> duration, Optional<Instant> resetAt) {
+        Optional<BudgetDuration> period = duration.map(d -> BudgetDuration.parse("budget_duration", d));
+        return new StoredSpend(spend.doubleValue(), period, resetAt);
+    }
+
+    private Instant periodAgo(BudgetDuration period) {
+        Duration unit = switch (period.unit()) {
+            case SECONDS -> Duration.ofSeconds(1);
+            case MINUTES -> Duration.ofMinutes(1);
+            case HOURS -> Duration.ofHours(1);
+            case DAYS -> Duration.ofDays(1);
+            case WEEKS -> Duration.ofDays(7);
+            case MONTHS -> Duration.ofDays(31);
+        };
+        return clock.instant().minus(unit.multipliedBy(period.amount()));
+    }
+}
