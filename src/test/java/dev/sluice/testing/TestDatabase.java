@@ -21,13 +21,20 @@ public final class TestDatabase implements AutoCloseable {
     private final Engine engine;
     private final StoreLocation location;
     private final Runnable cleanup;
+    private final String postgresUrl;
     private final List<Database> opened = new ArrayList<>();
     private Database database;
 
     TestDatabase(Engine engine, StoreLocation location, Runnable cleanup) {
+        this(engine, location, cleanup, null);
+    }
+
+    /** @param postgresUrl LiteLLM's form of a PostgreSQL location, for a gateway's config */
+    TestDatabase(Engine engine, StoreLocation location, Runnable cleanup, String postgresUrl) {
         this.engine = engine;
         this.location = location;
         this.cleanup = cleanup;
+        this.postgresUrl = postgresUrl;
     }
 
     public Engine engine() {
@@ -37,6 +44,17 @@ public final class TestDatabase implements AutoCloseable {
     /** Where the store is; nothing is created there until something opens it. */
     public StoreLocation location() {
         return location;
+    }
+
+    /**
+     * The {@code general_settings} entry that points a gateway at this store, as YAML:
+     * {@code database_url: postgresql://...} or {@code store_path: /tmp/.../sluice}.
+     */
+    public String generalSetting() {
+        return switch (location) {
+            case StoreLocation.Embedded embedded -> "store_path: \"" + embedded.file() + "\"";
+            case StoreLocation.Postgres postgres -> "database_url: \"" + postgresUrl + "\"";
+        };
     }
 
     /** The store, opened and migrated on first use with {@link TestDatabases#OPTIONS}. */

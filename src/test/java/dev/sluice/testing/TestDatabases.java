@@ -58,7 +58,7 @@ public final class TestDatabases {
         server.execute("CREATE SCHEMA " + schema);
         return new TestDatabase(Engine.POSTGRESQL,
                 StoreLocation.Postgres.parse(server.url("currentSchema=" + schema)),
-                () -> server.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE"));
+                () -> server.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE"), server.url("schema=" + schema));
     }
 
     /**
