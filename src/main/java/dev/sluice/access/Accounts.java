@@ -10,7 +10,9 @@ import dev.sluice.store.StoreLocation;
 import dev.sluice.store.StoreOptions;
 import dev.sluice.store.StoreStatus;
 import dev.sluice.store.TeamRepository;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,7 @@ public final class Accounts implements AutoCloseable {
     private final SpendRepository spendLog;
     private final SpendLedger ledger;
     private final Thread migrator;
+    private final Thread resets;
 
     private Accounts(Database database, boolean migrated) {
         this.database = database;
@@ -42,6 +45,7 @@ public final class Accounts implements AutoCloseable {
         this.spendLog = new SpendRepository(database);
         this.ledger = new SpendLedger(database);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
+        this.resets = new BudgetResets(keys, teams, Clock.systemUTC(), ZoneOffset.UTC).start();
     }
 
     /** Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()}). */
@@ -120,6 +124,7 @@ public final class Accounts implements AutoCloseable {
         if (migrator != null) {
             migrator.interrupt();
         }
+        resets.interrupt();
         database.close();
     }
 }

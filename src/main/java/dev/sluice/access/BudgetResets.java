@@ -1,0 +1,106 @@
+package dev.sluice.access;
+
+import dev.sluice.keys.BudgetDuration;
+import dev.sluice.store.KeyRepository;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.Team;
+import dev.sluice.store.TeamRepository;
+import dev.sluice.store.VirtualKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sets the stored spend of keys and teams back to zero when their {@code budget_duration}
+ * comes round, and schedules the next reset, so that {@code /key/info} and a restarted
+ * gateway see the new period. (Admission does not wait for this: the in-process counters
+ * reset on the instant.) A reset already made by another replica is not made twice.
+ */
+public final class BudgetResets {
+    private static final Logger log = LoggerFactory.getLogger(BudgetResets.class);
+    /** How often the store is asked for budgets due. */
+    public static final Duration EVERY = Duration.ofSeconds(10);
+    private static final int BATCH = 500;
+
+    private final KeyRepository keys;
+    private final TeamRepository teams;
+    private final Clock clock;
+    private final ZoneId zone;
+
+    public BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock, ZoneId zone) {
+        this.keys = keys;
+        this.teams = teams;
+        this.clock = clock;
+        this.zone = zone;
+    }
+
+    /** Resets every key and team whose period has ended; returns how many were reset. Blocks on the store. */
+    public int runOnce() {
+        Instant now = clock.instant();
+        int reset = 0;
+        // A full batch may hold more due rows behind it; a batch that reset nothing (every row
+        // without a duration) would come back the same, so the pass stops there.
+        int inBatch;
+        List<VirtualKey> dueKeys;
+        do {
+            dueKeys = keys.dueForReset(now, BATCH);
+            inBatch = 0;
+            for (VirtualKey key : dueKeys) {
+                Optional<Instant> next = nextReset(key.budgetDuration(), key.budgetResetAt(), now);
+                if (next.isPresent() && keys.resetSpend(key.tokenHash(), next.get())) {
+                    inBatch++;
+                }
+            }
+            reset += inBatch;
+        } while (dueKeys.size() == BATCH && inBatch > 0);
+        List<Team> dueTeams;
+        do {
+            dueTeams = teams.dueForReset(now, BATCH);
+            inBatch = 0;
+            for (Team team : dueTeams) {
+                Optional<Instant> next = nextReset(team.budgetDuration(), team.budgetResetAt(), now);
+                if (next.isPresent() && teams.resetSpend(team.teamId(), next.get())) {
+                    inBatch++;
+                }
+            }
+            reset += inBatch;
+        } while (dueTeams.size() == BATCH && inBatch > 0);
+        return reset;
+    }
+
+    /** Runs {@link #runOnce} every {@link #EVERY} on a virtual thread until interrupted. */
+    public Thread start() {
+        return Thread.ofVirtual().name("sluice-budget-resets").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(EVERY);
+                    int reset = runOnce();
+                    if (reset > 0) {
+                        log.info("budgets.reset count={}", reset);
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (StoreException e) {
+                    log.debug("budgets.reset_postponed reason={}", e.getMessage());
+                }
+            }
+        });
+    }
+
+    /**
+     * The end of the period holding {@code now}; empty for a budget without a duration (its
+     * reset time was left over from an earlier duration and is cleared by the next update).
+     */
+    private Optional<Instant> nextReset(Optional<String> duration, Optional<Instant> resetAt, Instant now) {
+        if (duration.isEmpty() || resetAt.isEmpty()) {
+            return Optional.empty();
+        }
+        BudgetDuration period = BudgetDuration.parse("budget_duration", duration.get());
+        return Optional.of(period.currentPeriodEnd(resetAt.get(), now, zone));
+    }
+}
