@@ -158,6 +158,26 @@ class KeyEnforcementTest {
     }
 
     @StoreTest
+    void aSpentBudgetComesBackWhenItsDurationComesRound(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, """
+                          - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %s, %s}}
+                        """.formatted(upstream.baseUrl(), PRICES)))) {
+            Instant resetAt = Instant.now().plusSeconds(2);
+            insertKey(store, "sk-periodic-0001", key -> key.maxBudget(new BigDecimal("0.000001"))
+                    .budgetDuration("2s").budgetResetAt(resetAt));
+
+            assertThat(call(gateway, "sk-periodic-0001", "gpt-a").statusCode()).isEqualTo(200);
+            HttpResponse<String> spent = call(gateway, "sk-periodic-0001", "gpt-a");
+            assertThat(spent.statusCode()).isEqualTo(400);
+            assertThat(error(spent).path("type").asText()).isEqualTo("budget_exceeded");
+
+            Thread.sleep(Math.max(0, Duration.between(Instant.now(), resetAt).toMillis()) + 100);
+            assertThat(call(gateway, "sk-periodic-0001", "gpt-a").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @StoreTest
     void fiftyParallelRequestsAgainstRpmTenAdmitExactlyTen(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, """
