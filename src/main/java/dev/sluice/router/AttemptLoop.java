@@ -10,6 +10,7 @@ import dev.sluice.router.precall.Checked;
 import dev.sluice.router.strategy.Pick;
 import dev.sluice.router.strategy.RequestFacts;
 import dev.sluice.router.strategy.RoutingStrategy;
+import dev.sluice.router.strategy.SimpleShuffleStrategy;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
@@ -301,11 +302,29 @@ final class AttemptLoop<T> {
         if (checked.kept().isEmpty()) {
             return new Choice(null, checked.failure().orElseThrow());
         }
-        return switch (strategy.pick(checked.kept(), facts)) {
+        List<Deployment> kept = checked.kept();
+        if (!caller.deploymentWeights().isEmpty()) {
+            if (strategy instanceof SimpleShuffleStrategy) {
+                return new Choice(new WeightedShuffle(router.random()).pick(kept, caller.deploymentWeights()), null);
+            }
+            kept = weighted(kept);
+        }
+        return switch (strategy.pick(kept, facts)) {
             case Pick.Chosen chosen -> new Choice(chosen.deployment(), null);
             case Pick.NoCapacity none -> new Choice(null, new Failure(FailureClass.RATE_LIMITED, 0, Buffer.buffer(),
                     Optional.of(untilNextMinute()), none.reason()));
         };
+    }
+
+    /**
+     * For a strategy other than simple-shuffle, the caller's weights narrow the candidates to
+     * those it weighs above 0, when any is; the strategy then picks among them.
+     */
+    private List<Deployment> weighted(List<Deployment> candidates) {
+        List<Deployment> preferred = candidates.stream()
+                .filter(d -> caller.deploymentWeights().getOrDefault(d.id(), 0.0) > 0)
+                .toList();
+        return preferred.isEmpty() ? candidates : preferred;
     }
 
     /** Usage windows are calendar minutes: capacity comes back when the next one starts. */

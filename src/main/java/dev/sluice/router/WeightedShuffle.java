@@ -27,7 +27,14 @@ public final class WeightedShuffle {
         if (n == 1) {
             return candidates.get(0);
         }
-        double[] shares = shares(candidates);
+        return pick(candidates, shares(candidates));
+    }
+
+    private Deployment pick(List<Deployment> candidates, double[] shares) {
+        int n = candidates.size();
+        if (n == 1) {
+            return candidates.get(0);
+        }
         double total = 0;
         for (double share : shares) {
             total += share;
@@ -49,6 +56,22 @@ public final class WeightedShuffle {
             }
         }
         throw new AssertionError("a positive total has a positive share");
+    }
+
+    /**
+     * Picks one of {@code candidates} by a caller's own weights: a listed deployment by its
+     * weight, an unlisted one as a backup (share 0). Without any candidate listed, as
+     * {@link #pick(List)}.
+     */
+    public Deployment pick(List<Deployment> candidates, java.util.Map<String, Double> weights) {
+        if (weights.isEmpty() || candidates.stream().noneMatch(d -> weights.containsKey(d.id()))) {
+            return pick(candidates);
+        }
+        double[] shares = new double[candidates.size()];
+        for (int i = 0; i < shares.length; i++) {
+            shares[i] = weights.getOrDefault(candidates.get(i).id(), 0.0);
+        }
+        return pick(candidates, shares);
     }
 
     static double[] shares(List<Deployment> candidates) {

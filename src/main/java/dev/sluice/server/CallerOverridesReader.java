@@ -30,6 +30,8 @@ final class CallerOverridesReader {
     static final String NUM_RETRIES_HEADER = "x-litellm-num-retries";
     static final String TIMEOUT_HEADER = "x-litellm-timeout";
     private static final String OVERRIDE = "router_settings_override";
+    static final String DEPLOYMENT_WEIGHTS = "deployment_weights";
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CallerOverridesReader.class);
 
     private final RouterSettings router;
     private final ModelRegistry models;
@@ -68,7 +70,42 @@ final class CallerOverridesReader {
             return CallerOverrides.NONE;
         }
         return new CallerOverrides(numRetries, timeout, fallbacks, contextWindow, contentPolicy, retryPolicy, disableFallbacks,
-                strategy);
+                strategy, Map.of());
+    }
+
+    /**
+     * The routing a team's {@code router_settings} asks for its keys' calls to {@code group}:
+     * the same fields as {@code router_settings_override}, plus Sluice's
+     * {@code deployment_weights}. The key and team API checked them when they were written; a
+     * part no longer valid (a fallback group since removed) is left out with a warning rather
+     * than refusing every call of the team.
+     */
+    CallerOverrides readTeam(String teamId, ObjectNode settings, String group) {
+        if (settings.isEmpty()) {
+            return CallerOverrides.NONE;
+        }
+        ObjectNode routing = settings.deepCopy();
+        JsonNode weightsNode = routing.remove(DEPLOYMENT_WEIGHTS);
+        Map<String, Double> weights = new LinkedHashMap<>();
+        if (weightsNode != null && weightsNode.isObject()) {
+            weightsNode.properties().forEach(entry -> {
+                if (entry.getValue().isNumber() && entry.getValue().doubleValue() >= 0) {
+                    weights.put(entry.getKey(), entry.getValue().doubleValue());
+                }
+            });
+        }
+        ObjectNode body = routing.objectNode();
+        body.set(OVERRIDE, routing);
+        CallerOverrides team;
+        try {
+            team = read(body, MultiMap.caseInsensitiveMultiMap(), group);
+        } catch (ApiError e) {
+            log.warn("team.router_settings_ignored team_id={} reason={}", teamId, e.getMessage());
+            team = CallerOverrides.NONE;
+        }
+        return new CallerOverrides(team.numRetries(), team.timeout(), team.fallbacks(), team.contextWindowFallbacks(),
+                team.contentPolicyFallbacks(), team.modelGroupRetryPolicy(), team.disableFallbacks(), team.routingStrategy(),
+                Map.copyOf(weights));
     }
 
     /** The override's value when it sets the field, else the body's; null when neither does. */

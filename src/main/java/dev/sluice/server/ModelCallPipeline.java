@@ -7,6 +7,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.router.FallbackGate;
+import dev.sluice.store.Team;
 import io.vertx.core.buffer.Buffer;
 import dev.sluice.provider.Endpoint;
 import dev.sluice.router.CallerOverrides;
@@ -75,7 +76,7 @@ final class ModelCallPipeline {
     private Future<Void> route(Caller who, CallRequest parsed, int bodyBytes, HttpServerRequest request, CallState call,
             HttpServerResponse response, RoutedHeaders headers) {
         ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
-        CallerOverrides caller = overrides.read(parsed.body(), request.headers(), group.name());
+        CallerOverrides caller = withTeamSettings(who, overrides.read(parsed.body(), request.headers(), group.name()), group);
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
         CallTicket ticket = gateway.access().admit(who, group.name(), response.headers().get(CallIds.HEADER));
         return facts.read(parsed, group, caller.routingStrategy(), bodyBytes)
@@ -88,6 +89,15 @@ final class ModelCallPipeline {
                                 : done.cause() instanceof ApiError e ? e.status() : 500));
                     }
                 });
+    }
+
+    /** The request's own routing overrides over those of the caller's team, when it has any. */
+    private CallerOverrides withTeamSettings(Caller who, CallerOverrides requested, ModelGroup group) {
+        if (who instanceof Caller.Keyed keyed && keyed.team().isPresent()) {
+            Team team = keyed.team().get();
+            return requested.over(overrides.readTeam(team.teamId(), team.routerSettings(), group.name()));
+        }
+        return requested;
     }
 
     private Future<Void> route(Caller who, CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,

@@ -121,6 +121,27 @@ class KeyEnforcementTest {
     }
 
     @StoreTest
+    void aTeamsRouterSettingsSendItsTrafficToItsDeployment(TestDatabase store) throws IOException {
+        try (MockUpstream shared = MockUpstream.start(MockOptions.defaults("shared", MockMode.OK));
+                MockUpstream reserved = MockUpstream.start(MockOptions.defaults("reserved", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, """
+                          - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %s, weight: 1}, model_info: {id: shared-1}}
+                          - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %s, weight: 0}, model_info: {id: reserved-1}}
+                        """.formatted(shared.baseUrl(), reserved.baseUrl())))) {
+            new TeamRepository(store.database()).insert(Team.builder("team-r", Instant.now())
+                    .routerSettings((com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(
+                            "{\"deployment_weights\": {\"reserved-1\": 1}, \"num_retries\": 0}".getBytes()))
+                    .build());
+            insertKey(store, "sk-team-r-0001", key -> key.teamId("team-r"));
+
+            for (int i = 0; i < 10; i++) {
+                assertThat(call(gateway, "sk-team-r-0001", "gpt-a").headers().firstValue("x-litellm-model-id")).hasValue("reserved-1");
+                assertThat(call(gateway, MASTER, "gpt-a").headers().firstValue("x-litellm-model-id")).hasValue("shared-1");
+            }
+        }
+    }
+
+    @StoreTest
     void everyAnswerCarriesItsCostAndItsSpendRowAndTheNextRequestSeesTheSpend(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, """

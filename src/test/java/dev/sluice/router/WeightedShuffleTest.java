@@ -105,4 +105,28 @@ class WeightedShuffleTest {
 
         assertThat(new WeightedShuffle(almostOne).pick(group).id()).isEqualTo("d0");
     }
+
+    @Test
+    void aCallersWeightsSendItsPicksToTheDeploymentsItListsAndLeaveTheOthersAsBackups() throws Exception {
+        List<Deployment> group = group("weight: 9", "weight: 1", "");
+        WeightedShuffle shuffle = new WeightedShuffle(new Random(3));
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 1000; i++) {
+            counts.merge(shuffle.pick(group, Map.of("d1", 3.0, "d2", 1.0)).id(), 1, Integer::sum);
+        }
+
+        assertThat(counts).doesNotContainKey("d0");
+        assertThat(counts.get("d1")).isBetween(700, 800);
+        assertThat(counts.get("d2")).isBetween(200, 300);
+    }
+
+    @Test
+    void weightsNamingNoCandidateLeaveTheConfiguredShares() throws Exception {
+        List<Deployment> group = group("weight: 1", "weight: 0");
+        WeightedShuffle shuffle = new WeightedShuffle(new Random(4));
+
+        for (int i = 0; i < 100; i++) {
+            assertThat(shuffle.pick(group, Map.of("elsewhere", 1.0)).id()).isEqualTo("d0");
+        }
+    }
 }
