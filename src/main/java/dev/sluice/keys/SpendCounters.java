@@ -111,13 +111,13 @@ public final class SpendCounters {
                 unseen -> new Counter(new Period(Optional.empty(), null, new DoubleAdder()), false));
         Period period = currentPeriod(counter, clock.instant());
         period.spend().add(cost);
-        return period.spend().sum();
+        return exact(period.spend().sum());
     }
 
     /** What {@code scope} has spent in its current period; 0 for a scope never seen. */
     public double current(Scope scope) {
         Counter counter = counters.get(scope);
-        return counter == null ? 0 : currentPeriod(counter, clock.instant()).spend().sum();
+        return counter == null ? 0 : exact(currentPeriod(counter, clock.instant()).spend().sum());
     }
 
     /** When {@code scope}'s current period ends; empty when its spend never starts again or it was never seen. */
@@ -164,6 +164,15 @@ public final class SpendCounters {
         boolean periodOver = stored.duration().isPresent()
                 && stored.resetAt().map(resetAt -> !now.isBefore(resetAt)).orElse(false);
         return periodOver ? 0 : stored.spend();
+    }
+
+    /**
+     * A sum of costs rounded to a trillionth of a dollar, the store's precision: adding
+     * binary fractions drifts in the last bits (0.009 + 0.001 sums to 0.009999999999999998),
+     * and a budget of exactly 0.01 must count as reached by exactly 0.01 of calls.
+     */
+    static double exact(double sum) {
+        return java.math.BigDecimal.valueOf(sum).setScale(12, java.math.RoundingMode.HALF_EVEN).doubleValue();
     }
 
     static void checkDollars(String field, double dollars) {

@@ -1,0 +1,152 @@
+package dev.sluice.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.api.ApiError;
+import dev.sluice.catalog.BundledModelCatalog;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.GeneralSettings;
+import dev.sluice.config.Secret;
+import dev.sluice.keys.CallCost;
+import dev.sluice.keys.RateLimits;
+import dev.sluice.keys.Scope;
+import dev.sluice.keys.SpendCounters;
+import dev.sluice.keys.StoredSpend;
+import dev.sluice.provider.Providers;
+import dev.sluice.store.SpendRow;
+import dev.sluice.store.VirtualKey;
+import dev.sluice.testing.FakeClock;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Admission and accounting of model calls, on a fake clock. */
+class AccessControlTest {
+    private final FakeClock clock = new FakeClock(FakeClock.START.plusSeconds(10));
+    private final AtomicLong nanos = new AtomicLong();
+    private final SpendCounters counters = new SpendCounters(clock);
+    private final List<SpendRow> rows = new ArrayList<>();
+
+    private AccessControl access(SpendRecorder spend) {
+        GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), Optional.empty(), 1024,
+                GeneralSettings.DEFAULT_STORE_PATH, true, true);
+        return new AccessControl(general, Optional.empty(), counters, new RateLimits(clock),
+                new CallCost(new BundledModelCatalog()), spend, clock, nanos::get);
+    }
+
+    private AccessControl access() {
+        return access(row -> rows.add(row));
+    }
+
+    private static Caller.Keyed keyed(java.util.function.UnaryOperator<VirtualKey.Builder> settings) {
+        VirtualKey.Builder key = VirtualKey.builder(VirtualKey.hash("sk-test-0001"), "sk-...0001", FakeClock.START);
+        return new Caller.Keyed(settings.apply(key).build(), Optional.empty(), "sk-test-0001");
+    }
+
+    private static Deployment priced() throws Exception {
+        return ConfigLoader.parse("""
+                model_list:
+                  - {model_name: g, litellm_params: {model: openai/m, api_base: "http://127.0.0.1:9/v1",
+                     input_cost_per_token: 0.001, output_cost_per_token: 0.002}}
+                """, Map.of(), Providers.knownPrefixes()).deployments().getFirst();
+    }
+
+    @Test
+    void aBudgetAdmitsUntilItsSpendReachesItAndNotAfter() throws Exception {
+        Caller.Keyed caller = keyed(key -> key.maxBudget(new BigDecimal("0.01")));
+        AccessControl access = access();
+        counters.seed(new Scope.Key(caller.keyHash()), StoredSpend.lifetime(0));
+
+        // 5 prompt tokens at 0.001 and 2 completion tokens at 0.002: 0.009, just under the budget.
+        CallTicket first = access.admit(caller, "g", "c1");
+        assertThat(first.finish(new CallEnd("g", Optional.of(priced()), 5, 2, 200))).isEqualTo(0.009);
+        CallTicket second = access.admit(caller, "g", "c2");
+        assertThat(second.finish(new CallEnd("g", Optional.of(priced()), 1, 0, 200))).isEqualTo(0.001);
+
+        assertThatThrownBy(() -> access.admit(caller, "g", "c3"))
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.type()).isEqualTo("budget_exceeded");
+                    assertThat(e.getMessage()).isEqualTo("Budget has been exceeded! Key=sk-...0001 Current cost: 0.01, Max budget: 0.01");
+                });
+        assertThat(rows).extracting(SpendRow::callId).containsExactly("c1", "c2");
+        assertThat(rows.getFirst().cost()).isEqualByComparingTo("0.009");
+    }
+
+    @Test
+    void aTicketIsFinishedOnceAndAnUnservedCallCostsNothing() throws Exception {
+        Caller.Keyed caller = keyed(key -> key.maxParallelRequests(1));
+        AccessControl access = access();
+        CallTicket open = access.admit(caller, "g", "c1");
+        assertThatThrownBy(() -> access.admit(caller, "g", "c2"))
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.status()).isEqualTo(429);
+                    assertThat(e.headers()).containsEntry("Retry-After", "1");
+                });
+
+        nanos.addAndGet(Duration.ofMillis(250).toNanos());
+        assertThat(open.finish(CallEnd.unserved("g", 502))).isZero();
+        assertThat(open.finish(new CallEnd("g", Optional.of(priced()), 5, 5, 200))).isEqualTo(-1);
+
+        assertThat(access.admit(caller, "g", "c3")).isNotNull();
+        assertThat(rows).hasSize(1);
+        assertThat(rows.getFirst().status()).isEqualTo(502);
+        assertThat(rows.getFirst().durationMs()).isEqualTo(250);
+        assertThat(rows.getFirst().cost()).isEqualByComparingTo("0");
+    }
+
+    @Test
+    void rpmAdmitsUpToItsLimitInAMinuteAndAgainInTheNext() {
+        Caller.Keyed caller = keyed(key -> key.rpmLimit(2L));
+        AccessControl access = access();
+        access.admit(caller, "g", "c1");
+        access.admit(caller, "g", "c2");
+
+        assertThatThrownBy(() -> access.admit(caller, "g", "c3"))
+                .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.headers())
+                        .containsEntry("Retry-After", "50").containsEntry("x-ratelimit-remaining-requests", "0"));
+        clock.set(FakeClock.START.plusSeconds(59).plusMillis(999));
+        assertThatThrownBy(() -> access.admit(caller, "g", "c4")).isInstanceOf(ApiError.class);
+        clock.set(FakeClock.START.plusSeconds(60));
+        assertThat(access.admit(caller, "g", "c5").headers()).containsEntry("x-ratelimit-remaining-requests", "1");
+    }
+
+    @Test
+    void theMasterKeyAndOpenCallersAreNeitherLimitedNorCharged() throws Exception {
+        AccessControl access = access();
+        for (int i = 0; i < 5; i++) {
+            CallTicket ticket = access.admit(Caller.ADMIN, "g", "c" + i);
+            assertThat(ticket.headers()).isEmpty();
+            ticket.finish(new CallEnd("g", Optional.of(priced()), 1, 1, 200));
+        }
+        assertThat(rows).hasSize(5).allSatisfy(row -> assertThat(row.keyHash()).isEmpty());
+    }
+
+    @Test
+    void aFullSpendBufferRefusesCallsWithA503() {
+        AccessControl access = access(new SpendRecorder() {
+            @Override
+            public boolean record(SpendRow row) {
+                return false;
+            }
+
+            @Override
+            public boolean accepting() {
+                return false;
+            }
+        });
+
+        assertThatThrownBy(() -> access.admit(Caller.ADMIN, "g", "c1"))
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.status()).isEqualTo(503);
+                    assertThat(e.code()).isEqualTo("spend_log_full");
+                });
+    }
+}
