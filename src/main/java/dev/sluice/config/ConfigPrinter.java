@@ -110,6 +110,11 @@ public final class ConfigPrinter {
         yaml.entry(1, "database_url", orNull(general.databaseUrl().map(ConfigPrinter::secret)), null);
         double megabytes = general.maxRequestBytes() / (1024.0 * 1024.0);
         yaml.entry(1, "max_request_size_mb", YamlWriter.number(megabytes), general.maxRequestBytes() + " bytes");
+        yaml.entry(1, "store_path", YamlWriter.string(general.storePath().toString()),
+                general.databaseUrl().isPresent() ? "unused: database_url names the store"
+                        : general.usesStore() ? null : "unused: no master_key or database_url, so no store");
+        yaml.entry(1, "enforce_fallback_model_access", Boolean.toString(general.enforceFallbackModelAccess()), null);
+        yaml.entry(1, "enforce_fallback_budget", Boolean.toString(general.enforceFallbackBudget()), null);
     }
 
     private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {
