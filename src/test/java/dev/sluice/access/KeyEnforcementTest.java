@@ -227,6 +227,39 @@ class KeyEnforcementTest {
     }
 
     @StoreTest
+    void tokensPerMinuteAndPerGroupAndPerTeamLimitsAnswer429(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, """
+                          - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %1$s}}
+                          - {model_name: gpt-b, litellm_params: {model: openai/b, api_base: %1$s}}
+                        """.formatted(upstream.baseUrl())))) {
+            insertKey(store, "sk-tpm-0001", key -> key.tpmLimit(1L));
+            insertKey(store, "sk-model-rpm-0002", key -> key.modelRpmLimit(Map.of("gpt-a", 1L)));
+            new TeamRepository(store.database()).insert(Team.builder("team-rpm", Instant.now()).rpmLimit(1L).build());
+            insertKey(store, "sk-team-rpm-0003", key -> key.teamId("team-rpm"));
+            insertKey(store, "sk-team-rpm-0004", key -> key.teamId("team-rpm"));
+            awayFromAMinuteBoundary();
+
+            // tpm admits while this minute's tokens are under the limit: the first call's tokens use it up.
+            assertThat(call(gateway, "sk-tpm-0001", "gpt-a").statusCode()).isEqualTo(200);
+            HttpResponse<String> tokens = call(gateway, "sk-tpm-0001", "gpt-a");
+            assertThat(tokens.statusCode()).isEqualTo(429);
+            assertThat(error(tokens).path("message").asText()).contains("Limit type: tokens. Current limit: 1");
+            assertThat(tokens.headers().firstValue("x-ratelimit-limit-tokens")).hasValue("1");
+
+            assertThat(call(gateway, "sk-model-rpm-0002", "gpt-a").statusCode()).isEqualTo(200);
+            assertThat(call(gateway, "sk-model-rpm-0002", "gpt-a").statusCode()).isEqualTo(429);
+            assertThat(call(gateway, "sk-model-rpm-0002", "gpt-b").statusCode()).isEqualTo(200);
+
+            // Two keys of one team share its limit.
+            assertThat(call(gateway, "sk-team-rpm-0003", "gpt-a").statusCode()).isEqualTo(200);
+            HttpResponse<String> team = call(gateway, "sk-team-rpm-0004", "gpt-a");
+            assertThat(team.statusCode()).isEqualTo(429);
+            assertThat(error(team).path("message").asText()).startsWith("Rate limit exceeded for team: team-rpm.");
+        }
+    }
+
+    @StoreTest
     void maxParallelRequestsRefusesTheCallOverTheLimitWhileOneIsOpen(TestDatabase store) throws Exception {
         try (MockUpstream slow = MockUpstream.start(MockOptions.defaults("slow", MockMode.SLOW).withDelay(Duration.ofMillis(700)));
                 TestGateway gateway = TestGateway.start(config(store, """
