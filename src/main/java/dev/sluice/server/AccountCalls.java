@@ -1,0 +1,158 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
+import dev.sluice.api.ApiError;
+import dev.sluice.json.Json;
+import dev.sluice.store.StoreException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import java.io.IOException;
+
+/**
+ * How every key and team API call runs, in one place:
+ * authenticate → check the caller may call the route → read the JSON body → run the
+ * call's store work on a worker (the repositories block) → tell {@code AccountChanges}
+ * what was written → answer 200 with the work's JSON, or the error in OpenAI's shape.
+ *
+ * <p>A store that cannot be reached is a 503 {@code store_unavailable} naming the
+ * operation and the driver's reason; a unique value taken (an alias, an id) that the work
+ * did not explain itself is a 409; any other store failure is a fault, a 500.
+ *
+ * <p>Create one per event loop: its body reader is.
+ */
+final class AccountCalls {
+
+    /** Who may call a route. Without a master key configured nobody may. */
+    enum Access {
+        /** The master key only. */
+        MASTER_KEY,
+        /** The master key, or a virtual key about itself: the work checks which key is asked about. */
+        MASTER_KEY_OR_OWN_KEY
+    }
+
+    /** A call's work: validates, reads and writes the store, and returns the answer. Runs on a worker. */
+    @FunctionalInterface
+    interface StoreWork {
+        JsonNode answer(AccountCall call);
+    }
+
+    private final Vertx vertx;
+    private final AccountApi api;
+    private final String managed;
+    private final RequestBodyReader bodies;
+
+    /**
+     * @param managed what the routes manage, for the message when no master key is set:
+     *                "keys" gives "Managing keys needs a master key: ..."
+     */
+    AccountCalls(Vertx vertx, AccountApi api, String managed) {
+        this.vertx = vertx;
+        this.api = api;
+        this.managed = managed;
+        this.bodies = new RequestBodyReader(vertx, api.maxRequestBytes(), api.nanoTime());
+    }
+
+    void answer(HttpServerRequest request, String route, Access access, StoreWork work) {
+        QueryParams query;
+        try {
+            query = QueryParams.of(request.params());
+        } catch (IllegalArgumentException e) {
+            Responses.error(request.response(), ApiError.invalidRequest("The query string is malformed: " + e.getMessage(),
+                    null, "invalid_query"));
+            return;
+        }
+        WrittenAccounts written = new WrittenAccounts();
+        // Held until the caller is known, so no body byte is lost while authentication runs.
+        request.pause();
+        authenticate(request)
+                .compose(caller -> {
+                    permit(caller, route, access);
+                    return body(request).map(body -> new AccountCall(caller, body, query, written));
+                })
+                .compose(call -> vertx.executeBlocking(() -> work.answer(call), false))
+                .onComplete(done -> {
+                    written.tell(api.changes());
+                    if (done.succeeded()) {
+                        Responses.json(request.response(), 200, Json.buffer(done.result()));
+                    } else {
+                        fail(request, route, done.cause());
+                    }
+                });
+    }
+
+    private Future<Caller> authenticate(HttpServerRequest request) {
+        try {
+            Future<Caller> caller = api.authenticate().apply(request);
+            return caller == null ? Future.failedFuture(new IllegalStateException("authenticate returned null")) : caller;
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
+    private void permit(Caller caller, String route, Access access) {
+        switch (caller) {
+            case Caller.Open open -> throw new ApiError(403, "permission_error",
+                    "Managing " + managed + " needs a master key: set general_settings.master_key.", null,
+                    "master_key_required");
+            case Caller.Admin admin -> { }
+            case Caller.Keyed keyed -> {
+                if (access == Access.MASTER_KEY) {
+                    throw new ApiError(403, "permission_error", route + " needs the master key; the virtual key "
+                            + keyed.label() + " may not call it.", null, "permission_error");
+                }
+            }
+        }
+    }
+
+    private Future<ObjectNode> body(HttpServerRequest request) {
+        Future<Buffer> read = bodies.read(request);
+        request.resume();
+        return read.map(AccountCalls::parse);
+    }
+
+    private static ObjectNode parse(Buffer bytes) {
+        if (bytes.length() == 0) {
+            return Json.MAPPER.createObjectNode();
+        }
+        JsonNode root;
+        try {
+            root = Json.parse(bytes.getBytes());
+        } catch (JsonProcessingException e) {
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + CallRequest.describe(e), null,
+                    "invalid_json");
+        } catch (IOException e) {
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null,
+                    "invalid_json");
+        }
+        if (root == null || root.isMissingNode()) {
+            return Json.MAPPER.createObjectNode();
+        }
+        if (!(root instanceof ObjectNode body)) {
+            throw ApiError.invalidRequest("The body must be a JSON object, but got " + JsonFields.shown(root) + ".", null,
+                    "invalid_type");
+        }
+        return body;
+    }
+
+    private void fail(HttpServerRequest request, String route, Throwable failure) {
+        if (!request.isEnded()) {
+            // Refused before the body was read: let the rest arrive and be dropped.
+            request.resume();
+        }
+        switch (failure) {
+            case ApiError error -> Responses.error(request.response(), error);
+            case StoreException e when e.reason() == StoreException.Reason.UNAVAILABLE ->
+                    Responses.error(request.response(), new ApiError(503, "server_error",
+                            "The key store cannot be reached (" + e.getMessage() + "); try again.", null, "store_unavailable"));
+            case StoreException e when e.reason() == StoreException.Reason.CONFLICT ->
+                    Responses.error(request.response(), new ApiError(409, "invalid_request_error",
+                            "The change conflicts with what is stored: " + e.getMessage() + ".", null, "conflict"));
+            default -> Responses.internalError(request.response(), route, failure);
+        }
+    }
+}

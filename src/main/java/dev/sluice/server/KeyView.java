@@ -1,0 +1,66 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.store.VirtualKey;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A stored key as the key API shows it, in the field names of LiteLLM's
+ * {@code LiteLLM_VerificationToken}: {@code token} (the SHA-256 the store keeps, usable
+ * wherever the API takes a key), the masked {@code key_name}, limits, budgets and spend.
+ * Never the key itself: only {@code /key/generate} shows that, once. Unset values are
+ * {@code null}; times are ISO-8601 instants.
+ */
+final class KeyView {
+    private KeyView() {}
+
+    static ObjectNode of(VirtualKey key) {
+        ObjectNode view = Json.MAPPER.createObjectNode();
+        view.put("token", key.tokenHash());
+        view.put("key_name", key.keyName());
+        view.put("key_alias", key.keyAlias().orElse(null));
+        view.put("spend", Dollars.shown(key.spend()));
+        view.put("max_budget", key.maxBudget().map(Dollars::shown).orElse(null));
+        view.put("expires", time(key.expiresAt()));
+        ArrayNode models = view.putArray("models");
+        key.models().forEach(models::add);
+        view.put("user_id", key.userId().orElse(null));
+        view.put("team_id", key.teamId().orElse(null));
+        if (key.maxParallelRequests().isPresent()) {
+            view.put("max_parallel_requests", key.maxParallelRequests().getAsInt());
+        } else {
+            view.putNull("max_parallel_requests");
+        }
+        view.set("metadata", key.metadata());
+        if (key.tpmLimit().isPresent()) {
+            view.put("tpm_limit", key.tpmLimit().getAsLong());
+        } else {
+            view.putNull("tpm_limit");
+        }
+        if (key.rpmLimit().isPresent()) {
+            view.put("rpm_limit", key.rpmLimit().getAsLong());
+        } else {
+            view.putNull("rpm_limit");
+        }
+        view.put("budget_duration", key.budgetDuration().orElse(null));
+        view.put("budget_reset_at", time(key.budgetResetAt()));
+        ObjectNode budgets = view.putObject("model_max_budget");
+        key.modelMaxBudget().forEach((group, budget) -> budgets.putObject(group)
+                .put("budget_limit", Dollars.shown(budget.budgetLimit()))
+                .put("time_period", budget.timePeriod().orElse(null)));
+        ObjectNode rpm = view.putObject("model_rpm_limit");
+        key.modelRpmLimit().forEach(rpm::put);
+        ObjectNode tpm = view.putObject("model_tpm_limit");
+        key.modelTpmLimit().forEach(tpm::put);
+        view.put("blocked", key.blocked());
+        view.put("created_at", key.createdAt().toString());
+        return view;
+    }
+
+    static String time(Optional<Instant> instant) {
+        return instant.map(Instant::toString).orElse(null);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.store.Team;
+
+/**
+ * A stored team as the team API shows it, in the field names of LiteLLM's
+ * {@code LiteLLM_TeamTable}, with Sluice's {@code router_settings}. Unset values are
+ * {@code null}; times are ISO-8601 instants.
+ */
+final class TeamView {
+    private TeamView() {}
+
+    static ObjectNode of(Team team) {
+        ObjectNode view = Json.MAPPER.createObjectNode();
+        view.put("team_id", team.teamId());
+        view.put("team_alias", team.teamAlias().orElse(null));
+        ArrayNode models = view.putArray("models");
+        team.models().forEach(models::add);
+        view.put("spend", Dollars.shown(team.spend()));
+        view.put("max_budget", team.maxBudget().map(Dollars::shown).orElse(null));
+        view.put("budget_duration", team.budgetDuration().orElse(null));
+        view.put("budget_reset_at", KeyView.time(team.budgetResetAt()));
+        if (team.tpmLimit().isPresent()) {
+            view.put("tpm_limit", team.tpmLimit().getAsLong());
+        } else {
+            view.putNull("tpm_limit");
+        }
+        if (team.rpmLimit().isPresent()) {
+            view.put("rpm_limit", team.rpmLimit().getAsLong());
+        } else {
+            view.putNull("rpm_limit");
+        }
+        view.set("router_settings", team.routerSettings());
+        view.set("metadata", team.metadata());
+        view.put("created_at", team.createdAt().toString());
+        return view;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.sluice.server;
+
+import dev.sluice.access.AccountChanges;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The keys and teams one API call wrote, collected by its store work on a worker and told
+ * to {@link AccountChanges} on the event loop once the work ends, whether or not the rest
+ * of the call succeeded: a team deletion that removed some keys before failing has still
+ * removed them.
+ */
+final class WrittenAccounts {
+    private final List<String> keyHashes = new ArrayList<>();
+    private final List<String> teamIds = new ArrayList<>();
+
+    void key(String tokenHash) {
+        keyHashes.add(tokenHash);
+    }
+
+    void team(String teamId) {
+        teamIds.add(teamId);
+    }
+
+    void tell(AccountChanges changes) {
+        keyHashes.forEach(changes::keyChanged);
+        teamIds.forEach(changes::teamChanged);
+    }
+}
