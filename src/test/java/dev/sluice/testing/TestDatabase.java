@@ -3,6 +3,7 @@ package dev.sluice.testing;
 import dev.sluice.store.Database;
 import dev.sluice.store.Engine;
 import dev.sluice.store.StoreLocation;
+import dev.sluice.store.StoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -77,6 +78,20 @@ public final class TestDatabase implements AutoCloseable {
         Database connecting = Database.connect(location, TestDatabases.OPTIONS);
         opened.add(connecting);
         return connecting;
+    }
+
+    /**
+     * Another pool on this PostgreSQL schema, migrated, reaching the server through
+     * {@code port} on its host: a {@link TcpProxy} in front of it, to cut and restore.
+     */
+    public synchronized Database openThrough(int port, StoreOptions options) {
+        if (!(location instanceof StoreLocation.Postgres postgres)) {
+            throw new IllegalStateException("openThrough: a PostgreSQL store only; this one is " + engine);
+        }
+        String query = postgres.schemas().isEmpty() ? "" : "currentSchema=" + String.join(",", postgres.schemas());
+        Database opening = Database.open(StoreLocation.Postgres.parse(PostgresServer.get().urlThrough(port, query)), options);
+        opened.add(opening);
+        return opening;
     }
 
     @Override

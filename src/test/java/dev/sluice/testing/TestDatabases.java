@@ -5,6 +5,7 @@ import dev.sluice.store.StoreLocation;
 import dev.sluice.store.StoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,6 +80,11 @@ public final class TestDatabases {
     /** LiteLLM's URL for the test PostgreSQL server's default schema, with extra query parameters. */
     public static String postgresUrl(String query) {
         return PostgresServer.get().url(query);
+    }
+
+    /** Where the test PostgreSQL server listens: the target of a {@link TcpProxy} in front of it. */
+    public static InetSocketAddress postgresAddress() {
+        return PostgresServer.get().address();
     }
 
     /** {@code local} (127.0.0.1:5432) or {@code embedded}: which PostgreSQL the tests use. */

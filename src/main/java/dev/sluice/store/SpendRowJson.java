@@ -1,0 +1,110 @@
+package dev.sluice.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A {@link SpendRow} as one line of JSON, the form the {@link SpendBuffer} and the dead-letter
+ * file keep rows in. Field names are the spend log's column names. The cost is a decimal
+ * string and the start time an ISO-8601 string, so both come back exactly as they went in
+ * (a JSON number would be read back as a double); absent values are left out.
+ */
+final class SpendRowJson {
+    private SpendRowJson() {}
+
+    static ObjectNode node(SpendRow row) {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("call_id", row.callId());
+        row.keyHash().ifPresent(value -> node.put("key_hash", value));
+        row.teamId().ifPresent(value -> node.put("team_id", value));
+        row.userId().ifPresent(value -> node.put("user_id", value));
+        node.put("model_group", row.modelGroup());
+        row.deploymentId().ifPresent(value -> node.put("deployment_id", value));
+        node.put("prompt_tokens", row.promptTokens());
+        node.put("completion_tokens", row.completionTokens());
+        node.put("total_tokens", row.totalTokens());
+        node.put("cost", row.cost().toPlainString());
+        node.put("status", row.status());
+        node.put("duration_ms", row.durationMs());
+        node.put("started_at", row.startedAt().toString());
+        return node;
+    }
+
+    /** The rows as JSON lines, each ended by {@code \n}. */
+    static byte[] lines(List<SpendRow> rows) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(rows.size() * 320);
+        for (SpendRow row : rows) {
+            out.writeBytes(line(node(row)));
+        }
+        return out.toByteArray();
+    }
+
+    /** One JSON object and its {@code \n}. */
+    static byte[] line(ObjectNode node) {
+        byte[] json = Json.bytes(node);
+        byte[] line = new byte[json.length + 1];
+        System.arraycopy(json, 0, line, 0, json.length);
+        line[json.length] = '\n';
+        return line;
+    }
+
+    /**
+     * Reads a line written by {@link #lines}, without its {@code \n}.
+     *
+     * @throws IOException when it is not JSON, or a field is missing or holds a value a
+     *                     spend row cannot have
+     */
+    static SpendRow read(byte[] line) throws IOException {
+        JsonNode node = Json.parse(line);
+        if (!node.isObject()) {
+            throw new IOException("not a JSON object");
+        }
+        try {
+            return new SpendRow(
+                    text(node, "call_id"),
+                    optionalText(node, "key_hash"),
+                    optionalText(node, "team_id"),
+                    optionalText(node, "user_id"),
+                    text(node, "model_group"),
+                    optionalText(node, "deployment_id"),
+                    integer(node, "prompt_tokens"),
+                    integer(node, "completion_tokens"),
+                    integer(node, "total_tokens"),
+                    new BigDecimal(text(node, "cost")),
+                    Math.toIntExact(integer(node, "status")),
+                    integer(node, "duration_ms"),
+                    Instant.parse(text(node, "started_at")));
+        } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
+            // NumberFormatException is an IllegalArgumentException, as are SpendRow's own refusals.
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    private static String text(JsonNode node, String field) throws IOException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isTextual()) {
+            throw new IOException(field + ": " + (value == null ? "missing" : value) + " (expected: a string)");
+        }
+        return value.textValue();
+    }
+
+    private static Optional<String> optionalText(JsonNode node, String field) throws IOException {
+        return node.has(field) ? Optional.of(text(node, field)) : Optional.empty();
+    }
+
+    private static long integer(JsonNode node, String field) throws IOException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new IOException(field + ": " + (value == null ? "missing" : value) + " (expected: an integer)");
+        }
+        return value.longValue();
+    }
+}
