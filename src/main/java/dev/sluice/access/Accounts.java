@@ -4,12 +4,18 @@ import dev.sluice.config.GeneralSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.SpendLedger;
+import dev.sluice.store.SpendBuffer;
 import dev.sluice.store.SpendRepository;
+import dev.sluice.store.SpendRow;
+import dev.sluice.store.SpendWriter;
+import dev.sluice.store.SpendWriterOptions;
+import dev.sluice.store.SpendWriterStatus;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.store.StoreOptions;
 import dev.sluice.store.StoreStatus;
 import dev.sluice.store.TeamRepository;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -19,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store of keys, teams and spend as the gateway uses it: the database (the embedded
- * file, or PostgreSQL from {@code database_url}), its repositories, and the spend log's
- * writer.
+ * file, or PostgreSQL from {@code database_url}), its repositories, the spend log's writer
+ * with its on-disk buffer, and the job that resets budgets in the store.
  *
  * <p>A database that cannot be reached at start-up does not stop the gateway: the master key
  * works, readiness says the store is unreachable, and the schema is applied as soon as the
@@ -35,15 +41,19 @@ public final class Accounts implements AutoCloseable {
     private final TeamRepository teams;
     private final SpendRepository spendLog;
     private final SpendLedger ledger;
+    private final SpendBuffer buffer;
+    private final SpendWriter writer;
     private final Thread migrator;
     private final Thread resets;
 
-    private Accounts(Database database, boolean migrated) {
+    private Accounts(Database database, boolean migrated, SpendBuffer buffer) {
         this.database = database;
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
         this.spendLog = new SpendRepository(database);
         this.ledger = new SpendLedger(database);
+        this.buffer = buffer;
+        this.writer = SpendWriter.start(ledger, buffer, SpendWriterOptions.DEFAULTS);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
         this.resets = new BudgetResets(keys, teams, Clock.systemUTC(), ZoneOffset.UTC).start();
     }
@@ -54,16 +64,24 @@ public final class Accounts implements AutoCloseable {
             return Optional.empty();
         }
         StoreLocation location = StoreLocation.of(general.databaseUrl(), general.storePath());
+        SpendBuffer buffer = SpendBuffer.open(spendBufferFolder(general), SpendBuffer.DEFAULT_MAX_BYTES);
         try {
-            return Optional.of(new Accounts(Database.open(location, options), true));
+            return Optional.of(new Accounts(Database.open(location, options), true, buffer));
         } catch (StoreException e) {
             if (e.reason() != StoreException.Reason.UNAVAILABLE) {
+                buffer.close();
                 throw e;
             }
             log.warn("store.unreachable_at_start location={} reason={}; the gateway starts, and the schema is applied "
                     + "when the store answers", location.describe(), e.getMessage());
-            return Optional.of(new Accounts(Database.connect(location, options), false));
+            return Optional.of(new Accounts(Database.connect(location, options), false, buffer));
         }
+    }
+
+    /** The spend buffer's folder: {@code spend-buffer} beside {@code store_path}'s file, whichever store is used. */
+    static Path spendBufferFolder(GeneralSettings general) {
+        Path parent = general.storePath().toAbsolutePath().getParent();
+        return parent.resolve("spend-buffer");
     }
 
     private void migrateWhenReachable() {
@@ -100,18 +118,24 @@ public final class Accounts implements AutoCloseable {
         return ledger;
     }
 
-    /** Where finished calls' spend rows go. */
+    /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */
     public SpendRecorder spend() {
-        return row -> {
-            Thread.ofVirtual().name("sluice-spend").start(() -> {
-                try {
-                    ledger.post(java.util.List.of(row));
-                } catch (StoreException e) {
-                    log.error("spend.not_written call_id={} reason={}", row.callId(), e.getMessage());
-                }
-            });
-            return true;
+        return new SpendRecorder() {
+            @Override
+            public boolean record(SpendRow row) {
+                return writer.record(row);
+            }
+
+            @Override
+            public boolean accepting() {
+                return writer.status().rowsQueued() < SpendWriterOptions.DEFAULTS.maxQueuedRows();
+            }
         };
+    }
+
+    /** The spend writer's state: rows waiting, rows buffered on disk, whether the store took the last post. */
+    public SpendWriterStatus spendStatus() {
+        return writer.status();
     }
 
     /** Probes the database; blocks for at most the connection timeout. */
@@ -125,6 +149,10 @@ public final class Accounts implements AutoCloseable {
             migrator.interrupt();
         }
         resets.interrupt();
+        // Writer, then buffer, then database: the writer's last posts need the database, and
+        // what they cannot post goes to the buffer.
+        writer.close();
+        buffer.close();
         database.close();
     }
 }

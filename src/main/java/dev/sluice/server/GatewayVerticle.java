@@ -6,6 +6,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,8 +29,14 @@ final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.nanoTime());
+        Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> {
+            Authenticator authenticator = new Authenticator(vertx, gateway.access());
+            return new AccountApi(authenticator::caller, accounts.keys(), accounts.teams(), gateway.clock(),
+                    gateway.access().changes(), gateway.config().general().maxRequestBytes(), gateway.nanoTime());
+        });
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams), new InfoHandlers(vertx, gateway),
-                new ModelAdminHandlers(vertx, gateway));
+                new ModelAdminHandlers(vertx, gateway), accountApi.map(api -> new KeyAdminHandlers(vertx, api)),
+                accountApi.map(api -> new TeamAdminHandlers(vertx, api)));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)

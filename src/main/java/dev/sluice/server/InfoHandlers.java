@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
+import dev.sluice.store.SpendWriterStatus;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -86,6 +87,15 @@ final class InfoHandlers {
         if (location != null) {
             body.put("db_location", location);
         }
+        gateway.accounts().ifPresent(accounts -> {
+            SpendWriterStatus spend = accounts.spendStatus();
+            body.putObject("spend_log")
+                    .put("rows_waiting", spend.rowsQueued())
+                    .put("rows_buffered_on_disk", spend.rowsOnDisk())
+                    .put("bytes_buffered_on_disk", spend.bytesOnDisk())
+                    .put("store_took_last_post", spend.sinkReachable())
+                    .put("dead_letters", spend.deadLetters());
+        });
         body.put("router_state", "in-memory")
                 .put("model_groups", gateway.models().current().names().size())
                 .put("deployments", gateway.models().deployments().size());

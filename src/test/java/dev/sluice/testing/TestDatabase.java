@@ -58,6 +58,14 @@ public final class TestDatabase implements AutoCloseable {
         };
     }
 
+    /** The {@code database_url} entry of a gateway reaching this PostgreSQL store through {@code port} (a {@link TcpProxy}). */
+    public String generalSettingThrough(int port) {
+        if (!(location instanceof StoreLocation.Postgres postgres)) {
+            throw new IllegalStateException("generalSettingThrough: a PostgreSQL store only; this one is " + engine);
+        }
+        return "database_url: \"" + PostgresServer.get().urlThrough(port, "schema=" + String.join(",", postgres.schemas())) + "\"";
+    }
+
     /** The store, opened and migrated on first use with {@link TestDatabases#OPTIONS}. */
     public synchronized Database database() {
         if (database == null) {
