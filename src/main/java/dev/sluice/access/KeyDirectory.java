@@ -8,8 +8,10 @@ import dev.sluice.store.VirtualKey;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -25,9 +27,13 @@ import org.slf4j.LoggerFactory;
  * entry at once ({@link #forget}). Unknown keys are remembered too, so a caller trying
  * made-up keys costs the database one read per key per period, and the map is bounded.
  *
- * <p>When the store cannot be reached, a key seen before keeps working on what was last read
- * of it, however old: refusing every caller because the database blinked would turn a
- * bookkeeping outage into a full one. A key never seen cannot be checked and is refused (503).
+ * <p>An entry past its lifetime is still answered at once, and read again in the background
+ * (once, however many requests see it stale): a request for a known key never waits on the
+ * store. So when the store cannot be reached, a key seen before keeps working on what was
+ * last read of it, however old: refusing every caller because the database blinked would turn
+ * a bookkeeping outage into a full one. A key never seen cannot be checked and is refused
+ * (503); once a read has found the store unreachable, such keys are refused at once for
+ * {@link #OUTAGE_BACKOFF} rather than each waiting out the connection timeout.
  *
  * <p>Looking a hash up in a map is not a constant-time comparison, but what is compared is the
  * SHA-256 of what the caller sent: timing tells an attacker nothing about a stored key.
@@ -36,6 +42,8 @@ public final class KeyDirectory {
     private static final Logger log = LoggerFactory.getLogger(KeyDirectory.class);
 
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(5);
+    /** After a read finds the store unreachable, reads of unseen keys fail at once for this long. */
+    static final Duration OUTAGE_BACKOFF = Duration.ofSeconds(2);
     /** Entries kept before unknown keys are dropped to make room. */
     static final int MAX_ENTRIES = 100_000;
 
@@ -55,6 +63,10 @@ public final class KeyDirectory {
     private final LongSupplier nanoTime;
     private final Consumer<Found> onRead;
     private final ConcurrentMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
+    /** {@code nanoTime} before which the store is taken to be unreachable; 0 when it is not. */
+    private final AtomicLong unreachableUntil = new AtomicLong();
+    private volatile StoreException lastOutage;
 
     /** @param onRead told of every key read from the store (to seed its spend counters), on the reading thread */
     public KeyDirectory(KeyRepository keys, TeamRepository teams, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
@@ -66,13 +78,25 @@ public final class KeyDirectory {
     }
 
     /**
-     * What is known of {@code tokenHash} without reading the store: empty when it must be
-     * read ({@link #read}); else the key, or an empty {@code Optional} for a key known not to exist.
+     * What is known of {@code tokenHash} without waiting on the store: empty when it must be
+     * read ({@link #read}); else the key, or an empty {@code Optional} for a key known not to
+     * exist. An entry past its lifetime is answered too, and read again in the background.
      */
     public Optional<Optional<Found>> cached(String tokenHash) {
         Entry entry = entries.get(tokenHash);
-        if (entry == null || nanoTime.getAsLong() - entry.readAtNanos() >= ttlNanos) {
+        if (entry == null) {
             return Optional.empty();
+        }
+        if (nanoTime.getAsLong() - entry.readAtNanos() >= ttlNanos && refreshing.add(tokenHash)) {
+            Thread.ofVirtual().name("sluice-key-refresh").start(() -> {
+                try {
+                    read(tokenHash);
+                } catch (StoreException e) {
+                    log.debug("keys.refresh_postponed reason={}", e.getMessage());
+                } finally {
+                    refreshing.remove(tokenHash);
+                }
+            });
         }
         return Optional.of(entry.found());
     }
@@ -86,12 +110,23 @@ public final class KeyDirectory {
     public Optional<Found> read(String tokenHash) {
         Optional<Found> found;
         try {
+            StoreException outage = lastOutage;
+            if (outage != null && nanoTime.getAsLong() - unreachableUntil.get() < 0 && !entries.containsKey(tokenHash)) {
+                throw outage;
+            }
             found = keys.findByHash(tokenHash).map(key -> new Found(key, key.teamId().flatMap(teams::findById)));
+            lastOutage = null;
         } catch (StoreException e) {
-            Entry last = entries.get(tokenHash);
-            if (e.reason() == StoreException.Reason.UNAVAILABLE && last != null) {
-                log.debug("keys.served_from_memory reason={}", e.getMessage());
-                return last.found();
+            if (e.reason() == StoreException.Reason.UNAVAILABLE) {
+                if (e != lastOutage) {
+                    lastOutage = e;
+                    unreachableUntil.set(nanoTime.getAsLong() + OUTAGE_BACKOFF.toNanos());
+                }
+                Entry last = entries.get(tokenHash);
+                if (last != null) {
+                    log.debug("keys.served_from_memory reason={}", e.getMessage());
+                    return last.found();
+                }
             }
             throw e;
         }

@@ -7,13 +7,17 @@ import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
 import dev.sluice.store.SpendWriterStatus;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
 /** The answers that involve no upstream: the model list and the probes of the gateway itself. */
 final class InfoHandlers {
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
+    /** The longest readiness waits for the database to answer its probe. */
+    static final Duration PROBE_WAIT = Duration.ofSeconds(1);
 
     private final Vertx vertx;
     private final Gateway gateway;
@@ -71,7 +75,19 @@ final class InfoHandlers {
             readiness(request, "not configured", null);
             return;
         }
+        // A probe of an unreachable database can wait out the connection timeout; readiness
+        // answers within PROBE_WAIT whatever the database does.
+        Promise<Void> answered = Promise.promise();
+        long timer = vertx.setTimer(PROBE_WAIT.toMillis(), id -> {
+            if (answered.tryComplete()) {
+                readiness(request, "unreachable: no answer to a probe within " + PROBE_WAIT.toMillis() + " ms", null);
+            }
+        });
         vertx.executeBlocking(() -> gateway.accounts().get().status(), false).onComplete(probe -> {
+            vertx.cancelTimer(timer);
+            if (!answered.tryComplete()) {
+                return;
+            }
             if (probe.failed()) {
                 readiness(request, "unreachable: " + probe.cause().getMessage(), null);
                 return;
