@@ -12,6 +12,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,35 +45,34 @@ public final class BudgetResets {
     /** Resets every key and team whose period has ended; returns how many were reset. Blocks on the store. */
     public int runOnce() {
         Instant now = clock.instant();
-        int reset = 0;
-        // A full batch may hold more due rows behind it; a batch that reset nothing (every row
-        // without a duration) would come back the same, so the pass stops there.
+        return resetDue(limit -> keys.dueForReset(now, limit), VirtualKey::budgetDuration, VirtualKey::budgetResetAt,
+                (key, next) -> keys.resetSpend(key.tokenHash(), next), now)
+                + resetDue(limit -> teams.dueForReset(now, limit), Team::budgetDuration, Team::budgetResetAt,
+                        (team, next) -> teams.resetSpend(team.teamId(), next), now);
+    }
+
+    /**
+     * Resets the rows {@code due} lists, batch by batch. A full batch may hold more due rows
+     * behind it; a batch that reset nothing (every row without a duration) would come back the
+     * same, so the pass stops there.
+     */
+    private <T> int resetDue(IntFunction<List<T>> due, Function<T, Optional<String>> duration,
+            Function<T, Optional<Instant>> resetAt, BiPredicate<T, Instant> reset, Instant now) {
+        int total = 0;
+        List<T> batch;
         int inBatch;
-        List<VirtualKey> dueKeys;
         do {
-            dueKeys = keys.dueForReset(now, BATCH);
+            batch = due.apply(BATCH);
             inBatch = 0;
-            for (VirtualKey key : dueKeys) {
-                Optional<Instant> next = nextReset(key.budgetDuration(), key.budgetResetAt(), now);
-                if (next.isPresent() && keys.resetSpend(key.tokenHash(), next.get())) {
+            for (T row : batch) {
+                Optional<Instant> next = nextReset(duration.apply(row), resetAt.apply(row), now);
+                if (next.isPresent() && reset.test(row, next.get())) {
                     inBatch++;
                 }
             }
-            reset += inBatch;
-        } while (dueKeys.size() == BATCH && inBatch > 0);
-        List<Team> dueTeams;
-        do {
-            dueTeams = teams.dueForReset(now, BATCH);
-            inBatch = 0;
-            for (Team team : dueTeams) {
-                Optional<Instant> next = nextReset(team.budgetDuration(), team.budgetResetAt(), now);
-                if (next.isPresent() && teams.resetSpend(team.teamId(), next.get())) {
-                    inBatch++;
-                }
-            }
-            reset += inBatch;
-        } while (dueTeams.size() == BATCH && inBatch > 0);
-        return reset;
+            total += inBatch;
+        } while (batch.size() == BATCH && inBatch > 0);
+        return total;
     }
 
     /** Runs {@link #runOnce} every {@link #EVERY} on a virtual thread until interrupted. */
