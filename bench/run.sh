@@ -86,7 +86,7 @@ cat >"$WORK/sluice.yaml" <<YAML
 model_list:
   - model_name: bench
     litellm_params: {model: openai/bench-model, api_base: "http://127.0.0.1:$UP/v1", api_key: bench}
-general_settings: {master_key: sk-bench}
+general_settings: {master_key: sk-bench, store_path: "$WORK/store/sluice"}
 YAML
 JSON_BODY='{"model":"bench","messages":[{"role":"user","content":"Say something short"}]}'
 SSE_BODY='{"model":"bench","stream":true,"messages":[{"role":"user","content":"Say something short"}]}'
