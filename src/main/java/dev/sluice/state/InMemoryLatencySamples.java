@@ -10,10 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The latency samples of a single process: for each deployment, its newest samples, at most
- * as many as the caller asks to keep. Each deployment's samples are an immutable array
- * replaced in one atomic map update, so a reader never sees a half-written list and writers
- * on different deployments never wait on each other.
+ * The latency samples of a single process: for each deployment, one entry holding its newest
+ * samples of each {@link LatencySeries series}, at most as many per series as the caller asks
+ * to keep. An entry is immutable and replaced in one atomic map update, so a reader never sees
+ * a half-written series and writers on different deployments never wait on each other.
  *
  * <p>Expiry happens on read: a sample is returned while it is no older than the ttl (a
  * sample taken at {@code t} is still returned at exactly {@code t + ttl}, not a moment
@@ -21,19 +21,29 @@ import java.util.concurrent.ConcurrentMap;
  * the next samples push them out.
  *
  * <p>{@link #average} is read for every candidate of every latency-based pick, far more
- * often than samples are added, so each deployment's samples also hold their mean and the
- * time of their earliest one, worked out when a sample is added: while the earliest is
- * within the ttl, which is the usual case, the average is that mean, read without a scan.
+ * often than samples are added, so each series also holds its mean and the time of its
+ * earliest sample, worked out when a sample is added: while the earliest is within the ttl,
+ * which is the usual case, the average is that mean, read without a scan. Either series of a
+ * deployment is one map look-up away, by the deployment's id as it is.
  */
 public final class InMemoryLatencySamples implements LatencySamples {
 
     /**
-     * Oldest first; {@code at[i]} is when {@code seconds[i]} was taken. {@code earliest} is
-     * the earliest of {@code at} (samples are kept in the order they were added, which
-     * writers on several threads may add slightly out of time order) and {@code mean} the
-     * mean of all {@code seconds}, summed oldest first as {@link #average} sums them.
+     * One series, oldest first; {@code at[i]} is when {@code seconds[i]} was taken.
+     * {@code earliest} is the earliest of {@code at} (samples are kept in the order they were
+     * added, which writers on several threads may add slightly out of time order) and
+     * {@code mean} the mean of all {@code seconds}, summed oldest first as {@link #average}
+     * sums them, made into the value {@link #average} returns once here rather than on every
+     * read. {@link #NONE} has no samples: its earliest is {@link Instant#MAX}, never expired,
+     * and its mean empty, so {@link #average} reads it as it reads any other.
      */
-    private record Samples(Instant[] at, double[] seconds, Instant earliest, double mean) {
+    private record Samples(Instant[] at, double[] seconds, Instant earliest, OptionalDouble mean) {
+        static final Samples NONE = new Samples(new Instant[0], new double[0], Instant.MAX, OptionalDouble.empty());
+
+        boolean isEmpty() {
+            return at.length == 0;
+        }
+
         Samples plus(Instant when, double value, int maxSamples) {
             int keep = Math.min(at.length, maxSamples - 1);
             int from = at.length - keep;
@@ -49,27 +59,44 @@ public final class InMemoryLatencySamples implements LatencySamples {
                 }
                 sum += newSeconds[i];
             }
-            return new Samples(newAt, newSeconds, earliest, sum / newSeconds.length);
+            return new Samples(newAt, newSeconds, earliest, OptionalDouble.of(sum / newSeconds.length));
         }
     }
 
-    private static final Samples NONE = new Samples(new Instant[0], new double[0], Instant.MAX, 0);
+    /** A deployment's entry: its samples of each series, a series with none being {@link Samples#NONE}. */
+    private record Entry(Samples perOutputToken, Samples firstEvent) {
+        static final Entry NONE = new Entry(Samples.NONE, Samples.NONE);
 
-    private final ConcurrentMap<String, Samples> samples = new ConcurrentHashMap<>();
+        Samples of(LatencySeries series) {
+            return switch (series) {
+                case PER_OUTPUT_TOKEN -> perOutputToken;
+                case FIRST_EVENT -> firstEvent;
+            };
+        }
+
+        Entry plus(LatencySeries series, Instant when, double value, int maxSamples) {
+            return switch (series) {
+                case PER_OUTPUT_TOKEN -> new Entry(perOutputToken.plus(when, value, maxSamples), firstEvent);
+                case FIRST_EVENT -> new Entry(perOutputToken, firstEvent.plus(when, value, maxSamples));
+            };
+        }
+    }
+
+    private final ConcurrentMap<String, Entry> entries = new ConcurrentHashMap<>();
 
     @Override
-    public void add(String deploymentId, Instant at, double seconds, int maxSamples) {
+    public void add(String deploymentId, LatencySeries series, Instant at, double seconds, int maxSamples) {
         if (maxSamples < 1) {
             throw new IllegalArgumentException("maxSamples: " + maxSamples + " (expected: >= 1)");
         }
-        samples.merge(deploymentId, NONE.plus(at, seconds, maxSamples),
-                (held, one) -> held.plus(at, seconds, maxSamples));
+        entries.compute(deploymentId,
+                (id, held) -> (held == null ? Entry.NONE : held).plus(series, at, seconds, maxSamples));
     }
 
     @Override
-    public List<Double> recent(String deploymentId, Instant now, Duration ttl) {
-        Samples held = samples.get(deploymentId);
-        if (held == null) {
+    public List<Double> recent(String deploymentId, LatencySeries series, Instant now, Duration ttl) {
+        Samples held = samples(deploymentId, series);
+        if (held.isEmpty()) {
             return List.of();
         }
         Instant oldest = now.minus(ttl);
@@ -84,14 +111,11 @@ public final class InMemoryLatencySamples implements LatencySamples {
 
     /** As {@link #recent}, without building a list; without a scan while every sample is recent. */
     @Override
-    public OptionalDouble average(String deploymentId, Instant now, Duration ttl) {
-        Samples held = samples.get(deploymentId);
-        if (held == null) {
-            return OptionalDouble.empty();
-        }
+    public OptionalDouble average(String deploymentId, LatencySeries series, Instant now, Duration ttl) {
+        Samples held = samples(deploymentId, series);
         Instant oldest = now.minus(ttl);
         if (!held.earliest().isBefore(oldest)) {
-            return OptionalDouble.of(held.mean());
+            return held.mean();
         }
         double sum = 0;
         int count = 0;
@@ -102,5 +126,10 @@ public final class InMemoryLatencySamples implements LatencySamples {
             }
         }
         return count == 0 ? OptionalDouble.empty() : OptionalDouble.of(sum / count);
+    }
+
+    private Samples samples(String deploymentId, LatencySeries series) {
+        Entry entry = entries.get(deploymentId);
+        return entry == null ? Samples.NONE : entry.of(series);
     }
 }

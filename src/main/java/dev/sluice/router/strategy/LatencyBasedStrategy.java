@@ -3,14 +3,13 @@ package dev.sluice.router.strategy;
 import dev.sluice.config.Deployment;
 import dev.sluice.router.strategy.CapacityCheck.Fit;
 import dev.sluice.state.LatencySamples;
+import dev.sluice.state.LatencySeries;
 import dev.sluice.state.UsageWindows;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -20,7 +19,9 @@ import java.util.random.RandomGenerator;
  * <p>Design notes. A deployment keeps two series of samples, written by the
  * {@link SignalRecorder}: seconds per output token of whole answers, ranking requests that
  * want a whole answer, and seconds to the first event of streams, ranking stream requests
- * (LiteLLM keeps the same two lists). A timeout adds {@link #TIMEOUT_PENALTY_SECONDS} to
+ * (LiteLLM keeps the same two lists). Both are kept under the deployment's id, the
+ * {@link LatencySeries} naming which one, so ranking a stream reads the store exactly as
+ * ranking a whole answer does. A timeout adds {@link #TIMEOUT_PENALTY_SECONDS} to
  * both, so one timeout outweighs any real answer until it ages out or newer samples push
  * it out of the {@code max_latency_list_size} kept. Samples older than {@code ttl} are ignored.
  *
@@ -39,15 +40,7 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
     /** The sample a timeout adds, in seconds; LiteLLM's figure. */
     public static final double TIMEOUT_PENALTY_SECONDS = 1000.0;
 
-    /**
-     * The most stream keys {@link #streamKeys} holds before it starts again: far more than any
-     * group has deployments, so only ids of deployments removed at run time ever push it there.
-     */
-    static final int MAX_STREAM_KEYS = 10_000;
-
     private final LatencySamples latency;
-    /** Each deployment's stream series key, built once instead of on every pick of a stream. */
-    private final ConcurrentMap<String, String> streamKeys = new ConcurrentHashMap<>();
     private final CapacityCheck capacity;
     private final LatencyArgs args;
     private final Clock clock;
@@ -62,24 +55,9 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
         this.random = random;
     }
 
-    /**
-     * The key a deployment's samples of one series are stored under: its id for whole
-     * answers, the id and {@code #first-event} for streams.
-     */
-    static String seriesKey(String deploymentId, boolean stream) {
-        return stream ? deploymentId + "#first-event" : deploymentId;
-    }
-
-    /** {@link #seriesKey} of a stream, made once per deployment. */
-    private String streamKey(String deploymentId) {
-        String key = streamKeys.get(deploymentId);
-        if (key == null) {
-            if (streamKeys.size() >= MAX_STREAM_KEYS) {
-                streamKeys.clear();
-            }
-            key = streamKeys.computeIfAbsent(deploymentId, id -> seriesKey(id, true));
-        }
-        return key;
+    /** The series that ranks a request: time to first event for a stream, else seconds per output token. */
+    static LatencySeries series(boolean stream) {
+        return stream ? LatencySeries.FIRST_EVENT : LatencySeries.PER_OUTPUT_TOKEN;
     }
 
     @Override
@@ -90,16 +68,17 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
     @Override
     public Pick pick(List<Deployment> candidates, RequestFacts request) {
         Instant now = clock.instant();
-        return capacity.pick(candidates, request, now, fits -> fastest(fits, request.stream(), now));
+        LatencySeries series = series(request.stream());
+        return capacity.pick(candidates, request, now, fits -> fastest(fits, series, now));
     }
 
-    private Deployment fastest(List<Fit> fits, boolean stream, Instant now) {
+    private Deployment fastest(List<Fit> fits, LatencySeries series, Instant now) {
         int n = fits.size();
         double[] average = new double[n];
         List<Deployment> unmeasured = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Deployment d = fits.get(i).deployment();
-            OptionalDouble mean = latency.average(stream ? streamKey(d.id()) : d.id(), now, args.ttl());
+            OptionalDouble mean = latency.average(d.id(), series, now, args.ttl());
             if (mean.isEmpty()) {
                 unmeasured.add(d);
                 continue;

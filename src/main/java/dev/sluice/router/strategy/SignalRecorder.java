@@ -1,6 +1,7 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.state.LatencySeries;
 import dev.sluice.state.RoutingSignals;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,7 +67,7 @@ public final class SignalRecorder {
         }
         double seconds = Math.max(0, latency.toNanos() / 1e9);
         double sample = stream ? seconds : seconds / Math.max(1, outputTokens);
-        addSample(LatencyBasedStrategy.seriesKey(id, stream), now, sample);
+        addSample(id, LatencyBasedStrategy.series(stream), now, sample);
     }
 
     /**
@@ -76,12 +77,13 @@ public final class SignalRecorder {
     public void timedOut(Deployment deployment) {
         Instant now = clock.instant();
         String id = deployment.id();
-        addSample(LatencyBasedStrategy.seriesKey(id, false), now, LatencyBasedStrategy.TIMEOUT_PENALTY_SECONDS);
-        addSample(LatencyBasedStrategy.seriesKey(id, true), now, LatencyBasedStrategy.TIMEOUT_PENALTY_SECONDS);
+        for (LatencySeries series : LatencySeries.values()) {
+            addSample(id, series, now, LatencyBasedStrategy.TIMEOUT_PENALTY_SECONDS);
+        }
     }
 
-    private void addSample(String key, Instant now, double seconds) {
-        signals.latency().add(key, now, seconds, latencyArgs.maxSamples());
+    private void addSample(String deploymentId, LatencySeries series, Instant now, double seconds) {
+        signals.latency().add(deploymentId, series, now, seconds, latencyArgs.maxSamples());
     }
 
     /** One open call. Ending it more than once lowers the count once. */

@@ -6,6 +6,7 @@ import static dev.sluice.router.strategy.Candidates.group;
 import static dev.sluice.router.strategy.Candidates.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.state.InMemoryUsageWindows;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class CostBasedStrategyTest {
@@ -119,6 +121,59 @@ class CostBasedStrategyTest {
 
         assertThat(counts).containsOnlyKeys("d0", "d1");
         assertThat(counts.get("d0")).isBetween(900, 1100);
+    }
+
+    @Test
+    void theCatalogIsAskedOnceForEachDeploymentHoweverManyPicks() throws Exception {
+        List<Deployment> group = group("", "", "");
+        Map<String, Integer> asked = new TreeMap<>();
+        ModelCatalog prices = new PriceList(Map.of("d0", price(3e-6, 3e-6), "d1", price(1e-6, 1e-6)));
+        ModelCatalog counting = new ModelCatalog() {
+            @Override
+            public OptionalInt maxInputTokens(Deployment deployment) {
+                return prices.maxInputTokens(deployment);
+            }
+
+            @Override
+            public Optional<Prices> prices(Deployment deployment) {
+                asked.merge(deployment.id(), 1, Integer::sum);
+                return prices.prices(deployment);
+            }
+        };
+        CostBasedStrategy strategy = new CostBasedStrategy(counting, usage, clock, new Random(9));
+
+        assertThat(counts(strategy, group, request(10), 50)).containsOnlyKeys("d1");
+        assertThat(asked).isEqualTo(Map.of("d0", 1, "d1", 1, "d2", 1));
+    }
+
+    @Test
+    void aDeploymentAddedUnderAKnownIdIsPricedByItsOwnConfig() throws Exception {
+        CostBasedStrategy strategy = new CostBasedStrategy(new BundledModelCatalog(), usage, clock, new Random(10));
+        List<Deployment> before = group(
+                "input_cost_per_token: 1e-6, output_cost_per_token: 1e-6",
+                "input_cost_per_token: 2e-6, output_cost_per_token: 2e-6");
+        assertThat(counts(strategy, before, request(10), 10)).containsOnlyKeys("d0");
+
+        // The same ids, as a deployment removed and added again at run time: d0 now costs more.
+        List<Deployment> after = group(
+                "input_cost_per_token: 3e-6, output_cost_per_token: 3e-6",
+                "input_cost_per_token: 2e-6, output_cost_per_token: 2e-6");
+
+        assertThat(counts(strategy, after, request(10), 10)).containsOnlyKeys("d1");
+        assertThat(counts(strategy, before, request(10), 10)).containsOnlyKeys("d0");
+    }
+
+    @Test
+    void aDeploymentAddedToTheGroupIsPricedFromTheFirstPick() throws Exception {
+        CostBasedStrategy strategy = new CostBasedStrategy(new BundledModelCatalog(), usage, clock, new Random(11));
+        List<Deployment> three = group(
+                "input_cost_per_token: 2e-6, output_cost_per_token: 2e-6",
+                "input_cost_per_token: 3e-6, output_cost_per_token: 3e-6",
+                "input_cost_per_token: 1e-6, output_cost_per_token: 1e-6");
+        List<Deployment> two = three.subList(0, 2);
+        assertThat(counts(strategy, two, request(10), 10)).containsOnlyKeys("d0");
+
+        assertThat(counts(strategy, three, request(10), 10)).containsOnlyKeys("d2");
     }
 
     @Test

@@ -12,7 +12,6 @@ import dev.sluice.state.InMemoryUsageWindows;
 import dev.sluice.state.RoutingSignals;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -182,26 +181,6 @@ class LatencyBasedStrategyTest {
         recorder(LatencyArgs.DEFAULTS).served(group.get(0), 0, Duration.ofMillis(200), 0, true);
 
         assertThat(counts(strategy(12), group, streamRequest(), 10)).containsOnlyKeys("d1");
-    }
-
-    @Test
-    void streamsAreRankedTheSameOnceMoreDeploymentIdsThanTheStreamKeysKeptHaveBeenSeen() throws Exception {
-        List<Deployment> pair = group("", "");
-        SignalRecorder recorder = recorder(LatencyArgs.DEFAULTS);
-        recorder.served(pair.get(0), 0, Duration.ofMillis(100), 0, true);
-        recorder.served(pair.get(1), 0, Duration.ofMillis(900), 0, true);
-        List<Deployment> many = new ArrayList<>();
-        for (int i = 0; i <= LatencyBasedStrategy.MAX_STREAM_KEYS; i++) {
-            Deployment d = new Deployment("other-" + i, "g", pair.get(1).params(), pair.get(1).info());
-            recorder.served(d, 0, Duration.ofMillis(500), 0, true);
-            many.add(d);
-        }
-        many.add(pair.get(0));
-        LatencyBasedStrategy strategy = strategy(16);
-
-        assertThat(chosen(strategy.pick(pair, streamRequest()))).isEqualTo("d0");
-        assertThat(chosen(strategy.pick(many, streamRequest()))).isEqualTo("d0");
-        assertThat(counts(strategy, pair, streamRequest(), 10)).containsOnlyKeys("d0");
     }
 
     @Test

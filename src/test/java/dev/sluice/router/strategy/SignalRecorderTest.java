@@ -29,7 +29,7 @@ class SignalRecorderTest {
     }
 
     private List<Double> samples(Deployment d, boolean stream) {
-        return signals.latency().recent(LatencyBasedStrategy.seriesKey(d.id(), stream), clock.instant(), TTL);
+        return signals.latency().recent(d.id(), LatencyBasedStrategy.series(stream), clock.instant(), TTL);
     }
 
     @Test
