@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -175,7 +174,7 @@ public final class AccessControl {
      *
      * @param promptTokens the prompt's tokens, counted only when a budget needs them
      */
-    public FallbackGate fallbackGate(Caller caller, ObjectNode body, IntSupplier promptTokens) {
+    public FallbackGate fallbackGate(Caller caller, ObjectNode body, LongSupplier promptTokens) {
         if (!(caller instanceof Caller.Keyed keyed)) {
             return FallbackGate.OPEN;
         }
@@ -190,7 +189,7 @@ public final class AccessControl {
             if (budgets.isEmpty()) {
                 return Optional.empty();
             }
-            FallbackEstimate.Estimate call = estimate.of(target.deployments(), promptTokens.getAsInt(), body);
+            FallbackEstimate.Estimate call = estimate.of(target.deployments(), promptTokens.getAsLong(), body);
             if (BudgetCheck.fallback(budgets, call.dollars()) instanceof BudgetCheck.OverBudget over) {
                 log.info("fallback.over_budget group={} {}", target.name(), over.describe());
                 return Optional.of(FallbackGate.OVER_BUDGET);
@@ -247,14 +246,20 @@ public final class AccessControl {
     /** Forgets what is held in memory of a key changed or deleted through the key API. */
     public AccountChanges changes() {
         return new AccountChanges() {
+            // The key's spend counters go too and are counted again from the store on its next
+            // use: a changed budget period, or a key or team deleted and made again under the same
+            // key or id, must not inherit the old counts. (Spend still on its way to the store, at
+            // most the writer's last flush interval of it, is then missed in this process.)
             @Override
             public void keyChanged(String tokenHash) {
                 directory.ifPresent(d -> d.forget(tokenHash));
+                counters.forgetKey(tokenHash);
             }
 
             @Override
             public void teamChanged(String teamId) {
                 directory.ifPresent(d -> d.forgetTeam(teamId));
+                counters.forget(new Scope.Team(teamId));
             }
         };
     }

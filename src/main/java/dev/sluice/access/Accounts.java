@@ -46,7 +46,7 @@ public final class Accounts implements AutoCloseable {
     private final Thread migrator;
     private final Thread resets;
 
-    private Accounts(Database database, boolean migrated, SpendBuffer buffer) {
+    private Accounts(Database database, boolean migrated, SpendBuffer buffer, Clock clock) {
         this.database = database;
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
@@ -55,18 +55,18 @@ public final class Accounts implements AutoCloseable {
         this.buffer = buffer;
         this.writer = SpendWriter.start(ledger, buffer, SpendWriterOptions.DEFAULTS);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
-        this.resets = new BudgetResets(keys, teams, Clock.systemUTC(), ZoneOffset.UTC).start();
+        this.resets = new BudgetResets(keys, teams, clock, ZoneOffset.UTC).start();
     }
 
     /** Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()}). */
-    public static Optional<Accounts> open(GeneralSettings general, StoreOptions options) {
+    public static Optional<Accounts> open(GeneralSettings general, StoreOptions options, Clock clock) {
         if (!general.usesStore()) {
             return Optional.empty();
         }
         StoreLocation location = StoreLocation.of(general.databaseUrl(), general.storePath());
         SpendBuffer buffer = SpendBuffer.open(spendBufferFolder(general), SpendBuffer.DEFAULT_MAX_BYTES);
         try {
-            return Optional.of(new Accounts(Database.open(location, options), true, buffer));
+            return Optional.of(new Accounts(Database.open(location, options), true, buffer, clock));
         } catch (StoreException e) {
             if (e.reason() != StoreException.Reason.UNAVAILABLE) {
                 buffer.close();
@@ -74,7 +74,7 @@ public final class Accounts implements AutoCloseable {
             }
             log.warn("store.unreachable_at_start location={} reason={}; the gateway starts, and the schema is applied "
                     + "when the store answers", location.describe(), e.getMessage());
-            return Optional.of(new Accounts(Database.connect(location, options), false, buffer));
+            return Optional.of(new Accounts(Database.connect(location, options), false, buffer, clock));
         }
     }
 

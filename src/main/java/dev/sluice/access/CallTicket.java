@@ -57,6 +57,13 @@ public final class CallTicket {
         return headers;
     }
 
+    /** What {@code end} costs, in US dollars, without ending the call. */
+    public double price(CallEnd end) {
+        return end.deployment()
+                .map(d -> accounting.cost().of(d, end.promptTokens(), end.completionTokens()).dollars())
+                .orElse(0.0);
+    }
+
     /**
      * Ends the call and returns its cost in US dollars (0 when nothing served it, or the
      * deployment has no known price). The second and later calls return -1 and change nothing.
@@ -65,9 +72,7 @@ public final class CallTicket {
         if (!finished.compareAndSet(false, true)) {
             return -1;
         }
-        double dollars = end.deployment()
-                .map(d -> accounting.cost().of(d, end.promptTokens(), end.completionTokens()).dollars())
-                .orElse(0.0);
+        double dollars = price(end);
         if (caller instanceof Caller.Keyed keyed && dollars > 0) {
             SpendCounters counters = accounting.counters();
             counters.add(new Scope.Key(keyed.keyHash()), dollars);

@@ -67,6 +67,8 @@ public final class KeyDirectory {
     /** {@code nanoTime} before which the store is taken to be unreachable; 0 when it is not. */
     private final AtomicLong unreachableUntil = new AtomicLong();
     private volatile StoreException lastOutage;
+    /** Counts {@link #forget}s: a read that began before one must not put back what it dropped. */
+    private final AtomicLong forgets = new AtomicLong();
 
     /** @param onRead told of every key read from the store (to seed its spend counters), on the reading thread */
     public KeyDirectory(KeyRepository keys, TeamRepository teams, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
@@ -109,6 +111,7 @@ public final class KeyDirectory {
      */
     public Optional<Found> read(String tokenHash) {
         Optional<Found> found;
+        long forgetsBefore = forgets.get();
         try {
             StoreException outage = lastOutage;
             if (outage != null && nanoTime.getAsLong() - unreachableUntil.get() < 0 && !entries.containsKey(tokenHash)) {
@@ -130,6 +133,11 @@ public final class KeyDirectory {
             }
             throw e;
         }
+        if (forgets.get() != forgetsBefore) {
+            // A key or team changed while this read was under way: what it read may be from
+            // before the change. Answer it, but keep nothing; the next use reads again.
+            return found;
+        }
         found.ifPresent(onRead);
         if (entries.size() >= MAX_ENTRIES) {
             entries.values().removeIf(entry -> entry.found().isEmpty());
@@ -143,11 +151,13 @@ public final class KeyDirectory {
 
     /** Drops what is held of a key, so its next use reads the store. */
     public void forget(String tokenHash) {
+        forgets.incrementAndGet();
         entries.remove(tokenHash);
     }
 
     /** Drops every key of a team, so their next use reads the team again. */
     public void forgetTeam(String teamId) {
+        forgets.incrementAndGet();
         entries.values().removeIf(entry -> entry.found().flatMap(f -> f.key().teamId()).filter(teamId::equals).isPresent());
     }
 }

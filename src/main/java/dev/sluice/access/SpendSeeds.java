@@ -6,7 +6,6 @@ import dev.sluice.keys.SpendCounters;
 import dev.sluice.keys.StoredSpend;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.SpendRepository;
-import dev.sluice.store.Team;
 import dev.sluice.store.VirtualKey;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -17,8 +16,11 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Starts the in-process spend counters of a key the first time it is read: the key's and its
- * team's spend from their rows, and each of the key's per-model budgets from the spend log.
+ * Feeds the in-process spend counters from a key each time it is read from the store: the
+ * key's and its team's spend from their rows, raising this process's count to the store's
+ * when the store has more (spend other replicas posted: budgets shared through the database
+ * hold across replicas within a key refresh and a spend flush), and each of the key's
+ * per-model budgets from the spend log, the first time only.
  *
  * <p>A per-model budget has no stored spend or reset time of its own: its spend is the sum of
  * the key's logged calls to that group over the last period's length ({@code 30d}: the last
@@ -40,11 +42,9 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     @Override
     public void accept(KeyDirectory.Found found) {
         VirtualKey key = found.key();
-        Scope.Key keyScope = new Scope.Key(key.tokenHash());
-        if (!counters.isSeeded(keyScope)) {
-            counters.seed(keyScope, stored(key.spend(), key.budgetDuration(), key.budgetResetAt()));
-        }
-        found.team().ifPresent(this::seed);
+        counters.raiseTo(new Scope.Key(key.tokenHash()), stored(key.spend(), key.budgetDuration(), key.budgetResetAt()));
+        found.team().ifPresent(team -> counters.raiseTo(new Scope.Team(team.teamId()),
+                stored(team.spend(), team.budgetDuration(), team.budgetResetAt())));
         for (Map.Entry<String, ModelBudget> budget : key.modelMaxBudget().entrySet()) {
             Scope.KeyModel scope = new Scope.KeyModel(key.tokenHash(), budget.getKey());
             if (counters.isSeeded(scope)) {
@@ -54,13 +54,6 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
             Instant since = period.map(this::periodAgo).orElse(Instant.EPOCH);
             BigDecimal spent = spendLog.sumCostByKeyAndModelGroup(key.tokenHash(), budget.getKey(), since);
             counters.seed(scope, new StoredSpend(spent.doubleValue(), period, Optional.empty()));
-        }
-    }
-
-    private void seed(Team team) {
-        Scope.Team scope = new Scope.Team(team.teamId());
-        if (!counters.isSeeded(scope)) {
-            counters.seed(scope, stored(team.spend(), team.budgetDuration(), team.budgetResetAt()));
         }
     }
 

@@ -101,6 +101,37 @@ public final class SpendCounters {
         counters.remove(scope);
     }
 
+    /** Stops counting a key and each of its per-group budgets: the next use counts them from the store again. */
+    public void forgetKey(String keyId) {
+        counters.keySet().removeIf(scope -> scope instanceof Scope.Key key && key.keyId().equals(keyId)
+                || scope instanceof Scope.KeyModel model && model.keyId().equals(keyId));
+    }
+
+    /**
+     * Brings {@code scope}'s count up to the store's, when the store has more for the same
+     * period: what other replicas have spent reaches this one each time it reads the key
+     * again. Never lowers a count (this process may know of spend the store has not got yet);
+     * a store still in another period (a reset not yet written, say) changes nothing. A scope
+     * not yet counted is {@linkplain #seed seeded}.
+     */
+    public void raiseTo(Scope scope, StoredSpend stored) {
+        Counter counter = counters.get(scope);
+        if (counter == null || !counter.seeded.get()) {
+            seed(scope, stored);
+            return;
+        }
+        synchronized (counter) {
+            Period period = currentPeriod(counter, clock.instant());
+            boolean samePeriod = stored.duration().isEmpty()
+                    ? period.end() == null
+                    : stored.resetAt().filter(resetAt -> resetAt.equals(period.end())).isPresent();
+            double behind = stored.spend() - period.spend().sum();
+            if (samePeriod && behind > 0) {
+                period.spend().add(behind);
+            }
+        }
+    }
+
     /**
      * Counts {@code cost} (US dollars, at least 0) for {@code scope} in its current period,
      * now. Returns the period's spend after it.

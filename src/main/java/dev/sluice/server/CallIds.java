@@ -20,6 +20,20 @@ final class CallIds {
         if (given != null && !given.isBlank() && given.length() <= MAX_LENGTH) {
             return given.strip();
         }
+        return random();
+    }
+
+    /**
+     * The id a call's spend row is logged under, unique per call: the call id when Sluice
+     * made it; a caller's own id (which a caller may send again, on a retry of its own) with a
+     * random suffix, {@code <id>#<uuid>}, so that every call is logged and charged.
+     */
+    static String spendRowId(HttpServerRequest request, String callId) {
+        String given = request.getHeader(HEADER);
+        return given != null && callId.equals(given.strip()) ? callId + "#" + random() : callId;
+    }
+
+    private static String random() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         long high = (random.nextLong() & ~0xF000L) | 0x4000L; // version 4
         long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L; // IETF variant

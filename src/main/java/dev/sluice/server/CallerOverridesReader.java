@@ -89,8 +89,9 @@ final class CallerOverridesReader {
         Map<String, Double> weights = new LinkedHashMap<>();
         if (weightsNode != null && weightsNode.isObject()) {
             weightsNode.properties().forEach(entry -> {
-                if (entry.getValue().isNumber() && entry.getValue().doubleValue() >= 0) {
-                    weights.put(entry.getKey(), entry.getValue().doubleValue());
+                double weight = entry.getValue().doubleValue();
+                if (entry.getValue().isNumber() && weight >= 0 && weight <= TeamRouterSettings.MAX_WEIGHT) {
+                    weights.put(entry.getKey(), weight);
                 }
             });
         }

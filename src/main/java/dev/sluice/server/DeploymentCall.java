@@ -155,15 +155,17 @@ final class DeploymentCall implements Attempter<Answer> {
                 if (body.failed()) {
                     return unanswered(exchange, body.cause());
                 }
+                TokenUsage usage = charge.streamUsage(deployment, body.result());
                 if (checkAnswer) {
                     Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(deployment,
                             AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)), requestedGuardrails);
                     if (refused.isPresent()) {
+                        charge.refusedAnswer(plan.group().name(), deployment, usage);
                         return failed(GuardrailFailures.of(refused.get()));
                     }
                 }
                 return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), body.result(),
-                        exchange.headers().get("Content-Type"), exchange.headers(), charge.streamUsage(deployment, body.result()))));
+                        exchange.headers().get("Content-Type"), exchange.headers(), usage)));
             });
         }
         long waitStarted = gateway.nanoTime().getAsLong();
@@ -212,16 +214,18 @@ final class DeploymentCall implements Attempter<Answer> {
                 return failed(new Failure(FailureClass.SERVER, 0, Buffer.buffer(), Optional.empty(),
                         "answered " + status + " with a body that is not a JSON object"));
             }
-            if (gateway.guardrails().checksAnswers(plan.deployment(), requestedGuardrails)) {
-                Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(plan.deployment(),
-                        AnswerText.ofBody(shaped.get().tree()), requestedGuardrails);
-                if (refused.isPresent()) {
-                    return failed(GuardrailFailures.of(refused.get()));
-                }
-            }
             OpenAiShape.ShapedAnswer answer = shaped.get();
             TokenUsage usage = charge.usage(plan.deployment(), TokenUsage.of(answer.tree().get("usage")),
                     () -> AnswerText.ofBody(answer.tree()));
+            if (gateway.guardrails().checksAnswers(plan.deployment(), requestedGuardrails)) {
+                Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(plan.deployment(),
+                        AnswerText.ofBody(answer.tree()), requestedGuardrails);
+                if (refused.isPresent()) {
+                    // The deployment answered and will bill for it: the refused answer is charged.
+                    charge.refusedAnswer(plan.group().name(), plan.deployment(), usage);
+                    return failed(GuardrailFailures.of(refused.get()));
+                }
+            }
             long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : facts.promptTokens();
             gateway.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(gateway.nanoTime().getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, answer.completionTokens()), false);

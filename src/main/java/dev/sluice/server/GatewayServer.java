@@ -76,7 +76,7 @@ public final class GatewayServer implements AutoCloseable {
         ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
         Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
-        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS);
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
             // Tokenizer tables take about half a second each to load: when the config counts
             // tokens, load them beside start-up so the first request does not wait for them.

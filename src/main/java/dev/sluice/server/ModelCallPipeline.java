@@ -4,7 +4,6 @@ import dev.sluice.access.CallEnd;
 import dev.sluice.access.CallTicket;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
-import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.router.FallbackGate;
 import dev.sluice.store.Team;
@@ -34,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ModelCallPipeline {
     private static final Logger log = LoggerFactory.getLogger(ModelCallPipeline.class);
-    private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
 
     private final Gateway gateway;
     private final UpstreamClient upstreams;
@@ -78,10 +76,14 @@ final class ModelCallPipeline {
         ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
         CallerOverrides caller = withTeamSettings(who, overrides.read(parsed.body(), request.headers(), group.name()), group);
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
-        CallTicket ticket = gateway.access().admit(who, group.name(), response.headers().get(CallIds.HEADER));
-        return facts.read(parsed, group, caller.routingStrategy(), bodyBytes)
+        CallTicket ticket = gateway.access().admit(who, group.name(),
+                CallIds.spendRowId(request, response.headers().get(CallIds.HEADER)));
+        // From here on the ticket must be finished however the call ends: even a synchronous
+        // throw becomes a failed future that the handler below sees.
+        return Future.<Void>succeededFuture()
+                .compose(v -> facts.read(parsed, group, caller.routingStrategy(), bodyBytes))
                 .compose(read -> route(who, parsed, group, caller, guardrails, read, call, response, headers,
-                        new CallCharge(ticket, parsed, read.facts())))
+                        new CallCharge(ticket, parsed, read.facts(), bodyBytes)))
                 .andThen(done -> {
                     // Whatever ended the call before an answer was accounted (a fault, the caller leaving) ends its ticket.
                     if (done.failed()) {
@@ -105,9 +107,8 @@ final class ModelCallPipeline {
         DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails, read.facts(),
                 charge);
         String callId = response.headers().get(CallIds.HEADER);
-        FallbackGate gate = gateway.access().fallbackGate(who, parsed.body(), () -> read.facts().promptTokens() > 0
-                ? read.facts().promptTokens()
-                : PROMPT_TOKENS.count(parsed.body(), TokenEncoding.forDeployments(group.deployments())));
+        FallbackGate gate = gateway.access().fallbackGate(who, parsed.body(),
+                charge.promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
         // A wait before a retry is the upstream's doing, not Sluice's overhead.
         Delays timed = wait -> {
             headers.upstreamTook(wait.toNanos());
@@ -133,7 +134,7 @@ final class ModelCallPipeline {
             headers.ended(outcome);
             headers.apply(response);
             charge.putLimitHeaders(response);
-            charge.putNoCost(response);
+            charge.putErrorCost(response, requested);
             errors.answer(response, outcome, outcome.failure().orElseThrow(), calls);
             charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
             return Future.succeededFuture();
@@ -161,6 +162,9 @@ final class ModelCallPipeline {
     }
 
     private static void fail(HttpServerResponse response, Throwable t) {
+        if (!response.headWritten()) {
+            response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
+        }
         if (t instanceof ApiError error) {
             Responses.error(response, error);
             return;

@@ -48,15 +48,16 @@ final class StreamTally {
     }
 
     /**
-     * The stream's usage: as reported, else the prompt's tokens given and the answer's counted
-     * with {@code encoding}.
+     * The stream's usage: as reported, else the prompt's tokens (asked for only then) and the
+     * answer's counted with {@code encoding}.
      */
-    TokenUsage usage(long promptTokens, TokenEncoding encoding) {
+    TokenUsage usage(java.util.function.LongSupplier promptTokens, TokenEncoding encoding) {
         if (reported != null) {
             return reported;
         }
-        long completion = encoding.count(AnswerText.ofEvents(kept.toString(StandardCharsets.UTF_8))) + unkeptBytes / 4;
-        return new TokenUsage(promptTokens, completion);
+        long completion = CallCharge.textTokens(AnswerText.ofEvents(kept.toString(StandardCharsets.UTF_8)), encoding)
+                + unkeptBytes / 4;
+        return new TokenUsage(promptTokens.getAsLong(), completion);
     }
 
     /** The usage object of the last event in {@code events} that has one with counts. */

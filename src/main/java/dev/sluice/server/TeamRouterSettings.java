@@ -93,6 +93,9 @@ final class TeamRouterSettings {
         }
     }
 
+    /** The largest weight: enough for any ratio, and no sum of weights can overflow to infinity. */
+    static final double MAX_WEIGHT = 1_000_000;
+
     private static void weights(JsonNode value, String path) {
         ObjectNode weights = JsonFields.object(value, path);
         for (Entry<String, JsonNode> entry : weights.properties()) {
@@ -101,8 +104,8 @@ final class TeamRouterSettings {
                 throw JsonFields.invalid(path, value, "deployment ids as keys");
             }
             JsonNode weight = entry.getValue();
-            if (!weight.isNumber() || !(weight.doubleValue() >= 0) || !Double.isFinite(weight.doubleValue())) {
-                throw JsonFields.invalid(weightPath, weight, "a weight >= 0");
+            if (!weight.isNumber() || !(weight.doubleValue() >= 0) || weight.doubleValue() > MAX_WEIGHT) {
+                throw JsonFields.invalid(weightPath, weight, "a weight from 0 to 1000000");
             }
         }
     }

@@ -256,4 +256,54 @@ class SpendCountersTest {
         assertThat(counters.isSeeded(KEY)).isFalse();
         assertThat(counters.seed(KEY, StoredSpend.lifetime(8.0))).isEqualTo(8.0);
     }
+
+    // --- raising to the store's figures and forgetting ---------------------------------------------
+
+    @Test
+    void theStoreRaisesACountOfTheSamePeriodButNeverLowersIt() {
+        counters.seed(KEY, StoredSpend.periodic(1.0, DAILY, Optional.of(MIDNIGHT)));
+        counters.add(KEY, 0.5);
+
+        counters.raiseTo(KEY, StoredSpend.periodic(1.25, DAILY, Optional.of(MIDNIGHT)));
+        assertThat(counters.current(KEY)).isEqualTo(1.5);
+
+        counters.raiseTo(KEY, StoredSpend.periodic(2.0, DAILY, Optional.of(MIDNIGHT)));
+        assertThat(counters.current(KEY)).isEqualTo(2.0);
+    }
+
+    @Test
+    void aStoreStillInAnotherPeriodChangesNothing() {
+        counters.seed(KEY, StoredSpend.periodic(1.0, DAILY, Optional.of(MIDNIGHT)));
+        clock.set(MIDNIGHT);
+        assertThat(counters.current(KEY)).isZero();
+
+        // The store has not written its reset yet: its figure is of the day gone by.
+        counters.raiseTo(KEY, StoredSpend.periodic(3.0, DAILY, Optional.of(MIDNIGHT)));
+        assertThat(counters.current(KEY)).isZero();
+        counters.raiseTo(KEY, StoredSpend.periodic(0.25, DAILY, Optional.of(MIDNIGHT.plus(Duration.ofDays(1)))));
+        assertThat(counters.current(KEY)).isEqualTo(0.25);
+    }
+
+    @Test
+    void raisingAScopeNotYetCountedSeedsIt() {
+        counters.raiseTo(TEAM, StoredSpend.lifetime(4.0));
+
+        assertThat(counters.isSeeded(TEAM)).isTrue();
+        assertThat(counters.current(TEAM)).isEqualTo(4.0);
+    }
+
+    @Test
+    void forgettingAKeyForgetsItsPerGroupBudgetsButNotOtherScopes() {
+        counters.seed(KEY, StoredSpend.lifetime(1));
+        counters.seed(KEY_MODEL, StoredSpend.lifetime(2));
+        counters.seed(TEAM, StoredSpend.lifetime(3));
+        counters.seed(new Scope.KeyModel("k2", "gpt-4o"), StoredSpend.lifetime(4));
+
+        counters.forgetKey("k1");
+
+        assertThat(counters.isSeeded(KEY)).isFalse();
+        assertThat(counters.isSeeded(KEY_MODEL)).isFalse();
+        assertThat(counters.current(TEAM)).isEqualTo(3);
+        assertThat(counters.current(new Scope.KeyModel("k2", "gpt-4o"))).isEqualTo(4);
+    }
 }

@@ -53,6 +53,11 @@ public final class TestGateway implements AutoCloseable {
      * milliseconds before repeating a deployment in place (Retry-After is still honoured).
      */
     public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events) {
+        return start(yaml, env, events, Clock.systemUTC());
+    }
+
+    /** A gateway whose wall-clock time (bench ends, budget periods, key expiry, rate-limit minutes) is {@code clock}'s. */
+    public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events, Clock clock) {
         try {
             SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
             Path storeFolder = null;
@@ -65,7 +70,7 @@ public final class TestGateway implements AutoCloseable {
                                 storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget()),
                         config.guardrails(), config.ignoredKeys());
             }
-            return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), Clock.systemUTC(), 2,
+            return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), clock, 2,
                     events, TEST_BACKOFF), storeFolder);
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);

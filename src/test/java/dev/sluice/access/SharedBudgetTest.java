@@ -1,0 +1,62 @@
+package dev.sluice.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.json.Json;
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.TestDatabases;
+import dev.sluice.testing.TestGateway;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two gateways sharing one PostgreSQL store: a key's budget spent through one is seen by the
+ * other within a key refresh and a spend flush.
+ */
+class SharedBudgetTest {
+    private static final String MASTER = "sk-1234";
+
+    @Test
+    void aBudgetSpentThroughOneReplicaStopsTheKeyOnTheOther() throws Exception {
+        try (TestDatabase store = TestDatabases.postgres();
+                MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK))) {
+            String config = """
+                    model_list:
+                      - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %1$s, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002}}
+                      - {model_name: free, litellm_params: {model: openai/f, api_base: %1$s, input_cost_per_token: 0, output_cost_per_token: 0}}
+                    general_settings:
+                      master_key: %2$s
+                      %3$s
+                    """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
+            try (TestGateway a = TestGateway.start(config); TestGateway b = TestGateway.start(config)) {
+                HttpResponse<String> probe = a.post("/v1/chat/completions", Chat.body("gpt-a", "hello"), "Authorization", "Bearer " + MASTER);
+                double perCall = Double.parseDouble(probe.headers().firstValue("x-litellm-response-cost").orElseThrow());
+                HttpResponse<String> generated = a.post("/key/generate", "{\"max_budget\": " + perCall * 3.5 + "}",
+                        "Authorization", "Bearer " + MASTER);
+                String key = Json.parse(generated.body().getBytes()).path("key").asText();
+
+                // B reads the key first, then A spends the budget. B's probes go to a free group:
+                // they are checked against the budget but add nothing to it, so only A's spend can stop them.
+                assertThat(call(b, key, "free").statusCode()).isEqualTo(200);
+                int admittedByA = 0;
+                while (call(a, key, "gpt-a").statusCode() == 200) {
+                    admittedByA++;
+                }
+                assertThat(admittedByA).isBetween(2, 4);
+
+                assertThat(call(b, key, "free").statusCode()).as("B has not read the key again yet").isEqualTo(200);
+                Eventually.until("B sees the spend A made", Duration.ofSeconds(15), () -> call(b, key, "free").statusCode() == 400);
+            }
+        }
+    }
+
+    private static HttpResponse<String> call(TestGateway gateway, String key, String group) {
+        return gateway.post("/v1/chat/completions", Chat.body(group, "hello"), "Authorization", "Bearer " + key);
+    }
+}
