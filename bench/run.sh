@@ -2,7 +2,9 @@
 # Sluice's one-hop overhead, measured in one run on this machine:
 #   wrk -> fast upstream                      (direct)
 #   wrk -> nginx proxy_pass keepalive -> up   (the floor for one HTTP hop)
-#   wrk -> Sluice -> up
+#   wrk -> Sluice -> up                       (sluice: no master key, so no keys and no store)
+#   wrk -> Sluice -> up                       (sluice-keys: the master key, and each call's spend
+#                                              row written to the embedded H2 store)
 # for JSON and for SSE: p50/p99 at 1 connection, throughput at 64 connections, the hop's
 # CPU time per request (from /proc), Sluice's RSS after load and its time from start to
 # the first answered request. Prints a Markdown report (also written to bench/last-run.md).
@@ -51,7 +53,7 @@ cpu_ticks() { # pids... -> utime+stime summed, in clock ticks
 }
 TICKS=$(getconf CLK_TCK)
 
-UP=$(free_port); NGX=$(free_port); SL=$(free_port)
+UP=$(free_port); NGX=$(free_port); SL=$(free_port); SLK=$(free_port)
 
 "$JAVA" -jar target/sluice.jar mock --port "$UP" --name bench --mode ok >"$WORK/mock.log" 2>&1 &
 PIDS+=($!)
@@ -86,6 +88,11 @@ cat >"$WORK/sluice.yaml" <<YAML
 model_list:
   - model_name: bench
     litellm_params: {model: openai/bench-model, api_base: "http://127.0.0.1:$UP/v1", api_key: bench}
+YAML
+cat >"$WORK/sluice-keys.yaml" <<YAML
+model_list:
+  - model_name: bench
+    litellm_params: {model: openai/bench-model, api_base: "http://127.0.0.1:$UP/v1", api_key: bench}
 general_settings: {master_key: sk-bench, store_path: "$WORK/store/sluice"}
 YAML
 JSON_BODY='{"model":"bench","messages":[{"role":"user","content":"Say something short"}]}'
@@ -100,6 +107,15 @@ until curl -sf -o /dev/null -H 'Authorization: Bearer sk-bench' -H 'Content-Type
 first_answer_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 SLUICE_JAVA=$(pgrep -P "$SLUICE" java || echo "$SLUICE")  # the launcher may hand over to a child JVM
 
+started=$(date +%s%N)
+"$JAVA" -jar target/sluice.jar --config "$WORK/sluice-keys.yaml" --port "$SLK" --host 127.0.0.1 >"$WORK/sluice-keys.log" 2>&1 &
+SLUICE_KEYS=$!
+PIDS+=($SLUICE_KEYS)
+until curl -sf -o /dev/null -H 'Authorization: Bearer sk-bench' -H 'Content-Type: application/json' \
+    -d "$JSON_BODY" "http://127.0.0.1:$SLK/v1/chat/completions"; do sleep 0.01; done
+first_answer_keys_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+SLUICE_KEYS_JAVA=$(pgrep -P "$SLUICE_KEYS" java || echo "$SLUICE_KEYS")
+
 run_wrk() { # threads conns url body -> writes wrk output to stdout
   BENCH_BODY="$4" BENCH_KEY=sk-bench wrk -t"$1" -c"$2" -d"$DURATION" --latency -s bench/post.lua "$3"
 }
@@ -109,7 +125,7 @@ to_us() { # "83.00us" | "1.20ms" | "1.00s" -> microseconds
 pct() { grep -E "^ +$1%" | awk '{print $2}'; }
 
 # Warm-up: let the JIT compile the hot paths of every hop before measuring.
-for url in "http://127.0.0.1:$UP" "http://127.0.0.1:$NGX" "http://127.0.0.1:$SL"; do
+for url in "http://127.0.0.1:$UP" "http://127.0.0.1:$NGX" "http://127.0.0.1:$SL" "http://127.0.0.1:$SLK"; do
   DURATION=8s run_wrk 2 "$CONNECTIONS" "$url/v1/chat/completions" "$JSON_BODY" >/dev/null
   DURATION=4s run_wrk 2 "$CONNECTIONS" "$url/v1/chat/completions" "$SSE_BODY" >/dev/null
 done
@@ -117,11 +133,12 @@ done
 declare -A P50 P99 RPS CPU ERR
 for kind in json sse; do
   body=$JSON_BODY; [ "$kind" = sse ] && body=$SSE_BODY
-  for target in direct nginx sluice; do
+  for target in direct nginx sluice sluice-keys; do
     case $target in
       direct) port=$UP; pids="" ;;
       nginx) port=$NGX; pids=$NGINX_PIDS ;;
       sluice) port=$SL; pids=$SLUICE_JAVA ;;
+      sluice-keys) port=$SLK; pids=$SLUICE_KEYS_JAVA ;;
     esac
     url="http://127.0.0.1:$port/v1/chat/completions"
     one=$(run_wrk 1 1 "$url" "$body")
@@ -141,6 +158,7 @@ for kind in json sse; do
   done
 done
 rss_mb=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SLUICE_JAVA/status")
+rss_keys_mb=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SLUICE_KEYS_JAVA/status")
 
 added() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.0f", a - b }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0f %%", 100 * a / b; else print "–" }'; }
@@ -154,10 +172,10 @@ share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0f %%", 100 * a 
     echo
     echo "| path | c=1 p50 µs | c=1 p99 µs | added p50 µs | c=$CONNECTIONS req/s | % of direct | % of nginx | hop CPU µs/req | errors |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    for target in direct nginx sluice; do
+    for target in direct nginx sluice sluice-keys; do
       echo "| $target | ${P50[$target.$kind]} | ${P99[$target.$kind]} | $(added "${P50[$target.$kind]}" "${P50[direct.$kind]}") | ${RPS[$target.$kind]} | $(share "${RPS[$target.$kind]}" "${RPS[direct.$kind]}") | $(share "${RPS[$target.$kind]}" "${RPS[nginx.$kind]}") | ${CPU[$target.$kind]} | ${ERR[$target.$kind]} |"
     done
     echo
   done
-  echo "Sluice RSS after load: ${rss_mb} MB. Start to first answered request: ${first_answer_ms} ms."
+  echo "Sluice RSS after load: ${rss_mb} MB (sluice-keys: ${rss_keys_mb} MB). Start to first answered request: ${first_answer_ms} ms (sluice-keys: ${first_answer_keys_ms} ms)."
 } | tee bench/last-run.md

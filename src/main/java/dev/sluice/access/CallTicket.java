@@ -1,5 +1,6 @@
 package dev.sluice.access;
 
+import dev.sluice.config.Deployment;
 import dev.sluice.keys.CallCost;
 import dev.sluice.keys.Permit;
 import dev.sluice.keys.Scope;
@@ -55,6 +56,15 @@ public final class CallTicket {
     /** The {@code x-ratelimit-*} headers of the caller's limits as they stood when the call was admitted. */
     public Map<String, String> headers() {
         return headers;
+    }
+
+    /**
+     * Whether the tokens of an answer of {@code deployment} matter: for its spend row, or for
+     * its cost. When neither (no store, and no known price) an answer without usage is not
+     * counted: counting costs more than the rest of the call.
+     */
+    public boolean needsTokens(Deployment deployment) {
+        return accounting.spend().keepsRows() || accounting.cost().priced(deployment);
     }
 
     /** What {@code end} costs, in US dollars, without ending the call. */

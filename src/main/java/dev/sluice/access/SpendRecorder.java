@@ -16,4 +16,22 @@ public interface SpendRecorder {
     default boolean accepting() {
         return true;
     }
+
+    /** Whether rows are kept at all: false when there is no store, and then a call's tokens matter only for its cost. */
+    default boolean keepsRows() {
+        return true;
+    }
+
+    /** Where rows go when there is no store: nowhere. */
+    SpendRecorder NONE = new SpendRecorder() {
+        @Override
+        public boolean record(SpendRow row) {
+            return true;
+        }
+
+        @Override
+        public boolean keepsRows() {
+            return false;
+        }
+    };
 }

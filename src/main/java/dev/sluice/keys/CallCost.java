@@ -34,6 +34,11 @@ public final class CallCost {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
     }
 
+    /** Whether calls of {@code deployment} have a known price, so that their tokens decide their cost. */
+    public boolean priced(Deployment deployment) {
+        return catalog.prices(deployment).isPresent();
+    }
+
     public Cost of(Deployment deployment, long promptTokens, long completionTokens) {
         atLeastZero("promptTokens", promptTokens);
         atLeastZero("completionTokens", completionTokens);

@@ -62,12 +62,15 @@ final class CallCharge {
      * else the prompt's and {@code answerText}'s counted.
      */
     TokenUsage usage(Deployment deployment, Optional<TokenUsage> reported, Supplier<String> answerText) {
+        if (reported.isEmpty() && !ticket.needsTokens(deployment)) {
+            return TokenUsage.NONE;
+        }
         return reported.orElseGet(() -> new TokenUsage(promptTokens(encoding(deployment)), textTokens(answerText.get(), encoding(deployment))));
     }
 
     /** The tokens of a stream answer of {@code deployment} received whole (for an HTTP/1.0 caller, or a guardrail). */
     TokenUsage streamUsage(Deployment deployment, Buffer events) {
-        StreamTally tally = new StreamTally();
+        StreamTally tally = new StreamTally(ticket.needsTokens(deployment));
         tally.saw(events);
         return tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
     }
@@ -109,6 +112,11 @@ final class CallCharge {
     }
 
     /** A stream is about to end (completed or cut after its commit): counts it and sets the trailer. */
+    /** Whether a stream of {@code deployment} must keep its text, to count it should it report no usage. */
+    boolean keepsStreamText(Deployment deployment) {
+        return ticket.needsTokens(deployment);
+    }
+
     void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
         TokenUsage usage = tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
         double cost = ticket.finish(new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status));

@@ -182,6 +182,7 @@ final class DeploymentCall implements Attempter<Answer> {
                     charge.streamHead(response);
                 },
                 tally -> charge.streamEnding(response, plan.group().name(), deployment, exchange.status(), tally),
+                new StreamTally(charge.keepsStreamText(deployment)),
                 gateway.nanoTime(), attemptStarted + plan.totalLeft().toNanos());
         relay.finished().onSuccess(end -> {
             if (end == StreamRelay.StreamOutcome.CLIENT_GONE) {

@@ -79,12 +79,13 @@ public final class GatewayServer implements AutoCloseable {
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
             // Tokenizer tables take about half a second each to load: when the config counts
-            // tokens, load them beside start-up so the first request does not wait for them.
-            Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> {
-                for (TokenEncoding encoding : TokenEncoding.values()) {
-                    encoding.load();
-                }
-            });
+            // tokens (routing, or accounting answers that report no usage), load the ones its
+            // deployments use beside start-up so the first request does not wait for them.
+            List<TokenEncoding> used = config.deployments().stream()
+                    .map(deployment -> TokenEncoding.forModel(deployment.params().providerModel()))
+                    .distinct()
+                    .toList();
+            Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> used.forEach(TokenEncoding::load));
         }
         RoutingSignals signals = RoutingSignals.inMemory();
         ModelCatalog catalog = new BundledModelCatalog();
@@ -126,7 +127,7 @@ public final class GatewayServer implements AutoCloseable {
         SpendCounters counters = new SpendCounters(clock);
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
                 KeyDirectory.DEFAULT_TTL, System::nanoTime, new SpendSeeds(counters, store.spendLog(), clock)));
-        SpendRecorder spend = accounts.map(Accounts::spend).orElse(row -> true);
+        SpendRecorder spend = accounts.map(Accounts::spend).orElse(SpendRecorder.NONE);
         return new AccessControl(config.general(), directory, counters, new RateLimits(clock), new CallCost(catalog), spend,
                 clock, System::nanoTime);
     }

@@ -40,7 +40,7 @@ final class StreamRelay {
     private final String source;
     private final Runnable beforeHead;
     private final Consumer<StreamTally> beforeEnd;
-    private final StreamTally tally = new StreamTally();
+    private final StreamTally tally;
     private final LongSupplier nanoTime;
     private final long commitByNanos;
     private final String stallReason;
@@ -59,6 +59,7 @@ final class StreamRelay {
      * @param source     names the deployment and group in error events, e.g.
      *                   {@code deployment 'a1' of model group 'gpt-4o'}
      * @param beforeHead sets the caller's headers, run once, just before the head is written
+     * @param tally      what watches the events for the stream's usage
      * @param beforeEnd  run once before the caller's response ends after the commit (the
      *                   stream completed or broke off) with what it used, to set trailers
      * @param commitBy   the latest {@code nanoTime} by which the first event must have come
@@ -66,13 +67,14 @@ final class StreamRelay {
      *                   event, partial chunks or not, never goes past it
      */
     StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead,
-            Consumer<StreamTally> beforeEnd, LongSupplier nanoTime, long commitBy) {
+            Consumer<StreamTally> beforeEnd, StreamTally tally, LongSupplier nanoTime, long commitBy) {
         this.client = client;
         this.upstream = upstream;
         this.chunkTimeout = chunkTimeout;
         this.source = source;
         this.beforeHead = beforeHead;
         this.beforeEnd = beforeEnd;
+        this.tally = tally;
         this.nanoTime = nanoTime;
         this.commitByNanos = commitBy;
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";

@@ -23,16 +23,23 @@ final class StreamTally {
     static final int KEPT_BYTES = 256 * 1024;
     private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
 
+    private final boolean counts;
     private TokenUsage reported;
-    private Buffer kept = Buffer.buffer();
+    private Buffer kept;
     private long unkeptBytes;
+
+    /** @param counts whether the text is kept and counted when no usage event comes; else such a stream used nothing known */
+    StreamTally(boolean counts) {
+        this.counts = counts;
+        this.kept = counts ? Buffer.buffer() : null;
+    }
 
     /** Looks at whole events as they go to the caller. */
     void saw(Buffer events) {
         if (contains(events, USAGE)) {
             usageIn(events.toString(StandardCharsets.UTF_8)).ifPresent(usage -> reported = usage);
         }
-        if (reported != null) {
+        if (reported != null || !counts) {
             kept = null;
             return;
         }
@@ -54,6 +61,9 @@ final class StreamTally {
     TokenUsage usage(java.util.function.LongSupplier promptTokens, TokenEncoding encoding) {
         if (reported != null) {
             return reported;
+        }
+        if (!counts) {
+            return TokenUsage.NONE;
         }
         long completion = CallCharge.textTokens(AnswerText.ofEvents(kept.toString(StandardCharsets.UTF_8)), encoding)
                 + unkeptBytes / 4;
