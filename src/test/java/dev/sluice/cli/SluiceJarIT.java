@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The built jar, run as a user runs it: {@code java -jar target/sluice.jar ...}. */
 class SluiceJarIT {
-    private static final Path JAR = Path.of(System.getProperty("sluice.jar", "target/sluice.jar"));
+    private static final Path JAR = Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
     private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
 
     @TempDir
@@ -33,7 +33,9 @@ class SluiceJarIT {
         List<String> command = new ArrayList<>(List.of(javaCommand, "-jar", JAR.toString()));
         command.addAll(List.of(args));
         Path log = Files.createTempFile(logs, "sluice", ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // Run where the test's files go: the demo's embedded store (./sluice-data) must not land in the project.
+        ProcessBuilder builder = new ProcessBuilder(command).directory(logs.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         LOGS.put(process, log);
