@@ -84,13 +84,13 @@ public final class GatewayServer implements AutoCloseable {
             RandomGenerator random, Clock clock, int eventLoops, RouterEvents events, Backoff backoff) {
         ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         // With Redis configured, replicas share benches and failure counts; without it, they live in process.
         Optional<RedisLink> redis = RedisLink.configured(config.router());
         CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
                 .orElseGet(InMemoryCooldownStore::new);
         redis.ifPresent(link -> link.start(REDIS_START_WAIT));
         Cooldowns cooldowns = new Cooldowns(config.router(), cooldownStore, clock, told);
-        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
             // Tokenizer tables take about half a second each to load: when the config counts
             // tokens (routing, or accounting answers that report no usage), load the ones its

@@ -7,6 +7,7 @@ import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.Ports;
 import dev.sluice.testing.RecordedEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
@@ -99,6 +100,27 @@ class SharedBenchTest {
                 }
                 assertThat(failing.requests()).as("one failure through each replica, then benched on both").isEqualTo(2);
             }
+        }
+    }
+
+    @Test
+    void withRedisUnreachableTheGatewayStartsAndBenchesOnItsOwnState() throws Exception {
+        RecordedEvents events = new RecordedEvents();
+        try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
+                MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
+                TestGateway alone = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, weight: 1000}, model_info: {id: failing}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 1}, model_info: {id: backup}}
+                        router_settings: {allowed_fails: 0, cooldown_time: 30, redis_host: 127.0.0.1, redis_port: %d}
+                        """.formatted(failing.baseUrl(), backup.baseUrl(), Ports.refusing()), Map.of(), events)) {
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> response = alone.post("/v1/chat/completions", Chat.body("g", "hi"));
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("backup");
+            }
+            assertThat(failing.requests()).as("benched locally after its one failure").isEqualTo(1);
+            assertThat(events.lines()).contains("bench failing server");
         }
     }
 }
