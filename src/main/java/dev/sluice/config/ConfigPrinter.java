@@ -102,6 +102,7 @@ public final class ConfigPrinter {
         setting(yaml, sources, "redis_password", orNull(router.redisPassword().map(ConfigPrinter::secret)));
         setting(yaml, sources, "redis_db", orNull(text(router.redisDb())));
         setting(yaml, sources, "redis_url", orNull(router.redisUrl().map(ConfigPrinter::secret)));
+        setting(yaml, sources, "redis_key_prefix", YamlWriter.string(router.redisKeyPrefix()));
     }
 
     private static void general(YamlWriter yaml, GeneralSettings general) {

@@ -16,14 +16,7 @@ final class NotYetActedOn {
     private static final Set<String> KEYS = Set.of(
             // model_list entries
             "model_list[].litellm_params.max_retries",
-            "model_list[].model_info.max_output_tokens",
-
-            // shared state
-            "router_settings.redis_host",
-            "router_settings.redis_port",
-            "router_settings.redis_password",
-            "router_settings.redis_db",
-            "router_settings.redis_url");
+            "model_list[].model_info.max_output_tokens");
 
     /** {@code routing_strategy} is acted on only when it names one of these: all six of LiteLLM's. */
     static final Set<String> ROUTING_STRATEGIES = Set.of("simple-shuffle", "least-busy", "usage-based-routing",

@@ -26,6 +26,9 @@ import java.util.OptionalInt;
  * @param modelGroupRetryPolicy   group to its own retry policy
  * @param allowedFailsPolicy      e.g. {@code TimeoutErrorAllowedFails: 2}
  * @param routingStrategyArgs     strategy tuning as written ({@code ttl}, {@code lowest_latency_buffer}, ...)
+ * @param redisKeyPrefix          Sluice's own {@code redis_key_prefix}: what every Redis key and
+ *                                channel Sluice uses starts with, so several gateways (or tests)
+ *                                can share one Redis without sharing state
  */
 public record RouterSettings(
         String routingStrategy,
@@ -53,4 +56,5 @@ public record RouterSettings(
         Optional<Secret> redisPassword,
         OptionalInt redisDb,
         Optional<Secret> redisUrl,
+        String redisKeyPrefix,
         Map<String, String> sources) {}

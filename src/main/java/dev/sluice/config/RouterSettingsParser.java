@@ -53,6 +53,7 @@ final class RouterSettingsParser {
     static final Duration DEFAULT_COOLDOWN_TIME = Duration.ofSeconds(5);
     static final int DEFAULT_MAX_FALLBACKS = 5;
     static final int DEFAULT_MAX_CLIENT_NUM_RETRIES = 5;
+    static final String DEFAULT_REDIS_KEY_PREFIX = "sluice:";
 
     private final FieldReader read;
     private final IgnoredKeys ignored;
@@ -110,6 +111,7 @@ final class RouterSettingsParser {
                 settingOrEnv("redis_password", "REDIS_PASSWORD", read::secret),
                 unboxed(setting("redis_db", node -> boxed(read.nonNegativeInt(node)))),
                 setting("redis_url", read::secret),
+                setting("redis_key_prefix", read::string).orElse(DEFAULT_REDIS_KEY_PREFIX),
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
         router.finish();
         litellm.finish();

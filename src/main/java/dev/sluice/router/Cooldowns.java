@@ -104,7 +104,9 @@ public final class Cooldowns {
             return bench(group, deployment, failure, now, cooldown);
         }
         int allowed = policy.orElse(router.allowedFails());
-        int failures = store.countFailure(deployment.id(), kind, now, FAILURE_WINDOW);
+        int failures = store.countFailure(deployment.id(), kind, now, FAILURE_WINDOW, allowed,
+                // Failures other replicas saw, learnt after the answer, put the shared total over the allowance.
+                () -> bench(group, deployment, failure, clock.instant(), cooldown));
         // Within the allowance a few failures a minute are noise, not a broken deployment.
         if (failures <= allowed) {
             return Optional.empty();

@@ -19,7 +19,10 @@ import dev.sluice.router.Router;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.router.RouterLog;
 import dev.sluice.router.ThreadLocalRandomSource;
+import dev.sluice.state.CooldownStore;
 import dev.sluice.state.InMemoryCooldownStore;
+import dev.sluice.state.redis.RedisCooldownStore;
+import dev.sluice.state.redis.RedisLink;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
@@ -30,6 +33,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,11 +49,16 @@ public final class GatewayServer implements AutoCloseable {
     private final Vertx vertx;
     private final int port;
     private final Optional<Accounts> accounts;
+    private final Optional<RedisLink> redis;
 
-    private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts) {
+    /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
+    private static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
+
+    private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis) {
         this.vertx = vertx;
         this.port = port;
         this.accounts = accounts;
+        this.redis = redis;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -75,8 +84,13 @@ public final class GatewayServer implements AutoCloseable {
             RandomGenerator random, Clock clock, int eventLoops, RouterEvents events, Backoff backoff) {
         ModelRegistry models = new ModelRegistry(config.deployments());
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
-        Cooldowns cooldowns = new Cooldowns(config.router(), new InMemoryCooldownStore(), clock, told);
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
+        // With Redis configured, replicas share benches and failure counts; without it, they live in process.
+        Optional<RedisLink> redis = RedisLink.configured(config.router());
+        CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
+                .orElseGet(InMemoryCooldownStore::new);
+        redis.ifPresent(link -> link.start(REDIS_START_WAIT));
+        Cooldowns cooldowns = new Cooldowns(config.router(), cooldownStore, clock, told);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
             // Tokenizer tables take about half a second each to load: when the config counts
             // tokens (routing, or accounting answers that report no usage), load the ones its
@@ -114,10 +128,11 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual, accounts);
+            return new GatewayServer(vertx, actual, accounts, redis);
         } catch (Exception e) {
             vertx.close();
             accounts.ifPresent(Accounts::close);
+            redis.ifPresent(RedisLink::close);
             throw new IllegalStateException("Sluice could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
     }
@@ -146,6 +161,7 @@ public final class GatewayServer implements AutoCloseable {
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
             accounts.ifPresent(Accounts::close);
+            redis.ifPresent(RedisLink::close);
         } catch (Exception e) {
             throw new IllegalStateException("Sluice did not stop cleanly: " + e.getMessage(), e);
         }

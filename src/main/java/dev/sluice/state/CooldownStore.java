@@ -20,6 +20,19 @@ public interface CooldownStore {
      */
     int countFailure(String deploymentId, FailureClass kind, Instant now, Duration window);
 
+    /**
+     * Counts one failure like {@link #countFailure(String, FailureClass, Instant, Duration)},
+     * for a caller that tolerates {@code allowed} failures. A store shared with other replicas
+     * may learn the shared total only after it answered: when that total is over
+     * {@code allowed} while the answer was not, it runs {@code crossedLater} once, on a thread
+     * of its own, so the caller can bench then. A store of one process knows the total at once
+     * and never runs it.
+     */
+    default int countFailure(String deploymentId, FailureClass kind, Instant now, Duration window, int allowed,
+            Runnable crossedLater) {
+        return countFailure(deploymentId, kind, now, window);
+    }
+
     /** Benches the deployment until {@code until} (a later bench end never shortens to an earlier one). */
     void bench(String deploymentId, Instant until);
 

@@ -115,12 +115,7 @@ class IgnoredKeysTest {
 
         assertThat(config.ignoredKeys()).containsExactly(
                 "model_list[0].litellm_params.max_retries",
-                "model_list[0].model_info.max_output_tokens",
-                "router_settings.redis_host",
-                "router_settings.redis_port",
-                "router_settings.redis_password",
-                "router_settings.redis_db",
-                "router_settings.redis_url");
+                "model_list[0].model_info.max_output_tokens");
     }
 
     @Test

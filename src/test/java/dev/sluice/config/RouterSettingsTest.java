@@ -43,7 +43,8 @@ class RouterSettingsTest {
         assertThat(router.redisPassword()).isEmpty();
         assertThat(router.redisDb()).isEmpty();
         assertThat(router.redisUrl()).isEmpty();
-        assertThat(router.sources()).hasSize(25).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
+        assertThat(router.redisKeyPrefix()).isEqualTo("sluice:");
+        assertThat(router.sources()).hasSize(26).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
     }
 
     @Test
@@ -75,6 +76,7 @@ class RouterSettingsTest {
                   redis_password: redis-secret-value
                   redis_db: 2
                   redis_url: redis://redis.internal:6380/2
+                  redis_key_prefix: "staging:"
                 """)).router();
 
         assertThat(router.routingStrategy()).isEqualTo("latency-based-routing");
@@ -103,7 +105,8 @@ class RouterSettingsTest {
         assertThat(router.redisPassword()).contains(new Secret("redis-secret-value"));
         assertThat(router.redisDb()).hasValue(2);
         assertThat(router.redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
-        assertThat(router.sources()).hasSize(25).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
+        assertThat(router.redisKeyPrefix()).isEqualTo("staging:");
+        assertThat(router.sources()).hasSize(26).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
     }
 
     @Test

@@ -1,0 +1,315 @@
+package dev.sluice.state.redis;
+
+import dev.sluice.config.RouterSettings;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's connection to Redis: one connection for commands and one subscribed to the
+ * channels the shared stores listen on, a key prefix, and a time budget for every call.
+ *
+ * <h2>Design notes</h2>
+ * Redis is where replicas meet, never something a request waits on. {@link #send} returns at
+ * once with a failed future while Redis is down, and fails any call that takes longer than the
+ * budget; callers keep serving on their local state. The link is <em>up</em> from the moment
+ * both connections are open and every channel is subscribed, and <em>down</em> from the first
+ * error or close of either connection (or a failed connect): it then closes both, logs the
+ * outage once at WARN with its reason, and reconnects by itself after a wait that doubles
+ * from {@link #FIRST_RETRY} to {@link #LONGEST_RETRY}. When it is up again it logs that once
+ * at INFO and runs every {@link #onUp} listener, so the stores can read what they missed.
+ *
+ * <p>The link runs on a Vert.x instance of its own with one event loop: connecting,
+ * subscribing and every state change happen on that one thread, and Redis replies never
+ * queue behind request handling. It never blocks a caller's thread except in
+ * {@link #start}, which waits (on the starting thread, not an event loop) for the first
+ * attempt to connect so a gateway starts already sharing state when Redis is there.
+ */
+public final class RedisLink implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger("dev.sluice.state.redis");
+
+    /** How long one Redis call may take before the caller goes on without it. */
+    public static final Duration DEFAULT_CALL_BUDGET = Duration.ofMillis(50);
+    static final Duration FIRST_RETRY = Duration.ofMillis(50);
+    static final Duration LONGEST_RETRY = Duration.ofSeconds(2);
+    private static final int CONNECT_TIMEOUT_MS = 1_000;
+
+    /** The failure every call gets while Redis is down: cheap, since it is thrown on every call of an outage. */
+    private static final RedisUnavailable DOWN = new RedisUnavailable("Redis is unreachable");
+
+    private final Vertx vertx;
+    private final Context context;
+    private final Redis client;
+    private final String where;
+    private final String prefix;
+    private final long budgetMillis;
+    private final Map<String, Consumer<String>> channels = new ConcurrentHashMap<>();
+    private final List<Runnable> upListeners = new CopyOnWriteArrayList<>();
+    private final CountDownLatch firstAttempt = new CountDownLatch(1);
+
+    /** Null while down. Written on the link's event loop only. */
+    private volatile RedisConnection commands;
+    private volatile boolean closed;
+    // The fields below are touched on the link's event loop only.
+    private RedisConnection subscriber;
+    private long generation;
+    private boolean outageLogged;
+    private Duration nextRetry = FIRST_RETRY;
+
+    private RedisLink(RedisOptions options, String where, String prefix, Duration budget) {
+        this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
+        this.context = vertx.getOrCreateContext();
+        this.client = Redis.createClient(vertx, options);
+        this.where = where;
+        this.prefix = prefix;
+        this.budgetMillis = budget.toMillis();
+    }
+
+    /** The link the router settings ask for, or empty when they name no Redis. Not connected until {@link #start}. */
+    public static Optional<RedisLink> configured(RouterSettings router) {
+        return configured(router, DEFAULT_CALL_BUDGET);
+    }
+
+    static Optional<RedisLink> configured(RouterSettings router, Duration budget) {
+        if (router.redisUrl().isEmpty() && router.redisHost().isEmpty()) {
+            return Optional.empty();
+        }
+        RedisOptions options = new RedisOptions()
+                .setMaxPoolSize(4)
+                .setMaxPoolWaiting(64)
+                .setNetClientOptions(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true));
+        String where;
+        if (router.redisUrl().isPresent()) {
+            // rediss:// asks for TLS; the URL's own password and /db win over redis_password and redis_db.
+            String url = router.redisUrl().get().value();
+            options.setConnectionString(url);
+            where = withoutCredentials(url);
+        } else {
+            String host = router.redisHost().get();
+            int port = router.redisPort().orElse(6379);
+            int db = router.redisDb().orElse(0);
+            where = host + ":" + port;
+            options.setConnectionString("redis://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + db);
+        }
+        router.redisPassword().ifPresent(password -> options.setPassword(password.value()));
+        return Optional.of(new RedisLink(options, where, router.redisKeyPrefix(), budget));
+    }
+
+    /** A link to a Redis URL, for tests and tools. */
+    static RedisLink to(String url, String prefix, Duration budget) {
+        RedisOptions options = new RedisOptions()
+                .setConnectionString(url)
+                .setMaxPoolSize(4)
+                .setNetClientOptions(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true));
+        return new RedisLink(options, withoutCredentials(url), prefix, budget);
+    }
+
+    private static String withoutCredentials(String url) {
+        try {
+            URI uri = URI.create(url);
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
+        } catch (IllegalArgumentException e) {
+            return "the configured redis_url";
+        }
+    }
+
+    /** What every key and channel of this gateway starts with. */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** Whether Redis answered the last connect and has not failed since. */
+    public boolean isUp() {
+        return commands != null;
+    }
+
+    /**
+     * Listens on {@code channel} (a full name, prefix included), now and after every
+     * reconnect; {@code onMessage} runs on the link's event loop. Register before {@link #start}.
+     */
+    public void subscribe(String channel, Consumer<String> onMessage) {
+        channels.put(channel, onMessage);
+    }
+
+    /** Runs {@code listener} on the link's event loop each time the link comes up, the first time included. */
+    public void onUp(Runnable listener) {
+        upListeners.add(listener);
+    }
+
+    /**
+     * Starts connecting and waits up to {@code wait} for the first attempt to succeed or fail;
+     * either way the link goes on by itself. Call from a thread that may block.
+     */
+    public void start(Duration wait) {
+        context.runOnContext(v -> connect());
+        try {
+            firstAttempt.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Sends one command: fails at once while Redis is down, and after the time budget when
+     * Redis is slow. Safe from any thread; the future completes on the link's event loop.
+     */
+    public Future<Response> send(Request request) {
+        RedisConnection connection = commands;
+        if (connection == null) {
+            return Future.failedFuture(DOWN);
+        }
+        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        long attempt = ++generation;
+        client.connect().compose(sub -> {
+            subscriber = sub;
+            watch(sub, attempt);
+            sub.handler(this::onPush);
+            return client.connect();
+        }).compose(cmd -> {
+            watch(cmd, attempt);
+            if (attempt != generation) {
+                cmd.close();
+                return Future.failedFuture("superseded");
+            }
+            return subscribeAll().map(cmd);
+        }).onComplete(result -> {
+            if (attempt != generation || closed) {
+                // An error on one of its connections, or close(), overtook this attempt.
+                if (result.succeeded()) {
+                    result.result().close();
+                }
+                return;
+            }
+            if (result.failed()) {
+                down(attempt, result.cause());
+                return;
+            }
+            commands = result.result();
+            nextRetry = FIRST_RETRY;
+            if (outageLogged) {
+                log.info("Redis at {} is reachable again; sharing router state again", where);
+                outageLogged = false;
+            }
+            firstAttempt.countDown();
+            for (Runnable listener : upListeners) {
+                try {
+                    listener.run();
+                } catch (RuntimeException e) {
+                    log.warn("A Redis reconnect listener failed: {}", e.toString());
+                }
+            }
+        });
+    }
+
+    private Future<Void> subscribeAll() {
+        if (channels.isEmpty()) {
+            return Future.succeededFuture();
+        }
+        Request subscribe = Request.cmd(Command.SUBSCRIBE);
+        channels.keySet().forEach(subscribe::arg);
+        return subscriber.send(subscribe).timeout(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS).mapEmpty();
+    }
+
+    private void watch(RedisConnection connection, long attempt) {
+        connection.exceptionHandler(e -> context.runOnContext(v -> down(attempt, e)));
+        connection.endHandler(v -> context.runOnContext(w -> down(attempt, new RedisUnavailable("connection closed"))));
+    }
+
+    /** Pub/sub pushes: {@code message <channel> <payload>}. */
+    private void onPush(Response push) {
+        if (push.size() < 3 || !"message".equals(push.get(0).toString())) {
+            return;
+        }
+        Consumer<String> handler = channels.get(push.get(1).toString());
+        if (handler != null) {
+            try {
+                handler.accept(push.get(2).toString());
+            } catch (RuntimeException e) {
+                log.warn("A Redis message on {} could not be applied: {}", push.get(1), e.toString());
+            }
+        }
+    }
+
+    /** Marks the link down (once per connection attempt), logs the outage once, and retries later. */
+    private void down(long attempt, Throwable reason) {
+        if (attempt != generation || closed) {
+            return;
+        }
+        generation++;
+        commands = null;
+        closeQuietly(subscriber);
+        subscriber = null;
+        if (!outageLogged) {
+            log.warn("Redis at {} is unreachable ({}); serving on each replica's local state and reconnecting",
+                    where, describe(reason));
+            outageLogged = true;
+        }
+        firstAttempt.countDown();
+        long wait = nextRetry.toMillis();
+        nextRetry = nextRetry.multipliedBy(2).compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : nextRetry.multipliedBy(2);
+        vertx.setTimer(wait, id -> connect());
+    }
+
+    private static String describe(Throwable reason) {
+        String message = reason.getMessage();
+        return message == null ? reason.getClass().getSimpleName() : message;
+    }
+
+    private static void closeQuietly(RedisConnection connection) {
+        if (connection != null) {
+            connection.close();
+        }
+    }
+
+    /** Closes the connections and the link's event loop; waits a few seconds at most. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            context.runOnContext(v -> {
+                RedisConnection open = commands;
+                commands = null;
+                closeQuietly(open);
+                closeQuietly(subscriber);
+                subscriber = null;
+            });
+            client.close().await(5, TimeUnit.SECONDS);
+            vertx.close().await(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("Redis link did not close cleanly: {}", e.toString());
+        }
+    }
+
+    /** Why a Redis call did not run: Redis is down. Carries no stack trace, as it is expected. */
+    static final class RedisUnavailable extends RuntimeException {
+        RedisUnavailable(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.sluice.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.Ports;
+import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.TestGateway;
+import dev.sluice.testing.TestRedis;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two gateways sharing the local Redis, as two replicas behind one load balancer would: a
+ * deployment benched through one is avoided by the other within a second. Each test uses a
+ * {@code redis_key_prefix} of its own and deletes its keys.
+ */
+class SharedBenchTest {
+    private final String prefix = TestRedis.newPrefix();
+
+    @AfterEach
+    void cleanUp() {
+        TestRedis.deleteKeys(prefix);
+    }
+
+    @Test
+    void aDeploymentBenchedThroughOneReplicaIsAvoidedByTheOtherWithinASecond() throws Exception {
+        RecordedEvents eventsA = new RecordedEvents();
+        try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
+                MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK))) {
+            String yaml = """
+                    model_list:
+                      - {model_name: g, litellm_params: {model: openai/a, api_base: %s, weight: 1000}, model_info: {id: failing}}
+                      - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 1}, model_info: {id: backup}}
+                    router_settings:
+                      allowed_fails: 0
+                      cooldown_time: 30
+                      redis_host: %s
+                      redis_port: %d
+                      redis_key_prefix: "%s"
+                    """.formatted(failing.baseUrl(), backup.baseUrl(), TestRedis.HOST, TestRedis.PORT, prefix);
+            try (TestGateway a = TestGateway.start(yaml, Map.of(), eventsA);
+                    TestGateway b = TestGateway.start(yaml)) {
+                HttpResponse<String> first = a.post("/v1/chat/completions", Chat.body("g", "hi"));
+                long benchedAt = System.nanoTime();
+                assertThat(first.statusCode()).isEqualTo(200);
+                assertThat(first.headers().firstValue("x-litellm-model-id")).hasValue("backup");
+                assertThat(eventsA.lines()).contains("bench failing server");
+                assertThat(failing.requests()).isEqualTo(1);
+
+                Thread.sleep(100);
+                for (int i = 0; i < 5; i++) {
+                    HttpResponse<String> throughB = b.post("/v1/chat/completions", Chat.body("g", "hi"));
+                    assertThat(throughB.statusCode()).isEqualTo(200);
+                    assertThat(throughB.headers().firstValue("x-litellm-model-id")).hasValue("backup");
+                }
+                assertThat(failing.requests()).as("b never tried the deployment a benched").isEqualTo(1);
+                assertThat((System.nanoTime() - benchedAt) / 1_000_000).as("all within a second of the bench").isLessThan(1_000);
+            }
+        }
+    }
+
+    @Test
+    void failuresSeenByTwoReplicasAddUpToOneBench() throws Exception {
+        RecordedEvents eventsB = new RecordedEvents();
+        try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
+                MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK))) {
+            String yaml = """
+                    model_list:
+                      - {model_name: g, litellm_params: {model: openai/a, api_base: %s, weight: 1000}, model_info: {id: failing}}
+                      - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 0}, model_info: {id: backup}}
+                    router_settings:
+                      num_retries: 0
+                      allowed_fails: 1
+                      cooldown_time: 30
+                      redis_host: %s
+                      redis_port: %d
+                      redis_key_prefix: "%s"
+                    """.formatted(failing.baseUrl(), backup.baseUrl(), TestRedis.HOST, TestRedis.PORT, prefix);
+            try (TestGateway a = TestGateway.start(yaml);
+                    TestGateway b = TestGateway.start(yaml, Map.of(), eventsB)) {
+                a.post("/v1/chat/completions", Chat.body("g", "hi"));
+                Eventually.until("a's failure is counted in Redis", Duration.ofSeconds(1),
+                        () -> "1".equals(TestRedis.command("GET", prefix + "cooldown:fails:failing:SERVER")));
+
+                b.post("/v1/chat/completions", Chat.body("g", "hi"));
+                Eventually.until("b benches on the shared total of 2", Duration.ofSeconds(1),
+                        () -> eventsB.lines().contains("bench failing server"));
+
+                for (int i = 0; i < 3; i++) {
+                    assertThat(a.post("/v1/chat/completions", Chat.body("g", "hi")).headers().firstValue("x-litellm-model-id"))
+                            .hasValue("backup");
+                }
+                assertThat(failing.requests()).as("one failure through each replica, then benched on both").isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void withRedisUnreachableTheGatewayStartsAndBenchesOnItsOwnState() throws Exception {
+        RecordedEvents events = new RecordedEvents();
+        try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
+                MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
+                TestGateway alone = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, weight: 1000}, model_info: {id: failing}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 1}, model_info: {id: backup}}
+                        router_settings: {allowed_fails: 0, cooldown_time: 30, redis_host: 127.0.0.1, redis_port: %d}
+                        """.formatted(failing.baseUrl(), backup.baseUrl(), Ports.refusing()), Map.of(), events)) {
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> response = alone.post("/v1/chat/completions", Chat.body("g", "hi"));
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("backup");
+            }
+            assertThat(failing.requests()).as("benched locally after its one failure").isEqualTo(1);
+            assertThat(events.lines()).contains("bench failing server");
+        }
+    }
+}

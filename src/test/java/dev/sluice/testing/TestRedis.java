@@ -1,0 +1,84 @@
+package dev.sluice.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * The Redis the tests share: the local one at 127.0.0.1:6379 (on this project's machines and
+ * in CI). Each test takes its own key prefix from {@link #newPrefix} and removes its keys with
+ * {@link #deleteKeys} when done, so tests never see each other's state.
+ */
+public final class TestRedis {
+    public static final String HOST = "127.0.0.1";
+    public static final int PORT = 6379;
+
+    private static final String DELETE_SCRIPT =
+            "local keys = redis.call('KEYS', ARGV[1]) for _, k in ipairs(keys) do redis.call('DEL', k) end return #keys";
+
+    private TestRedis() {}
+
+    public static InetSocketAddress address() {
+        return new InetSocketAddress(HOST, PORT);
+    }
+
+    public static String url() {
+        return "redis://" + HOST + ":" + PORT;
+    }
+
+    /** A prefix no other test uses: {@code sluice-test:<random>:}. */
+    public static String newPrefix() {
+        return "sluice-test:" + UUID.randomUUID() + ":";
+    }
+
+    /** Deletes every key that starts with {@code prefix}; returns how many there were. */
+    public static long deleteKeys(String prefix) {
+        return Long.parseLong(command("EVAL", DELETE_SCRIPT, "0", prefix + "*"));
+    }
+
+    /** Runs one command and returns its reply as text (an integer, a simple or a bulk string). */
+    public static String command(String... args) {
+        try (Socket socket = new Socket()) {
+            socket.connect(address(), 2_000);
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            StringBuilder request = new StringBuilder("*").append(args.length).append("\r\n");
+            for (String arg : args) {
+                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+                request.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
+            }
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String line = readLine(in);
+            return switch (line.charAt(0)) {
+                case ':', '+' -> line.substring(1);
+                case '$' -> {
+                    int length = Integer.parseInt(line.substring(1));
+                    yield length < 0 ? null : new String(in.readNBytes(length + 2), StandardCharsets.UTF_8).substring(0, length);
+                }
+                default -> throw new IllegalStateException("Redis answered " + line);
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("Redis at " + HOST + ":" + PORT + " did not answer", e);
+        }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != '\r') {
+            if (c < 0) {
+                throw new IOException("connection closed");
+            }
+            line.append((char) c);
+        }
+        in.read();
+        return line.toString();
+    }
+}
