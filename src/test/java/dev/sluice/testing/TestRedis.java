@@ -10,18 +10,63 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 /**
- * The Redis the tests share: the local one at 127.0.0.1:6379 (on this project's machines and
- * in CI). Each test takes its own key prefix from {@link #newPrefix} and removes its keys with
+ * The Redis the tests share: the local one at 127.0.0.1:6379 when it answers (on this
+ * project's machines and in CI), else a real one started once per test JVM from the
+ * binaries of {@code embedded-redis}, on a free port, and stopped when the JVM exits. Each
+ * test takes its own key prefix from {@link #newPrefix} and removes its keys with
  * {@link #deleteKeys} when done, so tests never see each other's state.
  */
 public final class TestRedis {
     public static final String HOST = "127.0.0.1";
-    public static final int PORT = 6379;
+    private static final int LOCAL_PORT = 6379;
+    /** {@code -Dsluice.test.redis=local|embedded|auto} (default auto: local when it answers). */
+    public static final int PORT = switch (System.getProperty("sluice.test.redis", "auto")) {
+        case "local" -> LOCAL_PORT;
+        case "embedded" -> startEmbedded();
+        default -> localAnswers() ? LOCAL_PORT : startEmbedded();
+    };
 
     private static final String DELETE_SCRIPT =
             "local keys = redis.call('KEYS', ARGV[1]) for _, k in ipairs(keys) do redis.call('DEL', k) end return #keys";
 
     private TestRedis() {}
+
+    private static boolean localAnswers() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(HOST, LOCAL_PORT), 500);
+            socket.setSoTimeout(1_000);
+            socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            return readLine(socket.getInputStream()).equals("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int startEmbedded() {
+        try {
+            int port;
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(HOST))) {
+                port = free.getLocalPort();
+            }
+            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer()
+                    .port(port)
+                    .bind(HOST)
+                    .setting("save \"\"")
+                    .setting("appendonly no")
+                    .build();
+            server.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    server.stop();
+                } catch (IOException ignored) {
+                    // The JVM is going; the server process goes with its pipes.
+                }
+            }));
+            return port;
+        } catch (IOException e) {
+            throw new UncheckedIOException("no Redis at " + HOST + ":" + LOCAL_PORT + " and the embedded one did not start", e);
+        }
+    }
 
     public static InetSocketAddress address() {
         return new InetSocketAddress(HOST, PORT);
