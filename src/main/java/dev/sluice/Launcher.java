@@ -54,6 +54,9 @@ public final class Launcher {
         }
     }
 
+    /** The system property that tells the gateway which launcher started it. */
+    static final String PARENT_PID_PROPERTY = "sluice.launcher.pid";
+
     private static int relaunch(Path java, String[] args) throws IOException, InterruptedException, URISyntaxException {
         String jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
         List<String> command = new ArrayList<>();
@@ -61,6 +64,9 @@ public final class Launcher {
         // JVM options given to this launcher (-Xmx, -D...) apply to the gateway too.
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("--enable-native-access=ALL-UNNAMED");
+        // The gateway watches this process: killed outright (SIGKILL), the launcher runs no
+        // shutdown hook, and without the watch the gateway would go on alone.
+        command.add("-D" + PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
         command.add("-cp");
         command.add(jar);
         command.add(MAIN_CLASS);

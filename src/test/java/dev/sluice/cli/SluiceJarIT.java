@@ -140,4 +140,27 @@ class SluiceJarIT {
         assertThat(process.exitValue()).isZero();
         assertThat(out).contains("check-config");
     }
+
+    @Test
+    void theGatewayALauncherStartedStopsWhenTheLauncherIsKilled() throws Exception {
+        Path java17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        assumeTrue(Files.isExecutable(java17), "no Java 17 on this machine");
+        int port = Ports.refusing();
+        Process launcher = start(java17.toString(), Map.of(), "--port", Integer.toString(port), "--host", "127.0.0.1");
+        ProcessHandle gateway = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (gateway == null && System.nanoTime() < deadline) {
+            gateway = launcher.children().findFirst().orElse(null);
+            Thread.sleep(50);
+        }
+        assertThat(gateway).as("the launcher started a gateway").isNotNull();
+
+        try {
+            launcher.toHandle().destroyForcibly(); // SIGKILL: no shutdown hook runs in the launcher
+
+            assertThat(gateway.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+        } finally {
+            gateway.destroyForcibly();
+        }
+    }
 }
