@@ -21,7 +21,11 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.router.ThreadLocalRandomSource;
 import dev.sluice.state.CooldownStore;
 import dev.sluice.state.InMemoryCooldownStore;
+import dev.sluice.state.InMemoryInFlightCounts;
+import dev.sluice.state.InMemoryUsageWindows;
+import dev.sluice.state.redis.RedisCachePins;
 import dev.sluice.state.redis.RedisCooldownStore;
+import dev.sluice.state.redis.RedisLatencySamples;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
@@ -89,6 +93,10 @@ public final class GatewayServer implements AutoCloseable {
         Optional<RedisLink> redis = RedisLink.configured(config.router());
         CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
                 .orElseGet(InMemoryCooldownStore::new);
+        // Cache pins and latency samples are shared too; in-flight counts and usage windows stay per replica.
+        RoutingSignals signals = redis.map(link -> new RoutingSignals(new InMemoryInFlightCounts(), new InMemoryUsageWindows(),
+                        new RedisLatencySamples(link), new RedisCachePins(link, clock)))
+                .orElseGet(RoutingSignals::inMemory);
         redis.ifPresent(link -> link.start(REDIS_START_WAIT));
         Cooldowns cooldowns = new Cooldowns(config.router(), cooldownStore, clock, told);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
@@ -101,7 +109,6 @@ public final class GatewayServer implements AutoCloseable {
                     .toList();
             Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> used.forEach(TokenEncoding::load));
         }
-        RoutingSignals signals = RoutingSignals.inMemory();
         ModelCatalog catalog = new BundledModelCatalog();
         Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), clock, random);
         PreCallChecks preCallChecks = new PreCallChecks(config.router(), catalog, signals.cachePins(), clock);

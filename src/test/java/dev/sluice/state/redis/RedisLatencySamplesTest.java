@@ -1,0 +1,121 @@
+package dev.sluice.state.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.state.LatencySeries;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.TcpProxy;
+import dev.sluice.testing.TestRedis;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two sample stores on one Redis stand for two replicas: a latency sample taken on one is
+ * counted on both, once each. Against the local Redis, each test under a prefix of its own.
+ */
+class RedisLatencySamplesTest {
+    private static final Duration BUDGET = Duration.ofMillis(200);
+    private static final Duration TTL = Duration.ofMinutes(5);
+
+    private final Clock clock = Clock.systemUTC();
+    private final String prefix = TestRedis.newPrefix();
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (AutoCloseable closeable : opened.reversed()) {
+            closeable.close();
+        }
+        TestRedis.deleteKeys(prefix);
+    }
+
+    @Test
+    void aSampleTakenOnOneReplicaIsSeenByAnotherWithinASecondInItsSeries() {
+        RedisLatencySamples a = store(TestRedis.url());
+        RedisLatencySamples b = store(TestRedis.url());
+        Instant at = clock.instant();
+
+        a.add("deployment one", LatencySeries.FIRST_EVENT, at, 0.25, 10);
+
+        Eventually.until("b has a's sample", Duration.ofSeconds(1),
+                () -> !b.recent("deployment one", LatencySeries.FIRST_EVENT, clock.instant(), TTL).isEmpty());
+        assertThat(b.recent("deployment one", LatencySeries.FIRST_EVENT, clock.instant(), TTL)).containsExactly(0.25);
+        assertThat(b.recent("deployment one", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).isEmpty();
+        assertThat(b.recent("deployment one", LatencySeries.FIRST_EVENT, at.plus(TTL).plusMillis(1), TTL))
+                .as("with the time it was taken").isEmpty();
+    }
+
+    @Test
+    void samplesFromBothReplicasAddUpOnceEachWithinTheBound() throws Exception {
+        RedisLatencySamples a = store(TestRedis.url());
+        RedisLatencySamples b = store(TestRedis.url());
+        Instant at = clock.instant();
+
+        a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 1.0, 3);
+        Eventually.until("b has a's first", Duration.ofSeconds(1),
+                () -> b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).size() == 1);
+        b.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 2.0, 3);
+        Eventually.until("a has b's", Duration.ofSeconds(1),
+                () -> a.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).size() == 2);
+        a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 3.0, 3);
+        a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 4.0, 3);
+        Eventually.until("b has all of a's", Duration.ofSeconds(1),
+                () -> b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).contains(4.0));
+        Thread.sleep(100);
+
+        assertThat(a.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).containsExactly(2.0, 3.0, 4.0);
+        assertThat(b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).containsExactly(2.0, 3.0, 4.0);
+        assertThat(b.average("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).hasValue(3.0);
+    }
+
+    @Test
+    void withRedisUnreachableSamplesStayLocalAndSharingResumesWhenItIsBack() throws Exception {
+        try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
+            String url = "redis://127.0.0.1:" + proxy.port();
+            RedisLink linkA = link(url);
+            RedisLink linkB = link(url);
+            RedisLatencySamples a = started(linkA);
+            RedisLatencySamples b = started(linkB);
+
+            proxy.stop();
+            Eventually.until("both see Redis go", Duration.ofSeconds(2), () -> !linkA.isUp() && !linkB.isUp());
+            Instant now = clock.instant();
+            long start = System.nanoTime();
+            for (int i = 0; i < 100; i++) {
+                a.add("d", LatencySeries.FIRST_EVENT, now, 0.5, 10);
+                assertThat(a.average("d", LatencySeries.FIRST_EVENT, now, TTL)).hasValue(0.5);
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).as("200 calls, none waiting on Redis").isLessThan(500);
+            assertThat(b.recent("d", LatencySeries.FIRST_EVENT, now, TTL)).isEmpty();
+
+            proxy.resume();
+            Eventually.until("both are back", Duration.ofSeconds(5), () -> linkA.isUp() && linkB.isUp());
+            a.add("e", LatencySeries.FIRST_EVENT, clock.instant(), 0.75, 10);
+            Eventually.until("b has a's sample again", Duration.ofSeconds(1),
+                    () -> !b.recent("e", LatencySeries.FIRST_EVENT, clock.instant(), TTL).isEmpty());
+            assertThat(b.recent("d", LatencySeries.FIRST_EVENT, clock.instant(), TTL))
+                    .as("samples taken while Redis was away stay local").isEmpty();
+        }
+    }
+
+    private RedisLatencySamples store(String url) {
+        return started(link(url));
+    }
+
+    private RedisLink link(String url) {
+        RedisLink link = RedisLink.to(url, prefix, BUDGET);
+        opened.add(link);
+        return link;
+    }
+
+    private RedisLatencySamples started(RedisLink link) {
+        RedisLatencySamples store = new RedisLatencySamples(link);
+        link.start(Duration.ofSeconds(2));
+        return store;
+    }
+}
