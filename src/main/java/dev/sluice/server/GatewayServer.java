@@ -21,10 +21,10 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.router.ThreadLocalRandomSource;
 import dev.sluice.state.CooldownStore;
 import dev.sluice.state.InMemoryCooldownStore;
-import dev.sluice.state.InMemoryInFlightCounts;
 import dev.sluice.state.InMemoryUsageWindows;
 import dev.sluice.state.redis.RedisCachePins;
 import dev.sluice.state.redis.RedisCooldownStore;
+import dev.sluice.state.redis.RedisInFlightCounts;
 import dev.sluice.state.redis.RedisLatencySamples;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.catalog.BundledModelCatalog;
@@ -54,15 +54,18 @@ public final class GatewayServer implements AutoCloseable {
     private final int port;
     private final Optional<Accounts> accounts;
     private final Optional<RedisLink> redis;
+    private final Optional<RedisInFlightCounts> sharedInFlight;
 
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     private static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
-    private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis) {
+    private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis,
+            Optional<RedisInFlightCounts> sharedInFlight) {
         this.vertx = vertx;
         this.port = port;
         this.accounts = accounts;
         this.redis = redis;
+        this.sharedInFlight = sharedInFlight;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -93,8 +96,9 @@ public final class GatewayServer implements AutoCloseable {
         Optional<RedisLink> redis = RedisLink.configured(config.router());
         CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
                 .orElseGet(InMemoryCooldownStore::new);
-        // Cache pins and latency samples are shared too; in-flight counts and usage windows stay per replica.
-        RoutingSignals signals = redis.map(link -> new RoutingSignals(new InMemoryInFlightCounts(), new InMemoryUsageWindows(),
+        // In-flight counts, cache pins and latency samples are shared too; usage windows stay per replica.
+        Optional<RedisInFlightCounts> sharedInFlight = redis.map(link -> new RedisInFlightCounts(link, clock));
+        RoutingSignals signals = redis.map(link -> new RoutingSignals(sharedInFlight.orElseThrow(), new InMemoryUsageWindows(),
                         new RedisLatencySamples(link), new RedisCachePins(link, clock)))
                 .orElseGet(RoutingSignals::inMemory);
         redis.ifPresent(link -> link.start(REDIS_START_WAIT));
@@ -135,10 +139,11 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual, accounts, redis);
+            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight);
         } catch (Exception e) {
             vertx.close();
             accounts.ifPresent(Accounts::close);
+            sharedInFlight.ifPresent(RedisInFlightCounts::close);
             redis.ifPresent(RedisLink::close);
             throw new IllegalStateException("Sluice could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
@@ -168,6 +173,7 @@ public final class GatewayServer implements AutoCloseable {
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
             accounts.ifPresent(Accounts::close);
+            sharedInFlight.ifPresent(RedisInFlightCounts::close);
             redis.ifPresent(RedisLink::close);
         } catch (Exception e) {
             throw new IllegalStateException("Sluice did not stop cleanly: " + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package dev.sluice.state;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -27,5 +28,10 @@ public final class InMemoryInFlightCounts implements InFlightCounts {
     @Override
     public int count(String deploymentId) {
         return open.getOrDefault(deploymentId, 0);
+    }
+
+    /** The deployments with calls open right now and how many each, as a copy. */
+    public Map<String, Integer> nonZero() {
+        return Map.copyOf(open);
     }
 }

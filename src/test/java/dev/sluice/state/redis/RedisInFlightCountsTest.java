@@ -1,0 +1,145 @@
+package dev.sluice.state.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.TcpProxy;
+import dev.sluice.testing.TestRedis;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two count stores on one Redis stand for two replicas: each sees its own calls plus the
+ * other's announced ones, and forgets the other's once they are no longer renewed. Against
+ * the local Redis, each test under a prefix of its own.
+ */
+class RedisInFlightCountsTest {
+    private static final Duration BUDGET = Duration.ofMillis(200);
+    private static final Duration HEARTBEAT = Duration.ofMillis(100);
+    private static final Duration LEASE = Duration.ofMillis(300);
+
+    private final String prefix = TestRedis.newPrefix();
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        for (AutoCloseable closeable : opened.reversed()) {
+            closeable.close();
+        }
+        TestRedis.deleteKeys(prefix);
+    }
+
+    @Test
+    void countsFromTwoReplicasAddUpWithinASecondAndFallAsCallsEnd() {
+        RedisInFlightCounts a = counts(link(TestRedis.url()), Clock.systemUTC(), RedisInFlightCounts.DEFAULT_HEARTBEAT,
+                RedisInFlightCounts.DEFAULT_LEASE);
+        RedisInFlightCounts b = counts(link(TestRedis.url()), Clock.systemUTC(), RedisInFlightCounts.DEFAULT_HEARTBEAT,
+                RedisInFlightCounts.DEFAULT_LEASE);
+
+        a.started("deployment one");
+        a.started("deployment one");
+        b.started("deployment one");
+        b.started("two");
+
+        Eventually.until("both see three on one", Duration.ofSeconds(1),
+                () -> a.count("deployment one") == 3 && b.count("deployment one") == 3);
+        assertThat(a.count("two")).isEqualTo(1);
+        assertThat(b.count("two")).isEqualTo(1);
+        assertThat(a.count("three")).isZero();
+
+        a.ended("deployment one");
+        b.ended("two");
+        Eventually.until("the ends are seen", Duration.ofSeconds(1),
+                () -> b.count("deployment one") == 2 && a.count("two") == 0);
+        assertThat(a.count("deployment one")).isEqualTo(2);
+    }
+
+    @Test
+    void aReplicaThatStopsAnnouncingHasItsCountsLapseWhenTheLeaseRunsOut() throws Exception {
+        FakeClock bClock = new FakeClock();
+        RedisInFlightCounts a = counts(link(TestRedis.url()), Clock.systemUTC(), HEARTBEAT, LEASE);
+        RedisInFlightCounts b = counts(link(TestRedis.url()), bClock, HEARTBEAT, LEASE);
+
+        a.started("d");
+        Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
+        a.close();
+        Thread.sleep(3 * HEARTBEAT.toMillis());
+
+        // b stamped a's last heartbeat with its own clock, which has not moved since.
+        bClock.advance(LEASE.minusMillis(1));
+        assertThat(b.count("d")).as("just inside the lease").isEqualTo(1);
+        bClock.advance(Duration.ofMillis(1));
+        assertThat(b.count("d")).as("the lease is over").isZero();
+    }
+
+    @Test
+    void aReplicaStillAnnouncingKeepsItsCountsPastTheLease() throws Exception {
+        RedisInFlightCounts a = counts(link(TestRedis.url()), Clock.systemUTC(), HEARTBEAT, LEASE);
+        RedisInFlightCounts b = counts(link(TestRedis.url()), Clock.systemUTC(), HEARTBEAT, LEASE);
+
+        a.started("d");
+        Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
+        for (int i = 0; i < 10; i++) {
+            Thread.sleep(LEASE.toMillis() / 3);
+            assertThat(b.count("d")).as("renewed by heartbeats").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void withRedisUnreachableEachReplicaAnswersWithItsOwnCountsWithoutWaiting() throws Exception {
+        try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
+            String url = "redis://127.0.0.1:" + proxy.port();
+            RedisLink linkA = link(url);
+            RedisLink linkB = link(url);
+            RedisInFlightCounts a = counts(linkA, Clock.systemUTC(), HEARTBEAT, LEASE);
+            RedisInFlightCounts b = counts(linkB, Clock.systemUTC(), HEARTBEAT, LEASE);
+            a.started("d");
+            Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
+
+            proxy.stop();
+            Eventually.until("both see Redis go", Duration.ofSeconds(2), () -> !linkA.isUp() && !linkB.isUp());
+            assertThat(b.count("d")).as("a's count is not believed while Redis is away").isZero();
+            long start = System.nanoTime();
+            for (int i = 0; i < 100; i++) {
+                b.started("d");
+                assertThat(b.count("d")).isEqualTo(i + 1);
+            }
+            for (int i = 0; i < 100; i++) {
+                b.ended("d");
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).as("300 calls, none waiting on Redis").isLessThan(500);
+            assertThat(a.count("d")).isEqualTo(1);
+            assertThat(b.count("d")).isZero();
+
+            proxy.resume();
+            Eventually.until("both are back", Duration.ofSeconds(5), () -> linkA.isUp() && linkB.isUp());
+            Eventually.until("b sees a's call again", Duration.ofSeconds(1), () -> b.count("d") == 1);
+        }
+    }
+
+    @Test
+    void aLeaseNoLongerThanTheHeartbeatIsRefused() {
+        RedisLink link = link(TestRedis.url());
+        assertThatThrownBy(() -> new RedisInFlightCounts(link, Clock.systemUTC(), Duration.ofSeconds(1), Duration.ofSeconds(1)))
+                .hasMessageContaining("lease: PT1S (expected: longer than the heartbeat, PT1S)");
+    }
+
+    private RedisLink link(String url) {
+        RedisLink link = RedisLink.to(url, prefix, BUDGET);
+        opened.add(link);
+        return link;
+    }
+
+    private RedisInFlightCounts counts(RedisLink link, Clock clock, Duration heartbeat, Duration lease) {
+        RedisInFlightCounts counts = new RedisInFlightCounts(link, clock, heartbeat, lease);
+        opened.add(counts);
+        link.start(Duration.ofSeconds(2));
+        return counts;
+    }
+}
