@@ -8,8 +8,6 @@ import dev.sluice.testing.TestRedis;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,18 +17,14 @@ import org.junit.jupiter.api.Test;
  * pinned on the other. Against the local Redis, each test under a key prefix of its own.
  */
 class RedisCachePinsTest {
-    private static final Duration BUDGET = Duration.ofMillis(200);
 
     private final Clock clock = Clock.systemUTC();
-    private final String prefix = TestRedis.newPrefix();
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final RedisReplicas replicas = new RedisReplicas();
+    private final String prefix = replicas.prefix();
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (AutoCloseable closeable : opened.reversed()) {
-            closeable.close();
-        }
-        TestRedis.deleteKeys(prefix);
+        replicas.close();
     }
 
     @Test
@@ -104,18 +98,14 @@ class RedisCachePinsTest {
     }
 
     private RedisCachePins store(String url) {
-        return started(link(url));
+        return replicas.store(url, link -> new RedisCachePins(link, clock));
     }
 
     private RedisLink link(String url) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET);
-        opened.add(link);
-        return link;
+        return replicas.link(url);
     }
 
     private RedisCachePins started(RedisLink link) {
-        RedisCachePins store = new RedisCachePins(link, clock);
-        link.start(Duration.ofSeconds(2));
-        return store;
+        return replicas.started(link, started -> new RedisCachePins(started, clock));
     }
 }

@@ -11,8 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,18 +23,14 @@ import org.junit.jupiter.api.Test;
  */
 class RedisCooldownStoreTest {
     private static final Duration WINDOW = Duration.ofSeconds(60);
-    private static final Duration BUDGET = Duration.ofMillis(200);
 
     private final Clock clock = Clock.systemUTC();
-    private final String prefix = TestRedis.newPrefix();
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final RedisReplicas replicas = new RedisReplicas();
+    private final String prefix = replicas.prefix();
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (AutoCloseable closeable : opened.reversed()) {
-            closeable.close();
-        }
-        TestRedis.deleteKeys(prefix);
+        replicas.close();
     }
 
     @Test
@@ -162,18 +156,14 @@ class RedisCooldownStoreTest {
     }
 
     private RedisCooldownStore store(String url) {
-        return started(link(url));
+        return replicas.store(url, link -> new RedisCooldownStore(link, clock));
     }
 
     private RedisLink link(String url) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET);
-        opened.add(link);
-        return link;
+        return replicas.link(url);
     }
 
     private RedisCooldownStore started(RedisLink link) {
-        RedisCooldownStore store = new RedisCooldownStore(link, clock);
-        link.start(Duration.ofSeconds(2));
-        return store;
+        return replicas.started(link, started -> new RedisCooldownStore(started, clock));
     }
 }

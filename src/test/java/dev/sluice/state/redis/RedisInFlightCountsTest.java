@@ -9,8 +9,6 @@ import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,19 +18,15 @@ import org.junit.jupiter.api.Test;
  * the local Redis, each test under a prefix of its own.
  */
 class RedisInFlightCountsTest {
-    private static final Duration BUDGET = Duration.ofMillis(200);
     private static final Duration HEARTBEAT = Duration.ofMillis(100);
     private static final Duration LEASE = Duration.ofMillis(300);
 
-    private final String prefix = TestRedis.newPrefix();
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final RedisReplicas replicas = new RedisReplicas();
+    private final String prefix = replicas.prefix();
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (AutoCloseable closeable : opened.reversed()) {
-            closeable.close();
-        }
-        TestRedis.deleteKeys(prefix);
+        replicas.close();
     }
 
     @Test
@@ -131,15 +125,10 @@ class RedisInFlightCountsTest {
     }
 
     private RedisLink link(String url) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET);
-        opened.add(link);
-        return link;
+        return replicas.link(url);
     }
 
     private RedisInFlightCounts counts(RedisLink link, Clock clock, Duration heartbeat, Duration lease) {
-        RedisInFlightCounts counts = new RedisInFlightCounts(link, clock, heartbeat, lease);
-        opened.add(counts);
-        link.start(Duration.ofSeconds(2));
-        return counts;
+        return replicas.started(link, started -> new RedisInFlightCounts(started, clock, heartbeat, lease));
     }
 }

@@ -9,8 +9,6 @@ import dev.sluice.testing.TestRedis;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,19 +17,15 @@ import org.junit.jupiter.api.Test;
  * counted on both, once each. Against the local Redis, each test under a prefix of its own.
  */
 class RedisLatencySamplesTest {
-    private static final Duration BUDGET = Duration.ofMillis(200);
     private static final Duration TTL = Duration.ofMinutes(5);
 
     private final Clock clock = Clock.systemUTC();
-    private final String prefix = TestRedis.newPrefix();
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final RedisReplicas replicas = new RedisReplicas();
+    private final String prefix = replicas.prefix();
 
     @AfterEach
     void cleanUp() throws Exception {
-        for (AutoCloseable closeable : opened.reversed()) {
-            closeable.close();
-        }
-        TestRedis.deleteKeys(prefix);
+        replicas.close();
     }
 
     @Test
@@ -104,18 +98,14 @@ class RedisLatencySamplesTest {
     }
 
     private RedisLatencySamples store(String url) {
-        return started(link(url));
+        return replicas.store(url, RedisLatencySamples::new);
     }
 
     private RedisLink link(String url) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET);
-        opened.add(link);
-        return link;
+        return replicas.link(url);
     }
 
     private RedisLatencySamples started(RedisLink link) {
-        RedisLatencySamples store = new RedisLatencySamples(link);
-        link.start(Duration.ofSeconds(2));
-        return store;
+        return replicas.started(link, RedisLatencySamples::new);
     }
 }
