@@ -40,7 +40,6 @@ public final class Accounts implements AutoCloseable {
     private final KeyRepository keys;
     private final TeamRepository teams;
     private final SpendRepository spendLog;
-    private final SpendLedger ledger;
     private final SpendBuffer buffer;
     private final SpendWriter writer;
     private final Thread migrator;
@@ -51,9 +50,8 @@ public final class Accounts implements AutoCloseable {
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
         this.spendLog = new SpendRepository(database);
-        this.ledger = new SpendLedger(database);
         this.buffer = buffer;
-        this.writer = SpendWriter.start(ledger, buffer, SpendWriterOptions.DEFAULTS);
+        this.writer = SpendWriter.start(new SpendLedger(database), buffer, SpendWriterOptions.DEFAULTS);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
         this.resets = new BudgetResets(keys, teams, clock, ZoneOffset.UTC).start();
     }
@@ -112,10 +110,6 @@ public final class Accounts implements AutoCloseable {
 
     public SpendRepository spendLog() {
         return spendLog;
-    }
-
-    public SpendLedger ledger() {
-        return ledger;
     }
 
     /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */

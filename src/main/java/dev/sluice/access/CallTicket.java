@@ -49,10 +49,6 @@ public final class CallTicket {
         this.accounting = accounting;
     }
 
-    public Caller caller() {
-        return caller;
-    }
-
     /** The {@code x-ratelimit-*} headers of the caller's limits as they stood when the call was admitted. */
     public Map<String, String> headers() {
         return headers;

@@ -28,7 +28,10 @@ final class StreamTally {
     private Buffer kept;
     private long unkeptBytes;
 
-    /** @param counts whether the text is kept and counted when no usage event comes; else such a stream used nothing known */
+    /**
+     * @param counts whether the stream's tokens matter (for its spend row or its price); when
+     *               they do not, events are not looked at and the stream used nothing known
+     */
     StreamTally(boolean counts) {
         this.counts = counts;
         this.kept = counts ? Buffer.buffer() : null;
@@ -36,10 +39,13 @@ final class StreamTally {
 
     /** Looks at whole events as they go to the caller. */
     void saw(Buffer events) {
+        if (!counts) {
+            return; // nothing depends on this stream's tokens: not even its usage event is read
+        }
         if (contains(events, USAGE)) {
             usageIn(events.toString(StandardCharsets.UTF_8)).ifPresent(usage -> reported = usage);
         }
-        if (reported != null || !counts) {
+        if (reported != null) {
             kept = null;
             return;
         }
@@ -59,11 +65,11 @@ final class StreamTally {
      * answer's counted with {@code encoding}.
      */
     TokenUsage usage(java.util.function.LongSupplier promptTokens, TokenEncoding encoding) {
-        if (reported != null) {
-            return reported;
-        }
         if (!counts) {
             return TokenUsage.NONE;
+        }
+        if (reported != null) {
+            return reported;
         }
         long completion = CallCharge.textTokens(AnswerText.ofEvents(kept.toString(StandardCharsets.UTF_8)), encoding)
                 + unkeptBytes / 4;
