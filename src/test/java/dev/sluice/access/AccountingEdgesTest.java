@@ -18,12 +18,8 @@ import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.math.BigDecimal;
-import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -115,15 +111,15 @@ class AccountingEdgesTest {
                         """.formatted(cut.baseUrl(), slow.baseUrl(), ok.baseUrl()), ""))) {
             String key = generate(gateway, "{\"max_parallel_requests\": 1}");
 
-            String broken = raw(gateway, key, Chat.stream("cut", "hello"), "HTTP/1.1", false);
+            String broken = gateway.rawChat("HTTP/1.1", key, Chat.stream("cut", "hello"));
             assertThat(broken).contains("stream_interrupted");
             assertThat(call(gateway, key, Chat.body("ok", "hello")).statusCode()).isEqualTo(200);
 
-            raw(gateway, key, Chat.stream("slow", "hello"), "HTTP/1.1", true);
+            gateway.rawChatThenHangUp(key, Chat.stream("slow", "hello"));
             Eventually.until("the caller's permit comes back after it hung up", Duration.ofSeconds(5),
                     () -> call(gateway, key, Chat.body("ok", "hello")).statusCode() == 200);
 
-            String http10 = raw(gateway, key, Chat.stream("ok", "hello"), "HTTP/1.0", false);
+            String http10 = gateway.rawChat("HTTP/1.0", key, Chat.stream("ok", "hello"));
             assertThat(http10).startsWith("HTTP/1.0 200").contains("data: [DONE]");
             assertThat(call(gateway, key, Chat.body("ok", "hello")).statusCode()).isEqualTo(200);
         }
@@ -179,22 +175,4 @@ class AccountingEdgesTest {
         }
     }
 
-    /** A streaming call over a raw socket; when {@code hangUp}, the socket is closed after the head is sent. */
-    private static String raw(TestGateway gateway, String key, String body, String version, boolean hangUp) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
-            socket.setSoTimeout(10_000);
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /v1/chat/completions " + version + "\r\nHost: x\r\nAuthorization: Bearer " + key
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(bytes);
-            out.flush();
-            if (hangUp) {
-                return "";
-            }
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
 }

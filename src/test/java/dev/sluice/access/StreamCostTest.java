@@ -9,12 +9,7 @@ import dev.sluice.store.SpendRow;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestGateway;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.math.BigDecimal;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,7 +33,7 @@ class StreamCostTest {
     void aStreamWithAUsageEventIsChargedByItAndSaysItsCostInATrailer(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, upstream))) {
-            String raw = stream(gateway, "{\"model\":\"gpt-a\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+            String raw = gateway.rawChat("HTTP/1.1", MASTER, "{\"model\":\"gpt-a\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
                     + "\"messages\":[{\"role\":\"user\",\"content\":\"tell me a story\"}]}");
 
             assertThat(raw).startsWith("HTTP/1.1 200").contains("\r\nTrailer: x-litellm-response-cost\r\n").contains("data: [DONE]");
@@ -63,7 +58,7 @@ class StreamCostTest {
     void aStreamWithoutUsageIsChargedByCountingItsText(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, upstream))) {
-            String raw = stream(gateway, "{\"model\":\"gpt-a\",\"stream\":true,"
+            String raw = gateway.rawChat("HTTP/1.1", MASTER, "{\"model\":\"gpt-a\",\"stream\":true,"
                     + "\"messages\":[{\"role\":\"user\",\"content\":\"tell me a story\"}]}");
 
             assertThat(raw).doesNotContain("prompt_tokens");
@@ -76,21 +71,6 @@ class StreamCostTest {
         }
     }
 
-    /** Sends a streaming call over a raw socket and returns everything the gateway wrote, chunk framing and trailer included. */
-    private static String stream(TestGateway gateway, String body) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
-            socket.setSoTimeout(10_000);
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + MASTER
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(bytes);
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
 
     private static String callId(String raw) {
         Matcher id = Pattern.compile("(?i)\r\nx-litellm-call-id: ([^\r]+)\r\n").matcher(raw);

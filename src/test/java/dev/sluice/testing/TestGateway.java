@@ -9,7 +9,10 @@ import dev.sluice.router.RouterEvents;
 import dev.sluice.server.GatewayServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.net.http.HttpClient;
@@ -117,6 +120,40 @@ public final class TestGateway implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * POSTs a chat completion over a raw socket, as {@code httpVersion} ({@code HTTP/1.1} or
+     * {@code HTTP/1.0}) with {@code Connection: close}, and returns every byte the gateway wrote
+     * until it closed: head, chunk framing and trailers included, which an HTTP client hides.
+     */
+    public String rawChat(String httpVersion, String key, String body) throws IOException {
+        try (Socket socket = rawChatSent(httpVersion, key, body)) {
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** POSTs a chat completion over a raw socket and hangs up at once, as a caller that left. */
+    public void rawChatThenHangUp(String key, String body) throws IOException {
+        rawChatSent("HTTP/1.1", key, body).close();
+    }
+
+    private Socket rawChatSent(String httpVersion, String key, String body) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port());
+        try {
+            socket.setSoTimeout(10_000);
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /v1/chat/completions " + httpVersion + "\r\nHost: x\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.flush();
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
         }
     }
 
