@@ -29,14 +29,13 @@ final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.nanoTime());
-        Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> {
-            Authenticator authenticator = new Authenticator(vertx, gateway.access());
-            return new AccountApi(authenticator::caller, accounts.keys(), accounts.teams(), gateway.clock(),
-                    gateway.access().changes(), gateway.config().general().maxRequestBytes(), gateway.nanoTime());
-        });
-        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams), new InfoHandlers(vertx, gateway),
-                new ModelAdminHandlers(vertx, gateway), accountApi.map(api -> new KeyAdminHandlers(vertx, api)),
-                accountApi.map(api -> new TeamAdminHandlers(vertx, api)));
+        Authenticator authenticator = new Authenticator(vertx, gateway.access());
+        Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
+                accounts.keys(), accounts.teams(), gateway.clock(), gateway.access().changes(),
+                gateway.config().general().maxRequestBytes(), gateway.nanoTime()));
+        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams, authenticator),
+                new InfoHandlers(vertx, gateway, authenticator), new ModelAdminHandlers(vertx, gateway, authenticator),
+                accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)

@@ -23,10 +23,10 @@ final class InfoHandlers {
     private final Gateway gateway;
     private final Authenticator authenticator;
 
-    InfoHandlers(Vertx vertx, Gateway gateway) {
+    InfoHandlers(Vertx vertx, Gateway gateway, Authenticator authenticator) {
         this.vertx = vertx;
         this.gateway = gateway;
-        this.authenticator = new Authenticator(vertx, gateway.access());
+        this.authenticator = authenticator;
     }
 
     /** {@code GET /v1/models}: the groups the caller may use, in OpenAI's list shape. */

@@ -32,9 +32,9 @@ final class ModelAdminHandlers {
     private final RequestBodyReader bodies;
     private final Authenticator authenticator;
 
-    ModelAdminHandlers(Vertx vertx, Gateway gateway) {
+    ModelAdminHandlers(Vertx vertx, Gateway gateway, Authenticator authenticator) {
         this.gateway = gateway;
-        this.authenticator = new Authenticator(vertx, gateway.access());
+        this.authenticator = authenticator;
         this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
     }
 

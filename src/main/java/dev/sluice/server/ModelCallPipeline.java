@@ -43,9 +43,9 @@ final class ModelCallPipeline {
     private final RequestFactsReader facts;
     private final Authenticator authenticator;
 
-    ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams) {
+    ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams, Authenticator authenticator) {
         this.gateway = gateway;
-        this.authenticator = new Authenticator(vertx, gateway.access());
+        this.authenticator = authenticator;
         this.upstreams = upstreams;
         this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
         this.overrides = new CallerOverridesReader(gateway.config().router(), gateway.models());
