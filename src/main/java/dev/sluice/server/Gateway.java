@@ -3,6 +3,7 @@ package dev.sluice.server;
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.state.redis.RedisLink;
 import dev.sluice.provider.Providers;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.router.ModelRegistry;
@@ -17,6 +18,7 @@ import java.util.function.LongSupplier;
  * of it is immutable or thread-safe.
  *
  * @param accounts           keys, teams and spend in the store; empty when no store is open
+ * @param redis              the link replicas share router state through; empty without Redis
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -31,6 +33,7 @@ record Gateway(
         Guardrails guardrails,
         AccessControl access,
         Optional<Accounts> accounts,
+        Optional<RedisLink> redis,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,

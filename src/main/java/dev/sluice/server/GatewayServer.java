@@ -120,7 +120,7 @@ public final class GatewayServer implements AutoCloseable {
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
         AccessControl access = accessControl(config, accounts, catalog, clock);
         Gateway gateway = new Gateway(config, models, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
-                access, accounts, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+                access, accounts, redis, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one

@@ -112,7 +112,9 @@ final class InfoHandlers {
                     .put("store_took_last_post", spend.sinkReachable())
                     .put("dead_letters", spend.deadLetters());
         });
-        body.put("router_state", "in-memory")
+        body.put("router_state", gateway.redis()
+                        .map(link -> link.isUp() ? "redis: connected" : "redis: unreachable, serving on local state")
+                        .orElse("in-memory"))
                 .put("model_groups", gateway.models().current().names().size())
                 .put("deployments", gateway.models().deployments().size());
         Responses.json(request.response(), 200, Json.buffer(body));

@@ -63,6 +63,7 @@ class SharedBenchTest {
                 }
                 assertThat(failing.requests()).as("b never tried the deployment a benched").isEqualTo(1);
                 assertThat((System.nanoTime() - benchedAt) / 1_000_000).as("all within a second of the bench").isLessThan(1_000);
+                assertThat(b.get("/health/readiness").body()).contains("\"router_state\":\"redis: connected\"");
             }
         }
     }
@@ -121,6 +122,8 @@ class SharedBenchTest {
             }
             assertThat(failing.requests()).as("benched locally after its one failure").isEqualTo(1);
             assertThat(events.lines()).contains("bench failing server");
+            assertThat(alone.get("/health/readiness").body())
+                    .contains("\"router_state\":\"redis: unreachable, serving on local state\"");
         }
     }
 }
