@@ -12,7 +12,7 @@ import dev.sluice.keys.CallCost;
 import dev.sluice.keys.FallbackEstimate;
 import dev.sluice.keys.LimitSubject;
 import dev.sluice.keys.Limits;
-import dev.sluice.keys.RateLimits;
+import dev.sluice.keys.RateLimiter;
 import dev.sluice.keys.Scope;
 import dev.sluice.keys.SpendCounters;
 import dev.sluice.router.FallbackGate;
@@ -52,7 +52,7 @@ public final class AccessControl {
     private final Optional<KeyDirectory> directory;
     private final GeneralSettings general;
     private final SpendCounters counters;
-    private final RateLimits limits;
+    private final RateLimiter limits;
     private final FallbackEstimate estimate;
     private final CallTicket.Accounting accounting;
     private final SpendRecorder spend;
@@ -63,7 +63,7 @@ public final class AccessControl {
      * @param directory the store's keys; empty when no store is open, and then only the master
      *                  key is known
      */
-    public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, SpendCounters counters, RateLimits limits,
+    public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, SpendCounters counters, RateLimiter limits,
             CallCost cost, SpendRecorder spend, Clock clock, LongSupplier nanoTime) {
         this.masterKeyDigest = general.masterKey().map(Secret::value).map(AccessControl::digest).orElse(null);
         this.directory = directory;
@@ -135,35 +135,42 @@ public final class AccessControl {
     }
 
     /**
-     * Admits a call of {@code caller} to {@code group}, or throws the {@link ApiError} that
+     * Admits a call of {@code caller} to {@code group}, or fails with the {@link ApiError} that
      * refuses it. The ticket must be {@linkplain CallTicket#finish finished} once the call ends.
+     * Completes on the calling event loop; rate limits shared with other replicas may take one
+     * round trip to the store they share.
      */
-    public CallTicket admit(Caller caller, String group, String callId) {
+    public Future<CallTicket> admit(Caller caller, String group, String callId) {
         if (!spend.accepting()) {
-            throw new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store is unreachable "
-                    + "and the spend buffer is full. Calls resume as soon as the store is back.", null, "spend_log_full");
+            return Future.failedFuture(new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store "
+                    + "is unreachable and the spend buffer is full. Calls resume as soon as the store is back.", null,
+                    "spend_log_full"));
         }
         Instant now = clock.instant();
         long startedNanos = nanoTime.getAsLong();
         if (!(caller instanceof Caller.Keyed keyed)) {
-            return new CallTicket(caller, callId, group, null, Map.of(), now, startedNanos, accounting);
+            return Future.succeededFuture(new CallTicket(caller, callId, group, null, Map.of(), now, startedNanos, accounting));
         }
-        ModelAccess.refusal(keyed, group).ifPresent(refusal -> {
-            throw refusal;
-        });
-        BudgetCheck.exhausted(budgets(keyed, group)).ifPresent(budget -> {
-            throw new ApiError(400, BudgetExceeded.TYPE, BudgetExceeded.message(budget, keyed.label()), null, "400");
-        });
-        Admission admission = limits.admit(subject(keyed, group), now);
-        return switch (admission) {
+        Optional<ApiError> refusal = ModelAccess.refusal(keyed, group);
+        if (refusal.isPresent()) {
+            return Future.failedFuture(refusal.get());
+        }
+        Optional<Budget> spent = BudgetCheck.exhausted(budgets(keyed, group));
+        if (spent.isPresent()) {
+            return Future.failedFuture(new ApiError(400, BudgetExceeded.TYPE, BudgetExceeded.message(spent.get(), keyed.label()),
+                    null, "400"));
+        }
+        return limits.check(subject(keyed, group), now).compose(admission -> switch (admission) {
             case Admission.Refused refused -> {
                 Map<String, String> headers = new LinkedHashMap<>(refused.headers().values());
                 headers.put("Retry-After", Long.toString(refused.retryAfterSeconds()));
-                throw new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded").withHeaders(headers);
+                yield Future.failedFuture(new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded")
+                        .withHeaders(headers));
             }
-            case Admission.Admitted admitted ->
-                    new CallTicket(caller, callId, group, admitted.permit(), admitted.headers().values(), now, startedNanos, accounting);
-        };
+            case Admission.Admitted admitted -> Future.succeededFuture(
+                    new CallTicket(caller, callId, group, admitted.permit(), admitted.headers().values(), now, startedNanos,
+                            accounting));
+        });
     }
 
     /**

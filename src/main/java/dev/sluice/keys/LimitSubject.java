@@ -56,7 +56,7 @@ public final class LimitSubject {
      * admissions from waiting on each other: each kind of scope comes once, and always in
      * this order.
      */
-    List<Scoped> limited() {
+    public List<Scoped> limited() {
         List<Scoped> scopes = new ArrayList<>(3);
         if (!key.limits().isEmpty()) {
             scopes.add(key);

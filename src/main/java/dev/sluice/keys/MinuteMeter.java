@@ -1,6 +1,5 @@
 package dev.sluice.keys;
 
-import java.time.Instant;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -14,11 +13,6 @@ final class MinuteMeter {
     private long requests;
     private long tokens;
     private long inFlight;
-
-    /** The calendar minute (UTC) an instant falls in, counted from the epoch. */
-    static long minuteOf(Instant at) {
-        return Math.floorDiv(at.getEpochSecond(), 60);
-    }
 
     void lock() {
         lock.lock();
@@ -37,13 +31,9 @@ final class MinuteMeter {
         }
     }
 
-    /** Under the lock, after {@link #moveTo}: how much of a limit is used. */
-    long used(LimitKind kind) {
-        return switch (kind) {
-            case REQUESTS -> requests;
-            case TOKENS -> tokens;
-            case PARALLEL -> inFlight;
-        };
+    /** Under the lock, after {@link #moveTo}: the counts as they stand. */
+    RateLimits.Usage usageHeld() {
+        return new RateLimits.Usage(requests, tokens, inFlight);
     }
 
     /** Under the lock, after {@link #moveTo}: counts one admitted request. */

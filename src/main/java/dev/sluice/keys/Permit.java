@@ -1,7 +1,7 @@
 package dev.sluice.keys;
 
 import java.time.Clock;
-import java.util.List;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -11,12 +11,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * change nothing. Thread-safe.
  */
 public final class Permit {
-    private final List<MinuteMeter> meters;
+
+    /** How the end of a call is counted where it was admitted. */
+    @FunctionalInterface
+    public interface Ending {
+        /** The call ended at {@code at} having used {@code tokensUsed}; called once. */
+        void end(long tokensUsed, Instant at);
+    }
+
+    private final Ending ending;
     private final Clock clock;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    Permit(List<MinuteMeter> meters, Clock clock) {
-        this.meters = List.copyOf(meters);
+    /** @param clock tells the minute a release happens in, which its tokens count towards */
+    public Permit(Ending ending, Clock clock) {
+        this.ending = ending;
         this.clock = clock;
     }
 
@@ -32,10 +41,7 @@ public final class Permit {
         if (!released.compareAndSet(false, true)) {
             return false;
         }
-        long minute = MinuteMeter.minuteOf(clock.instant());
-        for (MinuteMeter meter : meters) {
-            meter.end(tokensUsed, minute);
-        }
+        ending.end(tokensUsed, clock.instant());
         return true;
     }
 

@@ -3,21 +3,17 @@ package dev.sluice.keys;
 import dev.sluice.keys.Admission.Admitted;
 import dev.sluice.keys.Admission.Refused;
 import dev.sluice.keys.LimitSubject.Scoped;
+import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * Admits or refuses requests by the rate limits of their key, their team and their key's
+ * Admits or refuses requests, in this process, by the rate limits of their key, their team and their key's
  * model group: {@code rpm_limit}, {@code tpm_limit} and {@code max_parallel_requests}
  * (and {@code model_rpm_limit}, {@code model_tpm_limit} per group). Exact under any
  * concurrency: with {@code rpm_limit: 10}, ten of fifty simultaneous requests are admitted.
@@ -48,22 +44,19 @@ import java.util.concurrent.ConcurrentMap;
  * A request with no limits takes no lock and gets empty headers.
  *
  * <p><b>Which refusal.</b> When several limits refuse, the one reported is the one that
- * will take longest to admit again, so {@code Retry-After} is never too early; among equals,
- * the first by scope order, then requests before tokens before parallel.
+ * will take longest to admit again, so {@code Retry-After} is never too early
+ * ({@link LimitDecisions}, shared with the replicas' store).
  *
  * <p>One small meter is kept per scope that has ever had a limit; {@link #forget} drops one
  * when its key or team is deleted. All times come from the caller or the injected clock.
  */
-public final class RateLimits {
+public final class RateLimits implements RateLimiter {
 
     /**
      * The {@code Retry-After} of a {@code max_parallel_requests} refusal: a permit comes free
      * whenever one of the calls in flight ends, which no clock can tell.
      */
     public static final Duration PARALLEL_RETRY_AFTER = Duration.ofSeconds(1);
-
-    private static final DateTimeFormatter RESET_AT =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
     /** What a scope has used: requests and tokens of the current minute, and calls in flight. */
     public record Usage(long requests, long tokens, long inFlight) {
@@ -78,34 +71,47 @@ public final class RateLimits {
         this.clock = clock;
     }
 
+    @Override
+    public Future<Admission> check(LimitSubject subject, Instant now) {
+        return Future.succeededFuture(admit(subject, now));
+    }
+
     /** Decides whether the request {@code subject} describes may start at {@code now}. */
     public Admission admit(LimitSubject subject, Instant now) {
         List<Scoped> limited = subject.limited();
         if (limited.isEmpty()) {
-            return new Admitted(new Permit(List.of(), clock), RateLimitHeaders.NONE);
+            return new Admitted(new Permit((tokens, at) -> {}, clock), RateLimitHeaders.NONE);
         }
         List<MinuteMeter> held = new ArrayList<>(limited.size());
         for (Scoped scoped : limited) {
             held.add(meters.computeIfAbsent(scoped.scope(), scope -> new MinuteMeter()));
         }
-        long minute = MinuteMeter.minuteOf(now);
-        Instant nextMinute = Instant.ofEpochSecond((minute + 1) * 60);
-        Duration untilNextMinute = Duration.between(now, nextMinute);
+        long minute = LimitDecisions.minuteOf(now);
         int locked = 0;
         try {
+            List<Usage> used = new ArrayList<>(held.size());
             for (MinuteMeter meter : held) {
                 meter.lock();
                 locked++;
                 meter.moveTo(minute);
+                used.add(meter.usageHeld());
             }
-            Refused refused = refusal(limited, held, nextMinute, untilNextMinute);
-            if (refused != null) {
-                return refused;
+            if (!LimitDecisions.admits(limited, used)) {
+                return LimitDecisions.refusal(limited, used, now);
             }
+            used.clear();
             for (MinuteMeter meter : held) {
                 meter.admit();
+                used.add(meter.usageHeld());
             }
-            return new Admitted(new Permit(held, clock), headers(limited, held, untilNextMinute));
+            List<MinuteMeter> admittedTo = List.copyOf(held);
+            Permit permit = new Permit((tokens, at) -> {
+                long endMinute = LimitDecisions.minuteOf(at);
+                for (MinuteMeter meter : admittedTo) {
+                    meter.end(tokens, endMinute);
+                }
+            }, clock);
+            return new Admitted(permit, LimitDecisions.headers(limited, used, now));
         } finally {
             for (int i = locked - 1; i >= 0; i--) {
                 held.get(i).unlock();
@@ -116,104 +122,16 @@ public final class RateLimits {
     /** What {@code scope} has used at {@code now}: {@link Usage#NONE} for a scope never limited. */
     public Usage usage(Scope scope, Instant now) {
         MinuteMeter meter = meters.get(scope);
-        return meter == null ? Usage.NONE : meter.usage(MinuteMeter.minuteOf(now));
+        return meter == null ? Usage.NONE : meter.usage(LimitDecisions.minuteOf(now));
     }
 
     /**
      * Drops the counts of a deleted key or team. Calls already admitted release into the
      * dropped meter and change nothing; a later request for the scope starts from zero.
      */
+    @Override
     public void forget(Scope scope) {
         meters.remove(scope);
-    }
-
-    /** Under the locks: the refusal that waits longest, or null when every limit admits. */
-    private static Refused refusal(List<Scoped> limited, List<MinuteMeter> held, Instant nextMinute,
-            Duration untilNextMinute) {
-        Scoped refusing = null;
-        LimitKind refusingKind = null;
-        Duration longest = Duration.ZERO;
-        for (int i = 0; i < limited.size(); i++) {
-            Scoped scoped = limited.get(i);
-            for (LimitKind kind : LimitKind.values()) {
-                OptionalLong limit = scoped.limits().of(kind);
-                if (limit.isEmpty() || held.get(i).used(kind) < limit.getAsLong()) {
-                    continue;
-                }
-                Duration wait = kind == LimitKind.PARALLEL ? PARALLEL_RETRY_AFTER : untilNextMinute;
-                if (wait.compareTo(longest) > 0) {
-                    refusing = scoped;
-                    refusingKind = kind;
-                    longest = wait;
-                }
-            }
-        }
-        if (refusing == null) {
-            return null;
-        }
-        long limit = refusing.limits().of(refusingKind).getAsLong();
-        return new Refused(refusing.scope(), refusingKind, limit,
-                reason(refusing.scope(), refusingKind, limit, nextMinute), longest,
-                headers(limited, held, untilNextMinute));
-    }
-
-    /** LiteLLM's wording of a refusal, e.g. {@code Rate limit exceeded for api_key: 3f2a.... Limit type: requests. ...}. */
-    private static String reason(Scope scope, LimitKind kind, long limit, Instant nextMinute) {
-        String reason = "Rate limit exceeded for " + scope.descriptor() + ": " + scope.value() + ". Limit type: "
-                + kind.litellmName() + ". Current limit: " + limit + ", Remaining: 0.";
-        if (kind == LimitKind.PARALLEL) {
-            return reason;
-        }
-        return reason + " Limit resets at: " + RESET_AT.format(nextMinute);
-    }
-
-    /** Under the locks: the headers describing the counts as they now stand. */
-    private static RateLimitHeaders headers(List<Scoped> limited, List<MinuteMeter> held, Duration untilNextMinute) {
-        Map<String, String> values = new LinkedHashMap<>();
-        String reset = Long.toString(wholeSecondsUp(untilNextMinute));
-        tightest(limited, held, LimitKind.REQUESTS, values,
-                RateLimitHeaders.LIMIT_REQUESTS, RateLimitHeaders.REMAINING_REQUESTS, RateLimitHeaders.RESET_REQUESTS, reset);
-        tightest(limited, held, LimitKind.TOKENS, values,
-                RateLimitHeaders.LIMIT_TOKENS, RateLimitHeaders.REMAINING_TOKENS, RateLimitHeaders.RESET_TOKENS, reset);
-        for (int i = 0; i < limited.size(); i++) {
-            Scoped scoped = limited.get(i);
-            for (LimitKind kind : LimitKind.values()) {
-                OptionalLong limit = scoped.limits().of(kind);
-                if (limit.isPresent()) {
-                    values.put(RateLimitHeaders.scoped(scoped.scope(), "limit", kind), Long.toString(limit.getAsLong()));
-                    values.put(RateLimitHeaders.scoped(scoped.scope(), "remaining", kind),
-                            Long.toString(remaining(limit.getAsLong(), held.get(i).used(kind))));
-                }
-            }
-        }
-        return new RateLimitHeaders(values);
-    }
-
-    /** Writes the OpenAI-style headers of one kind from the scope with the fewest remaining. */
-    private static void tightest(List<Scoped> limited, List<MinuteMeter> held, LimitKind kind, Map<String, String> values,
-            String limitHeader, String remainingHeader, String resetHeader, String reset) {
-        long bestLimit = -1;
-        long bestRemaining = Long.MAX_VALUE;
-        for (int i = 0; i < limited.size(); i++) {
-            OptionalLong limit = limited.get(i).limits().of(kind);
-            if (limit.isEmpty()) {
-                continue;
-            }
-            long remaining = remaining(limit.getAsLong(), held.get(i).used(kind));
-            if (remaining < bestRemaining) {
-                bestRemaining = remaining;
-                bestLimit = limit.getAsLong();
-            }
-        }
-        if (bestLimit >= 0) {
-            values.put(limitHeader, Long.toString(bestLimit));
-            values.put(remainingHeader, Long.toString(bestRemaining));
-            values.put(resetHeader, reset);
-        }
-    }
-
-    private static long remaining(long limit, long used) {
-        return Math.max(0, limit - used);
     }
 
     /** A positive duration in whole seconds, rounded up; at least 1. */

@@ -7,6 +7,7 @@ import dev.sluice.access.SpendRecorder;
 import dev.sluice.access.SpendSeeds;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.keys.CallCost;
+import dev.sluice.keys.RateLimiter;
 import dev.sluice.keys.RateLimits;
 import dev.sluice.keys.SpendCounters;
 import dev.sluice.store.StoreOptions;
@@ -27,6 +28,7 @@ import dev.sluice.state.redis.RedisCooldownStore;
 import dev.sluice.state.redis.RedisInFlightCounts;
 import dev.sluice.state.redis.RedisLatencySamples;
 import dev.sluice.state.redis.RedisLink;
+import dev.sluice.state.redis.RedisRateLimits;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
@@ -55,17 +57,19 @@ public final class GatewayServer implements AutoCloseable {
     private final Optional<Accounts> accounts;
     private final Optional<RedisLink> redis;
     private final Optional<RedisInFlightCounts> sharedInFlight;
+    private final Optional<RedisRateLimits> sharedLimits;
 
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     private static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
     private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis,
-            Optional<RedisInFlightCounts> sharedInFlight) {
+            Optional<RedisInFlightCounts> sharedInFlight, Optional<RedisRateLimits> sharedLimits) {
         this.vertx = vertx;
         this.port = port;
         this.accounts = accounts;
         this.redis = redis;
         this.sharedInFlight = sharedInFlight;
+        this.sharedLimits = sharedLimits;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -101,6 +105,8 @@ public final class GatewayServer implements AutoCloseable {
         RoutingSignals signals = redis.map(link -> new RoutingSignals(sharedInFlight.orElseThrow(), new InMemoryUsageWindows(),
                         new RedisLatencySamples(link), new RedisCachePins(link, clock)))
                 .orElseGet(RoutingSignals::inMemory);
+        // Key, team and model-per-key rate limits are counted in Redis too, on local counts while it is away.
+        Optional<RedisRateLimits> sharedLimits = redis.map(link -> new RedisRateLimits(link, new RateLimits(clock), clock));
         redis.ifPresent(link -> link.start(REDIS_START_WAIT));
         Cooldowns cooldowns = new Cooldowns(config.router(), cooldownStore, clock, told);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
@@ -118,7 +124,8 @@ public final class GatewayServer implements AutoCloseable {
         PreCallChecks preCallChecks = new PreCallChecks(config.router(), catalog, signals.cachePins(), clock);
         Router router = new Router(models, config.router(), cooldowns, strategies, preCallChecks, clock, random, backoff,
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
-        AccessControl access = accessControl(config, accounts, catalog, clock);
+        RateLimiter limits = sharedLimits.<RateLimiter>map(shared -> shared).orElseGet(() -> new RateLimits(clock));
+        AccessControl access = accessControl(config, accounts, catalog, limits, clock);
         Gateway gateway = new Gateway(config, models, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
                 access, accounts, redis, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
@@ -139,23 +146,24 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight);
+            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits);
         } catch (Exception e) {
             vertx.close();
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
+            sharedLimits.ifPresent(RedisRateLimits::close);
             redis.ifPresent(RedisLink::close);
             throw new IllegalStateException("Sluice could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
     }
 
     private static AccessControl accessControl(SluiceConfig config, Optional<Accounts> accounts, ModelCatalog catalog,
-            Clock clock) {
+            RateLimiter limits, Clock clock) {
         SpendCounters counters = new SpendCounters(clock);
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
                 KeyDirectory.DEFAULT_TTL, System::nanoTime, new SpendSeeds(counters, store.spendLog(), clock)));
         SpendRecorder spend = accounts.map(Accounts::spend).orElse(SpendRecorder.NONE);
-        return new AccessControl(config.general(), directory, counters, new RateLimits(clock), new CallCost(catalog), spend,
+        return new AccessControl(config.general(), directory, counters, limits, new CallCost(catalog), spend,
                 clock, System::nanoTime);
     }
 
@@ -174,6 +182,7 @@ public final class GatewayServer implements AutoCloseable {
             vertx.close().await(30, TimeUnit.SECONDS);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
+            sharedLimits.ifPresent(RedisRateLimits::close);
             redis.ifPresent(RedisLink::close);
         } catch (Exception e) {
             throw new IllegalStateException("Sluice did not stop cleanly: " + e.getMessage(), e);

@@ -76,8 +76,12 @@ final class ModelCallPipeline {
         ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
         CallerOverrides caller = withTeamSettings(who, overrides.read(parsed.body(), request.headers(), group.name()), group);
         List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
-        CallTicket ticket = gateway.access().admit(who, group.name(),
-                CallIds.spendRowId(request, response.headers().get(CallIds.HEADER)));
+        return gateway.access().admit(who, group.name(), CallIds.spendRowId(request, response.headers().get(CallIds.HEADER)))
+                .compose(ticket -> admitted(who, parsed, group, caller, guardrails, bodyBytes, call, response, headers, ticket));
+    }
+
+    private Future<Void> admitted(Caller who, CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,
+            int bodyBytes, CallState call, HttpServerResponse response, RoutedHeaders headers, CallTicket ticket) {
         // From here on the ticket must be finished however the call ends: even a synchronous
         // throw becomes a failed future that the handler below sees.
         return Future.<Void>succeededFuture()

@@ -58,6 +58,16 @@ class AccessControlTest {
                 """, Map.of(), Providers.knownPrefixes()).deployments().getFirst();
     }
 
+    /** The ticket, or the refusal thrown: admission without a shared store decides at once. */
+    private static CallTicket admit(AccessControl access, Caller caller, String group, String callId) {
+        io.vertx.core.Future<CallTicket> admitted = access.admit(caller, group, callId);
+        assertThat(admitted.isComplete()).isTrue();
+        if (admitted.failed()) {
+            throw (RuntimeException) admitted.cause();
+        }
+        return admitted.result();
+    }
+
     @Test
     void aBudgetAdmitsUntilItsSpendReachesItAndNotAfter() throws Exception {
         Caller.Keyed caller = keyed(key -> key.maxBudget(new BigDecimal("0.01")));
@@ -65,12 +75,12 @@ class AccessControlTest {
         counters.seed(new Scope.Key(caller.keyHash()), StoredSpend.lifetime(0));
 
         // 5 prompt tokens at 0.001 and 2 completion tokens at 0.002: 0.009, just under the budget.
-        CallTicket first = access.admit(caller, "g", "c1");
+        CallTicket first = admit(access, caller, "g", "c1");
         assertThat(first.finish(new CallEnd("g", Optional.of(priced()), 5, 2, 200))).isEqualTo(0.009);
-        CallTicket second = access.admit(caller, "g", "c2");
+        CallTicket second = admit(access, caller, "g", "c2");
         assertThat(second.finish(new CallEnd("g", Optional.of(priced()), 1, 0, 200))).isEqualTo(0.001);
 
-        assertThatThrownBy(() -> access.admit(caller, "g", "c3"))
+        assertThatThrownBy(() -> admit(access, caller, "g", "c3"))
                 .isInstanceOfSatisfying(ApiError.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
                     assertThat(e.type()).isEqualTo("budget_exceeded");
@@ -84,8 +94,8 @@ class AccessControlTest {
     void aTicketIsFinishedOnceAndAnUnservedCallCostsNothing() throws Exception {
         Caller.Keyed caller = keyed(key -> key.maxParallelRequests(1));
         AccessControl access = access();
-        CallTicket open = access.admit(caller, "g", "c1");
-        assertThatThrownBy(() -> access.admit(caller, "g", "c2"))
+        CallTicket open = admit(access, caller, "g", "c1");
+        assertThatThrownBy(() -> admit(access, caller, "g", "c2"))
                 .isInstanceOfSatisfying(ApiError.class, e -> {
                     assertThat(e.status()).isEqualTo(429);
                     assertThat(e.headers()).containsEntry("Retry-After", "1");
@@ -95,7 +105,7 @@ class AccessControlTest {
         assertThat(open.finish(CallEnd.unserved("g", 502))).isZero();
         assertThat(open.finish(new CallEnd("g", Optional.of(priced()), 5, 5, 200))).isEqualTo(-1);
 
-        assertThat(access.admit(caller, "g", "c3")).isNotNull();
+        assertThat(admit(access, caller, "g", "c3")).isNotNull();
         assertThat(rows).hasSize(1);
         assertThat(rows.getFirst().status()).isEqualTo(502);
         assertThat(rows.getFirst().durationMs()).isEqualTo(250);
@@ -106,23 +116,23 @@ class AccessControlTest {
     void rpmAdmitsUpToItsLimitInAMinuteAndAgainInTheNext() {
         Caller.Keyed caller = keyed(key -> key.rpmLimit(2L));
         AccessControl access = access();
-        access.admit(caller, "g", "c1");
-        access.admit(caller, "g", "c2");
+        admit(access, caller, "g", "c1");
+        admit(access, caller, "g", "c2");
 
-        assertThatThrownBy(() -> access.admit(caller, "g", "c3"))
+        assertThatThrownBy(() -> admit(access, caller, "g", "c3"))
                 .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.headers())
                         .containsEntry("Retry-After", "50").containsEntry("x-ratelimit-remaining-requests", "0"));
         clock.set(FakeClock.START.plusSeconds(59).plusMillis(999));
-        assertThatThrownBy(() -> access.admit(caller, "g", "c4")).isInstanceOf(ApiError.class);
+        assertThatThrownBy(() -> admit(access, caller, "g", "c4")).isInstanceOf(ApiError.class);
         clock.set(FakeClock.START.plusSeconds(60));
-        assertThat(access.admit(caller, "g", "c5").headers()).containsEntry("x-ratelimit-remaining-requests", "1");
+        assertThat(admit(access, caller, "g", "c5").headers()).containsEntry("x-ratelimit-remaining-requests", "1");
     }
 
     @Test
     void theMasterKeyAndOpenCallersAreNeitherLimitedNorCharged() throws Exception {
         AccessControl access = access();
         for (int i = 0; i < 5; i++) {
-            CallTicket ticket = access.admit(Caller.ADMIN, "g", "c" + i);
+            CallTicket ticket = admit(access, Caller.ADMIN, "g", "c" + i);
             assertThat(ticket.headers()).isEmpty();
             ticket.finish(new CallEnd("g", Optional.of(priced()), 1, 1, 200));
         }
@@ -143,7 +153,7 @@ class AccessControlTest {
             }
         });
 
-        assertThatThrownBy(() -> access.admit(Caller.ADMIN, "g", "c1"))
+        assertThatThrownBy(() -> admit(access, Caller.ADMIN, "g", "c1"))
                 .isInstanceOfSatisfying(ApiError.class, e -> {
                     assertThat(e.status()).isEqualTo(503);
                     assertThat(e.code()).isEqualTo("spend_log_full");

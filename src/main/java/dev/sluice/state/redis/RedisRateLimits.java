@@ -1,0 +1,295 @@
+package dev.sluice.state.redis;
+
+import dev.sluice.keys.Admission;
+import dev.sluice.keys.LimitDecisions;
+import dev.sluice.keys.LimitKind;
+import dev.sluice.keys.LimitSubject;
+import dev.sluice.keys.LimitSubject.Scoped;
+import dev.sluice.keys.Permit;
+import dev.sluice.keys.RateLimiter;
+import dev.sluice.keys.RateLimits;
+import dev.sluice.keys.RateLimits.Usage;
+import dev.sluice.keys.Scope;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The rate limits of keys, teams and a key's model groups, counted in the Redis the replicas
+ * share, so {@code rpm_limit: 10} admits ten requests a minute across all of them, whichever
+ * replica each one reaches.
+ *
+ * <h2>Design notes</h2>
+ * <b>One script decides.</b> An admission is one Lua script over every limited scope of the
+ * request: it reads each scope's counts, and only if every limit admits does it count the
+ * request in each. Redis runs scripts one at a time, so the decision is all or nothing and
+ * exact whatever the concurrency across replicas, as {@link RateLimits} is within one. The
+ * windows are the same calendar minutes ({@code <prefix>limits:<scope>:<minute>}, a hash of
+ * requests and tokens that expires two minutes on), read off this replica's clock; replicas
+ * keep their clocks in step (NTP). The script answers with the counts, from which
+ * {@link LimitDecisions} words the refusal and the headers exactly as in one process.
+ *
+ * <p><b>Calls in flight are leased.</b> A scope with {@code max_parallel_requests} keeps its
+ * open calls as a sorted set of permit ids, each scored with the time its lease runs out
+ * ({@link #LEASE}); the script drops lapsed ones before it counts. This replica renews the
+ * leases of its open calls every {@link #RENEW_EVERY}, so a long stream keeps its place while
+ * a crashed replica's calls stop counting one lease after it died.
+ *
+ * <p><b>Releases</b> add the call's tokens to the minute it ended in and drop its lease, in one
+ * script sent without waiting for the answer.
+ *
+ * <p><b>Redis trouble never refuses a request.</b> When the link is down, or the script does
+ * not answer within the link's budget, this replica decides on its own counts
+ * ({@link RateLimits}): the limits then hold per replica, and that replica's calls of the
+ * outage are not in the shared counts when Redis returns. A script that timed out may still
+ * have counted its request in Redis; its lease, if any, is dropped at once. A release that
+ * cannot reach Redis loses its tokens for the shared {@code tpm}, and its lease runs out on
+ * its own.
+ */
+public final class RedisRateLimits implements RateLimiter, AutoCloseable {
+
+    /** How long a call in flight holds its place in a shared {@code max_parallel_requests} without renewal. */
+    public static final Duration LEASE = Duration.ofSeconds(15);
+    /** How often this replica renews the leases of its calls in flight. */
+    static final Duration RENEW_EVERY = Duration.ofSeconds(3);
+    /** How long a minute's counts are kept: past their minute, and a minute for late token releases. */
+    private static final long WINDOW_SECONDS = 120;
+
+    /*
+     * KEYS: per scope, its window hash and its in-flight set.
+     * ARGV: now (ms), lease end (ms), permit id, window ttl (s), then per scope rpm, tpm, parallel (-1: none).
+     * Returns {admitted (0/1), then per scope requests, tokens, in flight}: after counting when admitted, before when not.
+     */
+    private static final RedisScript ADMIT = new RedisScript("""
+            local now, leaseEnd, permit, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+            local scopes = #KEYS / 2
+            local counts, admitted = {1}, 1
+            for i = 1, scopes do
+              local window, open = KEYS[2 * i - 1], KEYS[2 * i]
+              local rpm, tpm, parallel = tonumber(ARGV[3 * i + 2]), tonumber(ARGV[3 * i + 3]), tonumber(ARGV[3 * i + 4])
+              local used = redis.call('HMGET', window, 'r', 't')
+              local requests, tokens, inFlight = tonumber(used[1] or 0), tonumber(used[2] or 0), 0
+              if parallel >= 0 then
+                redis.call('ZREMRANGEBYSCORE', open, '-inf', now)
+                inFlight = redis.call('ZCARD', open)
+              end
+              if (rpm >= 0 and requests >= rpm) or (tpm >= 0 and tokens >= tpm) or (parallel >= 0 and inFlight >= parallel) then
+                admitted = 0
+              end
+              counts[3 * i - 1], counts[3 * i], counts[3 * i + 1] = requests, tokens, inFlight
+            end
+            if admitted == 0 then
+              counts[1] = 0
+              return counts
+            end
+            for i = 1, scopes do
+              local window, open = KEYS[2 * i - 1], KEYS[2 * i]
+              counts[3 * i - 1] = redis.call('HINCRBY', window, 'r', 1)
+              redis.call('EXPIRE', window, ttl)
+              if tonumber(ARGV[3 * i + 4]) >= 0 then
+                redis.call('ZADD', open, leaseEnd, permit)
+                redis.call('PEXPIRE', open, 2 * (leaseEnd - now))
+                counts[3 * i + 1] = counts[3 * i + 1] + 1
+              end
+            end
+            return counts
+            """);
+
+    /* KEYS: the windows to add tokens to (ARGV[3] of them), then the in-flight sets. ARGV: tokens, permit id, windows, ttl. */
+    private static final RedisScript RELEASE = new RedisScript("""
+            local windows = tonumber(ARGV[3])
+            for i = 1, #KEYS do
+              if i <= windows then
+                redis.call('HINCRBY', KEYS[i], 't', ARGV[1])
+                redis.call('EXPIRE', KEYS[i], ARGV[4])
+              else
+                redis.call('ZREM', KEYS[i], ARGV[2])
+              end
+            end
+            return 1
+            """);
+
+    private final RedisLink link;
+    private final RateLimits local;
+    private final Clock clock;
+    private final String keyPrefix;
+    /** Permit id → the in-flight sets it holds a lease in, for the calls of this replica still open. */
+    private final ConcurrentMap<String, List<String>> leases = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService renewer;
+    private final AtomicLong decidedLocally = new AtomicLong();
+
+    /** @param local where this replica counts while Redis cannot answer */
+    public RedisRateLimits(RedisLink link, RateLimits local, Clock clock) {
+        this.link = link;
+        this.local = local;
+        this.clock = clock;
+        this.keyPrefix = link.prefix() + "limits:";
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "sluice-limit-leases");
+            thread.setDaemon(true);
+            return thread;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        this.renewer = executor;
+        long every = RENEW_EVERY.toMillis();
+        renewer.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public Future<Admission> check(LimitSubject subject, Instant now) {
+        List<Scoped> limited = subject.limited();
+        if (limited.isEmpty() || !link.isUp()) {
+            return localCheck(subject, now, limited);
+        }
+        String permitId = UUID.randomUUID().toString();
+        long minute = LimitDecisions.minuteOf(now);
+        List<String> keys = new ArrayList<>(limited.size() * 2);
+        List<String> args = new ArrayList<>(4 + limited.size() * 3);
+        args.add(Long.toString(now.toEpochMilli()));
+        args.add(Long.toString(now.plus(LEASE).toEpochMilli()));
+        args.add(permitId);
+        args.add(Long.toString(WINDOW_SECONDS));
+        List<String> leased = new ArrayList<>(1);
+        for (Scoped scoped : limited) {
+            keys.add(windowKey(scoped.scope(), minute));
+            keys.add(inFlightKey(scoped.scope()));
+            for (LimitKind kind : LimitKind.values()) {
+                args.add(Long.toString(scoped.limits().of(kind).orElse(-1)));
+            }
+            if (scoped.limits().maxParallelRequests().isPresent()) {
+                leased.add(inFlightKey(scoped.scope()));
+            }
+        }
+        Context caller = Vertx.currentContext();
+        Promise<Admission> decided = Promise.promise();
+        ADMIT.run(link, keys, args).onComplete(reply -> {
+            Admission admission;
+            if (reply.succeeded()) {
+                admission = decide(limited, reply.result(), now, permitId, List.copyOf(leased));
+            } else {
+                if (!leased.isEmpty()) {
+                    // The script may have run after all: a lease it took must not hold a place no call uses.
+                    release(permitId, 0, now, limited, leased);
+                }
+                decidedLocally.incrementAndGet();
+                admission = local.admit(subject, now);
+            }
+            if (caller == null || Vertx.currentContext() == caller) {
+                decided.complete(admission);
+            } else {
+                caller.runOnContext(v -> decided.complete(admission));
+            }
+        });
+        return decided.future();
+    }
+
+    private Future<Admission> localCheck(LimitSubject subject, Instant now, List<Scoped> limited) {
+        if (!limited.isEmpty()) {
+            decidedLocally.incrementAndGet();
+        }
+        return Future.succeededFuture(local.admit(subject, now));
+    }
+
+    /** The admission the script's counts say. */
+    private Admission decide(List<Scoped> limited, Response reply, Instant now, String permitId, List<String> leased) {
+        List<Usage> used = new ArrayList<>(limited.size());
+        for (int i = 0; i < limited.size(); i++) {
+            used.add(new Usage(reply.get(3 * i + 1).toLong(), reply.get(3 * i + 2).toLong(), reply.get(3 * i + 3).toLong()));
+        }
+        if (reply.get(0).toInteger() == 0) {
+            // The script refuses by the same rule LimitDecisions words, on the same counts and limits.
+            return Objects.requireNonNull(LimitDecisions.refusal(limited, used, now), "a refusal the counts do not show");
+        }
+        if (!leased.isEmpty()) {
+            leases.put(permitId, leased);
+        }
+        Permit permit = new Permit((tokens, at) -> release(permitId, tokens, at, limited, leases.remove(permitId)), clock);
+        return new Admission.Admitted(permit, LimitDecisions.headers(limited, used, now));
+    }
+
+    /** Adds a call's tokens to the minute it ended in, for scopes with a {@code tpm}, and drops its leases. */
+    private void release(String permitId, long tokens, Instant at, List<Scoped> limited, List<String> leased) {
+        List<String> keys = new ArrayList<>(limited.size() + 1);
+        if (tokens > 0) {
+            long minute = LimitDecisions.minuteOf(at);
+            for (Scoped scoped : limited) {
+                if (scoped.limits().tpm().isPresent()) {
+                    keys.add(windowKey(scoped.scope(), minute));
+                }
+            }
+        }
+        int windows = keys.size();
+        if (leased != null) {
+            keys.addAll(leased);
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        RELEASE.run(link, keys, List.of(Long.toString(tokens), permitId, Integer.toString(windows), Long.toString(WINDOW_SECONDS)));
+    }
+
+    /** Pushes out the lease end of every call of this replica still in flight. */
+    private void renewLeases() {
+        if (leases.isEmpty() || !link.isUp()) {
+            return;
+        }
+        long now = clock.millis();
+        String leaseEnd = Long.toString(now + LEASE.toMillis());
+        Map<String, List<String>> byKey = new java.util.HashMap<>();
+        leases.forEach((permitId, keys) -> keys.forEach(key -> byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(permitId)));
+        byKey.forEach((key, permits) -> {
+            Request renew = Request.cmd(Command.ZADD).arg(key).arg("XX");
+            permits.forEach(permit -> renew.arg(leaseEnd).arg(permit));
+            link.send(renew);
+            link.send(Request.cmd(Command.PEXPIRE).arg(key).arg(2 * LEASE.toMillis()));
+        });
+    }
+
+    @Override
+    public void forget(Scope scope) {
+        local.forget(scope);
+        link.send(Request.cmd(Command.DEL).arg(windowKey(scope, LimitDecisions.minuteOf(clock.instant()))).arg(inFlightKey(scope)));
+    }
+
+    /** How many decisions this replica made on its own counts because Redis could not answer. */
+    public long decidedLocally() {
+        return decidedLocally.get();
+    }
+
+    private String windowKey(Scope scope, long minute) {
+        return keyPrefix + scope.descriptor() + ":" + scope.value() + ":" + minute;
+    }
+
+    private String inFlightKey(Scope scope) {
+        return keyPrefix + scope.descriptor() + ":" + scope.value() + ":inflight";
+    }
+
+    /** Stops renewing leases; calls still open keep theirs until they lapse. */
+    @Override
+    public void close() {
+        try {
+            renewer.shutdownNow();
+        } catch (RejectedExecutionException ignored) {
+            // already stopped
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package dev.sluice.state.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.keys.Admission;
+import dev.sluice.keys.Admission.Admitted;
+import dev.sluice.keys.Admission.Refused;
+import dev.sluice.keys.LimitKind;
+import dev.sluice.keys.LimitSubject;
+import dev.sluice.keys.Limits;
+import dev.sluice.keys.RateLimits;
+import dev.sluice.keys.Scope;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.TcpProxy;
+import dev.sluice.testing.TestRedis;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two limiters on one Redis stand for two replicas: a key's limits hold across both, exactly,
+ * whatever the concurrency; and a replica that cannot reach Redis decides on its own counts.
+ * Against the local Redis, each test under a prefix of its own; time is a fake clock, which
+ * the scripts take their minutes and leases from.
+ */
+class RedisRateLimitsTest {
+    private static final Instant MINUTE = FakeClock.START;
+
+    private final RedisReplicas replicas = new RedisReplicas();
+    private final FakeClock clock = new FakeClock();
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        replicas.close();
+    }
+
+    private RedisRateLimits limiter() {
+        return limiter(TestRedis.url());
+    }
+
+    private RedisRateLimits limiter(String url) {
+        return replicas.store(url, link -> new RedisRateLimits(link, new RateLimits(clock), clock));
+    }
+
+    private static Admission decide(RedisRateLimits limiter, LimitSubject subject, Instant now) {
+        return awaited(limiter.check(subject, now));
+    }
+
+    private static Admission awaited(io.vertx.core.Future<Admission> decision) {
+        try {
+            return decision.await(5, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("no decision within 5 s", e);
+        }
+    }
+
+    private static LimitSubject key(Limits limits) {
+        return LimitSubject.key("k1", limits);
+    }
+
+    @Test
+    void sixtyRequestsRacingThroughTwoReplicasAgainstRpmTenAdmitExactlyTen() {
+        RedisRateLimits a = limiter();
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withRpm(10));
+        Instant now = MINUTE.plusSeconds(5);
+
+        List<io.vertx.core.Future<Admission>> sent = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            sent.add((i % 2 == 0 ? a : b).check(subject, now));
+        }
+        List<Admission> decided = sent.stream().map(RedisRateLimitsTest::awaited).toList();
+
+        assertThat(decided).filteredOn(Admitted.class::isInstance).hasSize(10);
+        assertThat(decided).filteredOn(Refused.class::isInstance).hasSize(50)
+                .allSatisfy(refused -> assertThat(((Refused) refused).retryAfterSeconds()).isEqualTo(55));
+        assertThat(a.decidedLocally() + b.decidedLocally()).isZero();
+    }
+
+    @Test
+    void theSharedMinuteEndsAtTheNextWholeMinuteAndNotBefore() {
+        RedisRateLimits a = limiter();
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withRpm(1));
+
+        assertThat(decide(a, subject, MINUTE.plusSeconds(30))).isInstanceOf(Admitted.class);
+        Refused refused = (Refused) decide(b, subject, MINUTE.plusSeconds(59).plusMillis(999));
+        assertThat(refused.retryAfterSeconds()).isEqualTo(1);
+        assertThat(refused.reason()).isEqualTo("Rate limit exceeded for api_key: k1. Limit type: requests. Current limit: 1, "
+                + "Remaining: 0. Limit resets at: " + resetAt(MINUTE.plusSeconds(60)));
+        assertThat(refused.headers().values()).containsEntry("x-ratelimit-remaining-requests", "0")
+                .containsEntry("x-ratelimit-limit-requests", "1");
+        assertThat(decide(b, subject, MINUTE.plusSeconds(60))).isInstanceOf(Admitted.class);
+    }
+
+    @Test
+    void headersOfASharedAdmissionCountEveryReplicasRequests() {
+        RedisRateLimits a = limiter();
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withRpm(5));
+        Instant now = MINUTE.plusSeconds(10);
+
+        decide(a, subject, now);
+        decide(a, subject, now);
+        Admitted third = (Admitted) decide(b, subject, now);
+
+        assertThat(third.headers().values())
+                .containsEntry("x-ratelimit-limit-requests", "5")
+                .containsEntry("x-ratelimit-remaining-requests", "2")
+                .containsEntry("x-ratelimit-reset-requests", "50")
+                .containsEntry("x-ratelimit-api_key-remaining-requests", "2");
+    }
+
+    @Test
+    void tokensReleasedOnOneReplicaCountAgainstTheOthersTpm() {
+        RedisRateLimits a = limiter();
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withTpm(100));
+        clock.set(MINUTE.plusSeconds(10));
+
+        ((Admitted) decide(a, subject, clock.instant())).permit().release(99);
+        Admitted stillUnder = awaitRemainingTokens(b, subject, clock.instant(), "1");
+        stillUnder.permit().release(1);
+
+        awaitRefused(a, subject, clock.instant(), LimitKind.TOKENS);
+        // Tokens count in the minute their call ended in: the next one starts from zero.
+        assertThat(decide(a, subject, MINUTE.plusSeconds(60))).isInstanceOf(Admitted.class);
+    }
+
+    @Test
+    void parallelRequestsAreSharedAndAReleaseFreesThePlace() {
+        RedisRateLimits a = limiter();
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(2));
+        Instant now = MINUTE.plusSeconds(1);
+
+        Admitted first = (Admitted) decide(a, subject, now);
+        decide(b, subject, now);
+        Refused third = (Refused) decide(a, subject, now);
+        assertThat(third.kind()).isEqualTo(LimitKind.PARALLEL);
+        assertThat(third.retryAfterSeconds()).isEqualTo(1);
+
+        first.permit().release(0);
+        awaitAdmitted(b, subject, now);
+    }
+
+    @Test
+    void theCallsOfAReplicaThatStoppedRenewingStopCountingWhenTheirLeaseRunsOut() {
+        RedisRateLimits crashed = limiter();
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
+        Instant now = MINUTE.plusSeconds(1);
+
+        assertThat(decide(crashed, subject, now)).isInstanceOf(Admitted.class);
+        crashed.close(); // no more renewals; its call is never released
+
+        assertThat(decide(b, subject, now.plus(RedisRateLimits.LEASE).minusMillis(1)))
+                .as("just inside the lease").isInstanceOf(Refused.class);
+        assertThat(decide(b, subject, now.plus(RedisRateLimits.LEASE)))
+                .as("the lease has run out").isInstanceOf(Admitted.class);
+    }
+
+    @Test
+    void aRequestRefusedByItsTeamConsumesNothingOfItsKeyOnAnyReplica() {
+        RedisRateLimits a = limiter();
+        RedisRateLimits b = limiter();
+        Instant now = MINUTE.plusSeconds(1);
+        LimitSubject teamFull = LimitSubject.key("k1", Limits.NONE.withRpm(3)).withTeam("t1", Limits.NONE.withRpm(1));
+        LimitSubject otherKey = LimitSubject.key("k2", Limits.NONE).withTeam("t1", Limits.NONE.withRpm(1));
+
+        assertThat(decide(a, otherKey, now)).isInstanceOf(Admitted.class);
+        Refused refused = (Refused) decide(b, teamFull, now);
+        assertThat(refused.scope()).isEqualTo(new Scope.Team("t1"));
+
+        LimitSubject keyOnly = LimitSubject.key("k1", Limits.NONE.withRpm(3));
+        for (int i = 0; i < 3; i++) {
+            assertThat(decide(i % 2 == 0 ? a : b, keyOnly, now)).as("request %d", i).isInstanceOf(Admitted.class);
+        }
+        assertThat(decide(a, keyOnly, now)).isInstanceOf(Refused.class);
+    }
+
+    @Test
+    void withoutRedisEachReplicaDecidesOnItsOwnCountsAndNeverFails() throws Exception {
+        try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
+            RedisRateLimits a = limiter("redis://127.0.0.1:" + proxy.port());
+            LimitSubject subject = key(Limits.NONE.withRpm(2));
+            Instant now = MINUTE.plusSeconds(1);
+            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
+            assertThat(a.decidedLocally()).isZero();
+
+            proxy.stop();
+            // The link may take a moment to notice; either way every decision comes, and locally once it has.
+            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
+            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
+            assertThat(decide(a, subject, now)).as("two local requests reach the limit on this replica alone")
+                    .isInstanceOf(Refused.class);
+            assertThat(a.decidedLocally()).isEqualTo(3);
+        }
+    }
+
+    private static void awaitRefused(RedisRateLimits limiter, LimitSubject subject, Instant now, LimitKind kind) {
+        // A release is sent without waiting for it: the next decision may run before it lands.
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            Admission decided = decide(limiter, subject, now);
+            if (decided instanceof Refused refused) {
+                assertThat(refused.kind()).isEqualTo(kind);
+                return;
+            }
+            ((Admitted) decided).permit().release(0);
+        }
+        throw new AssertionError("never refused on " + kind);
+    }
+
+    /** The first admission whose headers show {@code remaining} tokens (releases land a moment after they are sent). */
+    private static Admitted awaitRemainingTokens(RedisRateLimits limiter, LimitSubject subject, Instant now, String remaining) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            Admitted admitted = (Admitted) decide(limiter, subject, now);
+            if (remaining.equals(admitted.headers().values().get("x-ratelimit-remaining-tokens"))) {
+                return admitted;
+            }
+            admitted.permit().release(0);
+        }
+        throw new AssertionError("never saw " + remaining + " tokens remaining");
+    }
+
+    private static void awaitAdmitted(RedisRateLimits limiter, LimitSubject subject, Instant now) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (decide(limiter, subject, now) instanceof Admitted) {
+                return;
+            }
+        }
+        throw new AssertionError("never admitted");
+    }
+
+    private static String resetAt(Instant at) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(java.time.ZoneOffset.UTC)
+                .format(at);
+    }
+}
