@@ -154,14 +154,27 @@ final class AttemptLoop<T> {
         if (cancelled.getAsBoolean()) {
             return Future.succeededFuture(GroupEnd.cancelled(state, deployment));
         }
+        if (!deadlineLeft().isPositive()) {
+            return outOfTime(state, deployment);
+        }
+        return router.signals().claim(deployment, facts.promptTokens(), strategy.keepsWithinLimits())
+                .compose(claimed -> claimed ? send(state, deployment) : noRoom(state, deployment));
+    }
+
+    /** The request's deadline ran out before an attempt on {@code deployment} could be sent. */
+    private Future<GroupEnd> outOfTime(GroupState state, Deployment deployment) {
+        if (state.attempts.isEmpty()) {
+            // Only a deadline shorter than the time it took to get here: say so rather than call.
+            state.attempts.add(new Tried(deployment, new Failure(FailureClass.TIMEOUT, 0, Buffer.buffer(), Optional.empty(),
+                    "the request's timeout ran out before the first attempt")));
+        }
+        return Future.succeededFuture(state.end());
+    }
+
+    private Future<GroupEnd> send(GroupState state, Deployment deployment) {
         Duration left = deadlineLeft();
-        if (left.isNegative() || left.isZero()) {
-            if (state.attempts.isEmpty()) {
-                // Only a deadline shorter than the time it took to get here: say so rather than call.
-                state.attempts.add(new Tried(deployment, new Failure(FailureClass.TIMEOUT, 0, Buffer.buffer(), Optional.empty(),
-                        "the request's timeout ran out before the first attempt")));
-            }
-            return Future.succeededFuture(state.end());
+        if (!left.isPositive()) {
+            return outOfTime(state, deployment); // the claim took what was left
         }
         Duration own = router.attemptDeadline(deployment);
         Duration deadline = own.compareTo(left) < 0 ? own : left;
@@ -174,6 +187,33 @@ final class AttemptLoop<T> {
             }
             case AttemptResult.Failed<T> failed -> afterFailure(state, deployment, failed.failure());
         });
+    }
+
+    /**
+     * Other requests took {@code full}'s last place this minute between the strategy's pick and
+     * the claim (on this replica or another): a sibling with room gets the request instead.
+     * Nothing failed, so nothing counts toward a bench or the retry budget.
+     */
+    private Future<GroupEnd> noRoom(GroupState state, Deployment full) {
+        state.full.add(full.id());
+        List<Deployment> candidates = new ArrayList<>();
+        for (Deployment d : state.group.deployments()) {
+            if (!state.tried(d) && !state.full.contains(d.id()) && !router.cooldowns().isBenched(d)) {
+                candidates.add(d);
+            }
+        }
+        Choice next = candidates.isEmpty() ? null : choose(candidates);
+        if (next != null && next.deployment() != null) {
+            return attempt(state, next.deployment());
+        }
+        if (state.attempts.isEmpty()) {
+            state.refusedBeforeCalling = next != null ? next.failure() : new Failure(FailureClass.RATE_LIMITED, 0,
+                    Buffer.buffer(), Optional.of(untilNextMinute()), "model group '" + state.group.name()
+                            + "' has no deployment with room for this request this minute: deployment '" + full.id()
+                            + "' has used its rpm or tpm");
+            router.events().attemptFailed(callId, state.group.name(), "-", state.refusedBeforeCalling);
+        }
+        return Future.succeededFuture(state.end());
     }
 
     private Future<GroupEnd> afterFailure(GroupState state, Deployment deployment, Failure failure) {
@@ -353,6 +393,8 @@ final class AttemptLoop<T> {
         final List<Tried> attempts = new ArrayList<>();
         final Set<String> refused = new HashSet<>();
         final Map<String, Integer> repeats = new HashMap<>();
+        /** Deployments found with no room this minute when this request claimed its place. */
+        final Set<String> full = new HashSet<>();
         /** Set when no deployment could be called at all. */
         Failure refusedBeforeCalling;
 

@@ -22,13 +22,13 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.router.ThreadLocalRandomSource;
 import dev.sluice.state.CooldownStore;
 import dev.sluice.state.InMemoryCooldownStore;
-import dev.sluice.state.InMemoryUsageWindows;
 import dev.sluice.state.redis.RedisCachePins;
 import dev.sluice.state.redis.RedisCooldownStore;
 import dev.sluice.state.redis.RedisInFlightCounts;
 import dev.sluice.state.redis.RedisLatencySamples;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.state.redis.RedisRateLimits;
+import dev.sluice.state.redis.RedisUsageWindows;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
@@ -100,9 +100,9 @@ public final class GatewayServer implements AutoCloseable {
         Optional<RedisLink> redis = RedisLink.configured(config.router());
         CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
                 .orElseGet(InMemoryCooldownStore::new);
-        // In-flight counts, cache pins and latency samples are shared too; usage windows stay per replica.
+        // In-flight counts, usage windows, cache pins and latency samples are shared too.
         Optional<RedisInFlightCounts> sharedInFlight = redis.map(link -> new RedisInFlightCounts(link, clock));
-        RoutingSignals signals = redis.map(link -> new RoutingSignals(sharedInFlight.orElseThrow(), new InMemoryUsageWindows(),
+        RoutingSignals signals = redis.map(link -> new RoutingSignals(sharedInFlight.orElseThrow(), new RedisUsageWindows(link),
                         new RedisLatencySamples(link), new RedisCachePins(link, clock)))
                 .orElseGet(RoutingSignals::inMemory);
         // Key, team and model-per-key rate limits are counted in Redis too, on local counts while it is away.

@@ -1,6 +1,8 @@
 package dev.sluice.state;
 
+import io.vertx.core.Future;
 import java.time.Instant;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -28,6 +30,46 @@ public final class InMemoryUsageWindows implements UsageWindows {
             }
             if (held.index() == index) {
                 return new Minute(index, held.requests() + requests, held.tokens() + tokens);
+            }
+            return held;
+        });
+    }
+
+    @Override
+    public Future<Boolean> claim(String deploymentId, Instant at, OptionalInt rpm, OptionalInt tpm, int promptTokens) {
+        return Future.succeededFuture(claimNow(deploymentId, at, rpm, tpm, promptTokens));
+    }
+
+    /** {@link #claim}, decided at once. */
+    public boolean claimNow(String deploymentId, Instant at, OptionalInt rpm, OptionalInt tpm, int promptTokens) {
+        long index = minuteOf(at);
+        boolean[] claimed = new boolean[1];
+        minutes.compute(deploymentId, (id, held) -> {
+            Minute now = held == null || held.index() < index ? new Minute(index, 0, 0) : held;
+            if (now.index() > index) {
+                return now; // a claim for a minute already over counts nowhere
+            }
+            if (!UsageWindows.hasRoom(new Usage(now.requests(), now.tokens()), rpm, tpm, promptTokens)) {
+                return now;
+            }
+            claimed[0] = true;
+            return new Minute(index, now.requests() + 1, now.tokens());
+        });
+        return claimed[0];
+    }
+
+    /**
+     * Raises the counts of the minute that holds {@code at} to at least these: the totals
+     * another store reported, which already include every count made here that it has seen.
+     */
+    public void raiseTo(String deploymentId, Instant at, long requests, long tokens) {
+        long index = minuteOf(at);
+        minutes.compute(deploymentId, (id, held) -> {
+            if (held == null || held.index() < index) {
+                return new Minute(index, requests, tokens);
+            }
+            if (held.index() == index) {
+                return new Minute(index, Math.max(held.requests(), requests), Math.max(held.tokens(), tokens));
             }
             return held;
         });

@@ -53,7 +53,7 @@ final class CapacityCheck {
     }
 
     static boolean fits(LitellmParams params, Usage used, int promptTokens) {
-        return !overTpm(params, used, promptTokens) && !overRpm(params, used);
+        return UsageWindows.hasRoom(used, params.rpm(), params.tpm(), promptTokens);
     }
 
     private static boolean overTpm(LitellmParams params, Usage used, int promptTokens) {

@@ -52,6 +52,11 @@ public final class CostBasedStrategy implements RoutingStrategy {
     }
 
     @Override
+    public boolean keepsWithinLimits() {
+        return true;
+    }
+
+    @Override
     public Pick pick(List<Deployment> candidates, RequestFacts request) {
         return capacity.pick(candidates, request, clock.instant(), this::cheapest);
     }

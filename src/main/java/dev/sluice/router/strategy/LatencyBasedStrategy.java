@@ -66,6 +66,11 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
     }
 
     @Override
+    public boolean keepsWithinLimits() {
+        return true;
+    }
+
+    @Override
     public Pick pick(List<Deployment> candidates, RequestFacts request) {
         Instant now = clock.instant();
         LatencySeries series = series(request.stream());

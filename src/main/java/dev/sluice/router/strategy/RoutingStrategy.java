@@ -20,4 +20,14 @@ public interface RoutingStrategy {
      * request now (for example, every one is over its {@code tpm}).
      */
     Pick pick(List<Deployment> candidates, RequestFacts request);
+
+    /**
+     * Whether this strategy keeps deployments within their {@code rpm} and {@code tpm}: then
+     * an attempt claims its place in the deployment's window before it is sent, and goes to
+     * a sibling when another request took the last one. Otherwise ({@code simple-shuffle},
+     * {@code least-busy}) {@code rpm} and {@code tpm} are weights, not limits, as in LiteLLM.
+     */
+    default boolean keepsWithinLimits() {
+        return false;
+    }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.config.LitellmParams;
+import io.vertx.core.Future;
 import dev.sluice.state.LatencySeries;
 import dev.sluice.state.RoutingSignals;
 import java.time.Clock;
@@ -14,11 +16,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * strategy, whether configured or named per request, reads what this writes.
  *
  * <ul>
- *   <li>{@link #attemptStarted}: the deployment has one more call open, and one more
- *       request this minute (a request counts toward {@code rpm} when it is sent, whatever
- *       its outcome, as the provider counts it and as LiteLLM's usage-based v2 does; counting
- *       it only once answered would let a burst of concurrent requests all see the same
- *       headroom);</li>
+ *   <li>{@link #claim}: one more request this minute, before the attempt is sent (a request
+ *       counts toward {@code rpm} when it is sent, whatever its outcome, as the provider
+ *       counts it and as LiteLLM's usage-based v2 does; counting it only once answered would
+ *       let a burst of concurrent requests all see the same headroom). For a strategy that
+ *       keeps deployments within their limits, the request is counted only if it fits;</li>
+ *   <li>{@link #attemptStarted}: the deployment has one more call open;</li>
  *   <li>{@link Attempt#end}: the call is over, however it ended;</li>
  *   <li>{@link #served}: tokens for this minute's {@code tpm}, and a latency sample;</li>
  *   <li>{@link #timedOut}: a penalty sample.</li>
@@ -26,6 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Other failures leave no sample: the cooldowns deal with them.
  */
 public final class SignalRecorder {
+    private static final Future<Boolean> CLAIMED = Future.succeededFuture(true);
+
     private final RoutingSignals signals;
     private final LatencyArgs latencyArgs;
     private final Clock clock;
@@ -37,14 +42,28 @@ public final class SignalRecorder {
     }
 
     /**
-     * Counts a call to {@code deployment} as open and as one of this minute's requests. The
+     * Counts a request to {@code deployment} in this minute's window. With {@code withinLimits}
+     * and a deployment that sets {@code rpm} or {@code tpm}, it is counted only if the
+     * deployment has room for it, atomically (across replicas when they share a store), and
+     * the future says whether it did; otherwise it is counted and the future says yes at once.
+     */
+    public Future<Boolean> claim(Deployment deployment, int promptTokens, boolean withinLimits) {
+        LitellmParams params = deployment.params();
+        if (!withinLimits || (params.rpm().isEmpty() && params.tpm().isEmpty())) {
+            signals.usage().record(deployment.id(), clock.instant(), 1, 0);
+            return CLAIMED;
+        }
+        return signals.usage().claim(deployment.id(), clock.instant(), params.rpm(), params.tpm(), promptTokens);
+    }
+
+    /**
+     * Counts a call to {@code deployment} as open. The
      * caller ends the returned attempt when the call is over: answered, failed, timed out,
      * or abandoned by a caller who hung up, streams only once the stream has ended.
      */
     public Attempt attemptStarted(Deployment deployment) {
         String id = deployment.id();
         signals.inFlight().started(id);
-        signals.usage().record(id, clock.instant(), 1, 0);
         return new Attempt(id);
     }
 

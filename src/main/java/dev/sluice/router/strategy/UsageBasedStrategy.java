@@ -46,6 +46,11 @@ public final class UsageBasedStrategy implements RoutingStrategy {
     }
 
     @Override
+    public boolean keepsWithinLimits() {
+        return true;
+    }
+
+    @Override
     public Pick pick(List<Deployment> candidates, RequestFacts request) {
         return capacity.pick(candidates, request, clock.instant(), this::leastUsed);
     }

@@ -3,6 +3,7 @@ package dev.sluice.state.redis;
 import dev.sluice.config.RouterSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.net.NetClientOptions;
@@ -179,6 +180,25 @@ public final class RedisLink implements AutoCloseable {
             return Future.failedFuture(DOWN);
         }
         return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * {@code reply}, completed on {@code caller} (the context a request runs on) rather than on
+     * the link's event loop, so what follows a Redis answer runs where the request does.
+     */
+    static <T> Future<T> backOn(Context caller, Future<T> reply) {
+        if (caller == null) {
+            return reply;
+        }
+        Promise<T> promise = Promise.promise();
+        reply.onComplete(result -> {
+            if (Vertx.currentContext() == caller) {
+                promise.handle(result);
+            } else {
+                caller.runOnContext(v -> promise.handle(result));
+            }
+        });
+        return promise.future();
     }
 
     private void connect() {

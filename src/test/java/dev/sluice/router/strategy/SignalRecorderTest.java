@@ -56,20 +56,48 @@ class SignalRecorderTest {
     }
 
     @Test
-    void aStartedAttemptCountsAsOneOfThisMinutesRequests() {
+    void aClaimCountsAsOneOfThisMinutesRequestsAndAStartedAttemptDoesNot() {
+        recorder.claim(d0, 10, false);
         recorder.attemptStarted(d0).end();
-        recorder.attemptStarted(d0);
+        recorder.claim(d0, 10, true);
 
         assertThat(signals.usage().current("d0", clock.instant())).isEqualTo(new Usage(2, 0));
     }
 
     @Test
     void aServedAnswerAddsItsTokensToThisMinute() {
-        recorder.attemptStarted(d0);
+        recorder.claim(d0, 10, false);
         recorder.served(d0, 1200, Duration.ofSeconds(2), 200, false);
 
         assertThat(signals.usage().current("d0", clock.instant())).isEqualTo(new Usage(1, 1200));
         assertThat(signals.usage().current("d1", clock.instant())).isEqualTo(Usage.NONE);
+    }
+
+    @Test
+    void withinLimitsAClaimTakesTheLastRequestOfTheRpmAndNotOneMore() throws Exception {
+        Deployment limited = group("rpm: 2").getFirst();
+
+        assertThat(claimed(limited, 0, true)).isTrue();
+        assertThat(claimed(limited, 0, true)).as("the second of rpm 2").isTrue();
+        assertThat(claimed(limited, 0, true)).as("a third").isFalse();
+        assertThat(signals.usage().current(limited.id(), clock.instant()).requests()).isEqualTo(2);
+
+        assertThat(claimed(limited, 0, false)).as("rpm as a weight only").isTrue();
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(claimed(limited, 0, true)).as("the next minute").isTrue();
+    }
+
+    @Test
+    void withinLimitsAClaimFitsWhenTheMinutesTokensPlusThePromptReachTheTpmExactly() throws Exception {
+        Deployment limited = group("tpm: 1000").getFirst();
+        recorder.served(limited, 900, Duration.ofSeconds(1), 10, false);
+
+        assertThat(claimed(limited, 101, true)).as("900 + 101 > 1000").isFalse();
+        assertThat(claimed(limited, 100, true)).as("900 + 100 = 1000").isTrue();
+    }
+
+    private boolean claimed(Deployment deployment, int promptTokens, boolean withinLimits) {
+        return recorder.claim(deployment, promptTokens, withinLimits).result();
     }
 
     @Test

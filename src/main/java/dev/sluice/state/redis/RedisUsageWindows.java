@@ -1,0 +1,118 @@
+package dev.sluice.state.redis;
+
+import dev.sluice.state.InMemoryUsageWindows;
+import dev.sluice.state.UsageWindows;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Response;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The deployments' usage windows of a gateway whose replicas share one Redis: requests and
+ * tokens per deployment and calendar minute are counted in Redis, so a deployment's
+ * {@code rpm} and {@code tpm} hold across all replicas for the strategies that route by them.
+ *
+ * <h2>Design notes</h2>
+ * <b>Claims are exact; reads are local.</b> A strategy reads usage for every candidate of every
+ * pick, so {@link #current} answers from a local view and never waits on Redis. What keeps the
+ * limits exact is {@link #claim}: one script counts the request only if the deployment still
+ * has room, so however many replicas race for its last place, one gets it; the others' attempts
+ * are refused before they are sent and their requests go to a sibling.
+ *
+ * <p><b>The local view</b> holds, per deployment, the latest minute's counts: this replica's own,
+ * raised to the shared totals each Redis reply carries (every claim and every record answers
+ * with the totals). It is never above the truth, and it is current for any deployment this
+ * replica uses; a deployment it has not used for a while may look emptier than it is until
+ * its next claim, which then corrects it.
+ *
+ * <p><b>Redis trouble.</b> While the link is down, or when a script does not answer within the
+ * link's budget, claims are decided on the local view: limits then hold per replica. Records
+ * are sent without waiting; one that cannot reach Redis is counted here only. Windows are keyed
+ * {@code <prefix>usage:<deployment id>:<minute>} by this replica's clock (replicas keep theirs in
+ * step with NTP) and expire two minutes on.
+ */
+public final class RedisUsageWindows implements UsageWindows {
+    private static final String WINDOW_SECONDS = "120";
+
+    /* KEYS[1]: the window. ARGV: requests, tokens, ttl. Returns the totals {requests, tokens}. */
+    private static final RedisScript RECORD = new RedisScript("""
+            local requests = redis.call('HINCRBY', KEYS[1], 'r', ARGV[1])
+            local tokens = redis.call('HINCRBY', KEYS[1], 't', ARGV[2])
+            redis.call('EXPIRE', KEYS[1], ARGV[3])
+            return {requests, tokens}
+            """);
+
+    /* KEYS[1]: the window. ARGV: rpm, tpm (-1: none), prompt tokens, ttl. Returns {claimed (0/1), requests, tokens}. */
+    private static final RedisScript CLAIM = new RedisScript("""
+            local used = redis.call('HMGET', KEYS[1], 'r', 't')
+            local requests, tokens = tonumber(used[1] or 0), tonumber(used[2] or 0)
+            local rpm, tpm = tonumber(ARGV[1]), tonumber(ARGV[2])
+            if (rpm >= 0 and requests + 1 > rpm) or (tpm >= 0 and tokens + tonumber(ARGV[3]) > tpm) then
+              return {0, requests, tokens}
+            end
+            requests = redis.call('HINCRBY', KEYS[1], 'r', 1)
+            redis.call('EXPIRE', KEYS[1], ARGV[4])
+            return {1, requests, tokens}
+            """);
+
+    private final RedisLink link;
+    private final String keyPrefix;
+    private final InMemoryUsageWindows view = new InMemoryUsageWindows();
+    private final AtomicLong claimedLocally = new AtomicLong();
+
+    public RedisUsageWindows(RedisLink link) {
+        this.link = link;
+        this.keyPrefix = link.prefix() + "usage:";
+    }
+
+    @Override
+    public void record(String deploymentId, Instant at, int requests, long tokens) {
+        view.record(deploymentId, at, requests, tokens);
+        if (!link.isUp()) {
+            return;
+        }
+        RECORD.run(link, List.of(windowKey(deploymentId, at)),
+                        List.of(Integer.toString(requests), Long.toString(tokens), WINDOW_SECONDS))
+                .onSuccess(totals -> view.raiseTo(deploymentId, at, totals.get(0).toLong(), totals.get(1).toLong()));
+    }
+
+    @Override
+    public Usage current(String deploymentId, Instant now) {
+        return view.current(deploymentId, now);
+    }
+
+    @Override
+    public Future<Boolean> claim(String deploymentId, Instant at, OptionalInt rpm, OptionalInt tpm, int promptTokens) {
+        if (!link.isUp()) {
+            return Future.succeededFuture(claimLocally(deploymentId, at, rpm, tpm, promptTokens));
+        }
+        List<String> args = List.of(Integer.toString(rpm.orElse(-1)), Integer.toString(tpm.orElse(-1)),
+                Integer.toString(promptTokens), WINDOW_SECONDS);
+        Future<Boolean> claimed = CLAIM.run(link, List.of(windowKey(deploymentId, at)), args).transform(reply -> {
+            if (reply.failed()) {
+                return Future.succeededFuture(claimLocally(deploymentId, at, rpm, tpm, promptTokens));
+            }
+            Response counts = reply.result();
+            view.raiseTo(deploymentId, at, counts.get(1).toLong(), counts.get(2).toLong());
+            return Future.succeededFuture(counts.get(0).toInteger() == 1);
+        });
+        return RedisLink.backOn(Vertx.currentContext(), claimed);
+    }
+
+    private boolean claimLocally(String deploymentId, Instant at, OptionalInt rpm, OptionalInt tpm, int promptTokens) {
+        claimedLocally.incrementAndGet();
+        return view.claimNow(deploymentId, at, rpm, tpm, promptTokens);
+    }
+
+    /** How many claims this replica decided on its own view because Redis could not answer. */
+    public long claimedLocally() {
+        return claimedLocally.get();
+    }
+
+    private String windowKey(String deploymentId, Instant at) {
+        return keyPrefix + deploymentId + ":" + Math.floorDiv(at.getEpochSecond(), 60);
+    }
+}

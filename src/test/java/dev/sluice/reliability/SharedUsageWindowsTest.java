@@ -1,0 +1,96 @@
+package dev.sluice.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.TestGateway;
+import dev.sluice.testing.TestRedis;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two gateways sharing the local Redis, as two replicas behind one load balancer: a
+ * deployment's {@code rpm} holds across both for a strategy that keeps deployments within
+ * their limits, and the request that finds it full goes to a sibling with room.
+ */
+class SharedUsageWindowsTest {
+    private final String prefix = TestRedis.newPrefix();
+
+    @AfterEach
+    void cleanUp() {
+        TestRedis.deleteKeys(prefix);
+    }
+
+    private String yaml(String strategy, String modelList) {
+        return """
+                model_list:
+                %s
+                router_settings:
+                  routing_strategy: %s
+                  redis_host: %s
+                  redis_port: %d
+                  redis_key_prefix: "%s"
+                """.formatted(modelList, strategy, TestRedis.HOST, TestRedis.PORT, prefix);
+    }
+
+    @Test
+    void aDeploymentsRpmHoldsAcrossReplicasAndTheRestAreRefusedWithNoCapacity() throws Exception {
+        try (MockUpstream limited = MockUpstream.start(MockOptions.defaults("limited", MockMode.OK))) {
+            String yaml = yaml("usage-based-routing-v2", "  - {model_name: g, litellm_params: {model: openai/a, api_base: %s, rpm: 3}, model_info: {id: limited}}"
+                    .formatted(limited.baseUrl()));
+            try (TestGateway a = TestGateway.start(yaml); TestGateway b = TestGateway.start(yaml)) {
+                awayFromAMinutesEnd();
+                List<Integer> statuses = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    HttpResponse<String> answer = (i % 2 == 0 ? a : b).post("/v1/chat/completions", Chat.body("g", "hi"));
+                    statuses.add(answer.statusCode());
+                    if (answer.statusCode() == 429) {
+                        assertThat(answer.body()).contains("no_capacity").contains("'limited'");
+                        assertThat(answer.headers().firstValue("Retry-After")).isPresent();
+                    }
+                }
+
+                assertThat(statuses).containsExactly(200, 200, 200, 429, 429, 429, 429, 429);
+                assertThat(limited.requests()).isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
+    void theRequestThatFindsADeploymentFullThroughTheOtherReplicaGoesToASibling() throws Exception {
+        try (MockUpstream small = MockUpstream.start(MockOptions.defaults("small", MockMode.OK));
+                MockUpstream large = MockUpstream.start(MockOptions.defaults("large", MockMode.OK))) {
+            // Cost-based routing prefers the cheap deployment while it has room: each replica sends there
+            // until the shared count says it is full, whichever replica filled it.
+            String yaml = yaml("cost-based-routing", """
+                      - {model_name: g, litellm_params: {model: openai/a, api_base: %s, rpm: 2, input_cost_per_token: 0.000001}, model_info: {id: small}}
+                      - {model_name: g, litellm_params: {model: openai/b, api_base: %s, rpm: 100, input_cost_per_token: 0.001}, model_info: {id: large}}\
+                    """.formatted(small.baseUrl(), large.baseUrl()));
+            try (TestGateway a = TestGateway.start(yaml); TestGateway b = TestGateway.start(yaml)) {
+                awayFromAMinutesEnd();
+                for (int i = 0; i < 12; i++) {
+                    assertThat((i % 2 == 0 ? a : b).post("/v1/chat/completions", Chat.body("g", "hi")).statusCode())
+                            .isEqualTo(200);
+                }
+
+                assertThat(small.requests()).as("small's rpm across both replicas").isEqualTo(2);
+                assertThat(large.requests()).isEqualTo(10);
+            }
+        }
+    }
+
+    /** The windows are calendar minutes: start with time to spare before the next one. */
+    private static void awayFromAMinutesEnd() throws InterruptedException {
+        long secondOfMinute = Instant.now().getEpochSecond() % 60;
+        if (secondOfMinute > 45) {
+            Thread.sleep((61 - secondOfMinute) * 1000);
+        }
+    }
+}
