@@ -1,0 +1,217 @@
+package dev.sluice.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The built jar running as a gateway in a process of its own, as a user runs a replica:
+ * {@code java -jar target/sluice.jar --config FILE --port 0 --host 127.0.0.1}, started in a
+ * folder of its own (where its config, its output and its spend buffer go) and ready once
+ * {@code /health/readiness} answers. The port is the one the gateway names in its
+ * {@code server.started} line: a port chosen here and handed over could be taken by another
+ * socket before the gateway binds it. {@link #close()} stops it with SIGTERM, then SIGKILL if
+ * it lingers, and prints its output to the test's output.
+ *
+ * <pre>{@code
+ * try (GatewayProcess a = GatewayProcess.start("a", yaml, folder)) {
+ *     HttpResponse<String> answer = a.post("/v1/chat/completions", Chat.body("g", "hi"));
+ * }
+ * }</pre>
+ */
+public final class GatewayProcess implements AutoCloseable {
+    /** The jar failsafe hands over in {@code sluice.jar}; {@code target/sluice.jar} when run from the project. */
+    public static final Path JAR = Path.of(System.getProperty("sluice.jar", "target/sluice.jar")).toAbsolutePath();
+    private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Pattern STARTED = Pattern.compile("server\\.started address=127\\.0\\.0\\.1:(\\d+)");
+
+    private final String name;
+    /** 0 until the gateway has said where it listens. */
+    private volatile int port;
+    private final Process process;
+    private final Path output;
+    private boolean closed;
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    private GatewayProcess(String name, Process process, Path output) {
+        this.name = name;
+        this.process = process;
+        this.output = output;
+    }
+
+    /** One gateway on {@code yaml}, in the folder {@code parent/name}; returns once it is ready. */
+    public static GatewayProcess start(String name, String yaml, Path parent) {
+        return startAll(yaml, parent, name).getFirst();
+    }
+
+    /**
+     * One gateway per name, all on {@code yaml}, launched together and returned once every one
+     * is ready; if any fails to start, those launched are stopped.
+     */
+    public static List<GatewayProcess> startAll(String yaml, Path parent, String... names) {
+        List<GatewayProcess> launched = new ArrayList<>();
+        try {
+            for (String name : names) {
+                launched.add(launch(name, yaml, parent));
+            }
+            for (GatewayProcess gateway : launched) {
+                gateway.awaitReady();
+            }
+            return launched;
+        } catch (RuntimeException | Error e) {
+            launched.forEach(GatewayProcess::close);
+            throw e;
+        }
+    }
+
+    private static GatewayProcess launch(String name, String yaml, Path parent) {
+        try {
+            Path folder = Files.createDirectories(parent.resolve(name));
+            Path config = Files.writeString(folder.resolve("config.yaml"), yaml);
+            Path output = folder.resolve("output.log");
+            Process process = new ProcessBuilder(JAVA, "-jar", JAR.toString(), "--config", config.toString(),
+                    "--port", "0", "--host", "127.0.0.1")
+                    .directory(folder.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
+            return new GatewayProcess(name, process, output);
+        } catch (IOException e) {
+            throw new UncheckedIOException("gateway " + name + " did not launch", e);
+        }
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("gateway " + name + " ended with exit code " + process.exitValue()
+                        + " before it was ready:\n" + output());
+            }
+            if (port == 0) {
+                Matcher started = STARTED.matcher(output());
+                if (!started.find()) {
+                    sleep(50);
+                    continue;
+                }
+                port = Integer.parseInt(started.group(1));
+            }
+            try {
+                http.send(HttpRequest.newBuilder(uri("/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                return;
+            } catch (IOException notYet) {
+                sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for gateway " + name, e);
+            }
+        }
+        throw new IllegalStateException("gateway " + name + " not ready within " + START_TIMEOUT.toSeconds() + " s:\n" + output());
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** POSTs a JSON body, with the given extra header name/value pairs. */
+    public HttpResponse<String> post(String path, String json, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
+                .timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return send(request.build());
+    }
+
+    public HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20)).GET().build());
+    }
+
+    public HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("gateway " + name + ": " + request.method() + " " + request.uri().getPath(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpClient client() {
+        return http;
+    }
+
+    /** Everything the process has written so far, stdout and stderr together. */
+    public String output() {
+        try {
+            return Files.readString(output, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(output unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Stops the process (and any it started) and prints its output, for the test report. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<ProcessHandle> children = process.descendants().toList();
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        children.forEach(ProcessHandle::destroyForcibly);
+        System.out.println("---- gateway " + name + " (port " + port + ") output ----\n" + output());
+    }
+
+    @Override
+    public String toString() {
+        return "gateway " + name + " on port " + port;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
