@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
+import dev.sluice.state.redis.RedisLink;
 import dev.sluice.store.SpendWriterStatus;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -117,6 +118,13 @@ final class InfoHandlers {
                         .orElse("in-memory"))
                 .put("model_groups", gateway.models().current().names().size())
                 .put("deployments", gateway.models().deployments().size());
+        gateway.redis().ifPresent(link -> {
+            RedisLink.Health health = link.health();
+            ObjectNode redis = body.putObject("redis")
+                    .put("outages", health.outages())
+                    .put("calls_served_locally", health.failedCalls());
+            health.downSince().ifPresent(since -> redis.put("down_since", since.toString()));
+        });
         Responses.json(request.response(), 200, Json.buffer(body));
     }
 }

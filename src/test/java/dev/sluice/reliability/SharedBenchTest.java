@@ -2,6 +2,8 @@ package dev.sluice.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
@@ -122,8 +124,12 @@ class SharedBenchTest {
             }
             assertThat(failing.requests()).as("benched locally after its one failure").isEqualTo(1);
             assertThat(events.lines()).contains("bench failing server");
-            assertThat(alone.get("/health/readiness").body())
-                    .contains("\"router_state\":\"redis: unreachable, serving on local state\"");
+            JsonNode readiness = Json.parse(alone.get("/health/readiness").body().getBytes());
+            assertThat(readiness.path("router_state").asText()).isEqualTo("redis: unreachable, serving on local state");
+            assertThat(readiness.path("redis").path("outages").asLong()).isEqualTo(1);
+            assertThat(readiness.path("redis").path("down_since").asText()).isNotEmpty();
+            assertThat(readiness.path("redis").path("calls_served_locally").asLong()).as("the bench it could not share")
+                    .isPositive();
         }
     }
 }

@@ -15,6 +15,7 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +69,11 @@ public final class RedisLink implements AutoCloseable {
     private final Map<String, Consumer<String>> channels = new ConcurrentHashMap<>();
     private final List<Runnable> upListeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
+
+    private final LongAdder outages = new LongAdder();
+    private final LongAdder failedCalls = new LongAdder();
+    /** When the current outage began (epoch ms), or 0 while up. */
+    private volatile long downSinceMillis;
 
     /** Null while down. Written on the link's event loop only. */
     private volatile RedisConnection commands;
@@ -177,10 +184,25 @@ public final class RedisLink implements AutoCloseable {
     public Future<Response> send(Request request) {
         RedisConnection connection = commands;
         if (connection == null) {
+            failedCalls.increment();
             return Future.failedFuture(DOWN);
         }
-        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS);
+        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS).onFailure(e -> failedCalls.increment());
     }
+
+    /** How the link has fared since it was made, for readiness and metrics. */
+    public Health health() {
+        long since = downSinceMillis;
+        return new Health(isUp(), outages.sum(), failedCalls.sum(), since == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(since)));
+    }
+
+    /**
+     * @param outages     how many times Redis became unreachable (a failed first connect included)
+     * @param failedCalls calls that failed, timed out, or were not sent because Redis was down;
+     *                    each one was served on local state instead
+     * @param downSince   when the current outage began; empty while up
+     */
+    public record Health(boolean up, long outages, long failedCalls, Optional<Instant> downSince) {}
 
     /**
      * {@code reply}, completed on {@code caller} (the context a request runs on) rather than on
@@ -231,6 +253,7 @@ public final class RedisLink implements AutoCloseable {
                 return;
             }
             commands = result.result();
+            downSinceMillis = 0;
             nextRetry = FIRST_RETRY;
             if (outageLogged) {
                 log.info("Redis at {} is reachable again; sharing router state again", where);
@@ -286,6 +309,8 @@ public final class RedisLink implements AutoCloseable {
         closeQuietly(subscriber);
         subscriber = null;
         if (!outageLogged) {
+            outages.increment();
+            downSinceMillis = System.currentTimeMillis();
             log.warn("Redis at {} is unreachable ({}); serving on each replica's local state and reconnecting",
                     where, describe(reason));
             outageLogged = true;
