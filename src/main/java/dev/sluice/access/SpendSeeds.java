@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -20,18 +21,22 @@ import java.util.function.Consumer;
  * key's and its team's spend from their rows, raising this process's count to the store's
  * when the store has more (spend other replicas posted: budgets shared through the database
  * hold across replicas within a key refresh and a spend flush), and each of the key's
- * per-model budgets from the spend log, the first time only.
+ * per-model budgets from the spend log.
  *
  * <p>A per-model budget has no stored spend or reset time of its own: its spend is the sum of
- * the key's logged calls to that group over the last period's length ({@code 30d}: the last
- * 30 days; a month counts as 31 days, so nothing spent in the period is missed), and its
- * period starts when the counter does. After that the counter runs in process and resets on
- * time. Reads the store: runs where {@link KeyDirectory#read} runs.
+ * the key's logged calls to that group. The first read seeds it with the sum over the last
+ * period's length ({@code 30d}: the last 30 days; a month counts as 31 days, so nothing spent
+ * in the period is missed), and its period starts when the counter does; the counter then
+ * runs in process and resets on time. Each later read raises it to the sum over its current
+ * period (from the seed's start while in the first), which brings in what other replicas
+ * spent. Reads the store: runs where {@link KeyDirectory#read} runs.
  */
 public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     private final SpendCounters counters;
     private final SpendRepository spendLog;
     private final Clock clock;
+    /** When the spend log sum a per-model counter was seeded with began. */
+    private final Map<Scope.KeyModel, Instant> seededSince = new ConcurrentHashMap<>();
 
     public SpendSeeds(SpendCounters counters, SpendRepository spendLog, Clock clock) {
         this.counters = counters;
@@ -47,14 +52,24 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
                 stored(team.spend(), team.budgetDuration(), team.budgetResetAt())));
         for (Map.Entry<String, ModelBudget> budget : key.modelMaxBudget().entrySet()) {
             Scope.KeyModel scope = new Scope.KeyModel(key.tokenHash(), budget.getKey());
-            if (counters.isSeeded(scope)) {
+            Optional<BudgetDuration> period = budget.getValue().timePeriod().map(p -> BudgetDuration.parse("time_period", p));
+            if (!counters.isSeeded(scope)) {
+                Instant since = period.map(this::periodAgo).orElse(Instant.EPOCH);
+                seededSince.put(scope, since);
+                counters.seed(scope, new StoredSpend(sum(scope, since), period, Optional.empty()));
                 continue;
             }
-            Optional<BudgetDuration> period = budget.getValue().timePeriod().map(p -> BudgetDuration.parse("time_period", p));
-            Instant since = period.map(this::periodAgo).orElse(Instant.EPOCH);
-            BigDecimal spent = spendLog.sumCostByKeyAndModelGroup(key.tokenHash(), budget.getKey(), since);
-            counters.seed(scope, new StoredSpend(spent.doubleValue(), period, Optional.empty()));
+            // Calls to the group through other replicas reach this one through the spend log: the
+            // period's logged spend raises this count each time the key is read again.
+            Optional<Instant> since = counters.periodStart(scope).or(() -> Optional.ofNullable(seededSince.get(scope)));
+            if (since.isPresent()) {
+                counters.raiseTo(scope, new StoredSpend(sum(scope, since.get()), period, counters.resetAt(scope)));
+            }
         }
+    }
+
+    private double sum(Scope.KeyModel scope, Instant since) {
+        return spendLog.sumCostByKeyAndModelGroup(scope.keyId(), scope.modelGroup(), since).doubleValue();
     }
 
     private static StoredSpend stored(BigDecimal spend, Optional<String> duration, Optional<Instant> resetAt) {

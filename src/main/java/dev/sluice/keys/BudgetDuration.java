@@ -159,6 +159,26 @@ public record BudgetDuration(long amount, Unit unit) {
         return end;
     }
 
+    /**
+     * The start of the period that holds {@code now} (at or after {@code scheduledReset}),
+     * for the schedule {@link #currentPeriodEnd} steps along: the last reset at or before
+     * {@code now}.
+     */
+    public Instant currentPeriodStart(Instant scheduledReset, Instant now, ZoneId zone) {
+        if (scheduledReset.isAfter(now)) {
+            throw new IllegalArgumentException("scheduledReset " + scheduledReset + " is after now, " + now);
+        }
+        if (rolls()) {
+            Duration period = Duration.between(scheduledReset, nextReset(scheduledReset, zone));
+            return scheduledReset.plus(period.multipliedBy(Duration.between(scheduledReset, now).dividedBy(period)));
+        }
+        Instant start = scheduledReset;
+        for (Instant next = nextReset(start, zone); !next.isAfter(now); next = nextReset(next, zone)) {
+            start = next;
+        }
+        return start;
+    }
+
     /** Whether periods are a fixed length counted from the start, rather than calendar days. */
     private boolean rolls() {
         return unit == Unit.SECONDS || unit == Unit.MINUTES || (unit == Unit.HOURS && amount % HOURS_PER_DAY != 0);

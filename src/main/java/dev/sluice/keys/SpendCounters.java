@@ -36,8 +36,15 @@ import java.util.concurrent.atomic.DoubleAdder;
  */
 public final class SpendCounters {
 
-    /** One budget period: when it ends (null: never), and what was spent in it. */
-    private record Period(Optional<BudgetDuration> duration, Instant end, DoubleAdder spend) {}
+    /**
+     * One budget period: when it ends (null: never), what was spent in it, and when it began
+     * (null for the period a counter was seeded in, whose start only the store knew).
+     */
+    private record Period(Optional<BudgetDuration> duration, Instant end, DoubleAdder spend, Instant start) {
+        Period(Optional<BudgetDuration> duration, Instant end, DoubleAdder spend) {
+            this(duration, end, spend, null);
+        }
+    }
 
     private static final class Counter {
         final AtomicReference<Period> period;
@@ -157,6 +164,16 @@ public final class SpendCounters {
         return counter == null ? Optional.empty() : Optional.ofNullable(currentPeriod(counter, clock.instant()).end());
     }
 
+    /**
+     * When {@code scope}'s current period began; empty for a scope never seen, one whose spend
+     * never starts again, and the period a counter was seeded in (it began before this process
+     * counted).
+     */
+    public Optional<Instant> periodStart(Scope scope) {
+        Counter counter = counters.get(scope);
+        return counter == null ? Optional.empty() : Optional.ofNullable(currentPeriod(counter, clock.instant()).start());
+    }
+
     /** The counter's period holding {@code now}, moving it on first if its period has ended. */
     private Period currentPeriod(Counter counter, Instant now) {
         while (true) {
@@ -165,7 +182,8 @@ public final class SpendCounters {
                 return held;
             }
             BudgetDuration duration = held.duration().orElseThrow();
-            Period next = new Period(held.duration(), duration.currentPeriodEnd(held.end(), now, resetZone), new DoubleAdder());
+            Period next = new Period(held.duration(), duration.currentPeriodEnd(held.end(), now, resetZone), new DoubleAdder(),
+                    duration.currentPeriodStart(held.end(), now, resetZone));
             if (counter.period.compareAndSet(held, next)) {
                 return next;
             }

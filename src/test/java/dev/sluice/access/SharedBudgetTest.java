@@ -56,6 +56,47 @@ class SharedBudgetTest {
         }
     }
 
+    @Test
+    void aPerModelBudgetSpentThroughOneReplicaStopsThatModelOnTheOther() throws Exception {
+        try (TestDatabase store = TestDatabases.postgres();
+                MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK))) {
+            String config = """
+                    model_list:
+                      - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %1$s, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002}}
+                      - {model_name: free, litellm_params: {model: openai/f, api_base: %1$s, input_cost_per_token: 0, output_cost_per_token: 0}}
+                    general_settings:
+                      master_key: %2$s
+                      %3$s
+                    """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
+            try (TestGateway a = TestGateway.start(config); TestGateway b = TestGateway.start(config)) {
+                HttpResponse<String> probe = a.post("/v1/chat/completions", Chat.body("gpt-a", "hello"), "Authorization", "Bearer " + MASTER);
+                double perCall = Double.parseDouble(probe.headers().firstValue("x-litellm-response-cost").orElseThrow());
+                HttpResponse<String> generated = a.post("/key/generate",
+                        "{\"model_max_budget\": {\"gpt-a\": {\"budget_limit\": " + perCall * 2.5 + ", \"time_period\": \"1d\"}}}",
+                        "Authorization", "Bearer " + MASTER);
+                assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
+                String key = Json.parse(generated.body().getBytes()).path("key").asText();
+
+                // B reads the key (and seeds its gpt-a budget at nothing spent) before A spends it.
+                assertThat(call(b, key, "free").statusCode()).isEqualTo(200);
+                int admittedByA = 0;
+                while (call(a, key, "gpt-a").statusCode() == 200) {
+                    admittedByA++;
+                }
+                assertThat(admittedByA).isEqualTo(3);
+
+                // Once B reads the key again (a 5 s cache, refreshed in the background on use) it
+                // raises its count from the spend log, and its very first gpt-a call is refused.
+                Thread.sleep(KeyDirectory.DEFAULT_TTL.toMillis() + 500);
+                assertThat(call(b, key, "free").statusCode()).isEqualTo(200);
+                Thread.sleep(1_500);
+                HttpResponse<String> refused = call(b, key, "gpt-a");
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+                assertThat(refused.body()).contains("budget_exceeded");
+            }
+        }
+    }
+
     private static HttpResponse<String> call(TestGateway gateway, String key, String group) {
         return gateway.post("/v1/chat/completions", Chat.body(group, "hello"), "Authorization", "Bearer " + key);
     }

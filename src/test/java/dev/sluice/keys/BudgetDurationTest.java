@@ -204,4 +204,33 @@ class BudgetDurationTest {
                 .currentPeriodEnd(at("2025-01-01T13:45:00Z"), at("2025-01-03T10:00:00Z"), ZoneOffset.UTC))
                 .isEqualTo(at("2025-01-04T00:00:00Z"));
     }
+
+    @Test
+    void aRollingPeriodStartsAtTheLastResetAtOrBeforeNow() {
+        BudgetDuration duration = BudgetDuration.parse("30s");
+        Instant reset = at("2025-01-01T00:00:30Z");
+
+        assertThat(duration.currentPeriodStart(reset, reset, ZoneOffset.UTC)).isEqualTo(reset);
+        assertThat(duration.currentPeriodStart(reset, reset.plusSeconds(30).minus(MS), ZoneOffset.UTC)).isEqualTo(reset);
+        assertThat(duration.currentPeriodStart(reset, reset.plusSeconds(30), ZoneOffset.UTC)).isEqualTo(reset.plusSeconds(30));
+        assertThat(duration.currentPeriodStart(reset, reset.plusSeconds(95), ZoneOffset.UTC)).isEqualTo(reset.plusSeconds(90));
+    }
+
+    @Test
+    void aDayCountPeriodStartsOnItsOwnCadence() {
+        BudgetDuration duration = BudgetDuration.parse("3d");
+
+        assertThat(duration.currentPeriodStart(at("2025-01-04T00:00:00Z"), at("2025-01-07T00:00:00Z").minus(MS), ZoneOffset.UTC))
+                .isEqualTo(at("2025-01-04T00:00:00Z"));
+        assertThat(duration.currentPeriodStart(at("2025-01-04T00:00:00Z"), at("2025-01-08T00:00:00Z"), ZoneOffset.UTC))
+                .isEqualTo(at("2025-01-07T00:00:00Z"));
+    }
+
+    @Test
+    void aPeriodCannotStartBeforeItsScheduledReset() {
+        Instant reset = at("2025-01-01T00:00:30Z");
+
+        assertThatThrownBy(() -> BudgetDuration.parse("30s").currentPeriodStart(reset, reset.minus(MS), ZoneOffset.UTC))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -140,6 +140,17 @@ class SpendCountersTest {
     }
 
     @Test
+    void theSeededPeriodHasNoKnownStartAndTheNextStartsAtTheReset() {
+        counters.seed(KEY, StoredSpend.periodic(3.0, DAILY, Optional.of(MIDNIGHT)));
+
+        clock.set(MIDNIGHT.minus(MS));
+        assertThat(counters.periodStart(KEY)).isEmpty();
+        clock.set(MIDNIGHT.plus(Duration.ofHours(5)));
+        assertThat(counters.periodStart(KEY)).contains(MIDNIGHT);
+        assertThat(counters.periodStart(new Scope.Team("never seen"))).isEmpty();
+    }
+
+    @Test
     void aCostJustBeforeTheResetBelongsToTheOldPeriodAndOneAtItToTheNew() {
         counters.seed(KEY, StoredSpend.periodic(0, DAILY, Optional.of(MIDNIGHT)));
 
