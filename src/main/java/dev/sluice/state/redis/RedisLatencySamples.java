@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The latency samples of a gateway whose replicas share one Redis: every replica answers
@@ -24,7 +26,9 @@ import java.util.UUID;
  * <p><b>Samples are published, not stored.</b> A sample is added locally, then published on
  * {@code <prefix>latency:events}; every other replica adds it to its own store, under the
  * same bound and with the time it was taken, so all replicas converge on the same recent
- * samples. Nothing is kept in Redis: samples are only worth their ttl, and a replica that
+ * samples. The samples of a few milliseconds ({@link FlushSoon}) go out as one message, one
+ * line each, so a busy replica publishes a few hundred messages a second rather than one per
+ * answer. Nothing is kept in Redis: samples are only worth their ttl, and a replica that
  * starts, or comes back after an outage, learns from the next ones. Samples taken while
  * Redis is down stay on the replica that took them.
  *
@@ -37,20 +41,36 @@ public final class RedisLatencySamples implements LatencySamples {
     private final RedisLink link;
     private final String channel;
     private final String origin = UUID.randomUUID().toString();
+    private final Queue<String> unsent = new ConcurrentLinkedQueue<>();
+    private final FlushSoon publish;
 
     /** Registers on {@code link}; create it before the link starts. */
     public RedisLatencySamples(RedisLink link) {
         this.link = link;
         this.channel = link.prefix() + "latency:events";
+        this.publish = new FlushSoon(link, FlushSoon.DEFAULT_DELAY, this::publish);
         link.subscribe(channel, this::onMessage);
     }
 
     @Override
     public void add(String deploymentId, LatencySeries series, Instant at, double seconds, int maxSamples) {
         local.add(deploymentId, series, at, seconds, maxSamples);
-        // <origin> <series> <at> <seconds> <max samples> <deployment id>: the id last, as it may hold spaces.
-        String message = origin + " " + series.name() + " " + at + " " + seconds + " " + maxSamples + " " + deploymentId;
-        link.send(Request.cmd(Command.PUBLISH).arg(channel).arg(message));
+        // <series> <at> <seconds> <max samples> <deployment id>: the id last, as it may hold spaces.
+        unsent.add(series.name() + " " + at + " " + seconds + " " + maxSamples + " " + escaped(deploymentId));
+        publish.changed();
+    }
+
+    /** {@code <origin>} and one line per sample gathered since the last message. */
+    private void publish() {
+        StringBuilder message = new StringBuilder(origin);
+        int samples = 0;
+        for (String sample = unsent.poll(); sample != null; sample = unsent.poll()) {
+            message.append('\n').append(sample);
+            samples++;
+        }
+        if (samples > 0) {
+            link.send(Request.cmd(Command.PUBLISH).arg(channel).arg(message.toString()));
+        }
     }
 
     @Override
@@ -63,13 +83,33 @@ public final class RedisLatencySamples implements LatencySamples {
         return local.average(deploymentId, series, now, ttl);
     }
 
-    /** A sample from any replica, this one included. */
+    /** Samples from any replica, this one included. */
     private void onMessage(String message) {
-        String[] parts = message.split(" ", 6);
-        if (parts.length < 6 || parts[0].equals(origin)) {
+        String[] lines = message.split("\n");
+        if (lines[0].equals(origin)) {
             return;
         }
-        local.add(parts[5], LatencySeries.valueOf(parts[1]), Instant.parse(parts[2]), Double.parseDouble(parts[3]),
-                Integer.parseInt(parts[4]));
+        for (int i = 1; i < lines.length; i++) {
+            String[] parts = lines[i].split(" ", 5);
+            if (parts.length == 5) {
+                local.add(unescaped(parts[4]), LatencySeries.valueOf(parts[0]), Instant.parse(parts[1]),
+                        Double.parseDouble(parts[2]), Integer.parseInt(parts[3]));
+            }
+        }
+    }
+
+    /** A deployment id on one line: its {@code %} and line breaks written as {@code %25}, {@code %0A}, {@code %0D}. */
+    static String escaped(String id) {
+        if (id.indexOf('%') < 0 && id.indexOf('\n') < 0 && id.indexOf('\r') < 0) {
+            return id;
+        }
+        return id.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D");
+    }
+
+    static String unescaped(String line) {
+        if (line.indexOf('%') < 0) {
+            return line;
+        }
+        return line.replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%");
     }
 }

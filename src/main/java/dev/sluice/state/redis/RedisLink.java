@@ -204,6 +204,13 @@ public final class RedisLink implements AutoCloseable {
      */
     public record Health(boolean up, long outages, long failedCalls, Optional<Instant> downSince) {}
 
+    /** Runs {@code task} on the link's event loop after {@code delay}, whether Redis is up or not. */
+    void later(Duration delay, Runnable task) {
+        if (!closed) {
+            vertx.setTimer(Math.max(1, delay.toMillis()), id -> task.run());
+        }
+    }
+
     /**
      * {@code reply}, completed on {@code caller} (the context a request runs on) rather than on
      * the link's event loop, so what follows a Redis answer runs where the request does.

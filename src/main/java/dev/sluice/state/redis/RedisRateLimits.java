@@ -21,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,7 +56,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * a crashed replica's calls stop counting one lease after it died.
  *
  * <p><b>Releases</b> add the call's tokens to the minute it ended in and drop its lease, in one
- * script sent without waiting for the answer.
+ * script sent without waiting for the answer. Tokens of calls that hold no lease are gathered
+ * for a few milliseconds ({@link FlushSoon}) and added together, one script for all of them.
  *
  * <p><b>Redis trouble never refuses a request.</b> When the link is down, or the script does
  * not answer within the link's budget, this replica decides on its own counts
@@ -128,6 +130,15 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             return 1
             """);
 
+    /* KEYS: windows. ARGV: ttl, then the tokens to add to each window. */
+    private static final RedisScript ADD_TOKENS = new RedisScript("""
+            for i = 1, #KEYS do
+              redis.call('HINCRBY', KEYS[i], 't', ARGV[i + 1])
+              redis.call('EXPIRE', KEYS[i], ARGV[1])
+            end
+            return 1
+            """);
+
     private final RedisLink link;
     private final RateLimits local;
     private final Clock clock;
@@ -136,6 +147,12 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     private final ConcurrentMap<String, List<String>> leases = new ConcurrentHashMap<>();
     private final ScheduledExecutorService renewer;
     private final AtomicLong decidedLocally = new AtomicLong();
+    /** Permit ids are this store's id and a count: unique across replicas without a random draw per call. */
+    private final String origin = UUID.randomUUID() + ":";
+    private final AtomicLong permits = new AtomicLong();
+    /** Tokens of released calls not yet sent, by window key. Guarded by itself. */
+    private final Map<String, Long> unsentTokens = new HashMap<>();
+    private final FlushSoon sendTokens;
 
     /** @param local where this replica counts while Redis cannot answer */
     public RedisRateLimits(RedisLink link, RateLimits local, Clock clock) {
@@ -143,6 +160,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         this.local = local;
         this.clock = clock;
         this.keyPrefix = link.prefix() + "limits:";
+        this.sendTokens = new FlushSoon(link, FlushSoon.DEFAULT_DELAY, this::sendGatheredTokens);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "sluice-limit-leases");
             thread.setDaemon(true);
@@ -160,7 +178,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         if (limited.isEmpty() || !link.isUp()) {
             return localCheck(subject, now, limited);
         }
-        String permitId = UUID.randomUUID().toString();
+        String permitId = origin + permits.incrementAndGet();
         long minute = LimitDecisions.minuteOf(now);
         List<String> keys = new ArrayList<>(limited.size() * 2);
         List<String> args = new ArrayList<>(4 + limited.size() * 3);
@@ -238,13 +256,39 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             }
         }
         int windows = keys.size();
-        if (leased != null) {
-            keys.addAll(leased);
-        }
-        if (keys.isEmpty()) {
+        if (leased == null || leased.isEmpty()) {
+            // Nothing waits on tokens: they go out with those of the next few milliseconds.
+            if (windows > 0) {
+                synchronized (unsentTokens) {
+                    keys.forEach(key -> unsentTokens.merge(key, tokens, Long::sum));
+                }
+                sendTokens.changed();
+            }
             return;
         }
+        // A place in max_parallel_requests is freed at once, and the call's tokens go with it.
+        keys.addAll(leased);
         RELEASE.run(link, keys, List.of(Long.toString(tokens), permitId, Integer.toString(windows), Long.toString(WINDOW_SECONDS)));
+    }
+
+    /** One script for the tokens of every call released since the last. */
+    private void sendGatheredTokens() {
+        Map<String, Long> gathered;
+        synchronized (unsentTokens) {
+            gathered = new HashMap<>(unsentTokens);
+            unsentTokens.clear();
+        }
+        if (gathered.isEmpty()) {
+            return;
+        }
+        List<String> keys = new ArrayList<>(gathered.size());
+        List<String> args = new ArrayList<>(gathered.size() + 1);
+        args.add(Long.toString(WINDOW_SECONDS));
+        gathered.forEach((key, tokens) -> {
+            keys.add(key);
+            args.add(Long.toString(tokens));
+        });
+        ADD_TOKENS.run(link, keys, args);
     }
 
     /** Pushes out the lease end of every call of this replica still in flight. */

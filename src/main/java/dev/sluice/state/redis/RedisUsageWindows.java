@@ -6,7 +6,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -28,9 +30,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * replica uses; a deployment it has not used for a while may look emptier than it is until
  * its next claim, which then corrects it.
  *
+ * <p><b>Records</b> (a served answer's tokens, a request that made no claim) are gathered for a
+ * few milliseconds ({@link FlushSoon}) and written as one increment per deployment and minute,
+ * without waiting; the shared totals are that much behind, which only a claim can notice, and
+ * only as a few tokens fewer than were used.
+ *
  * <p><b>Redis trouble.</b> While the link is down, or when a script does not answer within the
- * link's budget, claims are decided on the local view: limits then hold per replica. Records
- * are sent without waiting; one that cannot reach Redis is counted here only. Windows are keyed
+ * link's budget, claims are decided on the local view: limits then hold per replica. A record
+ * that cannot reach Redis is counted here only. Windows are keyed
  * {@code <prefix>usage:<deployment id>:<minute>} by this replica's clock (replicas keep theirs in
  * step with NTP) and expire two minutes on.
  */
@@ -62,10 +69,27 @@ public final class RedisUsageWindows implements UsageWindows {
     private final String keyPrefix;
     private final InMemoryUsageWindows view = new InMemoryUsageWindows();
     private final AtomicLong claimedLocally = new AtomicLong();
+    /** Records not yet written, by window key. Guarded by itself. */
+    private final Map<String, Unwritten> unwritten = new HashMap<>();
+    private final FlushSoon write;
+
+    /** Counts of one deployment's minute gathered since the last write. */
+    private static final class Unwritten {
+        final String deploymentId;
+        final Instant minute;
+        long requests;
+        long tokens;
+
+        Unwritten(String deploymentId, Instant minute) {
+            this.deploymentId = deploymentId;
+            this.minute = minute;
+        }
+    }
 
     public RedisUsageWindows(RedisLink link) {
         this.link = link;
         this.keyPrefix = link.prefix() + "usage:";
+        this.write = new FlushSoon(link, FlushSoon.DEFAULT_DELAY, this::writeGathered);
     }
 
     @Override
@@ -74,9 +98,29 @@ public final class RedisUsageWindows implements UsageWindows {
         if (!link.isUp()) {
             return;
         }
-        RECORD.run(link, List.of(windowKey(deploymentId, at)),
-                        List.of(Integer.toString(requests), Long.toString(tokens), WINDOW_SECONDS))
-                .onSuccess(totals -> view.raiseTo(deploymentId, at, totals.get(0).toLong(), totals.get(1).toLong()));
+        String key = windowKey(deploymentId, at);
+        synchronized (unwritten) {
+            Unwritten counts = unwritten.computeIfAbsent(key, k -> new Unwritten(deploymentId, at));
+            counts.requests += requests;
+            counts.tokens += tokens;
+        }
+        write.changed();
+    }
+
+    /** One increment per deployment and minute for what gathered; each reply raises the view. */
+    private void writeGathered() {
+        Map<String, Unwritten> gathered;
+        synchronized (unwritten) {
+            gathered = new HashMap<>(unwritten);
+            unwritten.clear();
+        }
+        for (Map.Entry<String, Unwritten> entry : gathered.entrySet()) {
+            Unwritten counts = entry.getValue();
+            RECORD.run(link, List.of(entry.getKey()),
+                            List.of(Long.toString(counts.requests), Long.toString(counts.tokens), WINDOW_SECONDS))
+                    .onSuccess(totals -> view.raiseTo(counts.deploymentId, counts.minute, totals.get(0).toLong(),
+                            totals.get(1).toLong()));
+        }
     }
 
     @Override

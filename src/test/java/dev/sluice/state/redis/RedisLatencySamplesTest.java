@@ -45,6 +45,31 @@ class RedisLatencySamplesTest {
     }
 
     @Test
+    void aBurstOfSamplesGoesOutTogetherAndArrivesWholeWhateverTheDeploymentIdsHold() {
+        RedisLatencySamples a = store(TestRedis.url());
+        RedisLatencySamples b = store(TestRedis.url());
+        Instant at = clock.instant();
+        String awkward = "line\nbreak %0A 100%";
+
+        for (int i = 0; i < 50; i++) {
+            a.add(i % 2 == 0 ? "plain" : awkward, LatencySeries.FIRST_EVENT, at, i, 100);
+        }
+
+        Eventually.until("b has all fifty", Duration.ofSeconds(1),
+                () -> b.recent("plain", LatencySeries.FIRST_EVENT, clock.instant(), TTL).size()
+                        + b.recent(awkward, LatencySeries.FIRST_EVENT, clock.instant(), TTL).size() == 50);
+        assertThat(b.recent(awkward, LatencySeries.FIRST_EVENT, clock.instant(), TTL)).hasSize(25).contains(1.0, 49.0);
+    }
+
+    @Test
+    void anIdRoundTripsThroughItsEscapedForm() {
+        for (String id : new String[] {"a b", "%", "%25", "%0A", "\r\n", "x%0Ay\nz"}) {
+            assertThat(RedisLatencySamples.escaped(id)).doesNotContain("\n").doesNotContain("\r");
+            assertThat(RedisLatencySamples.unescaped(RedisLatencySamples.escaped(id))).isEqualTo(id);
+        }
+    }
+
+    @Test
     void samplesFromBothReplicasAddUpOnceEachWithinTheBound() throws Exception {
         RedisLatencySamples a = store(TestRedis.url());
         RedisLatencySamples b = store(TestRedis.url());
