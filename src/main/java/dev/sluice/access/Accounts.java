@@ -3,6 +3,7 @@ package dev.sluice.access;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
+import dev.sluice.store.ModelRepository;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendBuffer;
 import dev.sluice.store.SpendRepository;
@@ -24,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store of keys, teams and spend as the gateway uses it: the database (the embedded
+ * The store of keys, teams, spend and added models as the gateway uses it: the database (the embedded
  * file, or PostgreSQL from {@code database_url}), its repositories, the spend log's writer
  * with its on-disk buffer, and the job that resets budgets in the store.
  *
@@ -40,6 +41,7 @@ public final class Accounts implements AutoCloseable {
     private final KeyRepository keys;
     private final TeamRepository teams;
     private final SpendRepository spendLog;
+    private final ModelRepository models;
     private final SpendBuffer buffer;
     private final SpendWriter writer;
     private final Thread migrator;
@@ -50,6 +52,7 @@ public final class Accounts implements AutoCloseable {
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
         this.spendLog = new SpendRepository(database);
+        this.models = new ModelRepository(database);
         this.buffer = buffer;
         this.writer = SpendWriter.start(new SpendLedger(database), buffer, SpendWriterOptions.DEFAULTS);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
@@ -110,6 +113,11 @@ public final class Accounts implements AutoCloseable {
 
     public SpendRepository spendLog() {
         return spendLog;
+    }
+
+    /** Deployments added through the model API. */
+    public ModelRepository models() {
+        return models;
     }
 
     /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */

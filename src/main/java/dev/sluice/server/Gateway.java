@@ -19,6 +19,8 @@ import java.util.function.LongSupplier;
  *
  * @param accounts           keys, teams and spend in the store; empty when no store is open
  * @param redis              the link replicas share router state through; empty without Redis
+ * @param storedModels       the deployments added through the model API, kept in step with the
+ *                           store; empty when no store is open
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -34,6 +36,7 @@ record Gateway(
         AccessControl access,
         Optional<Accounts> accounts,
         Optional<RedisLink> redis,
+        Optional<StoredModelSync> storedModels,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,

@@ -58,18 +58,21 @@ public final class GatewayServer implements AutoCloseable {
     private final Optional<RedisLink> redis;
     private final Optional<RedisInFlightCounts> sharedInFlight;
     private final Optional<RedisRateLimits> sharedLimits;
+    private final Optional<StoredModelSync> storedModels;
 
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     private static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
     private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis,
-            Optional<RedisInFlightCounts> sharedInFlight, Optional<RedisRateLimits> sharedLimits) {
+            Optional<RedisInFlightCounts> sharedInFlight, Optional<RedisRateLimits> sharedLimits,
+            Optional<StoredModelSync> storedModels) {
         this.vertx = vertx;
         this.port = port;
         this.accounts = accounts;
         this.redis = redis;
         this.sharedInFlight = sharedInFlight;
         this.sharedLimits = sharedLimits;
+        this.storedModels = storedModels;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -126,8 +129,13 @@ public final class GatewayServer implements AutoCloseable {
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
         RateLimiter limits = sharedLimits.<RateLimiter>map(shared -> shared).orElseGet(() -> new RateLimits(clock));
         AccessControl access = accessControl(config, accounts, catalog, limits, clock);
-        Gateway gateway = new Gateway(config, models, Providers.builtIn(env), router, Guardrails.of(config.guardrails()),
-                access, accounts, redis, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+        Providers providers = Providers.builtIn(env);
+        Guardrails guardrails = Guardrails.of(config.guardrails());
+        // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
+        Optional<StoredModelSync> storedModels = accounts.map(store -> new StoredModelSync(store.models(), models,
+                new ModelEntries(Map.copyOf(env), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start());
+        Gateway gateway = new Gateway(config, models, providers, router, guardrails,
+                access, accounts, redis, storedModels, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -146,9 +154,10 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits);
+            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits, storedModels);
         } catch (Exception e) {
             vertx.close();
+            storedModels.ifPresent(StoredModelSync::close);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
             sharedLimits.ifPresent(RedisRateLimits::close);
@@ -180,6 +189,7 @@ public final class GatewayServer implements AutoCloseable {
     public void close() {
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
+            storedModels.ifPresent(StoredModelSync::close);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
             sharedLimits.ifPresent(RedisRateLimits::close);

@@ -61,6 +61,33 @@ final class InfoHandlers {
         Responses.json(request.response(), 200, Json.buffer(list));
     }
 
+    /**
+     * {@code GET /model/info} and {@code /v1/model/info}: every deployment served, as
+     * {@link DeploymentView} shows it (never its API key); a virtual key sees those of the
+     * groups it may use. {@code ?litellm_model_id=} narrows the list to one deployment.
+     */
+    void modelInfo(HttpServerRequest request) {
+        authenticator.caller(request).onComplete(who -> {
+            request.resume();
+            if (who.failed()) {
+                Responses.error(request.response(), who.cause() instanceof ApiError e ? e
+                        : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error"));
+                return;
+            }
+            String only = request.getParam("litellm_model_id");
+            ArrayNode data = JsonNodeFactory.instance.arrayNode();
+            var registry = gateway.models();
+            for (var deployment : registry.deployments()) {
+                if ((only == null || only.equals(deployment.id())) && gateway.access().mayUse(who.result(), deployment.modelName())) {
+                    data.add(DeploymentView.of(deployment, !registry.isConfigured(deployment.id())));
+                }
+            }
+            ObjectNode body = JsonNodeFactory.instance.objectNode();
+            body.set("data", data);
+            Responses.json(request.response(), 200, Json.buffer(body));
+        });
+    }
+
     /** {@code GET /health/liveliness}: the process answers; nothing else is checked. */
     void liveliness(HttpServerRequest request) {
         Responses.json(request.response(), 200, ALIVE);

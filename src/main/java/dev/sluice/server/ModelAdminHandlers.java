@@ -1,114 +1,203 @@
 package dev.sluice.server;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
-import dev.sluice.config.ConfigException;
-import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
-import dev.sluice.provider.Providers;
-import io.vertx.core.Future;
+import dev.sluice.router.ModelRegistry;
+import dev.sluice.server.AccountCalls.Access;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.StoredModel;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
-import java.io.IOException;
-import java.util.List;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Adding deployments while the gateway runs: {@code POST /model/new} with LiteLLM's body
- * ({@code model_name}, {@code litellm_params}, {@code model_info}), checked by the same rules
- * as the config file. The deployment takes traffic from the next request on. Master key
- * only: without one configured, models cannot be managed at all. Added deployments are kept
- * in memory, until the process stops.
+ * Managing deployments while the gateway runs, with LiteLLM's routes and bodies:
+ * {@code POST /model/new} (a {@code model_list} entry), {@code POST /model/update} (the
+ * entry's changed fields and {@code model_info.id}) and {@code POST /model/delete}
+ * ({@code {"id": ...}}). Entries are checked by the same rules as the config file and stored;
+ * this replica serves a change from its next request, every other replica sharing the store
+ * within {@link StoredModelSync#DEFAULT_INTERVAL}, and a restarted one from its first.
+ * Deployments of the config file cannot be changed or deleted here: the file is their source.
+ * Master key only.
  */
 final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
 
-    private final Gateway gateway;
-    private final RequestBodyReader bodies;
-    private final Authenticator authenticator;
+    private final AccountCalls calls;
+    private final StoredModelSync models;
+    private final ModelRegistry registry;
 
-    ModelAdminHandlers(Vertx vertx, Gateway gateway, Authenticator authenticator) {
-        this.gateway = gateway;
-        this.authenticator = authenticator;
-        this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
+    ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models) {
+        this.calls = new AccountCalls(vertx, api, "models");
+        this.models = models;
+        this.registry = models.registry();
     }
 
+    /** {@code POST /model/new}. */
     void add(HttpServerRequest request) {
-        if (!gateway.access().required()) {
-            throw new ApiError(403, "permission_error",
-                    "Managing models needs a master key: set general_settings.master_key.", null, "master_key_required");
-        }
-        authenticator.caller(request).transform(who -> {
-            Future<Buffer> body = who.failed() ? Future.failedFuture(who.cause())
-                    : who.result().isAdmin() ? bodies.read(request)
-                    : Future.failedFuture(new ApiError(403, "permission_error",
-                            "Only the master key may add models; this key may not.", null, "permission_error"));
-            request.resume();
-            return body;
-        }).onComplete(read -> {
-            try {
-                if (read.failed()) {
-                    throw read.cause();
+        calls.answer(request, "/model/new", Access.MASTER_KEY, call -> {
+            ModelEntries.Parsed parsed = parse(call.body());
+            Deployment deployment = parsed.deployment();
+            ObjectNode entry = call.body().deepCopy();
+            // Stored with its id, so every replica, and every later change, serves it under the same one.
+            ObjectNode info = entry.get("model_info") instanceof ObjectNode given ? given : entry.putObject("model_info");
+            info.put("id", deployment.id());
+            Instant now = Instant.now();
+            models.change(() -> {
+                registry.find(deployment.id()).ifPresent(served -> {
+                    throw duplicate(deployment.id(), served);
+                });
+                try {
+                    models.store().insert(new StoredModel(deployment.id(), deployment.modelName(), entry.toString(), now, now));
+                } catch (StoreException e) {
+                    if (e.reason() == StoreException.Reason.CONFLICT) {
+                        throw duplicate(deployment.id(), null);
+                    }
+                    throw e;
                 }
-                added(request, read.result().getBytes());
-            } catch (ApiError e) {
-                Responses.error(request.response(), e);
-            } catch (Throwable t) {
-                Responses.internalError(request.response(), "model_new", t);
-            }
+                registry.add(deployment);
+                return null;
+            });
+            log.info("models.deployment_added group={} deployment={} provider={}", deployment.modelName(), deployment.id(),
+                    deployment.params().provider());
+            ObjectNode body = answer(deployment, "Model '" + deployment.modelName() + "' (deployment '" + deployment.id()
+                    + "') is served from the next request on, and by every replica sharing the store within seconds.");
+            body.putArray("ignored_keys").addAll(parsed.ignoredKeys().stream()
+                    .map(key -> Json.MAPPER.getNodeFactory().textNode(key)).toList());
+            return body;
         });
     }
 
-    private void added(HttpServerRequest request, byte[] bytes) {
-        JsonNode entry;
+    /** {@code POST /model/update}: the stored entry with the given fields over it; {@code null} removes a field. */
+    void update(HttpServerRequest request) {
+        calls.answer(request, "/model/update", Access.MASTER_KEY, call -> {
+            String id = idOf(call.body().path("model_info").path("id"), "model_info.id");
+            Deployment deployment = models.change(() -> {
+                StoredModel stored = stored(id);
+                ObjectNode entry = merged(readEntry(stored), call.body());
+                ((ObjectNode) entry.get("model_info")).put("id", id);
+                Deployment changed = parse(entry).deployment();
+                if (!models.store().update(new StoredModel(id, changed.modelName(), entry.toString(), stored.createdAt(),
+                        Instant.now()))) {
+                    throw notFound(id);
+                }
+                if (registry.find(id).isPresent()) {
+                    registry.replace(changed);
+                } else {
+                    registry.add(changed);
+                }
+                return changed;
+            });
+            log.info("models.deployment_updated group={} deployment={}", deployment.modelName(), deployment.id());
+            return answer(deployment, "Deployment '" + id + "' is served as changed from the next request on, and by every "
+                    + "replica sharing the store within seconds.");
+        });
+    }
+
+    /** {@code POST /model/delete} with {@code {"id": ...}}. */
+    void delete(HttpServerRequest request) {
+        calls.answer(request, "/model/delete", Access.MASTER_KEY, call -> {
+            String id = idOf(call.body().path("id"), "id");
+            models.change(() -> {
+                configuredCannotChange(id);
+                if (!models.store().delete(id)) {
+                    throw notFound(id);
+                }
+                registry.remove(id);
+                return null;
+            });
+            log.info("models.deployment_deleted deployment={}", id);
+            return Json.MAPPER.createObjectNode().put("model_id", id).put("message", "Deployment '" + id
+                    + "' is no longer served from the next request on, nor by any replica sharing the store within seconds.");
+        });
+    }
+
+    private StoredModel stored(String id) {
+        configuredCannotChange(id);
+        return models.store().findById(id).orElseThrow(() -> notFound(id));
+    }
+
+    private void configuredCannotChange(String id) {
+        if (registry.isConfigured(id)) {
+            throw ApiError.invalidRequest("Deployment '" + id + "' comes from the config file; change it there and restart.",
+                    "id", "config_model");
+        }
+    }
+
+    private ModelEntries.Parsed parse(JsonNode entry) {
         try {
-            entry = Json.parse(bytes);
-        } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + CallRequest.describe(e), null, "invalid_json");
-        } catch (IOException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null, "invalid_json");
+            return models.entries().parse(entry);
+        } catch (ModelEntries.Invalid e) {
+            throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), null, "invalid_model");
         }
-        if (!(entry instanceof ObjectNode)) {
-            throw ApiError.invalidRequest("The body must be a JSON object with model_name and litellm_params.", null, "invalid_type");
-        }
-        ConfigLoader.AddedDeployment added;
+    }
+
+    private static ObjectNode readEntry(StoredModel stored) {
         try {
-            added = ConfigLoader.parseDeployment(entry, gateway.env(), Providers.knownPrefixes(), gateway.guardrails().names());
-        } catch (ConfigException e) {
-            throw ApiError.invalidRequest("The model is not valid: " + String.join("; ", unprefixed(e.problems())), null, "invalid_model");
+            return (ObjectNode) Json.parse(stored.entry().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException | ClassCastException e) {
+            throw new IllegalStateException("the stored entry of '" + stored.modelId() + "' is not a JSON object", e);
         }
-        Deployment deployment = added.deployment();
-        List<String> misconfigured = gateway.providers().misconfigurations(List.of(deployment));
-        if (!misconfigured.isEmpty()) {
-            throw ApiError.invalidRequest("The model is not valid: " + String.join("; ", unprefixed(misconfigured)), null, "invalid_model");
+    }
+
+    /** {@code entry} with {@code change}'s top-level fields over it, and its {@code litellm_params} and {@code model_info} merged field by field. */
+    static ObjectNode merged(ObjectNode entry, ObjectNode change) {
+        ObjectNode result = entry.deepCopy();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = change.properties().iterator(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String name = field.getKey();
+            JsonNode value = field.getValue();
+            if ((name.equals("litellm_params") || name.equals("model_info")) && value instanceof ObjectNode changes
+                    && result.get(name) instanceof ObjectNode held) {
+                changes.properties().forEach(inner -> {
+                    if (inner.getValue().isNull()) {
+                        held.remove(inner.getKey());
+                    } else {
+                        held.set(inner.getKey(), inner.getValue());
+                    }
+                });
+            } else if (value.isNull()) {
+                result.remove(name);
+            } else {
+                result.set(name, value);
+            }
         }
-        try {
-            gateway.models().add(deployment);
-        } catch (IllegalArgumentException e) {
-            throw new ApiError(409, "invalid_request_error", "The model is not added: " + e.getMessage() + ".", "model_info.id",
-                    "duplicate_model_id");
+        if (!(result.get("model_info") instanceof ObjectNode)) {
+            result.putObject("model_info");
         }
-        log.info("models.deployment_added group={} deployment={} provider={}", deployment.modelName(), deployment.id(),
-                deployment.params().provider());
-        ObjectNode body = Json.MAPPER.createObjectNode()
+        return result;
+    }
+
+    private static String idOf(JsonNode value, String field) {
+        if (!value.isTextual() || value.asText().isBlank()) {
+            throw ApiError.invalidRequest("Name the deployment in " + field + " (a string).", field, "missing_id");
+        }
+        return value.asText();
+    }
+
+    private static ObjectNode answer(Deployment deployment, String message) {
+        return Json.MAPPER.createObjectNode()
                 .put("model_id", deployment.id())
                 .put("model_name", deployment.modelName())
-                .put("message", "Model '" + deployment.modelName() + "' (deployment '" + deployment.id()
-                        + "') is served from the next request on; it is kept until the gateway stops.");
-        body.putArray("ignored_keys").addAll(added.ignoredKeys().stream().map(k -> Json.MAPPER.getNodeFactory().textNode(unprefix(k))).toList());
-        Responses.json(request.response(), 200, Json.buffer(body));
+                .put("message", message);
     }
 
-    private static List<String> unprefixed(List<String> problems) {
-        return problems.stream().map(ModelAdminHandlers::unprefix).toList();
+    private static ApiError duplicate(String id, Deployment served) {
+        return new ApiError(409, "invalid_request_error", "The model is not added: a deployment with id '" + id
+                + "' is already served" + Optional.ofNullable(served).map(d -> " (model group '" + d.modelName() + "')").orElse("")
+                + ".", "model_info.id", "duplicate_model_id");
     }
 
-    private static String unprefix(String problem) {
-        return problem.startsWith("model_list[0].") ? problem.substring("model_list[0].".length()) : problem;
+    private static ApiError notFound(String id) {
+        return new ApiError(404, "invalid_request_error", "No deployment with id '" + id + "' was added through the model API.",
+                "id", "model_not_found");
     }
 }

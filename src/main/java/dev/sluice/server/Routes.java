@@ -18,7 +18,7 @@ final class Routes implements Handler<HttpServerRequest> {
 
     private final Map<String, Route> byPath;
 
-    Routes(ModelCallPipeline calls, InfoHandlers info, ModelAdminHandlers models, Optional<KeyAdminHandlers> keyApi,
+    Routes(ModelCallPipeline calls, InfoHandlers info, Optional<ModelAdminHandlers> modelApi, Optional<KeyAdminHandlers> keyApi,
             Optional<TeamAdminHandlers> teamApi) {
         Handler<HttpServerRequest> chat = r -> calls.handle(r, Endpoint.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, Endpoint.COMPLETIONS);
@@ -35,36 +35,42 @@ final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/health/liveliness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/liveness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/readiness", new Route(HttpMethod.GET, info::readiness)),
-                Map.entry("/model/new", new Route(HttpMethod.POST, models::add)),
-                Map.entry("/key/generate", post(keyApi.map(k -> k::generate))),
-                Map.entry("/key/info", get(keyApi.map(k -> k::info))),
-                Map.entry("/key/update", post(keyApi.map(k -> k::update))),
-                Map.entry("/key/delete", post(keyApi.map(k -> k::delete))),
-                Map.entry("/key/list", get(keyApi.map(k -> k::list))),
-                Map.entry("/key/block", post(keyApi.map(k -> k::block))),
-                Map.entry("/key/unblock", post(keyApi.map(k -> k::unblock))),
-                Map.entry("/team/new", post(teamApi.map(t -> t::create))),
-                Map.entry("/team/info", get(teamApi.map(t -> t::info))),
-                Map.entry("/team/update", post(teamApi.map(t -> t::update))),
-                Map.entry("/team/delete", post(teamApi.map(t -> t::delete))),
-                Map.entry("/team/list", get(teamApi.map(t -> t::list))));
+                Map.entry("/model/new", post(modelApi.map(m -> m::add), "models")),
+                Map.entry("/model/update", post(modelApi.map(m -> m::update), "models")),
+                Map.entry("/model/delete", post(modelApi.map(m -> m::delete), "models")),
+                Map.entry("/model/info", new Route(HttpMethod.GET, info::modelInfo)),
+                Map.entry("/v1/model/info", new Route(HttpMethod.GET, info::modelInfo)),
+                Map.entry("/key/generate", post(keyApi.map(k -> k::generate), "keys and teams")),
+                Map.entry("/key/info", get(keyApi.map(k -> k::info), "keys and teams")),
+                Map.entry("/key/update", post(keyApi.map(k -> k::update), "keys and teams")),
+                Map.entry("/key/delete", post(keyApi.map(k -> k::delete), "keys and teams")),
+                Map.entry("/key/list", get(keyApi.map(k -> k::list), "keys and teams")),
+                Map.entry("/key/block", post(keyApi.map(k -> k::block), "keys and teams")),
+                Map.entry("/key/unblock", post(keyApi.map(k -> k::unblock), "keys and teams")),
+                Map.entry("/team/new", post(teamApi.map(t -> t::create), "keys and teams")),
+                Map.entry("/team/info", get(teamApi.map(t -> t::info), "keys and teams")),
+                Map.entry("/team/update", post(teamApi.map(t -> t::update), "keys and teams")),
+                Map.entry("/team/delete", post(teamApi.map(t -> t::delete), "keys and teams")),
+                Map.entry("/team/list", get(teamApi.map(t -> t::list), "keys and teams")));
     }
 
     /**
      * Without a store there is no master key either (a master key opens the embedded store):
-     * the key and team routes then say what they need.
+     * the key, team and model routes then say what they need.
      */
-    private static final Handler<HttpServerRequest> NEEDS_MASTER_KEY = request -> {
-        throw new ApiError(403, "permission_error",
-                "Managing keys and teams needs a master key: set general_settings.master_key.", null, "master_key_required");
-    };
-
-    private static Route post(Optional<Handler<HttpServerRequest>> handler) {
-        return new Route(HttpMethod.POST, handler.orElse(NEEDS_MASTER_KEY));
+    private static Handler<HttpServerRequest> needsMasterKey(String managed) {
+        return request -> {
+            throw new ApiError(403, "permission_error",
+                    "Managing " + managed + " needs a master key: set general_settings.master_key.", null, "master_key_required");
+        };
     }
 
-    private static Route get(Optional<Handler<HttpServerRequest>> handler) {
-        return new Route(HttpMethod.GET, handler.orElse(NEEDS_MASTER_KEY));
+    private static Route post(Optional<Handler<HttpServerRequest>> handler, String managed) {
+        return new Route(HttpMethod.POST, handler.orElse(needsMasterKey(managed)));
+    }
+
+    private static Route get(Optional<Handler<HttpServerRequest>> handler, String managed) {
+        return new Route(HttpMethod.GET, handler.orElse(needsMasterKey(managed)));
     }
 
     @Override

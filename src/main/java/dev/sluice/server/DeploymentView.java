@@ -1,0 +1,68 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.LitellmParams;
+import dev.sluice.config.ModelInfo;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * A deployment as {@code /model/info} shows it, in LiteLLM's shape: {@code model_name},
+ * {@code litellm_params} and {@code model_info}. Its API key is never shown; that one is set
+ * says {@code model_info.has_api_key}. Durations are in seconds, as the config file writes them.
+ */
+final class DeploymentView {
+    private DeploymentView() {}
+
+    static ObjectNode of(Deployment deployment, boolean added) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode view = f.objectNode().put("model_name", deployment.modelName());
+        LitellmParams p = deployment.params();
+        ObjectNode params = view.putObject("litellm_params").put("model", p.model());
+        p.apiBase().ifPresent(base -> params.put("api_base", base));
+        p.apiVersion().ifPresent(version -> params.put("api_version", version));
+        put(params, "rpm", p.rpm());
+        put(params, "tpm", p.tpm());
+        put(params, "weight", p.weight());
+        put(params, "order", p.order());
+        put(params, "timeout", p.timeout());
+        put(params, "stream_timeout", p.streamTimeout());
+        put(params, "max_retries", p.maxRetries());
+        put(params, "cooldown_time", p.cooldownTime());
+        put(params, "input_cost_per_token", p.inputCostPerToken());
+        put(params, "output_cost_per_token", p.outputCostPerToken());
+        if (!p.guardrails().isEmpty()) {
+            p.guardrails().forEach(params.putArray("guardrails")::add);
+        }
+        ModelInfo i = deployment.info();
+        ObjectNode info = view.putObject("model_info")
+                .put("id", deployment.id())
+                .put("db_model", added)
+                .put("provider", p.provider())
+                .put("has_api_key", p.apiKey().isPresent());
+        put(info, "max_input_tokens", i.maxInputTokens());
+        put(info, "max_output_tokens", i.maxOutputTokens());
+        put(info, "cooldown_time", i.cooldownTime());
+        if (!i.allowedFailsPolicy().isEmpty()) {
+            ObjectNode policy = info.putObject("allowed_fails_policy");
+            i.allowedFailsPolicy().forEach(policy::put);
+        }
+        return view;
+    }
+
+    private static void put(ObjectNode node, String field, OptionalInt value) {
+        value.ifPresent(v -> node.put(field, v));
+    }
+
+    private static void put(ObjectNode node, String field, OptionalDouble value) {
+        value.ifPresent(v -> node.put(field, v));
+    }
+
+    private static void put(ObjectNode node, String field, Optional<Duration> value) {
+        value.ifPresent(v -> node.put(field, v.toMillis() / 1000.0));
+    }
+}
