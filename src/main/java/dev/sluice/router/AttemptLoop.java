@@ -198,7 +198,7 @@ final class AttemptLoop<T> {
         state.full.add(full.id());
         List<Deployment> candidates = new ArrayList<>();
         for (Deployment d : state.group.deployments()) {
-            if (!state.tried(d) && !state.full.contains(d.id()) && !router.cooldowns().isBenched(d)) {
+            if (!state.tried(d) && !state.full.contains(d.id()) && !router.cooldowns().isBenched(d) && state.eligible.test(d)) {
                 candidates.add(d);
             }
         }
@@ -207,10 +207,11 @@ final class AttemptLoop<T> {
             return attempt(state, next.deployment());
         }
         if (state.attempts.isEmpty()) {
-            state.refusedBeforeCalling = next != null ? next.failure() : new Failure(FailureClass.RATE_LIMITED, 0,
-                    Buffer.buffer(), Optional.of(untilNextMinute()), "model group '" + state.group.name()
-                            + "' has no deployment with room for this request this minute: deployment '" + full.id()
-                            + "' has used its rpm or tpm");
+            // What stopped the request is the lack of room, whatever the checks said of the siblings left.
+            state.refusedBeforeCalling = next != null && next.failure().kind() == FailureClass.RATE_LIMITED ? next.failure()
+                    : new Failure(FailureClass.RATE_LIMITED, 0, Buffer.buffer(), Optional.of(untilNextMinute()),
+                            "model group '" + state.group.name() + "' has no deployment with room for this request this "
+                                    + "minute: deployment '" + full.id() + "' has used its rpm or tpm");
             router.events().attemptFailed(callId, state.group.name(), "-", state.refusedBeforeCalling);
         }
         return Future.succeededFuture(state.end());
@@ -260,8 +261,11 @@ final class AttemptLoop<T> {
     /** A healthy deployment of the group this request has not tried, if the class allows one. */
     private Optional<Deployment> untriedSibling(GroupState state, Deployment failed, FailureClass kind) {
         if (!kind.failsOverToSibling() && !kind.failsOverOnlyToLargerWindow()) {
+            state.eligible = d -> false;
             return Optional.empty();
         }
+        // A sibling found full when claimed is replaced by one the same rule allows.
+        state.eligible = kind.failsOverOnlyToLargerWindow() ? d -> largerWindow(d, failed) : d -> true;
         List<Deployment> candidates = new ArrayList<>();
         for (Deployment d : state.group.deployments()) {
             if (state.tried(d) || router.cooldowns().isBenched(d)) {
@@ -395,6 +399,8 @@ final class AttemptLoop<T> {
         final Map<String, Integer> repeats = new HashMap<>();
         /** Deployments found with no room this minute when this request claimed its place. */
         final Set<String> full = new HashSet<>();
+        /** Which untried siblings may stand in for one found full: any at first, then as the last failure allows. */
+        java.util.function.Predicate<Deployment> eligible = d -> true;
         /** Set when no deployment could be called at all. */
         Failure refusedBeforeCalling;
 

@@ -100,7 +100,7 @@ public final class GatewayServer implements AutoCloseable {
         RouterEvents told = RouterEvents.all(new RouterLog(), events);
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         // With Redis configured, replicas share benches and failure counts; without it, they live in process.
-        Optional<RedisLink> redis = RedisLink.configured(config.router());
+        Optional<RedisLink> redis = RedisLink.configured(config.router(), clock);
         CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
                 .orElseGet(InMemoryCooldownStore::new);
         // In-flight counts, usage windows, cache pins and latency samples are shared too.

@@ -149,7 +149,8 @@ final class InfoHandlers {
             RedisLink.Health health = link.health();
             ObjectNode redis = body.putObject("redis")
                     .put("outages", health.outages())
-                    .put("calls_served_locally", health.failedCalls());
+                    .put("call_failures", health.callFailures())
+                    .put("decided_locally", health.decidedLocally());
             health.downSince().ifPresent(since -> redis.put("down_since", since.toString()));
         });
         Responses.json(request.response(), 200, Json.buffer(body));

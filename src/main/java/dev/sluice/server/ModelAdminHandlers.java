@@ -34,9 +34,11 @@ final class ModelAdminHandlers {
     private final AccountCalls calls;
     private final StoredModelSync models;
     private final ModelRegistry registry;
+    private final java.time.Clock clock;
 
     ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models) {
         this.calls = new AccountCalls(vertx, api, "models");
+        this.clock = api.clock();
         this.models = models;
         this.registry = models.registry();
     }
@@ -50,7 +52,7 @@ final class ModelAdminHandlers {
             // Stored with its id, so every replica, and every later change, serves it under the same one.
             ObjectNode info = entry.get("model_info") instanceof ObjectNode given ? given : entry.putObject("model_info");
             info.put("id", deployment.id());
-            Instant now = Instant.now();
+            Instant now = clock.instant();
             models.change(() -> {
                 registry.find(deployment.id()).ifPresent(served -> {
                     throw duplicate(deployment.id(), served);
@@ -86,7 +88,7 @@ final class ModelAdminHandlers {
                 ((ObjectNode) entry.get("model_info")).put("id", id);
                 Deployment changed = parse(entry).deployment();
                 if (!models.store().update(new StoredModel(id, changed.modelName(), entry.toString(), stored.createdAt(),
-                        Instant.now()))) {
+                        clock.instant()))) {
                     throw notFound(id);
                 }
                 if (registry.find(id).isPresent()) {

@@ -45,15 +45,14 @@ public final class InMemoryUsageWindows implements UsageWindows {
         long index = minuteOf(at);
         boolean[] claimed = new boolean[1];
         minutes.compute(deploymentId, (id, held) -> {
+            // A claim timed just before a minute another thread has already moved on to is sent in
+            // the new one, and counts there.
             Minute now = held == null || held.index() < index ? new Minute(index, 0, 0) : held;
-            if (now.index() > index) {
-                return now; // a claim for a minute already over counts nowhere
-            }
             if (!UsageWindows.hasRoom(new Usage(now.requests(), now.tokens()), rpm, tpm, promptTokens)) {
                 return now;
             }
             claimed[0] = true;
-            return new Minute(index, now.requests() + 1, now.tokens());
+            return new Minute(now.index(), now.requests() + 1, now.tokens());
         });
         return claimed[0];
     }

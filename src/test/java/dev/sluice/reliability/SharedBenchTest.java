@@ -128,8 +128,9 @@ class SharedBenchTest {
             assertThat(readiness.path("router_state").asText()).isEqualTo("redis: unreachable, serving on local state");
             assertThat(readiness.path("redis").path("outages").asLong()).isEqualTo(1);
             assertThat(readiness.path("redis").path("down_since").asText()).isNotEmpty();
-            assertThat(readiness.path("redis").path("calls_served_locally").asLong()).as("the bench it could not share")
+            assertThat(readiness.path("redis").path("call_failures").asLong()).as("the failure count it could not share")
                     .isPositive();
+            assertThat(readiness.path("redis").path("decided_locally").asLong()).as("no limit or claim in this config").isZero();
         }
     }
 }

@@ -76,12 +76,40 @@ class SharedUsageWindowsTest {
             try (TestGateway a = TestGateway.start(yaml); TestGateway b = TestGateway.start(yaml)) {
                 awayFromAMinutesEnd();
                 for (int i = 0; i < 12; i++) {
-                    assertThat((i % 2 == 0 ? a : b).post("/v1/chat/completions", Chat.body("g", "hi")).statusCode())
-                            .isEqualTo(200);
+                    HttpResponse<String> answer = (i % 2 == 0 ? a : b).post("/v1/chat/completions", Chat.body("g", "hi"));
+                    assertThat(answer.statusCode()).isEqualTo(200);
+                    assertThat(answer.headers().firstValue("x-litellm-attempted-retries"))
+                            .as("a place lost to another replica is no failure").hasValue("0");
                 }
 
                 assertThat(small.requests()).as("small's rpm across both replicas").isEqualTo(2);
                 assertThat(large.requests()).isEqualTo(10);
+            }
+        }
+    }
+
+    @Test
+    void aContextWindowFailoverThatFindsTheLargerSiblingFullStopsRatherThanTryASmallerOne() throws Exception {
+        try (MockUpstream small = MockUpstream.start(MockOptions.defaults("small", MockMode.CONTEXT).withMaxChars(5));
+                MockUpstream tiny = MockUpstream.start(MockOptions.defaults("tiny", MockMode.OK));
+                MockUpstream large = MockUpstream.start(MockOptions.defaults("large", MockMode.OK))) {
+            // Cheapest first: small refuses the prompt; large (a larger window) is the one sibling it may go to.
+            String yaml = yaml("cost-based-routing", """
+                      - {model_name: g, litellm_params: {model: openai/a, api_base: %s, input_cost_per_token: 0.0000001}, model_info: {id: small, max_input_tokens: 100}}
+                      - {model_name: g, litellm_params: {model: openai/b, api_base: %s, input_cost_per_token: 0.000001}, model_info: {id: tiny, max_input_tokens: 50}}
+                      - {model_name: g, litellm_params: {model: openai/c, api_base: %s, rpm: 1, input_cost_per_token: 0.001}, model_info: {id: large, max_input_tokens: 1000}}\
+                    """.formatted(small.baseUrl(), tiny.baseUrl(), large.baseUrl()));
+            try (TestGateway a = TestGateway.start(yaml); TestGateway b = TestGateway.start(yaml)) {
+                awayFromAMinutesEnd();
+                HttpResponse<String> throughB = b.post("/v1/chat/completions", Chat.body("g", "a prompt longer than five"));
+                assertThat(throughB.headers().firstValue("x-litellm-model-id")).as(throughB.body()).hasValue("large");
+
+                HttpResponse<String> throughA = a.post("/v1/chat/completions", Chat.body("g", "a prompt longer than five"));
+
+                assertThat(throughA.statusCode()).as(throughA.body()).isEqualTo(400);
+                assertThat(throughA.body()).contains("context_length_exceeded");
+                assertThat(tiny.requests()).as("a smaller window never gets a prompt too long for a larger one").isZero();
+                assertThat(large.requests()).isEqualTo(1);
             }
         }
     }

@@ -109,4 +109,43 @@ class InMemoryUsageWindowsTest {
         Usage next = windows.current("a", NEXT_MINUTE);
         assertThat(next).isEqualTo(new Usage(40_000, 40_000));
     }
+
+    // --- claims ---------------------------------------------------------------------------------
+
+    @Test
+    void claimsTakeTheRpmExactlyAndRaceForTheLastPlaceFairly() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger claimed = new java.util.concurrent.atomic.AtomicInteger();
+        Concurrently.run(40, i -> {
+            if (windows.claimNow("a", MINUTE, java.util.OptionalInt.of(10), java.util.OptionalInt.empty(), 0)) {
+                claimed.incrementAndGet();
+            }
+        });
+
+        assertThat(claimed).hasValue(10);
+        assertThat(windows.current("a", MINUTE)).isEqualTo(new Usage(10, 0));
+    }
+
+    @Test
+    void aClaimTimedJustBeforeAMinuteAlreadyBegunCountsInTheNewOne() {
+        windows.record("a", NEXT_MINUTE, 1, 0);
+
+        assertThat(windows.claimNow("a", NEXT_MINUTE.minus(MS), java.util.OptionalInt.of(2), java.util.OptionalInt.empty(), 0))
+                .as("the new minute has room for one more").isTrue();
+        assertThat(windows.claimNow("a", NEXT_MINUTE.minus(MS), java.util.OptionalInt.of(2), java.util.OptionalInt.empty(), 0))
+                .as("and not for a third").isFalse();
+        assertThat(windows.current("a", NEXT_MINUTE)).isEqualTo(new Usage(2, 0));
+    }
+
+    @Test
+    void raisingNeverLowersACountAndALaterMinuteStartsOver() {
+        windows.record("a", MINUTE, 3, 300);
+        windows.raiseTo("a", MINUTE, 2, 500);
+        assertThat(windows.current("a", MINUTE)).isEqualTo(new Usage(3, 500));
+
+        windows.raiseTo("a", NEXT_MINUTE, 1, 10);
+        assertThat(windows.current("a", NEXT_MINUTE)).isEqualTo(new Usage(1, 10));
+        windows.raiseTo("a", MINUTE, 9, 900);
+        assertThat(windows.current("a", NEXT_MINUTE)).as("a report for a minute already over changes nothing")
+                .isEqualTo(new Usage(1, 10));
+    }
 }

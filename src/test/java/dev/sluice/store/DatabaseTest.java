@@ -22,9 +22,10 @@ class DatabaseTest {
     static final StoreOptions QUICK = TestDatabases.OPTIONS.withConnectionTimeout(Duration.ofMillis(500));
 
     @StoreTest
-    void migrationsCreateTheTablesAndRecordVersionOne(Database database) {
-        assertThat(tables(database)).contains("sluice_keys", "sluice_teams", "sluice_spend_logs", "sluice_schema_history");
-        assertThat(appliedVersions(database)).containsExactly("1");
+    void migrationsCreateTheTablesAndRecordEachVersion(Database database) {
+        assertThat(tables(database)).contains("sluice_keys", "sluice_teams", "sluice_spend_logs", "sluice_models",
+                "sluice_schema_history");
+        assertThat(appliedVersions(database)).containsExactly("1", "2", "3");
     }
 
     @StoreTest
@@ -35,7 +36,7 @@ class DatabaseTest {
 
         Database second = store.open();
 
-        assertThat(appliedVersions(second)).containsExactly("1");
+        assertThat(appliedVersions(second)).containsExactly("1", "2", "3");
         assertThat(new KeyRepository(second).findByHash(HASH)).isPresent();
     }
 
@@ -51,7 +52,7 @@ class DatabaseTest {
         bare.migrate();
 
         assertThat(tables(bare)).contains("litellm_verificationtoken", "sluice_keys", "sluice_spend_logs");
-        assertThat(appliedVersions(bare)).containsExactly("0", "1");
+        assertThat(appliedVersions(bare)).containsExactly("0", "1", "2", "3");
     }
 
     @Test

@@ -35,6 +35,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int port;
     private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
+    private volatile Duration lag = Duration.ZERO;
     /** Null while stopped. Guarded by this, as is the acceptor. */
     private ServerSocket listener;
     private Thread acceptor;
@@ -90,6 +91,14 @@ public final class TcpProxy implements AutoCloseable {
             closeQuietly(socket);
         }
         connections.clear();
+    }
+
+    /**
+     * Holds every block of bytes this long before passing it on, both ways, on open
+     * connections and new ones: a server that is there but slow. {@link Duration#ZERO} ends it.
+     */
+    public void lag(Duration delay) {
+        lag = delay;
     }
 
     /** Listens again, on the same port. Idempotent. */
@@ -163,11 +172,17 @@ public final class TcpProxy implements AutoCloseable {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             byte[] block = new byte[16 * 1024];
             for (int n = in.read(block); n >= 0; n = in.read(block)) {
+                Duration held = lag;
+                if (held.isPositive()) {
+                    Thread.sleep(held);
+                }
                 out.write(block, 0, n);
                 out.flush();
             }
         } catch (IOException e) {
             // cut by stop(), or by either end
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             closeQuietly(from);
             closeQuietly(to);

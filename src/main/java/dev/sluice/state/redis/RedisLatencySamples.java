@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * messages rather than adding its samples twice.
  */
 public final class RedisLatencySamples implements LatencySamples {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("dev.sluice.state.redis");
 
     private final InMemoryLatencySamples local = new InMemoryLatencySamples();
     private final RedisLink link;
@@ -43,6 +44,7 @@ public final class RedisLatencySamples implements LatencySamples {
     private final String origin = UUID.randomUUID().toString();
     private final Queue<String> unsent = new ConcurrentLinkedQueue<>();
     private final FlushSoon publish;
+    private volatile boolean unreadableLogged;
 
     /** Registers on {@code link}; create it before the link starts. */
     public RedisLatencySamples(RedisLink link) {
@@ -91,9 +93,15 @@ public final class RedisLatencySamples implements LatencySamples {
         }
         for (int i = 1; i < lines.length; i++) {
             String[] parts = lines[i].split(" ", 5);
-            if (parts.length == 5) {
+            try {
                 local.add(unescaped(parts[4]), LatencySeries.valueOf(parts[0]), Instant.parse(parts[1]),
                         Double.parseDouble(parts[2]), Integer.parseInt(parts[3]));
+            } catch (RuntimeException e) {
+                // One sample this replica cannot read (another version's, say) costs that sample, not the batch.
+                if (!unreadableLogged) {
+                    log.warn("latency.unreadable_sample line={} reason={}", lines[i], e.toString());
+                    unreadableLogged = true;
+                }
             }
         }
     }

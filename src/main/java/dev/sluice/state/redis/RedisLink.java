@@ -14,6 +14,7 @@ import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,12 +67,14 @@ public final class RedisLink implements AutoCloseable {
     private final String where;
     private final String prefix;
     private final long budgetMillis;
+    private final Clock clock;
     private final Map<String, Consumer<String>> channels = new ConcurrentHashMap<>();
     private final List<Runnable> upListeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
 
     private final LongAdder outages = new LongAdder();
-    private final LongAdder failedCalls = new LongAdder();
+    private final LongAdder callFailures = new LongAdder();
+    private final LongAdder decidedLocally = new LongAdder();
     /** When the current outage began (epoch ms), or 0 while up. */
     private volatile long downSinceMillis;
 
@@ -84,7 +87,8 @@ public final class RedisLink implements AutoCloseable {
     private boolean outageLogged;
     private Duration nextRetry = FIRST_RETRY;
 
-    private RedisLink(RedisOptions options, String where, String prefix, Duration budget) {
+    private RedisLink(RedisOptions options, String where, String prefix, Duration budget, Clock clock) {
+        this.clock = clock;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
         this.context = vertx.getOrCreateContext();
         this.client = Redis.createClient(vertx, options);
@@ -94,11 +98,11 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /** The link the router settings ask for, or empty when they name no Redis. Not connected until {@link #start}. */
-    public static Optional<RedisLink> configured(RouterSettings router) {
-        return configured(router, DEFAULT_CALL_BUDGET);
+    public static Optional<RedisLink> configured(RouterSettings router, Clock clock) {
+        return configured(router, DEFAULT_CALL_BUDGET, clock);
     }
 
-    static Optional<RedisLink> configured(RouterSettings router, Duration budget) {
+    static Optional<RedisLink> configured(RouterSettings router, Duration budget, Clock clock) {
         if (router.redisUrl().isEmpty() && router.redisHost().isEmpty()) {
             return Optional.empty();
         }
@@ -120,7 +124,7 @@ public final class RedisLink implements AutoCloseable {
             options.setConnectionString("redis://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + db);
         }
         router.redisPassword().ifPresent(password -> options.setPassword(password.value()));
-        return Optional.of(new RedisLink(options, where, router.redisKeyPrefix(), budget));
+        return Optional.of(new RedisLink(options, where, router.redisKeyPrefix(), budget, clock));
     }
 
     /** A link to a Redis URL, for tests and tools. */
@@ -129,7 +133,7 @@ public final class RedisLink implements AutoCloseable {
                 .setConnectionString(url)
                 .setMaxPoolSize(4)
                 .setNetClientOptions(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true));
-        return new RedisLink(options, withoutCredentials(url), prefix, budget);
+        return new RedisLink(options, withoutCredentials(url), prefix, budget, Clock.systemUTC());
     }
 
     private static String withoutCredentials(String url) {
@@ -184,25 +188,32 @@ public final class RedisLink implements AutoCloseable {
     public Future<Response> send(Request request) {
         RedisConnection connection = commands;
         if (connection == null) {
-            failedCalls.increment();
+            callFailures.increment();
             return Future.failedFuture(DOWN);
         }
-        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS).onFailure(e -> failedCalls.increment());
+        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS).onFailure(e -> callFailures.increment());
+    }
+
+    /** A store decided a request on this replica's own state, as Redis could not answer in time. */
+    void decidedLocally() {
+        decidedLocally.increment();
     }
 
     /** How the link has fared since it was made, for readiness and metrics. */
     public Health health() {
         long since = downSinceMillis;
-        return new Health(isUp(), outages.sum(), failedCalls.sum(), since == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(since)));
+        return new Health(isUp(), outages.sum(), callFailures.sum(), decidedLocally.sum(),
+                since == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(since)));
     }
 
     /**
-     * @param outages     how many times Redis became unreachable (a failed first connect included)
-     * @param failedCalls calls that failed, timed out, or were not sent because Redis was down;
-     *                    each one was served on local state instead
-     * @param downSince   when the current outage began; empty while up
+     * @param outages        how many times Redis became unreachable (a failed first connect included)
+     * @param callFailures   calls that failed, timed out, or were not sent because Redis was down
+     * @param decidedLocally requests whose rate limits or deployment claim were decided on this
+     *                       replica's own counts because Redis could not answer
+     * @param downSince      when the current outage began; empty while up
      */
-    public record Health(boolean up, long outages, long failedCalls, Optional<Instant> downSince) {}
+    public record Health(boolean up, long outages, long callFailures, long decidedLocally, Optional<Instant> downSince) {}
 
     /** Runs {@code task} on the link's event loop after {@code delay}, whether Redis is up or not. */
     void later(Duration delay, Runnable task) {
@@ -317,7 +328,7 @@ public final class RedisLink implements AutoCloseable {
         subscriber = null;
         if (!outageLogged) {
             outages.increment();
-            downSinceMillis = System.currentTimeMillis();
+            downSinceMillis = clock.millis();
             log.warn("Redis at {} is unreachable ({}); serving on each replica's local state and reconnecting",
                     where, describe(reason));
             outageLogged = true;

@@ -10,9 +10,7 @@ import dev.sluice.keys.RateLimiter;
 import dev.sluice.keys.RateLimits;
 import dev.sluice.keys.RateLimits.Usage;
 import dev.sluice.keys.Scope;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -33,6 +31,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The rate limits of keys, teams and a key's model groups, counted in the Redis the replicas
@@ -53,7 +53,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * open calls as a sorted set of permit ids, each scored with the time its lease runs out
  * ({@link #LEASE}); the script drops lapsed ones before it counts. This replica renews the
  * leases of its open calls every {@link #RENEW_EVERY}, so a long stream keeps its place while
- * a crashed replica's calls stop counting one lease after it died.
+ * a crashed replica's calls stop counting one lease after it died. When the link comes back
+ * after an outage (or Redis restarted and lost them), it writes every open call's lease again.
+ * A permit still open after {@link #MAX_LEASE_LIFE} is taken for one whose release was lost,
+ * and is no longer renewed.
  *
  * <p><b>Releases</b> add the call's tokens to the minute it ended in and drop its lease, in one
  * script sent without waiting for the answer. Tokens of calls that hold no lease are gathered
@@ -68,11 +71,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * its own.
  */
 public final class RedisRateLimits implements RateLimiter, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger("dev.sluice.state.redis");
 
     /** How long a call in flight holds its place in a shared {@code max_parallel_requests} without renewal. */
     public static final Duration LEASE = Duration.ofSeconds(15);
     /** How often this replica renews the leases of its calls in flight. */
     static final Duration RENEW_EVERY = Duration.ofSeconds(3);
+    /** A call still holding its place this long after admission is taken for one whose release was lost. */
+    static final Duration MAX_LEASE_LIFE = Duration.ofHours(1);
     /** How long a minute's counts are kept: past their minute, and a minute for late token releases. */
     private static final long WINDOW_SECONDS = 120;
 
@@ -144,7 +150,12 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     private final Clock clock;
     private final String keyPrefix;
     /** Permit id → the in-flight sets it holds a lease in, for the calls of this replica still open. */
-    private final ConcurrentMap<String, List<String>> leases = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Lease> leases = new ConcurrentHashMap<>();
+    private final Duration lease;
+    private final Duration maxLeaseLife;
+
+    /** The in-flight sets a call holds a place in, and when it took them (this store's clock). */
+    private record Lease(List<String> keys, long takenAtMillis) {}
     private final ScheduledExecutorService renewer;
     private final AtomicLong decidedLocally = new AtomicLong();
     /** Permit ids are this store's id and a count: unique across replicas without a random draw per call. */
@@ -156,9 +167,18 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
 
     /** @param local where this replica counts while Redis cannot answer */
     public RedisRateLimits(RedisLink link, RateLimits local, Clock clock) {
+        this(link, local, clock, LEASE, RENEW_EVERY, MAX_LEASE_LIFE);
+    }
+
+    RedisRateLimits(RedisLink link, RateLimits local, Clock clock, Duration lease, Duration renewEvery, Duration maxLeaseLife) {
+        if (!lease.minus(renewEvery).isPositive()) {
+            throw new IllegalArgumentException("lease: " + lease + " (expected: longer than the renewal, " + renewEvery + ")");
+        }
         this.link = link;
         this.local = local;
         this.clock = clock;
+        this.lease = lease;
+        this.maxLeaseLife = maxLeaseLife;
         this.keyPrefix = link.prefix() + "limits:";
         this.sendTokens = new FlushSoon(link, FlushSoon.DEFAULT_DELAY, this::sendGatheredTokens);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -168,8 +188,16 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         });
         executor.setRemoveOnCancelPolicy(true);
         this.renewer = executor;
-        long every = RENEW_EVERY.toMillis();
+        long every = renewEvery.toMillis();
         renewer.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
+        // Leases may have lapsed while Redis was away, or gone with a restarted Redis: write them all again.
+        link.onUp(() -> renewer.execute(() -> {
+            try {
+                writeLeases(clock.millis(), false);
+            } catch (RuntimeException e) {
+                log.warn("limits.lease_restore_failed reason={}", e.toString());
+            }
+        }));
     }
 
     @Override
@@ -183,7 +211,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         List<String> keys = new ArrayList<>(limited.size() * 2);
         List<String> args = new ArrayList<>(4 + limited.size() * 3);
         args.add(Long.toString(now.toEpochMilli()));
-        args.add(Long.toString(now.plus(LEASE).toEpochMilli()));
+        args.add(Long.toString(now.plus(lease).toEpochMilli()));
         args.add(permitId);
         args.add(Long.toString(WINDOW_SECONDS));
         List<String> leased = new ArrayList<>(1);
@@ -197,32 +225,27 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
                 leased.add(inFlightKey(scoped.scope()));
             }
         }
-        Context caller = Vertx.currentContext();
-        Promise<Admission> decided = Promise.promise();
-        ADMIT.run(link, keys, args).onComplete(reply -> {
-            Admission admission;
+        Future<Admission> decided = ADMIT.run(link, keys, args).transform(reply -> {
             if (reply.succeeded()) {
-                admission = decide(limited, reply.result(), now, permitId, List.copyOf(leased));
-            } else {
-                if (!leased.isEmpty()) {
-                    // The script may have run after all: a lease it took must not hold a place no call uses.
-                    release(permitId, 0, now, limited, leased);
+                try {
+                    return Future.succeededFuture(decide(limited, reply.result(), now, permitId, List.copyOf(leased)));
+                } catch (RuntimeException e) {
+                    log.warn("limits.unreadable_reply reason={}; deciding on this replica's counts", e.toString());
                 }
-                decidedLocally.incrementAndGet();
-                admission = local.admit(subject, now);
             }
-            if (caller == null || Vertx.currentContext() == caller) {
-                decided.complete(admission);
-            } else {
-                caller.runOnContext(v -> decided.complete(admission));
+            if (!leased.isEmpty()) {
+                // The script may have run after all: a lease it took must not hold a place no call uses.
+                release(permitId, 0, now, limited, leased);
             }
+            return localCheck(subject, now, limited);
         });
-        return decided.future();
+        return RedisLink.backOn(Vertx.currentContext(), decided);
     }
 
     private Future<Admission> localCheck(LimitSubject subject, Instant now, List<Scoped> limited) {
         if (!limited.isEmpty()) {
             decidedLocally.incrementAndGet();
+            link.decidedLocally();
         }
         return Future.succeededFuture(local.admit(subject, now));
     }
@@ -238,10 +261,14 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             return Objects.requireNonNull(LimitDecisions.refusal(limited, used, now), "a refusal the counts do not show");
         }
         if (!leased.isEmpty()) {
-            leases.put(permitId, leased);
+            leases.put(permitId, new Lease(leased, clock.millis()));
         }
-        Permit permit = new Permit((tokens, at) -> release(permitId, tokens, at, limited, leases.remove(permitId)), clock);
+        Permit permit = new Permit((tokens, at) -> release(permitId, tokens, at, limited, keysOf(leases.remove(permitId))), clock);
         return new Admission.Admitted(permit, LimitDecisions.headers(limited, used, now));
+    }
+
+    private static List<String> keysOf(Lease lease) {
+        return lease == null ? null : lease.keys();
     }
 
     /** Adds a call's tokens to the minute it ended in, for scopes with a {@code tpm}, and drops its leases. */
@@ -293,18 +320,36 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
 
     /** Pushes out the lease end of every call of this replica still in flight. */
     private void renewLeases() {
-        if (leases.isEmpty() || !link.isUp()) {
-            return;
+        try {
+            if (leases.isEmpty() || !link.isUp()) {
+                return;
+            }
+            long now = clock.millis();
+            // A permit never released (a call lost to a fault) must not hold its place for good.
+            leases.values().removeIf(lease -> now - lease.takenAtMillis() > maxLeaseLife.toMillis());
+            writeLeases(now, true);
+        } catch (RuntimeException e) {
+            log.warn("limits.lease_renewal_failed reason={}", e.toString());
         }
-        long now = clock.millis();
-        String leaseEnd = Long.toString(now + LEASE.toMillis());
-        Map<String, List<String>> byKey = new java.util.HashMap<>();
-        leases.forEach((permitId, keys) -> keys.forEach(key -> byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(permitId)));
+    }
+
+    /**
+     * Writes the lease end of every call still in flight: renewing only those Redis still holds
+     * ({@code XX}, so a call released meanwhile is not brought back), or, after Redis was away
+     * or restarted, all of them, since their leases may have lapsed or been lost.
+     */
+    private void writeLeases(long now, boolean renewOnly) {
+        String leaseEnd = Long.toString(now + lease.toMillis());
+        Map<String, List<String>> byKey = new HashMap<>();
+        leases.forEach((permitId, held) -> held.keys().forEach(key -> byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(permitId)));
         byKey.forEach((key, permits) -> {
-            Request renew = Request.cmd(Command.ZADD).arg(key).arg("XX");
-            permits.forEach(permit -> renew.arg(leaseEnd).arg(permit));
-            link.send(renew);
-            link.send(Request.cmd(Command.PEXPIRE).arg(key).arg(2 * LEASE.toMillis()));
+            Request write = Request.cmd(Command.ZADD).arg(key);
+            if (renewOnly) {
+                write.arg("XX");
+            }
+            permits.forEach(permit -> write.arg(leaseEnd).arg(permit));
+            link.send(write);
+            link.send(Request.cmd(Command.PEXPIRE).arg(key).arg(2 * lease.toMillis()));
         });
     }
 

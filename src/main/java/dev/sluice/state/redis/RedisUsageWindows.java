@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The deployments' usage windows of a gateway whose replicas share one Redis: requests and
@@ -42,6 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * step with NTP) and expire two minutes on.
  */
 public final class RedisUsageWindows implements UsageWindows {
+    private static final Logger log = LoggerFactory.getLogger("dev.sluice.state.redis");
     private static final String WINDOW_SECONDS = "120";
 
     /* KEYS[1]: the window. ARGV: requests, tokens, ttl. Returns the totals {requests, tokens}. */
@@ -136,18 +139,23 @@ public final class RedisUsageWindows implements UsageWindows {
         List<String> args = List.of(Integer.toString(rpm.orElse(-1)), Integer.toString(tpm.orElse(-1)),
                 Integer.toString(promptTokens), WINDOW_SECONDS);
         Future<Boolean> claimed = CLAIM.run(link, List.of(windowKey(deploymentId, at)), args).transform(reply -> {
-            if (reply.failed()) {
-                return Future.succeededFuture(claimLocally(deploymentId, at, rpm, tpm, promptTokens));
+            if (reply.succeeded()) {
+                try {
+                    Response counts = reply.result();
+                    view.raiseTo(deploymentId, at, counts.get(1).toLong(), counts.get(2).toLong());
+                    return Future.succeededFuture(counts.get(0).toInteger() == 1);
+                } catch (RuntimeException e) {
+                    log.warn("usage.unreadable_reply reason={}; claiming on this replica's view", e.toString());
+                }
             }
-            Response counts = reply.result();
-            view.raiseTo(deploymentId, at, counts.get(1).toLong(), counts.get(2).toLong());
-            return Future.succeededFuture(counts.get(0).toInteger() == 1);
+            return Future.succeededFuture(claimLocally(deploymentId, at, rpm, tpm, promptTokens));
         });
         return RedisLink.backOn(Vertx.currentContext(), claimed);
     }
 
     private boolean claimLocally(String deploymentId, Instant at, OptionalInt rpm, OptionalInt tpm, int promptTokens) {
         claimedLocally.incrementAndGet();
+        link.decidedLocally();
         return view.claimNow(deploymentId, at, rpm, tpm, promptTokens);
     }
 

@@ -10,6 +10,7 @@ import dev.sluice.keys.LimitSubject;
 import dev.sluice.keys.Limits;
 import dev.sluice.keys.RateLimits;
 import dev.sluice.keys.Scope;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
@@ -200,6 +201,86 @@ class RedisRateLimitsTest {
                     .isInstanceOf(Refused.class);
             assertThat(a.decidedLocally()).isEqualTo(3);
         }
+    }
+
+    @Test
+    void aSlowRedisIsWaitedForNoLongerThanTheBudgetAndSharingResumesWhenItIsQuick() throws Exception {
+        try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
+            RedisRateLimits a = limiter("redis://127.0.0.1:" + proxy.port());
+            LimitSubject subject = key(Limits.NONE.withRpm(100));
+            Instant now = MINUTE.plusSeconds(1);
+            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
+
+            proxy.lag(RedisReplicas.BUDGET.multipliedBy(2));
+            long started = System.nanoTime();
+            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
+            long tookMillis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(tookMillis).as("decided once the budget ran out").isBetween(RedisReplicas.BUDGET.toMillis() - 5,
+                    RedisReplicas.BUDGET.toMillis() + 150);
+            assertThat(a.decidedLocally()).isEqualTo(1);
+
+            proxy.lag(Duration.ZERO);
+            // The late replies of the slow calls arrive first; then decisions are Redis's again.
+            Thread.sleep(RedisReplicas.BUDGET.multipliedBy(5).toMillis());
+            Admitted shared = (Admitted) decide(a, subject, now);
+            assertThat(a.decidedLocally()).as("back on the shared counts").isEqualTo(1);
+            assertThat(shared.headers().values().get("x-ratelimit-remaining-requests"))
+                    .as("the first request and, late, the slow one (whose script ran after all) are counted in Redis")
+                    .isEqualTo("97");
+        }
+    }
+
+    @Test
+    void aLongCallKeepsItsPlaceByRenewalAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
+        Duration lease = Duration.ofMillis(400);
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, new RateLimits(clock), clock, lease,
+                Duration.ofMillis(100), Duration.ofHours(1)));
+        RedisRateLimits b = limiter();
+        LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
+        clock.set(MINUTE.plusSeconds(1));
+
+        assertThat(decide(a, subject, clock.instant())).isInstanceOf(Admitted.class);
+        // Past the first lease, on the clock the scripts read: only a renewal keeps the place.
+        clock.advance(lease.plusMillis(100));
+        Thread.sleep(400); // a few renewals at the advanced time
+        assertThat(decide(b, subject, clock.instant())).as("renewed past its first lease").isInstanceOf(Refused.class);
+
+        a.close(); // renewals stop, as when a replica dies
+        clock.advance(lease.plusMillis(1));
+        assertThat(decide(b, subject, clock.instant())).as("no longer renewed").isInstanceOf(Admitted.class);
+    }
+
+    @Test
+    void aCallStillOpenWhenRedisForgotItsLeaseTakesItsPlaceAgainOnReconnect() throws Exception {
+        try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
+            RedisRateLimits a = limiter("redis://127.0.0.1:" + proxy.port());
+            RedisRateLimits b = limiter();
+            LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
+            clock.set(MINUTE.plusSeconds(1));
+            assertThat(decide(a, subject, clock.instant())).isInstanceOf(Admitted.class);
+
+            proxy.stop();
+            TestRedis.deleteKeys(replicas.prefix()); // the lease is gone, as after a Redis restart
+            assertThat(decide(b, subject, clock.instant())).as("while a is away and its lease lost").isInstanceOf(Admitted.class)
+                    .satisfies(admitted -> ((Admitted) admitted).permit().release(0));
+            proxy.resume();
+
+            Eventually.until("a writes its open call's lease again", Duration.ofSeconds(5),
+                    () -> decide(b, subject, clock.instant()) instanceof Refused);
+        }
+    }
+
+    @Test
+    void aRedisThatLostItsScriptsIsSentThemAgainAndStillDecides() {
+        RedisRateLimits a = limiter();
+        LimitSubject subject = key(Limits.NONE.withRpm(5));
+        assertThat(decide(a, subject, MINUTE)).isInstanceOf(Admitted.class);
+
+        TestRedis.command("SCRIPT", "FLUSH");
+
+        Admitted second = (Admitted) decide(a, subject, MINUTE);
+        assertThat(second.headers().values()).containsEntry("x-ratelimit-remaining-requests", "3");
+        assertThat(a.decidedLocally()).isZero();
     }
 
     private static void awaitRefused(RedisRateLimits limiter, LimitSubject subject, Instant now, LimitKind kind) {
