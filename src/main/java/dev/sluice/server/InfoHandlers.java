@@ -32,6 +32,11 @@ final class InfoHandlers {
 
     /** {@code GET /v1/models}: the groups the caller may use, in OpenAI's list shape. */
     void models(HttpServerRequest request) {
+        withCaller(request, caller -> models(request, caller));
+    }
+
+    /** Runs {@code handler} with the request's caller, or answers the error that refused it. */
+    private void withCaller(HttpServerRequest request, java.util.function.Consumer<Caller> handler) {
         authenticator.caller(request).onComplete(who -> {
             request.resume();
             if (who.failed()) {
@@ -39,7 +44,7 @@ final class InfoHandlers {
                         : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error"));
                 return;
             }
-            models(request, who.result());
+            handler.accept(who.result());
         });
     }
 
@@ -67,18 +72,12 @@ final class InfoHandlers {
      * groups it may use. {@code ?litellm_model_id=} narrows the list to one deployment.
      */
     void modelInfo(HttpServerRequest request) {
-        authenticator.caller(request).onComplete(who -> {
-            request.resume();
-            if (who.failed()) {
-                Responses.error(request.response(), who.cause() instanceof ApiError e ? e
-                        : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error"));
-                return;
-            }
+        withCaller(request, caller -> {
             String only = request.getParam("litellm_model_id");
             ArrayNode data = JsonNodeFactory.instance.arrayNode();
             var registry = gateway.models();
             for (var deployment : registry.deployments()) {
-                if ((only == null || only.equals(deployment.id())) && gateway.access().mayUse(who.result(), deployment.modelName())) {
+                if ((only == null || only.equals(deployment.id())) && gateway.access().mayUse(caller, deployment.modelName())) {
                     data.add(DeploymentView.of(deployment, !registry.isConfigured(deployment.id())));
                 }
             }

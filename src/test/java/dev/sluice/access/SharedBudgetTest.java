@@ -26,17 +26,9 @@ class SharedBudgetTest {
     void aBudgetSpentThroughOneReplicaStopsTheKeyOnTheOther() throws Exception {
         try (TestDatabase store = TestDatabases.postgres();
                 MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK))) {
-            String config = """
-                    model_list:
-                      - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %1$s, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002}}
-                      - {model_name: free, litellm_params: {model: openai/f, api_base: %1$s, input_cost_per_token: 0, output_cost_per_token: 0}}
-                    general_settings:
-                      master_key: %2$s
-                      %3$s
-                    """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
+            String config = config(store, upstream);
             try (TestGateway a = TestGateway.start(config); TestGateway b = TestGateway.start(config)) {
-                HttpResponse<String> probe = a.post("/v1/chat/completions", Chat.body("gpt-a", "hello"), "Authorization", "Bearer " + MASTER);
-                double perCall = Double.parseDouble(probe.headers().firstValue("x-litellm-response-cost").orElseThrow());
+                double perCall = costOfOneCall(a);
                 HttpResponse<String> generated = a.post("/key/generate", "{\"max_budget\": " + perCall * 3.5 + "}",
                         "Authorization", "Bearer " + MASTER);
                 String key = Json.parse(generated.body().getBytes()).path("key").asText();
@@ -60,17 +52,9 @@ class SharedBudgetTest {
     void aPerModelBudgetSpentThroughOneReplicaStopsThatModelOnTheOther() throws Exception {
         try (TestDatabase store = TestDatabases.postgres();
                 MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK))) {
-            String config = """
-                    model_list:
-                      - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %1$s, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002}}
-                      - {model_name: free, litellm_params: {model: openai/f, api_base: %1$s, input_cost_per_token: 0, output_cost_per_token: 0}}
-                    general_settings:
-                      master_key: %2$s
-                      %3$s
-                    """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
+            String config = config(store, upstream);
             try (TestGateway a = TestGateway.start(config); TestGateway b = TestGateway.start(config)) {
-                HttpResponse<String> probe = a.post("/v1/chat/completions", Chat.body("gpt-a", "hello"), "Authorization", "Bearer " + MASTER);
-                double perCall = Double.parseDouble(probe.headers().firstValue("x-litellm-response-cost").orElseThrow());
+                double perCall = costOfOneCall(a);
                 HttpResponse<String> generated = a.post("/key/generate",
                         "{\"model_max_budget\": {\"gpt-a\": {\"budget_limit\": " + perCall * 2.5 + ", \"time_period\": \"1d\"}}}",
                         "Authorization", "Bearer " + MASTER);
@@ -95,6 +79,24 @@ class SharedBudgetTest {
                 assertThat(refused.body()).contains("budget_exceeded");
             }
         }
+    }
+
+    /** Two groups on one upstream: gpt-a priced, free at no cost; the master key; the shared store. */
+    private static String config(TestDatabase store, MockUpstream upstream) {
+        return """
+                model_list:
+                  - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %1$s, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002}}
+                  - {model_name: free, litellm_params: {model: openai/f, api_base: %1$s, input_cost_per_token: 0, output_cost_per_token: 0}}
+                general_settings:
+                  master_key: %2$s
+                  %3$s
+                """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
+    }
+
+    /** What one "hello" to gpt-a costs, from a call with the master key (which no budget counts). */
+    private static double costOfOneCall(TestGateway gateway) {
+        HttpResponse<String> probe = gateway.post("/v1/chat/completions", Chat.body("gpt-a", "hello"), "Authorization", "Bearer " + MASTER);
+        return Double.parseDouble(probe.headers().firstValue("x-litellm-response-cost").orElseThrow());
     }
 
     private static HttpResponse<String> call(TestGateway gateway, String key, String group) {

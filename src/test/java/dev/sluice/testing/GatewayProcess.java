@@ -142,14 +142,7 @@ public final class GatewayProcess implements AutoCloseable {
 
     /** POSTs a JSON body, with the given extra header name/value pairs. */
     public HttpResponse<String> post(String path, String json, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
-                .timeout(Duration.ofSeconds(20))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json));
-        for (int i = 0; i < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
-        }
-        return send(request.build());
+        return send(JsonPosts.of(uri(path), json, headers));
     }
 
     public HttpResponse<String> get(String path) {
