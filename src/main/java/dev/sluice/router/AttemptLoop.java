@@ -180,12 +180,20 @@ final class AttemptLoop<T> {
         Duration deadline = own.compareTo(left) < 0 ? own : left;
         router.events().attempt(callId, state.group.name(), deployment.id(), state.attempts.size());
         AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, left, state.attempts.size(), fallbacksTried);
-        return attempter.attempt(plan).compose(result -> switch (result) {
-            case AttemptResult.Served<T> served -> {
-                state.attempts.add(new Tried(deployment, null));
-                yield Future.succeededFuture(GroupEnd.served(state, deployment, served.answer()));
+        long sent = router.nanoTime().getAsLong();
+        return attempter.attempt(plan).compose(result -> {
+            if (!cancelled.getAsBoolean()) {
+                router.events().attemptEnded(callId, state.group.name(), deployment.id(),
+                        result instanceof AttemptResult.Failed<T> failed ? Optional.of(failed.failure()) : Optional.empty(),
+                        router.nanoTime().getAsLong() - sent);
             }
-            case AttemptResult.Failed<T> failed -> afterFailure(state, deployment, failed.failure());
+            return switch (result) {
+                case AttemptResult.Served<T> served -> {
+                    state.attempts.add(new Tried(deployment, null));
+                    yield Future.succeededFuture(GroupEnd.served(state, deployment, served.answer()));
+                }
+                case AttemptResult.Failed<T> failed -> afterFailure(state, deployment, failed.failure());
+            };
         });
     }
 

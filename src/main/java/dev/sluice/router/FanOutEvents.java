@@ -4,6 +4,7 @@ import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** Tells several listeners of each event, in order. */
 final class FanOutEvents implements RouterEvents {
@@ -16,6 +17,11 @@ final class FanOutEvents implements RouterEvents {
     @Override
     public void attempt(String callId, String group, String deploymentId, int attempt) {
         listeners.forEach(l -> l.attempt(callId, group, deploymentId, attempt));
+    }
+
+    @Override
+    public void attemptEnded(String callId, String group, String deploymentId, Optional<Failure> failure, long nanos) {
+        listeners.forEach(l -> l.attemptEnded(callId, group, deploymentId, failure, nanos));
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * What the router does, as it does it, for logs, metrics and tests. Every method has an
@@ -20,6 +21,13 @@ public interface RouterEvents {
 
     /** A deployment is about to be called; {@code attempt} counts from 0 within the request. */
     default void attempt(String callId, String group, String deploymentId, int attempt) {}
+
+    /**
+     * An attempt sent to a deployment is over after {@code nanos}: served (no failure; for a
+     * stream, once its first event came), or failed with {@code failure}. Not called for a
+     * cancelled attempt (the caller left).
+     */
+    default void attemptEnded(String callId, String group, String deploymentId, Optional<Failure> failure, long nanos) {}
 
     /** An attempt failed; what follows (retry, failover, fallback or the answer) is reported next. */
     default void attemptFailed(String callId, String group, String deploymentId, Failure failure) {}

@@ -7,6 +7,7 @@ import dev.sluice.access.SpendRecorder;
 import dev.sluice.access.SpendSeeds;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.keys.CallCost;
+import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.keys.RateLimiter;
 import dev.sluice.keys.RateLimits;
 import dev.sluice.keys.SpendCounters;
@@ -97,7 +98,8 @@ public final class GatewayServer implements AutoCloseable {
     public static GatewayServer start(SluiceConfig config, String host, int port, Map<String, String> env,
             RandomGenerator random, Clock clock, int eventLoops, RouterEvents events, Backoff backoff) {
         ModelRegistry models = new ModelRegistry(config.deployments());
-        RouterEvents told = RouterEvents.all(new RouterLog(), events);
+        GatewayMetrics metrics = new GatewayMetrics();
+        RouterEvents told = RouterEvents.all(new RouterLog(), metrics, events);
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         // With Redis configured, replicas share benches and failure counts; without it, they live in process.
         Optional<RedisLink> redis = RedisLink.configured(config.router(), clock);
@@ -128,14 +130,15 @@ public final class GatewayServer implements AutoCloseable {
         Router router = new Router(models, config.router(), cooldowns, strategies, preCallChecks, clock, random, backoff,
                 System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
         RateLimiter limits = sharedLimits.<RateLimiter>map(shared -> shared).orElseGet(() -> new RateLimits(clock));
-        AccessControl access = accessControl(config, accounts, catalog, limits, clock);
+        AccessControl access = accessControl(config, accounts, catalog, limits, metrics, clock);
         Providers providers = Providers.builtIn(env);
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
         Optional<StoredModelSync> storedModels = accounts.map(store -> new StoredModelSync(store.models(), models,
                 new ModelEntries(Map.copyOf(env), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start());
+        MetricGauges.register(metrics, models, cooldowns, signals, redis, accounts, storedModels);
         Gateway gateway = new Gateway(config, models, providers, router, guardrails,
-                access, accounts, redis, storedModels, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+                access, accounts, redis, storedModels, metrics, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -167,11 +170,11 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     private static AccessControl accessControl(SluiceConfig config, Optional<Accounts> accounts, ModelCatalog catalog,
-            RateLimiter limits, Clock clock) {
+            RateLimiter limits, GatewayMetrics metrics, Clock clock) {
         SpendCounters counters = new SpendCounters(clock);
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
                 KeyDirectory.DEFAULT_TTL, System::nanoTime, new SpendSeeds(counters, store.spendLog(), clock)));
-        SpendRecorder spend = accounts.map(Accounts::spend).orElse(SpendRecorder.NONE);
+        SpendRecorder spend = new MeteredSpend(accounts.map(Accounts::spend).orElse(SpendRecorder.NONE), metrics);
         return new AccessControl(config.general(), directory, counters, limits, new CallCost(catalog), spend,
                 clock, System::nanoTime);
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
+import dev.sluice.metrics.MetricRegistry;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.store.SpendWriterStatus;
 import io.vertx.core.Promise;
@@ -85,6 +86,15 @@ final class InfoHandlers {
             body.set("data", data);
             Responses.json(request.response(), 200, Json.buffer(body));
         });
+    }
+
+    /**
+     * {@code GET /metrics}: every metric in Prometheus's text format. Open, as LiteLLM's is by
+     * default: it names groups and deployments but never a key or a prompt.
+     */
+    void metrics(HttpServerRequest request) {
+        request.response().putHeader("Content-Type", MetricRegistry.CONTENT_TYPE);
+        Responses.raw(request.response(), 200, Buffer.buffer(gateway.metrics().render()));
     }
 
     /** {@code GET /health/liveliness}: the process answers; nothing else is checked. */

@@ -57,8 +57,14 @@ final class ModelCallPipeline {
     void handle(HttpServerRequest request, Endpoint endpoint) {
         HttpServerResponse response = request.response();
         CallState call = new CallState(request.version() == HttpVersion.HTTP_1_0);
-        RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime());
-        response.closeHandler(v -> call.onClientGone());
+        String route = endpoint.name().toLowerCase(java.util.Locale.ROOT);
+        RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime(), overhead -> gateway.metrics().overhead(route, overhead));
+        RequestMeter meter = new RequestMeter(gateway.metrics(), route, gateway.nanoTime());
+        response.endHandler(v -> meter.ended(response.getStatusCode()));
+        response.closeHandler(v -> {
+            call.onClientGone();
+            meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
+        });
 
         authenticator.caller(request)
                 .transform(who -> {

@@ -4,6 +4,7 @@ import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.RouteOutcome;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -35,9 +36,13 @@ final class RoutedHeaders {
     private int retries;
     private Integer fallbacks;
 
-    RoutedHeaders(LongSupplier nanoTime) {
+    private final LongConsumer overheadMeasured;
+
+    /** @param overheadMeasured told the overhead, in nanoseconds, when the headers are applied */
+    RoutedHeaders(LongSupplier nanoTime, LongConsumer overheadMeasured) {
         this.nanoTime = nanoTime;
         this.started = nanoTime.getAsLong();
+        this.overheadMeasured = overheadMeasured;
     }
 
     /** Adds time spent waiting for an upstream, which is not Sluice's overhead. */
@@ -75,5 +80,6 @@ final class RoutedHeaders {
         }
         long overhead = Math.max(0, nanoTime.getAsLong() - started - upstreamNanos);
         response.putHeader(OVERHEAD, Long.toString(TimeUnit.NANOSECONDS.toMillis(overhead)));
+        overheadMeasured.accept(overhead);
     }
 }

@@ -35,6 +35,7 @@ final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/health/liveliness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/liveness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/readiness", new Route(HttpMethod.GET, info::readiness)),
+                Map.entry("/metrics", new Route(HttpMethod.GET, info::metrics)),
                 Map.entry("/model/new", post(modelApi.map(m -> m::add), "models")),
                 Map.entry("/model/update", post(modelApi.map(m -> m::update), "models")),
                 Map.entry("/model/delete", post(modelApi.map(m -> m::delete), "models")),

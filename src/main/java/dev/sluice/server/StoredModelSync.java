@@ -43,6 +43,7 @@ final class StoredModelSync implements AutoCloseable {
     private final Map<Version, Deployment> parsed = new HashMap<>();
     private volatile Thread loop;
     private boolean unreachableLogged;
+    private volatile boolean readable = true;
 
     StoredModelSync(ModelRepository store, ModelRegistry registry, ModelEntries entries, Duration interval) {
         this.store = store;
@@ -76,6 +77,11 @@ final class StoredModelSync implements AutoCloseable {
         return work.get();
     }
 
+    /** Whether the last read of the store succeeded. */
+    boolean readable() {
+        return readable;
+    }
+
     ModelRepository store() {
         return store;
     }
@@ -94,12 +100,14 @@ final class StoredModelSync implements AutoCloseable {
         try {
             stored = store.list();
         } catch (StoreException e) {
+            readable = false;
             if (!unreachableLogged) {
                 log.warn("models.store_unreadable reason={}; serving the added models as they were", e.getMessage());
                 unreachableLogged = true;
             }
             return;
         }
+        readable = true;
         if (unreachableLogged) {
             log.info("models.store_readable; added models follow the store again");
             unreachableLogged = false;

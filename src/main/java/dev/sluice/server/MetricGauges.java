@@ -1,0 +1,63 @@
+package dev.sluice.server;
+
+import dev.sluice.access.Accounts;
+import dev.sluice.config.Deployment;
+import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.router.Cooldowns;
+import dev.sluice.router.ModelRegistry;
+import dev.sluice.state.RoutingSignals;
+import dev.sluice.state.redis.RedisLink;
+import dev.sluice.store.SpendWriterStatus;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The gauges {@code /metrics} reads at each scrape from the parts of the gateway that hold
+ * their state: calls in flight and benches per deployment, the Redis link, the database and
+ * the spend writer. Reading them takes no lock and makes no call.
+ */
+final class MetricGauges {
+    private MetricGauges() {}
+
+    static void register(GatewayMetrics metrics, ModelRegistry models, Cooldowns cooldowns, RoutingSignals signals,
+            Optional<RedisLink> redis, Optional<Accounts> accounts, Optional<StoredModelSync> storedModels) {
+        metrics.gauge("sluice_deployment_in_flight", "Calls open on each deployment (across replicas when they share Redis).",
+                () -> perDeployment(models, d -> signals.inFlight().count(d.id())), "model_group", "deployment");
+        metrics.gauge("sluice_deployment_benched", "1 while a deployment is benched (cooled down), else 0.",
+                () -> perDeployment(models, d -> cooldowns.isBenched(d) ? 1 : 0), "model_group", "deployment");
+        redis.ifPresent(link -> {
+            metrics.gauge("sluice_redis_up", "1 while the Redis link is up, 0 while replicas serve on local state.",
+                    () -> link.isUp() ? 1.0 : 0.0);
+            metrics.counterOf("sluice_redis_outages_total", "Times Redis became unreachable.",
+                    () -> (double) link.health().outages());
+            metrics.counterOf("sluice_redis_call_failures_total", "Redis calls that failed, timed out, or were not sent while down.",
+                    () -> (double) link.health().callFailures());
+            metrics.counterOf("sluice_redis_decided_locally_total",
+                    "Rate-limit admissions and deployment claims decided on this replica's counts because Redis could not answer.",
+                    () -> (double) link.health().decidedLocally());
+        });
+        storedModels.ifPresent(sync -> metrics.gauge("sluice_database_up",
+                "1 when the last read of the database (every 2 s) succeeded, else 0.", () -> sync.readable() ? 1.0 : 0.0));
+        accounts.ifPresent(store -> {
+            metrics.gauge("sluice_spend_rows_waiting", "Spend rows queued in memory for the database.",
+                    () -> (double) store.spendStatus().rowsQueued());
+            metrics.gauge("sluice_spend_rows_buffered_on_disk", "Spend rows kept on disk while the database is away.",
+                    () -> (double) store.spendStatus().rowsOnDisk());
+            metrics.gauge("sluice_spend_dead_letters", "Spend rows the database refused, set aside with their reason.",
+                    () -> (double) store.spendStatus().deadLetters());
+            metrics.gauge("sluice_spend_store_reachable", "1 when the database took the spend writer's last post, else 0.",
+                    () -> store.spendStatus().sinkReachable() ? 1.0 : 0.0);
+        });
+    }
+
+    private static Map<List<String>, Double> perDeployment(ModelRegistry models, ToDoubleFunction<Deployment> value) {
+        Map<List<String>, Double> values = new LinkedHashMap<>();
+        for (Deployment d : models.deployments()) {
+            values.put(List.of(d.modelName(), d.id()), value.applyAsDouble(d));
+        }
+        return values;
+    }
+}

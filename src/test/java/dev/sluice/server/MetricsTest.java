@@ -1,0 +1,122 @@
+package dev.sluice.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.json.Json;
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.TestGateway;
+import dev.sluice.testing.TestRedis;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /metrics} after real calls through a gateway in front of real upstreams: the values,
+ * not only the names, after a request that failed over and one that failed everywhere.
+ */
+class MetricsTest {
+    private final String prefix = TestRedis.newPrefix();
+
+    @AfterEach
+    void cleanUp() {
+        TestRedis.deleteKeys(prefix);
+    }
+
+    @Test
+    void aFailoverAFallbackAndAFailureAreEachCountedWhereTheyHappened() throws Exception {
+        try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
+                MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %1$s, weight: 1000}, model_info: {id: failing}}
+                          - {model_name: g, litellm_params: {model: openai/b, api_base: %2$s, weight: 1}, model_info: {id: backup}}
+                          - {model_name: down, litellm_params: {model: openai/c, api_base: %1$s}, model_info: {id: down-1}}
+                          - {model_name: broken, litellm_params: {model: openai/d, api_base: %1$s}, model_info: {id: broken-1}}
+                        router_settings:
+                          allowed_fails: 0
+                          cooldown_time: 60
+                          num_retries: 1
+                          fallbacks: [{broken: [g]}]
+                        """.formatted(failing.baseUrl(), backup.baseUrl()))) {
+            HttpResponse<String> failedOver = gateway.post("/v1/chat/completions", Chat.body("g", "hello"));
+            assertThat(failedOver.statusCode()).isEqualTo(200);
+            HttpResponse<String> failedEverywhere = gateway.post("/v1/chat/completions", Chat.body("down", "hello"));
+            HttpResponse<String> fellBack = gateway.post("/v1/chat/completions", Chat.body("broken", "hello"));
+            assertThat(fellBack.statusCode()).isEqualTo(200);
+
+            HttpResponse<String> scraped = gateway.get("/metrics");
+            assertThat(scraped.statusCode()).isEqualTo(200);
+            assertThat(scraped.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+            Map<String, Double> m = samples(scraped.body());
+
+            assertThat(m).containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\"200\"}", 2.0)
+                    .containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\""
+                            + failedEverywhere.statusCode() + "\"}", 1.0)
+                    .containsEntry("sluice_request_duration_seconds_count{route=\"chat_completions\"}", 3.0)
+                    .containsEntry("sluice_overhead_duration_seconds_count{route=\"chat_completions\"}", 3.0)
+                    .containsEntry("sluice_requests_in_flight", 0.0)
+                    .containsEntry("sluice_upstream_attempts_total{model_group=\"g\",deployment=\"failing\",outcome=\"server\","
+                            + "status_code=\"500\"}", 1.0)
+                    .containsEntry("sluice_upstream_attempts_total{model_group=\"g\",deployment=\"backup\",outcome=\"success\","
+                            + "status_code=\"2xx\"}", 2.0)
+                    .containsEntry("sluice_upstream_attempts_total{model_group=\"down\",deployment=\"down-1\",outcome=\"server\","
+                            + "status_code=\"500\"}", 2.0)
+                    .containsEntry("sluice_retries_total{model_group=\"down\",deployment=\"down-1\",failure_class=\"server\"}", 1.0)
+                    .containsEntry("sluice_upstream_attempt_duration_seconds_count{model_group=\"g\",deployment=\"backup\","
+                            + "outcome=\"success\"}", 2.0)
+                    .containsEntry("sluice_failovers_total{model_group=\"g\",deployment=\"failing\",failure_class=\"server\"}", 1.0)
+                    .containsEntry("sluice_benches_total{model_group=\"g\",deployment=\"failing\",failure_class=\"server\"}", 1.0)
+                    .containsEntry("sluice_fallbacks_total{model_group=\"broken\",fallback_group=\"g\",failure_class=\"server\"}", 1.0)
+                    .containsEntry("sluice_deployment_benched{model_group=\"g\",deployment=\"failing\"}", 1.0)
+                    .containsEntry("sluice_deployment_benched{model_group=\"g\",deployment=\"backup\"}", 0.0)
+                    .containsEntry("sluice_deployment_in_flight{model_group=\"g\",deployment=\"backup\"}", 0.0);
+            assertThat(m).as("a failover is not a retry")
+                    .doesNotContainKey("sluice_retries_total{model_group=\"g\",deployment=\"failing\",failure_class=\"server\"}");
+
+            long prompt = 0;
+            long completion = 0;
+            for (HttpResponse<String> served : java.util.List.of(failedOver, fellBack)) {
+                var usage = Json.parse(served.body().getBytes()).path("usage");
+                prompt += usage.path("prompt_tokens").asLong();
+                completion += usage.path("completion_tokens").asLong();
+            }
+            assertThat(prompt).isPositive();
+            assertThat(m).containsEntry("sluice_tokens_total{model_group=\"g\",type=\"prompt\"}", (double) prompt)
+                    .containsEntry("sluice_tokens_total{model_group=\"g\",type=\"completion\"}", (double) completion);
+        }
+    }
+
+    @Test
+    void redisHealthIsShownWhenReplicasShareOne() throws Exception {
+        try (MockUpstream up = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        router_settings: {redis_host: %s, redis_port: %d, redis_key_prefix: "%s"}
+                        """.formatted(up.baseUrl(), TestRedis.HOST, TestRedis.PORT, prefix))) {
+            Map<String, Double> m = samples(gateway.get("/metrics").body());
+
+            assertThat(m).containsEntry("sluice_redis_up", 1.0)
+                    .containsEntry("sluice_redis_outages_total", 0.0)
+                    .containsEntry("sluice_redis_decided_locally_total", 0.0);
+        }
+    }
+
+    /** Each sample line of the text format: {@code name{labels}} to its value. */
+    static Map<String, Double> samples(String text) {
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : text.split("\n")) {
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int space = line.lastIndexOf(' ');
+            samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+        }
+        return samples;
+    }
+}
