@@ -4,6 +4,7 @@ import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.tracing.GatewayTracing;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.provider.Providers;
 import dev.sluice.guardrail.Guardrails;
@@ -23,6 +24,7 @@ import java.util.function.LongSupplier;
  * @param storedModels       the deployments added through the model API, kept in step with the
  *                           store; empty when no store is open
  * @param metrics            what {@code /metrics} shows
+ * @param tracing            spans for each request and attempt; empty when no OTLP endpoint is configured
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -40,6 +42,7 @@ record Gateway(
         Optional<RedisLink> redis,
         Optional<StoredModelSync> storedModels,
         GatewayMetrics metrics,
+        Optional<GatewayTracing> tracing,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,

@@ -8,6 +8,8 @@ import dev.sluice.access.SpendSeeds;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.keys.CallCost;
 import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.tracing.GatewayTracing;
+import dev.sluice.tracing.OtlpSetup;
 import dev.sluice.keys.RateLimiter;
 import dev.sluice.keys.RateLimits;
 import dev.sluice.keys.SpendCounters;
@@ -60,13 +62,14 @@ public final class GatewayServer implements AutoCloseable {
     private final Optional<RedisInFlightCounts> sharedInFlight;
     private final Optional<RedisRateLimits> sharedLimits;
     private final Optional<StoredModelSync> storedModels;
+    private final Optional<GatewayTracing> tracing;
 
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     private static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
     private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis,
             Optional<RedisInFlightCounts> sharedInFlight, Optional<RedisRateLimits> sharedLimits,
-            Optional<StoredModelSync> storedModels) {
+            Optional<StoredModelSync> storedModels, Optional<GatewayTracing> tracing) {
         this.vertx = vertx;
         this.port = port;
         this.accounts = accounts;
@@ -74,6 +77,7 @@ public final class GatewayServer implements AutoCloseable {
         this.sharedInFlight = sharedInFlight;
         this.sharedLimits = sharedLimits;
         this.storedModels = storedModels;
+        this.tracing = tracing;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -99,7 +103,9 @@ public final class GatewayServer implements AutoCloseable {
             RandomGenerator random, Clock clock, int eventLoops, RouterEvents events, Backoff backoff) {
         ModelRegistry models = new ModelRegistry(config.deployments());
         GatewayMetrics metrics = new GatewayMetrics();
-        RouterEvents told = RouterEvents.all(new RouterLog(), metrics, events);
+        Optional<GatewayTracing> tracing = OtlpSetup.fromEnv(env);
+        RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
+                events);
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
         // With Redis configured, replicas share benches and failure counts; without it, they live in process.
         Optional<RedisLink> redis = RedisLink.configured(config.router(), clock);
@@ -138,7 +144,7 @@ public final class GatewayServer implements AutoCloseable {
                 new ModelEntries(Map.copyOf(env), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start());
         MetricGauges.register(metrics, models, cooldowns, signals, redis, accounts, storedModels);
         Gateway gateway = new Gateway(config, models, providers, router, guardrails,
-                access, accounts, redis, storedModels, metrics, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+                access, accounts, redis, storedModels, metrics, tracing, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -157,9 +163,10 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits, storedModels);
+            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits, storedModels, tracing);
         } catch (Exception e) {
             vertx.close();
+            tracing.ifPresent(GatewayTracing::close);
             storedModels.ifPresent(StoredModelSync::close);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
@@ -192,6 +199,7 @@ public final class GatewayServer implements AutoCloseable {
     public void close() {
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
+            tracing.ifPresent(GatewayTracing::close);
             storedModels.ifPresent(StoredModelSync::close);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);

@@ -59,7 +59,8 @@ final class ModelCallPipeline {
         CallState call = new CallState(request.version() == HttpVersion.HTTP_1_0);
         String route = endpoint.name().toLowerCase(java.util.Locale.ROOT);
         RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime(), overhead -> gateway.metrics().overhead(route, overhead));
-        RequestMeter meter = new RequestMeter(gateway.metrics(), route, gateway.nanoTime());
+        RequestMeter meter = new RequestMeter(gateway.metrics(), gateway.tracing(), route, request.path(),
+                response.headers().get(CallIds.HEADER), gateway.nanoTime());
         response.endHandler(v -> meter.ended(response.getStatusCode()));
         response.closeHandler(v -> {
             call.onClientGone();

@@ -1,0 +1,177 @@
+package dev.sluice.tracing;
+
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+import dev.sluice.router.RouterEvents;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * OpenTelemetry spans for model calls: one {@code SERVER} span per request and, under it, one
+ * {@code CLIENT} span per attempt on a deployment. Retries, failovers, fallbacks, skipped
+ * fallbacks and benches are events on the request's span.
+ *
+ * <h2>Design notes</h2>
+ * <b>The truth about failures.</b> An attempt that failed has its span's status set to
+ * {@code ERROR}, an {@code exception} event with the failure's class and cause, and, when the
+ * upstream answered, {@code http.response.status_code}: a 500 from a deployment never leaves a
+ * span reading as a success, whatever the request's final answer was. The request's span
+ * carries the status the caller got, and is an error when that is a 5xx (OpenTelemetry's rule
+ * for server spans: a 4xx is the caller's doing).
+ *
+ * <p><b>Spans are kept by call id.</b> The router tells of attempts by call id, on whatever
+ * thread the request runs; the open spans of a call live in a map from its start to its end,
+ * which {@link #requestEnded} always comes to (the request path ends every call once). Spans
+ * are ended with the time of the event and exported in batches off the request path.
+ */
+public final class GatewayTracing implements RouterEvents, AutoCloseable {
+    static final AttributeKey<String> MODEL_GROUP = AttributeKey.stringKey("sluice.model_group");
+    static final AttributeKey<String> DEPLOYMENT = AttributeKey.stringKey("sluice.deployment");
+    static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("sluice.attempt");
+    static final AttributeKey<String> CALL_ID = AttributeKey.stringKey("sluice.call_id");
+    static final AttributeKey<String> FAILURE_CLASS = AttributeKey.stringKey("sluice.failure_class");
+    static final AttributeKey<String> TO_GROUP = AttributeKey.stringKey("sluice.fallback_group");
+    static final AttributeKey<String> REASON = AttributeKey.stringKey("sluice.reason");
+    static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
+    static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
+    static final AttributeKey<String> ROUTE = AttributeKey.stringKey("http.route");
+    static final AttributeKey<String> EXCEPTION_TYPE = AttributeKey.stringKey("exception.type");
+    static final AttributeKey<String> EXCEPTION_MESSAGE = AttributeKey.stringKey("exception.message");
+
+    /** The spans of one call still open. */
+    private static final class CallSpans {
+        final Span request;
+        volatile Span attempt;
+
+        CallSpans(Span request) {
+            this.request = request;
+        }
+    }
+
+    private final SdkTracerProvider provider;
+    private final Tracer tracer;
+    private final ConcurrentMap<String, CallSpans> open = new ConcurrentHashMap<>();
+
+    public GatewayTracing(SdkTracerProvider provider) {
+        this.provider = provider;
+        this.tracer = provider.get("dev.sluice");
+    }
+
+    /** A model call arrived at {@code path}. */
+    public void requestStarted(String callId, String path) {
+        Span span = tracer.spanBuilder("POST " + path)
+                .setSpanKind(SpanKind.SERVER)
+                .setNoParent()
+                .setAttribute(METHOD, "POST")
+                .setAttribute(ROUTE, path)
+                .setAttribute(CALL_ID, callId)
+                .startSpan();
+        open.put(callId, new CallSpans(span));
+    }
+
+    /** The call's answer ended, or its caller left ({@code 499}). */
+    public void requestEnded(String callId, int status) {
+        CallSpans spans = open.remove(callId);
+        if (spans == null) {
+            return;
+        }
+        Span attempt = spans.attempt;
+        if (attempt != null) {
+            attempt.end(); // a stream's attempt: over when its call is
+        }
+        spans.request.setAttribute(STATUS, (long) status);
+        if (status >= 500) {
+            spans.request.setStatus(StatusCode.ERROR, "answered " + status);
+        }
+        spans.request.end();
+    }
+
+    @Override
+    public void attempt(String callId, String group, String deploymentId, int attempt) {
+        CallSpans spans = open.get(callId);
+        if (spans == null) {
+            return;
+        }
+        spans.attempt = tracer.spanBuilder("upstream " + deploymentId)
+                .setSpanKind(SpanKind.CLIENT)
+                .setParent(Context.root().with(spans.request))
+                .setAttribute(MODEL_GROUP, group)
+                .setAttribute(DEPLOYMENT, deploymentId)
+                .setAttribute(ATTEMPT, (long) attempt)
+                .startSpan();
+        spans.request.setAttribute(MODEL_GROUP, group);
+    }
+
+    @Override
+    public void attemptEnded(String callId, String group, String deploymentId, Optional<Failure> failure, long nanos) {
+        CallSpans spans = open.get(callId);
+        Span span = spans == null ? null : spans.attempt;
+        if (span == null) {
+            return;
+        }
+        failure.ifPresentOrElse(f -> {
+            if (f.status() > 0) {
+                span.setAttribute(STATUS, (long) f.status());
+            }
+            span.setAttribute(FAILURE_CLASS, f.kind().wireName());
+            span.addEvent("exception", Attributes.of(EXCEPTION_TYPE, f.kind().wireName(), EXCEPTION_MESSAGE, f.cause()));
+            span.setStatus(StatusCode.ERROR, f.kind().wireName() + ": " + f.cause());
+            span.end();
+            spans.attempt = null;
+        }, () -> {
+            // A whole answer is over; a stream's attempt stays open until its call ends.
+            span.setAttribute(FAILURE_CLASS, "none");
+        });
+    }
+
+    @Override
+    public void retry(String callId, String group, String deploymentId, Failure failure, long delayMillis) {
+        event(callId, "retry", Attributes.of(DEPLOYMENT, deploymentId, FAILURE_CLASS, failure.kind().wireName()));
+    }
+
+    @Override
+    public void failover(String callId, String group, String fromDeploymentId, Failure failure) {
+        event(callId, "failover", Attributes.of(DEPLOYMENT, fromDeploymentId, FAILURE_CLASS, failure.kind().wireName()));
+    }
+
+    @Override
+    public void fallback(String callId, String fromGroup, String toGroup, Failure failure) {
+        event(callId, "fallback", Attributes.of(MODEL_GROUP, fromGroup, TO_GROUP, toGroup, FAILURE_CLASS, failure.kind().wireName()));
+    }
+
+    @Override
+    public void skip(String callId, String fromGroup, String toGroup, String reason) {
+        event(callId, "fallback_skipped", Attributes.of(MODEL_GROUP, fromGroup, TO_GROUP, toGroup, REASON, reason));
+    }
+
+    @Override
+    public void bench(String group, String deploymentId, FailureClass cause, Instant until) {
+        // Not tied to a call id: told on every open request of the group would be noise; the metrics count benches.
+    }
+
+    private void event(String callId, String name, Attributes attributes) {
+        CallSpans spans = open.get(callId);
+        if (spans != null) {
+            spans.request.addEvent(name, attributes);
+        }
+    }
+
+    /** Ends what is still open and sends what is waiting, within a few seconds. */
+    @Override
+    public void close() {
+        open.values().forEach(spans -> spans.request.end());
+        open.clear();
+        provider.shutdown().join(5, TimeUnit.SECONDS);
+    }
+}
