@@ -6,6 +6,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.provider.Providers;
 import dev.sluice.guardrail.Guardrails;
+import dev.sluice.health.HealthChecks;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
 import java.time.Clock;
@@ -21,6 +22,7 @@ import java.util.function.LongSupplier;
  * @param redis              the link replicas share router state through; empty without Redis
  * @param storedModels       the deployments added through the model API, kept in step with the
  *                           store; empty when no store is open
+ * @param health             the probes behind {@code GET /health}, and their background rounds
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -37,6 +39,7 @@ record Gateway(
         Optional<Accounts> accounts,
         Optional<RedisLink> redis,
         Optional<StoredModelSync> storedModels,
+        HealthChecks health,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,
