@@ -56,14 +56,15 @@ final class HealthProbe {
     Future<ProbeResult> probe(Deployment deployment, UpstreamClient upstreams) {
         Provider provider;
         UpstreamRequest request;
+        Duration deadline = deadline(deployment);
+        UpstreamExchange exchange;
         try {
             provider = providers.forDeployment(deployment);
             request = provider.request(deployment, endpoint(deployment), body(deployment));
+            exchange = upstreams.open(request, deadline);
         } catch (RuntimeException e) {
             return Future.succeededFuture(ProbeResult.uncallable(deployment, "cannot be called: " + e.getMessage()));
         }
-        Duration deadline = deadline(deployment);
-        UpstreamExchange exchange = upstreams.open(request, deadline);
         return exchange.answered()
                 .transform(answered -> answered.failed()
                         ? Future.succeededFuture(unanswered(deployment, exchange.failure(answered.cause()), deadline))
