@@ -69,6 +69,7 @@ public final class ConfigPrinter {
             counts(yaml, 3, "allowed_fails_policy", info.allowedFailsPolicy(), null);
         }
         optional(yaml, 3, "cooldown_time", info.cooldownTime().map(YamlWriter::seconds));
+        optional(yaml, 3, "mode", info.mode().map(ModelMode::configName));
     }
 
     private static void router(YamlWriter yaml, RouterSettings router) {
@@ -116,6 +117,13 @@ public final class ConfigPrinter {
                         : general.usesStore() ? null : "unused: no master_key or database_url, so no store");
         yaml.entry(1, "enforce_fallback_model_access", Boolean.toString(general.enforceFallbackModelAccess()), null);
         yaml.entry(1, "enforce_fallback_budget", Boolean.toString(general.enforceFallbackBudget()), null);
+        HealthCheckSettings health = general.healthChecks();
+        yaml.entry(1, "background_health_checks", Boolean.toString(health.background()), null);
+        yaml.entry(1, "health_check_interval", YamlWriter.seconds(health.interval()),
+                health.background() ? null : "unused: background_health_checks is off");
+        yaml.entry(1, "health_check_timeout", YamlWriter.seconds(health.timeout()), null);
+        yaml.entry(1, "health_check_bench_unhealthy", Boolean.toString(health.benchUnhealthy()),
+                !health.benchUnhealthy() || health.background() ? null : "unused: background_health_checks is off");
     }
 
     private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {

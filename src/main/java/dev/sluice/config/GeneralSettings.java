@@ -16,6 +16,9 @@ import java.util.Optional;
  *                                     caller's key or team may not use is skipped
  * @param enforceFallbackBudget        {@code enforce_fallback_budget} (default true): a fallback group the caller's
  *                                     budgets do not cover is skipped
+ * @param healthChecks                 how {@code GET /health} probes the deployments: {@code background_health_checks},
+ *                                     {@code health_check_interval} and Sluice's {@code health_check_timeout} and
+ *                                     {@code health_check_bench_unhealthy}
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -23,7 +26,8 @@ public record GeneralSettings(
         long maxRequestBytes,
         Path storePath,
         boolean enforceFallbackModelAccess,
-        boolean enforceFallbackBudget) {
+        boolean enforceFallbackBudget,
+        HealthCheckSettings healthChecks) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
@@ -29,9 +30,30 @@ final class GeneralSettingsParser {
                 maxRequestBytes(general.take("max_request_size_mb")),
                 read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),
-                read.bool(general.take("enforce_fallback_budget")).orElse(true));
+                read.bool(general.take("enforce_fallback_budget")).orElse(true),
+                healthChecks(general));
         general.finish();
         return settings;
+    }
+
+    /**
+     * The interval and the bench act only with background checks: written without them, they
+     * are listed as not acted on.
+     */
+    private HealthCheckSettings healthChecks(Section general) {
+        boolean background = read.bool(general.take("background_health_checks")).orElse(false);
+        ConfigNode intervalNode = general.take("health_check_interval");
+        Duration interval = read.positiveSeconds(intervalNode).orElse(HealthCheckSettings.DEFAULT_INTERVAL);
+        Duration timeout = read.positiveSeconds(general.take("health_check_timeout")).orElse(HealthCheckSettings.DEFAULT_TIMEOUT);
+        ConfigNode benchNode = general.take("health_check_bench_unhealthy");
+        boolean bench = read.bool(benchNode).orElse(false);
+        if (!background && !intervalNode.isAbsent()) {
+            ignored.notActedOn(intervalNode);
+        }
+        if (!background && bench) {
+            ignored.notActedOn(benchNode);
+        }
+        return new HealthCheckSettings(background, interval, timeout, bench);
     }
 
     /** An unset key reads the variable, as if written {@code os.environ/VARIABLE}. */

@@ -11,14 +11,16 @@ import java.util.OptionalInt;
  * @param id                 as written; {@link Deployment#id()} carries the effective id
  * @param allowedFailsPolicy per-deployment override of {@code allowed_fails_policy}, e.g.
  *                           {@code InternalServerErrorAllowedFails: 1}
+ * @param mode               {@code mode}, when it names one Sluice acts on; how the deployment's health is probed
  */
 public record ModelInfo(
         Optional<String> id,
         OptionalInt maxInputTokens,
         OptionalInt maxOutputTokens,
         Map<String, Integer> allowedFailsPolicy,
-        Optional<Duration> cooldownTime) {
+        Optional<Duration> cooldownTime,
+        Optional<ModelMode> mode) {
 
-    public static final ModelInfo EMPTY =
-            new ModelInfo(Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), Map.of(), Optional.empty());
+    public static final ModelInfo EMPTY = new ModelInfo(Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), Map.of(),
+            Optional.empty(), Optional.empty());
 }

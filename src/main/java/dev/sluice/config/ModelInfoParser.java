@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import java.util.Optional;
+
 /** Reads one deployment's {@code model_info}. */
 final class ModelInfoParser {
     private final FieldReader read;
@@ -20,8 +22,19 @@ final class ModelInfoParser {
                 read.positiveInt(info.take("max_input_tokens")),
                 read.positiveInt(info.take("max_output_tokens")),
                 PolicyParser.read(info.take("allowed_fails_policy"), PolicyParser.ALLOWED_FAILS_POLICY_NAMES, read),
-                read.nonNegativeSeconds(info.take("cooldown_time")));
+                read.nonNegativeSeconds(info.take("cooldown_time")),
+                mode(info.take("mode")));
         info.finish();
         return parsed;
+    }
+
+    /** One of the modes Sluice acts on; LiteLLM's others are read and listed as not acted on. */
+    private Optional<ModelMode> mode(ConfigNode node) {
+        Optional<String> written = read.string(node);
+        Optional<ModelMode> mode = written.flatMap(ModelMode::fromConfigName);
+        if (written.isPresent() && mode.isEmpty()) {
+            ignored.notActedOn(node);
+        }
+        return mode;
     }
 }

@@ -25,7 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * 404 with no allowance configured for it) or when the failures of its class in the window
  * exceed the allowance; benching forgets its counts. A bench lapses by time alone: the first
  * {@link #benchEnd} at or after the end finds it routable again and announces
- * {@link RouterEvents#unbench} once.
+ * {@link RouterEvents#unbench} once. The one exception is a bench a failed health probe set
+ * ({@link #benchUntil}, opt-in): a later passing probe {@link #lift}s it early, unless traffic
+ * lengthened it meanwhile.
  *
  * <p>The knobs are LiteLLM's, resolved per failure from the most specific place that sets
  * them: the allowance from {@code model_info.allowed_fails_policy}, then the router's
@@ -135,14 +137,49 @@ public final class Cooldowns {
         return until;
     }
 
+    /**
+     * Benches {@code deployment} until {@code until} because something besides a routed call
+     * found it failing: a health probe. The same guards hold as for traffic (benching switched
+     * off, a group's only deployment, a class that does not count toward a bench), but no
+     * allowance is counted: the caller decided. Returns the bench end that holds (the store
+     * keeps the later of two), or empty when the deployment was not benched.
+     */
+    public Optional<Instant> benchUntil(ModelGroup group, Deployment deployment, Failure failure, Instant until) {
+        if (router.disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()) {
+            return Optional.empty();
+        }
+        return bench(group, deployment, failure.kind(), until, clock.instant());
+    }
+
+    /**
+     * Lifts the deployment's bench now if it still ends at {@code end}, the end a
+     * {@link #benchUntil} returned, and announces {@link RouterEvents#unbench}. A bench that
+     * traffic lengthened since (a 429's Retry-After, say) ends at another instant and is left to
+     * run its course. Returns whether a bench was lifted.
+     */
+    public boolean lift(Deployment deployment, Instant end) {
+        Optional<Instant> current = store.benchedUntil(deployment.id(), clock.instant());
+        if (current.isEmpty() || !current.get().equals(end)) {
+            return false;
+        }
+        store.clear(deployment.id());
+        if (seenBenched.remove(deployment.id())) {
+            events.unbench(deployment.modelName(), deployment.id());
+        }
+        return true;
+    }
+
     private Optional<Instant> bench(ModelGroup group, Deployment deployment, Failure failure, Instant now,
             Duration cooldown) {
-        Instant asked = now.plus(benchLength(failure, cooldown));
+        return bench(group, deployment, failure.kind(), now.plus(benchLength(failure, cooldown)), now);
+    }
+
+    private Optional<Instant> bench(ModelGroup group, Deployment deployment, FailureClass kind, Instant asked, Instant now) {
         store.bench(deployment.id(), asked);
         // The store keeps the later of two benches, so report the end that holds.
         Instant until = store.benchedUntil(deployment.id(), now).orElse(asked);
         seenBenched.add(deployment.id());
-        events.bench(group.name(), deployment.id(), failure.kind(), until);
+        events.bench(group.name(), deployment.id(), kind, until);
         return Optional.of(until);
     }
 

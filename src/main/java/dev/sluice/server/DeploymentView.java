@@ -47,6 +47,7 @@ final class DeploymentView {
         put(info, "max_input_tokens", i.maxInputTokens());
         put(info, "max_output_tokens", i.maxOutputTokens());
         put(info, "cooldown_time", i.cooldownTime());
+        i.mode().ifPresent(mode -> info.put("mode", mode.configName()));
         if (!i.allowedFailsPolicy().isEmpty()) {
             ObjectNode policy = info.putObject("allowed_fails_policy");
             i.allowedFailsPolicy().forEach(policy::put);

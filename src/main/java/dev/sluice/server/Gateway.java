@@ -8,6 +8,7 @@ import dev.sluice.tracing.GatewayTracing;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.provider.Providers;
 import dev.sluice.guardrail.Guardrails;
+import dev.sluice.health.HealthChecks;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
 import java.time.Clock;
@@ -25,6 +26,7 @@ import java.util.function.LongSupplier;
  *                           store; empty when no store is open
  * @param metrics            what {@code /metrics} shows
  * @param tracing            spans for each request and attempt; empty when no OTLP endpoint is configured
+ * @param health             the probes behind {@code GET /health}, and their background rounds
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -43,6 +45,7 @@ record Gateway(
         Optional<StoredModelSync> storedModels,
         GatewayMetrics metrics,
         Optional<GatewayTracing> tracing,
+        HealthChecks health,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,

@@ -17,6 +17,7 @@ import dev.sluice.store.StoreOptions;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.guardrail.Guardrails;
+import dev.sluice.health.HealthChecks;
 import dev.sluice.router.Backoff;
 import dev.sluice.router.Cooldowns;
 import dev.sluice.router.Router;
@@ -143,8 +144,10 @@ public final class GatewayServer implements AutoCloseable {
         Optional<StoredModelSync> storedModels = accounts.map(store -> new StoredModelSync(store.models(), models,
                 new ModelEntries(Map.copyOf(env), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start());
         MetricGauges.register(metrics, models, cooldowns, signals, redis, accounts, storedModels);
-        Gateway gateway = new Gateway(config, models, providers, router, guardrails,
-                access, accounts, redis, storedModels, metrics, tracing, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+        HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
+                deployment -> Deadlines.attempt(config.router(), deployment), clock, System::nanoTime);
+        Gateway gateway = new Gateway(config, models, providers, router, guardrails, access, accounts, redis, storedModels,
+                metrics, tracing, health, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -157,6 +160,7 @@ public final class GatewayServer implements AutoCloseable {
                 verticles.add(verticle);
                 return verticle;
             }, new DeploymentOptions().setInstances(eventLoops)).await(30, TimeUnit.SECONDS);
+            health.startBackground(vertx);
             int actual = verticles.get(0).actualPort();
             for (GatewayVerticle verticle : verticles) {
                 if (verticle.actualPort() != actual) {

@@ -34,7 +34,7 @@ final class GatewayVerticle extends VerticleBase {
                 accounts.keys(), accounts.teams(), gateway.clock(), gateway.access().changes(),
                 gateway.config().general().maxRequestBytes(), gateway.nanoTime()));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams, authenticator),
-                new InfoHandlers(vertx, gateway, authenticator),
+                new InfoHandlers(vertx, gateway, authenticator), new HealthHandlers(vertx, gateway, authenticator, upstreams),
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models))),
                 accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)));
         HttpServerOptions options = new HttpServerOptions()

@@ -18,7 +18,7 @@ final class Routes implements Handler<HttpServerRequest> {
 
     private final Map<String, Route> byPath;
 
-    Routes(ModelCallPipeline calls, InfoHandlers info, Optional<ModelAdminHandlers> modelApi, Optional<KeyAdminHandlers> keyApi,
+    Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Optional<ModelAdminHandlers> modelApi, Optional<KeyAdminHandlers> keyApi,
             Optional<TeamAdminHandlers> teamApi) {
         Handler<HttpServerRequest> chat = r -> calls.handle(r, Endpoint.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, Endpoint.COMPLETIONS);
@@ -32,6 +32,7 @@ final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/embeddings", new Route(HttpMethod.POST, embeddings)),
                 Map.entry("/v1/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/models", new Route(HttpMethod.GET, info::models)),
+                Map.entry("/health", new Route(HttpMethod.GET, health::health)),
                 Map.entry("/health/liveliness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/liveness", new Route(HttpMethod.GET, info::liveliness)),
                 Map.entry("/health/readiness", new Route(HttpMethod.GET, info::readiness)),

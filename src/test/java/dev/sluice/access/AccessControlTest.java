@@ -8,6 +8,7 @@ import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.GeneralSettings;
+import dev.sluice.config.HealthCheckSettings;
 import dev.sluice.config.Secret;
 import dev.sluice.keys.CallCost;
 import dev.sluice.keys.RateLimits;
@@ -36,7 +37,7 @@ class AccessControlTest {
 
     private AccessControl access(SpendRecorder spend) {
         GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), Optional.empty(), 1024,
-                GeneralSettings.DEFAULT_STORE_PATH, true, true);
+                GeneralSettings.DEFAULT_STORE_PATH, true, true, HealthCheckSettings.DEFAULTS);
         return new AccessControl(general, Optional.empty(), counters, new RateLimits(clock),
                 new CallCost(new BundledModelCatalog()), spend, clock, nanos::get);
     }

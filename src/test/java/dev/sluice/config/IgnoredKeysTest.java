@@ -24,7 +24,7 @@ class IgnoredKeysTest {
                       temperature: 0.2
                       drop_params: true
                     model_info:
-                      mode: chat
+                      base_model: gpt-4o
                     tags: [prod]
                 router_settings:
                   enable_tag_filtering: true
@@ -40,7 +40,7 @@ class IgnoredKeysTest {
                 "environment_variables",
                 "model_list[0].litellm_params.temperature",
                 "model_list[0].litellm_params.drop_params",
-                "model_list[0].model_info.mode",
+                "model_list[0].model_info.base_model",
                 "model_list[0].tags",
                 "router_settings.enable_tag_filtering",
                 "litellm_settings.callbacks",
@@ -141,6 +141,7 @@ class IgnoredKeysTest {
                       max_input_tokens: 128000
                       allowed_fails_policy: {TimeoutErrorAllowedFails: 2}
                       cooldown_time: 30
+                      mode: chat
                 router_settings:
                   routing_strategy: simple-shuffle
                   timeout: 60
@@ -170,7 +171,8 @@ class IgnoredKeysTest {
                   content_policy_fallbacks: [{gpt-4o: [gpt-4o]}]
                   default_fallbacks: [gpt-4o]
                   max_fallbacks: 2
-                general_settings: {master_key: sk-1, max_request_size_mb: 4}
+                general_settings: {master_key: sk-1, max_request_size_mb: 4, background_health_checks: true, health_check_interval: 60,
+                                   health_check_timeout: 5, health_check_bench_unhealthy: true}
                 guardrails:
                   - guardrail_name: no-secrets
                     litellm_params:

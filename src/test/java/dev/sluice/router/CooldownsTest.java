@@ -456,6 +456,72 @@ class CooldownsTest {
         assertThat(events.seen).isEmpty();
     }
 
+    // --- benches a health probe sets (health_check_bench_unhealthy) ----------------------------
+
+    @Test
+    void aFailedProbeBenchesUntilTheEndItAsksForWithoutAnAllowance() throws Exception {
+        load(entries(2), "router_settings: {allowed_fails: 5}");
+
+        assertThat(cooldowns.benchUntil(group, dep(0), failure(FailureClass.SERVER, Optional.empty()), T0.plusSeconds(90)))
+                .contains(T0.plusSeconds(90));
+
+        assertThat(cooldowns.benchEnd(dep(0))).contains(T0.plusSeconds(90));
+        assertThat(events.seen).containsExactly("bench chat d0 server " + T0.plusSeconds(90));
+    }
+
+    @Test
+    void liftEndsTheProbesBenchAtOnceAndAnnouncesIt() throws Exception {
+        load(entries(2), "");
+        Instant end = cooldowns.benchUntil(group, dep(0), failure(FailureClass.TRANSPORT, Optional.empty()), T0.plusSeconds(90))
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(cooldowns.lift(dep(0), end)).isTrue();
+
+        assertThat(cooldowns.isBenched(dep(0))).isFalse();
+        assertThat(events.seen).containsExactly("bench chat d0 transport " + T0.plusSeconds(90), "unbench chat d0");
+        cooldowns.benchEnd(dep(0));
+        assertThat(events.seen).as("the lapse is announced once").hasSize(2);
+    }
+
+    @Test
+    void liftLeavesABenchThatTrafficLengthenedSince() throws Exception {
+        load(entries(2), "");
+        Instant end = cooldowns.benchUntil(group, dep(0), failure(FailureClass.SERVER, Optional.empty()), T0.plusSeconds(20))
+                .orElseThrow();
+        fail(0, FailureClass.RATE_LIMITED, Duration.ofSeconds(60));
+
+        assertThat(cooldowns.lift(dep(0), end)).isFalse();
+
+        assertThat(cooldowns.benchEnd(dep(0))).contains(T0.plusSeconds(60));
+    }
+
+    @Test
+    void liftOfABenchThatAlreadyLapsedDoesNothing() throws Exception {
+        load(entries(2), "");
+        Instant end = cooldowns.benchUntil(group, dep(0), failure(FailureClass.SERVER, Optional.empty()), T0.plusSeconds(20))
+                .orElseThrow();
+        clock.advance(Duration.ofSeconds(20));
+
+        assertThat(cooldowns.lift(dep(0), end)).isFalse();
+    }
+
+    @Test
+    void aFailedProbeKeepsTheGuardsOfEveryBench() throws Exception {
+        Failure server = failure(FailureClass.SERVER, Optional.empty());
+        load(entries(1), "");
+        assertThat(cooldowns.benchUntil(group, dep(0), server, T0.plusSeconds(20))).as("a group's only deployment").isEmpty();
+
+        load(entries(2), "router_settings: {disable_cooldowns: true}");
+        assertThat(cooldowns.benchUntil(group, dep(0), server, T0.plusSeconds(20))).as("disable_cooldowns").isEmpty();
+
+        load(entries(2), "");
+        assertThat(cooldowns.benchUntil(group, dep(0), failure(FailureClass.REJECTED, Optional.empty()), T0.plusSeconds(20)))
+                .as("a 400: the backend answered").isEmpty();
+        assertThat(cooldowns.isBenched(dep(0))).isFalse();
+        assertThat(events.seen).isEmpty();
+    }
+
     // --- helpers ------------------------------------------------------------------------------
 
     /** Deployment {@code d<i>} of group {@code chat}, with extra litellm_params and model_info text. */

@@ -70,7 +70,8 @@ public final class TestGateway implements AutoCloseable {
                 storeFolder = Files.createTempDirectory("sluice-gateway-store-");
                 config = new SluiceConfig(config.deployments(), config.router(),
                         new GeneralSettings(general.masterKey(), general.databaseUrl(), general.maxRequestBytes(),
-                                storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget()),
+                                storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget(),
+                                general.healthChecks()),
                         config.guardrails(), config.ignoredKeys());
             }
             return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), clock, 2,

@@ -1,0 +1,146 @@
+package dev.sluice.health;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.ModelMode;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+import dev.sluice.failure.FailureClassifier;
+import dev.sluice.provider.Endpoint;
+import dev.sluice.provider.ForwardedBody;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.Providers;
+import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.upstream.UpstreamClient;
+import dev.sluice.upstream.UpstreamExchange;
+import dev.sluice.upstream.UpstreamFailure;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Probes one deployment with the smallest real call of its kind, laid out by its provider
+ * adapter and sent by the gateway's own upstream client, as a routed call would be: a chat
+ * completion of one short user message and {@code max_tokens: 1}, a completion of one word and
+ * {@code max_tokens: 1}, or the embedding of one word ({@code model_info.mode}). Any 2xx with
+ * a JSON object passes; everything else fails with a short reason that never holds the key
+ * the probe was sent with.
+ */
+final class HealthProbe {
+    /** What every probe asks; short, so a probe costs a few tokens at most. */
+    static final String PROMPT = "ping";
+    /** The longest error sentence shown; an upstream's page of HTML is cut to this. */
+    static final int MAX_ERROR_CHARS = 300;
+
+    private final Providers providers;
+    private final Function<Deployment, Duration> attemptDeadline;
+    private final Duration longest;
+    private final Clock clock;
+
+    /**
+     * @param attemptDeadline the deployment's own deadline for one attempt
+     * @param longest         {@code health_check_timeout}: no probe waits longer
+     */
+    HealthProbe(Providers providers, Function<Deployment, Duration> attemptDeadline, Duration longest, Clock clock) {
+        this.providers = providers;
+        this.attemptDeadline = attemptDeadline;
+        this.longest = longest;
+        this.clock = clock;
+    }
+
+    /** Probes {@code deployment} on the calling event loop; the future never fails. */
+    Future<ProbeResult> probe(Deployment deployment, UpstreamClient upstreams) {
+        Provider provider;
+        UpstreamRequest request;
+        Duration deadline = deadline(deployment);
+        UpstreamExchange exchange;
+        try {
+            provider = providers.forDeployment(deployment);
+            request = provider.request(deployment, endpoint(deployment), body(deployment));
+            exchange = upstreams.open(request, deadline);
+        } catch (RuntimeException e) {
+            return Future.succeededFuture(ProbeResult.uncallable(deployment, "cannot be called: " + e.getMessage()));
+        }
+        return exchange.answered()
+                .transform(answered -> answered.failed()
+                        ? Future.succeededFuture(unanswered(deployment, exchange.failure(answered.cause()), deadline))
+                        : answered(deployment, provider, request, exchange, deadline))
+                .otherwise(t -> ProbeResult.uncallable(deployment, shown("probe failed: " + t.getMessage(), request)));
+    }
+
+    private Future<ProbeResult> answered(Deployment deployment, Provider provider, UpstreamRequest request,
+            UpstreamExchange exchange, Duration deadline) {
+        int status = exchange.status();
+        return exchange.body().map(body -> {
+            if (status >= 200 && status < 300) {
+                if (provider.normaliseSuccess(body).isPresent()) {
+                    return ProbeResult.healthy(deployment);
+                }
+                String cause = "answered " + status + " with a body that is not a JSON object";
+                return ProbeResult.failed(deployment, new Failure(FailureClass.SERVER, 0, Buffer.buffer(), java.util.Optional.empty(),
+                        cause), cause);
+            }
+            Failure failure = FailureClassifier.fromAnswer(status, body, exchange.headers(), clock.instant());
+            String message = provider.normaliseError(status, body).path("error").path("message").asText("").strip();
+            return ProbeResult.failed(deployment, failure, shown(message.isEmpty() ? "HTTP " + status : "HTTP " + status + ": " + message,
+                    request));
+        }).otherwise(t -> unanswered(deployment, exchange.failure(t), deadline));
+    }
+
+    private static ProbeResult unanswered(Deployment deployment, UpstreamFailure cause, Duration deadline) {
+        String error = cause.kind() == UpstreamFailure.Kind.TIMEOUT ? "timed out after " + seconds(deadline) + " s" : cause.getMessage();
+        return ProbeResult.failed(deployment, FailureClassifier.fromTransport(cause), error);
+    }
+
+    /** The deployment's attempt deadline, never more than {@code health_check_timeout}. */
+    Duration deadline(Deployment deployment) {
+        Duration own = attemptDeadline.apply(deployment);
+        return own.compareTo(longest) < 0 ? own : longest;
+    }
+
+    static Endpoint endpoint(Deployment deployment) {
+        return switch (deployment.info().mode().orElse(ModelMode.CHAT)) {
+            case CHAT -> Endpoint.CHAT_COMPLETIONS;
+            case COMPLETION -> Endpoint.COMPLETIONS;
+            case EMBEDDING -> Endpoint.EMBEDDINGS;
+        };
+    }
+
+    private static ObjectNode body(Deployment deployment) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        switch (endpoint(deployment)) {
+            case CHAT_COMPLETIONS -> {
+                body.putArray("messages").addObject().put("role", "user").put("content", PROMPT);
+                body.put("max_tokens", 1);
+            }
+            case COMPLETIONS -> body.put("prompt", PROMPT).put("max_tokens", 1);
+            case EMBEDDINGS -> body.put("input", PROMPT);
+        }
+        return ForwardedBody.of(body, deployment.params().providerModel());
+    }
+
+    /**
+     * The error as the answer shows it: cut to {@link #MAX_ERROR_CHARS}, and with every header
+     * value the probe sent (its key, whether from the config or the provider's variable) masked,
+     * as an upstream may quote the key it refused.
+     */
+    private static String shown(String error, UpstreamRequest request) {
+        String shown = error;
+        for (String value : request.headers().values()) {
+            String secret = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).strip() : value.strip();
+            if (secret.length() >= 4) {
+                shown = shown.replace(secret, "****");
+            }
+        }
+        return shown.length() <= MAX_ERROR_CHARS ? shown : shown.substring(0, MAX_ERROR_CHARS - 1) + "…";
+    }
+
+    /** {@code 5}, {@code 0.5}: seconds as the config writes them. */
+    private static String seconds(Duration duration) {
+        return BigDecimal.valueOf(duration.toMillis()).movePointLeft(3).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
+import dev.sluice.api.ApiError;
+import dev.sluice.config.Deployment;
+import dev.sluice.health.HealthChecks;
+import dev.sluice.health.HealthReport;
+import dev.sluice.health.ProbeResult;
+import dev.sluice.json.Json;
+import dev.sluice.upstream.UpstreamClient;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * {@code GET /health}: LiteLLM's report of which deployments answer a real call, from probes
+ * sent now or from the latest background round ({@link HealthChecks}). Any valid key may ask,
+ * as in LiteLLM; a virtual key sees (and has probed) only the groups it may call.
+ * {@code ?model=<group>} narrows it to one group. One instance per event loop.
+ */
+final class HealthHandlers {
+    private final Vertx vertx;
+    private final Gateway gateway;
+    private final Authenticator authenticator;
+    private final UpstreamClient upstreams;
+
+    HealthHandlers(Vertx vertx, Gateway gateway, Authenticator authenticator, UpstreamClient upstreams) {
+        this.vertx = vertx;
+        this.gateway = gateway;
+        this.authenticator = authenticator;
+        this.upstreams = upstreams;
+    }
+
+    void health(HttpServerRequest request) {
+        authenticator.caller(request).onComplete(who -> {
+            request.resume();
+            try {
+                if (who.failed()) {
+                    throw who.cause() instanceof ApiError e ? e
+                            : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error");
+                }
+                report(request, who.result());
+            } catch (ApiError e) {
+                Responses.error(request.response(), e);
+            } catch (RuntimeException e) {
+                Responses.internalError(request.response(), request.path(), e);
+            }
+        });
+    }
+
+    private void report(HttpServerRequest request, Caller caller) {
+        String group = request.getParam("model");
+        if (group != null && (gateway.models().current().find(group).isEmpty() || !gateway.access().mayUse(caller, group))) {
+            throw unknownGroup(group, caller);
+        }
+        Predicate<Deployment> shown = d -> (group == null || d.modelName().equals(group)) && gateway.access().mayUse(caller, d.modelName());
+        HealthChecks health = gateway.health();
+        if (!health.inBackground()) {
+            List<Deployment> probed = gateway.models().deployments().stream().filter(shown).toList();
+            health.probe(probed, upstreams).onComplete(done -> answer(request, done.result()));
+            return;
+        }
+        // The latest round completes on the rounds' own event loop; the answer is written on this one.
+        Context here = vertx.getOrCreateContext();
+        health.latest().whenComplete((report, failed) -> here.runOnContext(v -> {
+            if (failed != null) {
+                Responses.internalError(request.response(), request.path(), failed);
+                return;
+            }
+            answer(request, report.only(shown));
+        }));
+    }
+
+    private ApiError unknownGroup(String group, Caller caller) {
+        List<String> usable = gateway.models().current().names().stream().filter(name -> gateway.access().mayUse(caller, name)).toList();
+        return ApiError.invalidRequest("Invalid model name passed in model=" + group + ". Model groups you may use: "
+                + String.join(", ", usable) + ".", "model", "model_not_found");
+    }
+
+    /** LiteLLM's shape, with when the probes were sent; API keys never appear. */
+    private static void answer(HttpServerRequest request, HealthReport report) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ArrayNode healthy = f.arrayNode();
+        ArrayNode unhealthy = f.arrayNode();
+        report.healthy().forEach(result -> healthy.add(endpoint(result)));
+        report.unhealthy().forEach(result -> unhealthy.add(endpoint(result)));
+        ObjectNode body = f.objectNode();
+        body.set("healthy_endpoints", healthy);
+        body.set("unhealthy_endpoints", unhealthy);
+        body.put("healthy_count", healthy.size())
+                .put("unhealthy_count", unhealthy.size())
+                .put("checked_at", report.checkedAt().toString());
+        Responses.json(request.response(), 200, Json.buffer(body));
+    }
+
+    private static ObjectNode endpoint(ProbeResult result) {
+        Deployment d = result.deployment();
+        ObjectNode endpoint = JsonNodeFactory.instance.objectNode()
+                .put("model", d.params().model())
+                .put("api_base", d.params().apiBase().orElse(null))
+                .put("model_name", d.modelName())
+                .put("model_id", d.id());
+        if (!result.healthy()) {
+            endpoint.put("error", result.error());
+            result.failure().ifPresent(failure -> endpoint.put("failure_class", failure.kind().wireName()));
+            result.benchedUntil().ifPresent(until -> endpoint.put("benched_until", until.toString()));
+        }
+        return endpoint;
+    }
+}
