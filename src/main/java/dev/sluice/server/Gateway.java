@@ -21,6 +21,8 @@ import java.util.function.LongSupplier;
  * @param redis              the link replicas share router state through; empty without Redis
  * @param storedModels       the deployments added through the model API, kept in step with the
  *                           store; empty when no store is open
+ * @param storedSettings     the router settings changed through the router settings API, kept in
+ *                           step with the store; empty when no store is open
  * @param env                the environment {@code os.environ/NAME} reads, also for models added at run time
  * @param clock              wall-clock time, for bench ends and HTTP dates
  * @param nanoTime           the monotonic clock deadlines are measured with
@@ -37,6 +39,7 @@ record Gateway(
         Optional<Accounts> accounts,
         Optional<RedisLink> redis,
         Optional<StoredModelSync> storedModels,
+        Optional<StoredRouterSettingsSync> storedSettings,
         Clock clock,
         Map<String, String> env,
         LongSupplier nanoTime,
