@@ -79,8 +79,7 @@ final class RouterSettingsHandlers {
         Set<String> known = new HashSet<>(settings.file().sources().keySet());
         Set<String> groups = new HashSet<>(models.current().names());
         try {
-            RouterSettingOverrides.Change change = RouterSettingOverrides.readChange(body, known, groups);
-            return change;
+            return RouterSettingOverrides.readChange(body, known, groups);
         } catch (RouterSettingOverrides.InvalidChange e) {
             Refusal first = e.refusals().getFirst();
             String code = switch (first.kind()) {
