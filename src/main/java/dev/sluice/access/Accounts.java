@@ -4,6 +4,7 @@ import dev.sluice.config.GeneralSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.ModelRepository;
+import dev.sluice.store.RouterSettingRepository;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendBuffer;
 import dev.sluice.store.SpendRepository;
@@ -42,6 +43,7 @@ public final class Accounts implements AutoCloseable {
     private final TeamRepository teams;
     private final SpendRepository spendLog;
     private final ModelRepository models;
+    private final RouterSettingRepository routerSettings;
     private final SpendBuffer buffer;
     private final SpendWriter writer;
     private final Thread migrator;
@@ -53,6 +55,7 @@ public final class Accounts implements AutoCloseable {
         this.teams = new TeamRepository(database);
         this.spendLog = new SpendRepository(database);
         this.models = new ModelRepository(database);
+        this.routerSettings = new RouterSettingRepository(database);
         this.buffer = buffer;
         this.writer = SpendWriter.start(new SpendLedger(database), buffer, SpendWriterOptions.DEFAULTS);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
@@ -118,6 +121,11 @@ public final class Accounts implements AutoCloseable {
     /** Deployments added through the model API. */
     public ModelRepository models() {
         return models;
+    }
+
+    /** Router settings changed through the router settings API. */
+    public RouterSettingRepository routerSettings() {
+        return routerSettings;
     }
 
     /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */

@@ -1,6 +1,7 @@
 package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.config.RouterSettings;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouteOutcome.GroupRun;
@@ -50,6 +51,8 @@ import java.util.function.BooleanSupplier;
  */
 final class AttemptLoop<T> {
     private final Router router;
+    /** The router settings this request took when it started: one set for all its decisions. */
+    private final RouterSettings settings;
     private final String callId;
     private final CallerOverrides caller;
     private final RoutingStrategy strategy;
@@ -64,9 +67,11 @@ final class AttemptLoop<T> {
     private final Set<String> groupsTried = new HashSet<>();
     private int fallbacksTried;
 
-    AttemptLoop(Router router, String callId, CallerOverrides caller, RoutingStrategy strategy, RequestFacts facts,
-            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, FallbackGate gate, long deadlineNanos) {
+    AttemptLoop(Router router, RouterSettings settings, String callId, CallerOverrides caller, RoutingStrategy strategy,
+            RequestFacts facts, Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, FallbackGate gate,
+            long deadlineNanos) {
         this.router = router;
+        this.settings = settings;
         this.callId = callId;
         this.caller = caller;
         this.strategy = strategy;
@@ -83,7 +88,7 @@ final class AttemptLoop<T> {
             if (ended.servedOrFinal()) {
                 return Future.succeededFuture(outcome(ended, ended.failure));
             }
-            List<String> targets = new FallbackPlanner(router.settings()).targets(requested.name(), ended.failure.kind(), caller);
+            List<String> targets = new FallbackPlanner(settings).targets(requested.name(), ended.failure.kind(), caller);
             return fallBack(requested, ended, targets, 0, ended);
         });
     }
@@ -103,7 +108,7 @@ final class AttemptLoop<T> {
                 skip(requested, target, "unknown_group");
                 continue;
             }
-            if (fallbacksTried >= router.settings().maxFallbacks()) {
+            if (fallbacksTried >= settings.maxFallbacks()) {
                 skip(requested, target, "max_fallbacks");
                 continue;
             }
@@ -176,10 +181,10 @@ final class AttemptLoop<T> {
         if (!left.isPositive()) {
             return outOfTime(state, deployment); // the claim took what was left
         }
-        Duration own = router.attemptDeadline(deployment);
+        Duration own = router.attemptDeadline(settings, deployment);
         Duration deadline = own.compareTo(left) < 0 ? own : left;
         router.events().attempt(callId, state.group.name(), deployment.id(), state.attempts.size());
-        AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, left, state.attempts.size(), fallbacksTried);
+        AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, left, state.attempts.size(), fallbacksTried, settings);
         long sent = router.nanoTime().getAsLong();
         return attempter.attempt(plan).compose(result -> {
             if (!cancelled.getAsBoolean()) {
@@ -241,7 +246,7 @@ final class AttemptLoop<T> {
         if (kind == FailureClass.GUARDRAIL) {
             return Future.succeededFuture(state.end()); // never forwarded to anyone else
         }
-        if (state.retries() >= NumRetries.resolve(router.settings(), caller, group.name(), kind)) {
+        if (state.retries() >= NumRetries.resolve(settings, caller, group.name(), kind)) {
             return Future.succeededFuture(state.end()); // the retry budget for this class is spent
         }
         Optional<Deployment> sibling = untriedSibling(state, deployment, kind);

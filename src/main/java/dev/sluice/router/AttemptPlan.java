@@ -1,6 +1,7 @@
 package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.config.RouterSettings;
 import java.time.Duration;
 
 /**
@@ -13,5 +14,7 @@ import java.time.Duration;
  *                       first event included
  * @param retriesInGroup retries and sibling failovers made in this group before this attempt
  * @param fallbacksTried fallback groups tried before this one (0 on the requested group)
+ * @param settings       the router settings the request took when it started
  */
-public record AttemptPlan(ModelGroup group, Deployment deployment, Duration deadline, Duration totalLeft, int retriesInGroup, int fallbacksTried) {}
+public record AttemptPlan(ModelGroup group, Deployment deployment, Duration deadline, Duration totalLeft, int retriesInGroup,
+        int fallbacksTried, RouterSettings settings) {}

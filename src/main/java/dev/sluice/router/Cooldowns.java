@@ -54,19 +54,23 @@ public final class Cooldowns {
     /** The shortest bench a {@code Retry-After} gives, so {@code Retry-After: 0} still benches. */
     public static final Duration SHORTEST_RETRY_AFTER_BENCH = Duration.ofSeconds(1);
 
-    private final RouterSettings router;
+    private final LiveRouterSettings settings;
     private final CooldownStore store;
     private final Clock clock;
     private final RouterEvents events;
-    private final boolean allowedFailsWritten;
     private final Set<String> seenBenched = ConcurrentHashMap.newKeySet();
 
+    /** Cooldowns under settings that never change. */
     public Cooldowns(RouterSettings router, CooldownStore store, Clock clock, RouterEvents events) {
-        this.router = router;
+        this(new LiveRouterSettings(router), store, clock, events);
+    }
+
+    /** Cooldowns under the settings in effect: each failure is judged by the settings current when it is recorded. */
+    public Cooldowns(LiveRouterSettings settings, CooldownStore store, Clock clock, RouterEvents events) {
+        this.settings = settings;
         this.store = store;
         this.clock = clock;
         this.events = events;
-        this.allowedFailsWritten = !"default".equals(router.sources().getOrDefault("allowed_fails", "default"));
     }
 
     /**
@@ -77,6 +81,7 @@ public final class Cooldowns {
     public Optional<Instant> recordFailure(ModelGroup group, Deployment deployment, Failure failure) {
         FailureClass kind = failure.kind();
         Instant now = clock.instant();
+        RouterSettings router = settings.current();
 
         // The operator switched benching off for the whole router.
         if (router.disableCooldowns()) {
@@ -90,19 +95,19 @@ public final class Cooldowns {
         if (!kind.countsTowardBench()) {
             return Optional.empty();
         }
-        Duration cooldown = cooldownTime(deployment);
+        Duration cooldown = cooldownTime(router, deployment);
         // A cooldown time of 0 is how a deployment, or the router, opts out of benching.
         if (cooldown.isZero()) {
             return Optional.empty();
         }
-        OptionalInt policy = policyAllowance(deployment, kind);
+        OptionalInt policy = policyAllowance(router, deployment, kind);
         // A 429 means no capacity now; more traffic only prolongs it, unless an allowance says to tolerate some.
         if (kind == FailureClass.RATE_LIMITED && policy.isEmpty()) {
             return bench(group, deployment, failure, now, cooldown);
         }
         // A wrong key or a retired model will not heal in seconds (LiteLLM benches 401 and 404 at once too),
         // unless the operator set an allowance for it or wrote allowed_fails to count every class.
-        if ((kind == FailureClass.AUTH || kind == FailureClass.NOT_FOUND) && policy.isEmpty() && !allowedFailsWritten) {
+        if ((kind == FailureClass.AUTH || kind == FailureClass.NOT_FOUND) && policy.isEmpty() && !allowedFailsWritten(router)) {
             return bench(group, deployment, failure, now, cooldown);
         }
         int allowed = policy.orElse(router.allowedFails());
@@ -145,7 +150,7 @@ public final class Cooldowns {
      * keeps the later of two), or empty when the deployment was not benched.
      */
     public Optional<Instant> benchUntil(ModelGroup group, Deployment deployment, Failure failure, Instant until) {
-        if (router.disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()) {
+        if (settings.current().disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()) {
             return Optional.empty();
         }
         return bench(group, deployment, failure.kind(), until, clock.instant());
@@ -195,15 +200,20 @@ public final class Cooldowns {
         return asked.compareTo(LONGEST_RETRY_AFTER_BENCH) > 0 ? LONGEST_RETRY_AFTER_BENCH : asked;
     }
 
+    /** Whether the operator wrote {@code allowed_fails} (in the file or through the router settings API). */
+    private static boolean allowedFailsWritten(RouterSettings router) {
+        return !"default".equals(router.sources().getOrDefault("allowed_fails", "default"));
+    }
+
     /** {@code litellm_params.cooldown_time}, else {@code model_info.cooldown_time}, else the router's. */
-    private Duration cooldownTime(Deployment deployment) {
+    private static Duration cooldownTime(RouterSettings router, Deployment deployment) {
         return deployment.params().cooldownTime()
                 .or(() -> deployment.info().cooldownTime())
                 .orElse(router.cooldownTime());
     }
 
     /** The allowance an {@code allowed_fails_policy} sets for the class: the deployment's, else the router's. */
-    private OptionalInt policyAllowance(Deployment deployment, FailureClass kind) {
+    private static OptionalInt policyAllowance(RouterSettings router, Deployment deployment, FailureClass kind) {
         String key = kind.allowedFailsPolicyKey();
         if (key == null) {
             return OptionalInt.empty();

@@ -3,8 +3,8 @@ package dev.sluice.router;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
 import java.time.Duration;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import io.vertx.core.Future;
@@ -22,7 +22,7 @@ import java.time.Clock;
  */
 public final class Router {
     private final ModelRegistry models;
-    private final RouterSettings settings;
+    private final LiveRouterSettings settings;
     private final Cooldowns cooldowns;
     private final Strategies strategies;
     private final PreCallChecks preCallChecks;
@@ -31,15 +31,17 @@ public final class Router {
     private final Backoff backoff;
     private final LongSupplier nanoTime;
     private final RouterEvents events;
-    private final Function<Deployment, Duration> attemptDeadline;
+    private final BiFunction<RouterSettings, Deployment, Duration> attemptDeadline;
 
     /**
-     * @param attemptDeadline a deployment's own deadline for one attempt, before it is cut
-     *                        to what is left of the request's total deadline
+     * @param settings        the settings in effect, taken once per request
+     * @param attemptDeadline a deployment's own deadline for one attempt under the request's
+     *                        settings, before it is cut to what is left of the request's total
+     *                        deadline
      */
-    public Router(ModelRegistry models, RouterSettings settings, Cooldowns cooldowns, Strategies strategies,
+    public Router(ModelRegistry models, LiveRouterSettings settings, Cooldowns cooldowns, Strategies strategies,
             PreCallChecks preCallChecks, Clock clock, RandomGenerator random, Backoff backoff, LongSupplier nanoTime,
-            RouterEvents events, Function<Deployment, Duration> attemptDeadline) {
+            RouterEvents events, BiFunction<RouterSettings, Deployment, Duration> attemptDeadline) {
         this.models = models;
         this.settings = settings;
         this.cooldowns = cooldowns;
@@ -60,10 +62,13 @@ public final class Router {
      */
     public <T> Future<RouteOutcome<T>> route(String callId, ModelGroup group, CallerOverrides caller, RequestFacts facts,
             Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, FallbackGate gate) {
+        // One set of settings for the whole request, however the settings change while it runs.
+        RouterSettings settings = this.settings.current();
         Duration total = caller.timeout().orElse(settings.timeout());
         long deadlineNanos = nanoTime.getAsLong() + total.toNanos();
         RoutingStrategy strategy = strategies.named(caller.routingStrategy().orElse(settings.routingStrategy()));
-        return new AttemptLoop<>(this, callId, caller, strategy, facts, attempter, delays, cancelled, gate, deadlineNanos).run(group);
+        return new AttemptLoop<>(this, settings, callId, caller, strategy, facts, attempter, delays, cancelled, gate, deadlineNanos)
+                .run(group);
     }
 
     /** The signals every strategy reads; the request path feeds them through this. */
@@ -79,7 +84,8 @@ public final class Router {
         return models.current();
     }
 
-    RouterSettings settings() {
+    /** The settings in effect; {@link LiveRouterSettings#current()} once per request or decision. */
+    public LiveRouterSettings settings() {
         return settings;
     }
 
@@ -107,7 +113,7 @@ public final class Router {
         return events;
     }
 
-    Duration attemptDeadline(Deployment deployment) {
-        return attemptDeadline.apply(deployment);
+    Duration attemptDeadline(RouterSettings settings, Deployment deployment) {
+        return attemptDeadline.apply(settings, deployment);
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * Reads what a caller may ask of the router for one request, most specific first:
@@ -33,15 +34,17 @@ final class CallerOverridesReader {
     static final String DEPLOYMENT_WEIGHTS = "deployment_weights";
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CallerOverridesReader.class);
 
-    private final RouterSettings router;
+    private final Supplier<RouterSettings> settings;
     private final ModelRegistry models;
 
-    CallerOverridesReader(RouterSettings router, ModelRegistry models) {
-        this.router = router;
+    /** @param settings the router settings in effect, whose caps ({@code max_client_*}) are read once per call */
+    CallerOverridesReader(Supplier<RouterSettings> settings, ModelRegistry models) {
+        this.settings = settings;
         this.models = models;
     }
 
     CallerOverrides read(ObjectNode body, MultiMap headers, String group) {
+        RouterSettings router = settings.get();
         JsonNode overrideNode = body.get(OVERRIDE);
         ObjectNode override = null;
         if (overrideNode != null && !overrideNode.isNull()) {
@@ -50,12 +53,12 @@ final class CallerOverridesReader {
             }
             override = o;
         }
-        OptionalInt numRetries = numRetries(field(override, body, "num_retries"), headers.get(NUM_RETRIES_HEADER));
-        Optional<Duration> timeout = timeout(field(override, body, "timeout"), headers.get(TIMEOUT_HEADER));
+        OptionalInt numRetries = numRetries(router, field(override, body, "num_retries"), headers.get(NUM_RETRIES_HEADER));
+        Optional<Duration> timeout = timeout(router, field(override, body, "timeout"), headers.get(TIMEOUT_HEADER));
         Optional<List<String>> fallbacks = Optional.ofNullable(fallbacksFor(group, field(override, body, "fallbacks"), "fallbacks"));
         Map<String, List<String>> contextWindow = perGroup(group, field(override, body, "context_window_fallbacks"), "context_window_fallbacks");
         Map<String, List<String>> contentPolicy = perGroup(group, field(override, body, "content_policy_fallbacks"), "content_policy_fallbacks");
-        Map<String, Map<String, Integer>> retryPolicy = retryPolicy(override == null ? null : override.get("model_group_retry_policy"));
+        Map<String, Map<String, Integer>> retryPolicy = retryPolicy(router, override == null ? null : override.get("model_group_retry_policy"));
         JsonNode disable = body.get("disable_fallbacks");
         boolean disableFallbacks = false;
         if (disable != null && !disable.isNull()) {
@@ -133,7 +136,7 @@ final class CallerOverridesReader {
         return Optional.of(strategy.textValue());
     }
 
-    private OptionalInt numRetries(Located fromBody, String fromHeader) {
+    private static OptionalInt numRetries(RouterSettings router, Located fromBody, String fromHeader) {
         int value;
         if (fromBody != null) {
             JsonNode n = fromBody.value();
@@ -156,7 +159,7 @@ final class CallerOverridesReader {
         return OptionalInt.of(Math.min(value, router.maxClientNumRetries()));
     }
 
-    private Optional<Duration> timeout(Located fromBody, String fromHeader) {
+    private static Optional<Duration> timeout(RouterSettings router, Located fromBody, String fromHeader) {
         double seconds;
         if (fromBody != null) {
             JsonNode n = fromBody.value();
@@ -239,7 +242,7 @@ final class CallerOverridesReader {
     }
 
     /** A caller's per-class counts are capped like its generic count, so no request can amplify load past the maximum. */
-    private Map<String, Map<String, Integer>> retryPolicy(JsonNode node) {
+    private static Map<String, Map<String, Integer>> retryPolicy(RouterSettings router, JsonNode node) {
         if (node == null || node.isNull()) {
             return Map.of();
         }

@@ -138,7 +138,7 @@ final class DeploymentCall implements Attempter<Answer> {
         if (!request.stream()) {
             return plan.deadline();
         }
-        Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> gateway.config().router().streamTimeout());
+        Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> plan.settings().streamTimeout());
         if (streamTimeout.isEmpty()) {
             return plan.deadline();
         }
@@ -170,7 +170,7 @@ final class DeploymentCall implements Attempter<Answer> {
         }
         long waitStarted = gateway.nanoTime().getAsLong();
         StreamRelay relay = new StreamRelay(response, exchange,
-                Deadlines.betweenChunks(gateway.config().router(), deployment), describe(plan),
+                Deadlines.betweenChunks(plan.settings(), deployment), describe(plan),
                 () -> {
                     long now = gateway.nanoTime().getAsLong();
                     // A stream's tokens are not known until it ends; its prompt is what it takes from tpm now.

@@ -24,6 +24,8 @@ import java.util.function.LongSupplier;
  * @param redis              the link replicas share router state through; empty without Redis
  * @param storedModels       the deployments added through the model API, kept in step with the
  *                           store; empty when no store is open
+ * @param storedSettings     the router settings changed through the router settings API, kept in
+ *                           step with the store; empty when no store is open
  * @param metrics            what {@code /metrics} shows
  * @param tracing            spans for each request and attempt; empty when no OTLP endpoint is configured
  * @param health             the probes behind {@code GET /health}, and their background rounds
@@ -43,6 +45,7 @@ record Gateway(
         Optional<Accounts> accounts,
         Optional<RedisLink> redis,
         Optional<StoredModelSync> storedModels,
+        Optional<StoredRouterSettingsSync> storedSettings,
         GatewayMetrics metrics,
         Optional<GatewayTracing> tracing,
         HealthChecks health,

@@ -20,6 +20,7 @@ import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.router.Backoff;
 import dev.sluice.router.Cooldowns;
+import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.Router;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.router.RouterLog;
@@ -64,13 +65,15 @@ public final class GatewayServer implements AutoCloseable {
     private final Optional<RedisRateLimits> sharedLimits;
     private final Optional<StoredModelSync> storedModels;
     private final Optional<GatewayTracing> tracing;
+    private final Optional<StoredRouterSettingsSync> storedSettings;
 
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     private static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
     private GatewayServer(Vertx vertx, int port, Optional<Accounts> accounts, Optional<RedisLink> redis,
             Optional<RedisInFlightCounts> sharedInFlight, Optional<RedisRateLimits> sharedLimits,
-            Optional<StoredModelSync> storedModels, Optional<GatewayTracing> tracing) {
+            Optional<StoredModelSync> storedModels, Optional<GatewayTracing> tracing,
+            Optional<StoredRouterSettingsSync> storedSettings) {
         this.vertx = vertx;
         this.port = port;
         this.accounts = accounts;
@@ -79,6 +82,7 @@ public final class GatewayServer implements AutoCloseable {
         this.sharedLimits = sharedLimits;
         this.storedModels = storedModels;
         this.tracing = tracing;
+        this.storedSettings = storedSettings;
     }
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system clock. */
@@ -108,6 +112,10 @@ public final class GatewayServer implements AutoCloseable {
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 events);
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, clock);
+        // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
+        LiveRouterSettings settings = new LiveRouterSettings(config.router());
+        Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> new StoredRouterSettingsSync(
+                store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL).start());
         // With Redis configured, replicas share benches and failure counts; without it, they live in process.
         Optional<RedisLink> redis = RedisLink.configured(config.router(), clock);
         CooldownStore cooldownStore = redis.<CooldownStore>map(link -> new RedisCooldownStore(link, clock))
@@ -120,7 +128,7 @@ public final class GatewayServer implements AutoCloseable {
         // Key, team and model-per-key rate limits are counted in Redis too, on local counts while it is away.
         Optional<RedisRateLimits> sharedLimits = redis.map(link -> new RedisRateLimits(link, new RateLimits(clock), clock));
         redis.ifPresent(link -> link.start(REDIS_START_WAIT));
-        Cooldowns cooldowns = new Cooldowns(config.router(), cooldownStore, clock, told);
+        Cooldowns cooldowns = new Cooldowns(settings, cooldownStore, clock, told);
         if (RequestFactsReader.countsTokens(config.router()) || accounts.isPresent()) {
             // Tokenizer tables take about half a second each to load: when the config counts
             // tokens (routing, or accounting answers that report no usage), load the ones its
@@ -134,8 +142,8 @@ public final class GatewayServer implements AutoCloseable {
         ModelCatalog catalog = new BundledModelCatalog();
         Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), clock, random);
         PreCallChecks preCallChecks = new PreCallChecks(config.router(), catalog, signals.cachePins(), clock);
-        Router router = new Router(models, config.router(), cooldowns, strategies, preCallChecks, clock, random, backoff,
-                System::nanoTime, told, deployment -> Deadlines.attempt(config.router(), deployment));
+        Router router = new Router(models, settings, cooldowns, strategies, preCallChecks, clock, random, backoff,
+                System::nanoTime, told, Deadlines::attempt);
         RateLimiter limits = sharedLimits.<RateLimiter>map(shared -> shared).orElseGet(() -> new RateLimits(clock));
         AccessControl access = accessControl(config, accounts, catalog, limits, metrics, clock);
         Providers providers = Providers.builtIn(env);
@@ -145,9 +153,9 @@ public final class GatewayServer implements AutoCloseable {
                 new ModelEntries(Map.copyOf(env), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start());
         MetricGauges.register(metrics, models, cooldowns, signals, redis, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
-                deployment -> Deadlines.attempt(config.router(), deployment), clock, System::nanoTime);
+                deployment -> Deadlines.attempt(settings.current(), deployment), clock, System::nanoTime);
         Gateway gateway = new Gateway(config, models, providers, router, guardrails, access, accounts, redis, storedModels,
-                metrics, tracing, health, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
+                storedSettings, metrics, tracing, health, clock, Map.copyOf(env), System::nanoTime, clock.instant().getEpochSecond());
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(true));
         try {
             // One deployment of N instances asking for the same port: Vert.x shares one
@@ -167,11 +175,13 @@ public final class GatewayServer implements AutoCloseable {
                     throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
                 }
             }
-            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits, storedModels, tracing);
+            return new GatewayServer(vertx, actual, accounts, redis, sharedInFlight, sharedLimits, storedModels, tracing,
+                    storedSettings);
         } catch (Exception e) {
             vertx.close();
             tracing.ifPresent(GatewayTracing::close);
             storedModels.ifPresent(StoredModelSync::close);
+            storedSettings.ifPresent(StoredRouterSettingsSync::close);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
             sharedLimits.ifPresent(RedisRateLimits::close);
@@ -205,6 +215,7 @@ public final class GatewayServer implements AutoCloseable {
             vertx.close().await(30, TimeUnit.SECONDS);
             tracing.ifPresent(GatewayTracing::close);
             storedModels.ifPresent(StoredModelSync::close);
+            storedSettings.ifPresent(StoredRouterSettingsSync::close);
             accounts.ifPresent(Accounts::close);
             sharedInFlight.ifPresent(RedisInFlightCounts::close);
             sharedLimits.ifPresent(RedisRateLimits::close);

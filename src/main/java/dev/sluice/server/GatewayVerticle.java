@@ -36,7 +36,9 @@ final class GatewayVerticle extends VerticleBase {
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams, authenticator),
                 new InfoHandlers(vertx, gateway, authenticator), new HealthHandlers(vertx, gateway, authenticator, upstreams),
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models))),
-                accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)));
+                accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)),
+                accountApi.flatMap(api -> gateway.storedSettings().map(sync -> new RouterSettingsHandlers(vertx, api, sync,
+                        gateway.models()))));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)
@@ -53,7 +55,8 @@ final class GatewayVerticle extends VerticleBase {
     }
 
     private Duration idleTimeout() {
-        return gateway.config().router().timeout().plus(Duration.ofSeconds(60));
+        // The timeout in effect at start-up, stored changes included (they are read before the server listens).
+        return gateway.router().settings().current().timeout().plus(Duration.ofSeconds(60));
     }
 
     int actualPort() {

@@ -48,10 +48,10 @@ final class ModelCallPipeline {
         this.authenticator = authenticator;
         this.upstreams = upstreams;
         this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
-        this.overrides = new CallerOverridesReader(gateway.config().router(), gateway.models());
+        this.overrides = new CallerOverridesReader(gateway.router().settings()::current, gateway.models());
         this.errors = new RoutedErrors(gateway.providers());
         this.delays = Delays.on(vertx);
-        this.facts = new RequestFactsReader(vertx, gateway.config().router());
+        this.facts = new RequestFactsReader(vertx, gateway.router().settings()::current);
     }
 
     void handle(HttpServerRequest request, Endpoint endpoint) {

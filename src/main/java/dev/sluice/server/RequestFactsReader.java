@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What routing needs to know about a request before picking: its prompt tokens and its
@@ -29,7 +30,7 @@ final class RequestFactsReader {
             UsageBasedStrategy.NAME, UsageBasedStrategy.NAME_V2, CostBasedStrategy.NAME);
 
     private final Vertx vertx;
-    private final RouterSettings router;
+    private final Supplier<RouterSettings> settings;
     private final PromptTokens tokens = new PromptTokens();
     private final CachePrefixes prefixes = new CachePrefixes(tokens);
     /**
@@ -38,9 +39,10 @@ final class RequestFactsReader {
      */
     private final Set<TokenEncoding> warm = java.util.EnumSet.noneOf(TokenEncoding.class);
 
-    RequestFactsReader(Vertx vertx, RouterSettings router) {
+    /** @param settings the router settings in effect, read once per request */
+    RequestFactsReader(Vertx vertx, Supplier<RouterSettings> settings) {
         this.vertx = vertx;
-        this.router = router;
+        this.settings = settings;
     }
 
     /** Whether any request may need its tokens counted, so the tokenizer tables are loaded at start-up. */
@@ -50,6 +52,7 @@ final class RequestFactsReader {
     }
 
     Future<Read> read(CallRequest request, ModelGroup group, Optional<String> strategy, int bodyBytes) {
+        RouterSettings router = settings.get();
         boolean caching = router.optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING);
         boolean count = caching || router.enablePreCallChecks()
                 || STRATEGIES_READING_TOKENS.contains(strategy.orElse(router.routingStrategy()));

@@ -18,8 +18,8 @@ final class Routes implements Handler<HttpServerRequest> {
 
     private final Map<String, Route> byPath;
 
-    Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Optional<ModelAdminHandlers> modelApi, Optional<KeyAdminHandlers> keyApi,
-            Optional<TeamAdminHandlers> teamApi) {
+    Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Optional<ModelAdminHandlers> modelApi,
+            Optional<KeyAdminHandlers> keyApi, Optional<TeamAdminHandlers> teamApi, Optional<RouterSettingsHandlers> settingsApi) {
         Handler<HttpServerRequest> chat = r -> calls.handle(r, Endpoint.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, Endpoint.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, Endpoint.EMBEDDINGS);
@@ -53,12 +53,14 @@ final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/team/info", get(teamApi.map(t -> t::info), "keys and teams")),
                 Map.entry("/team/update", post(teamApi.map(t -> t::update), "keys and teams")),
                 Map.entry("/team/delete", post(teamApi.map(t -> t::delete), "keys and teams")),
-                Map.entry("/team/list", get(teamApi.map(t -> t::list), "keys and teams")));
+                Map.entry("/team/list", get(teamApi.map(t -> t::list), "keys and teams")),
+                Map.entry("/router/settings", get(settingsApi.map(s -> s::get), "router settings")),
+                Map.entry("/router/settings/update", post(settingsApi.map(s -> s::update), "router settings")));
     }
 
     /**
      * Without a store there is no master key either (a master key opens the embedded store):
-     * the key, team and model routes then say what they need.
+     * the key, team, model and router settings routes then say what they need.
      */
     private static Handler<HttpServerRequest> needsMasterKey(String managed) {
         return request -> {

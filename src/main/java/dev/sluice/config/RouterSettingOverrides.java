@@ -1,0 +1,331 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Router settings changed while the gateway runs, over the config file's: the values an
+ * operator stored through the router settings API. Each value is read by the same rules as
+ * the same key in {@code router_settings} ({@link FieldReader}, {@link FallbacksParser}), so a
+ * value the file would refuse is refused here too, with the same words.
+ *
+ * <p>Only {@link #NAMES} may change at run time; {@link #applyTo} gives the settings the file
+ * would give had it written these values in {@code router_settings}, each such key's source
+ * being {@link #FROM_DATABASE}. A {@code max_client_timeout} the file leaves unset follows the
+ * effective {@code timeout}, as it does at start-up.
+ *
+ * <p>Values are kept in a canonical JSON form ({@link #values()}): what is stored, shown and
+ * read back, e.g. {@code "3"} is kept as {@code 3} and a timeout as a number of seconds.
+ */
+public final class RouterSettingOverrides {
+    /** The source of a setting whose value comes from the database. */
+    public static final String FROM_DATABASE = "database";
+
+    /** The settings that may change while the gateway runs. */
+    public static final List<String> NAMES = List.of(
+            "routing_strategy",
+            "num_retries",
+            "timeout",
+            "allowed_fails",
+            "cooldown_time",
+            "fallbacks",
+            "context_window_fallbacks",
+            "content_policy_fallbacks",
+            "default_fallbacks");
+
+    public static final RouterSettingOverrides NONE = new RouterSettingOverrides(Map.of(), Map.of());
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    /** Typed values by name, in {@link #NAMES} order. */
+    private final Map<String, Object> typed;
+    private final Map<String, JsonNode> values;
+
+    private RouterSettingOverrides(Map<String, Object> typed, Map<String, JsonNode> values) {
+        this.typed = typed;
+        this.values = values;
+    }
+
+    /**
+     * One change asked for: the settings given a value, and those given {@code null}, which
+     * drops the stored value so the file's (or the default) applies again.
+     *
+     * @param set   canonical values by name
+     * @param reset names whose stored value is dropped
+     */
+    public record Change(Map<String, JsonNode> set, Set<String> reset) {
+        public Change {
+            set = Collections.unmodifiableMap(new LinkedHashMap<>(set));
+            reset = Collections.unmodifiableSet(new LinkedHashSet<>(reset));
+        }
+
+        public boolean isEmpty() {
+            return set.isEmpty() && reset.isEmpty();
+        }
+    }
+
+    /** Why one setting of a change was refused: the setting's name and every problem with its value. */
+    public record Refusal(String name, Kind kind, List<String> problems) {
+        public enum Kind {
+            /** Not a router setting at all. */
+            UNKNOWN,
+            /** A router setting that only the config file sets (read once at start-up). */
+            NOT_UPDATABLE,
+            /** A value the config parser would refuse too. */
+            INVALID
+        }
+    }
+
+    /** A change that cannot be made; nothing of it may be applied. */
+    public static final class InvalidChange extends Exception {
+        private final List<Refusal> refusals;
+
+        InvalidChange(List<Refusal> refusals) {
+            super(describe(refusals));
+            this.refusals = List.copyOf(refusals);
+        }
+
+        public List<Refusal> refusals() {
+            return refusals;
+        }
+
+        private static String describe(List<Refusal> refusals) {
+            List<String> parts = new ArrayList<>();
+            for (Refusal refusal : refusals) {
+                switch (refusal.kind()) {
+                    case UNKNOWN -> parts.add(refusal.name() + ": not a router setting (settings that change at run time: "
+                            + String.join(", ", NAMES) + ")");
+                    case NOT_UPDATABLE -> parts.add(refusal.name() + ": set in the config file only, read at start-up "
+                            + "(settings that change at run time: " + String.join(", ", NAMES) + ")");
+                    case INVALID -> parts.addAll(refusal.problems());
+                }
+            }
+            return String.join("; ", parts);
+        }
+    }
+
+    /**
+     * Reads a change from an API body: a JSON object from setting name to value, {@code null}
+     * to drop the stored value. Every field is checked before anything is returned.
+     *
+     * @param known  the names of every router setting (those only the file sets included), to
+     *               tell an unknown name from one that cannot change at run time
+     * @param groups the model groups served now: every fallback target must be one of them
+     * @throws InvalidChange naming each refused field and why
+     */
+    public static Change readChange(ObjectNode body, Set<String> known, Set<String> groups) throws InvalidChange {
+        Map<String, JsonNode> set = new LinkedHashMap<>();
+        Set<String> reset = new LinkedHashSet<>();
+        List<Refusal> refusals = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : body.properties()) {
+            String name = field.getKey();
+            if (!NAMES.contains(name)) {
+                refusals.add(new Refusal(name, known.contains(name) ? Refusal.Kind.NOT_UPDATABLE : Refusal.Kind.UNKNOWN, List.of()));
+                continue;
+            }
+            if (field.getValue().isNull()) {
+                reset.add(name);
+                continue;
+            }
+            List<String> problems = new ArrayList<>();
+            Object value = read(name, field.getValue(), groups, problems);
+            if (!problems.isEmpty()) {
+                refusals.add(new Refusal(name, Refusal.Kind.INVALID, problems));
+            } else {
+                set.put(name, canonical(value));
+            }
+        }
+        if (!refusals.isEmpty()) {
+            throw new InvalidChange(refusals);
+        }
+        return new Change(set, reset);
+    }
+
+    /**
+     * Reads stored values (canonical JSON by name). A value that no longer reads (written by
+     * another version, or a name this one does not change at run time) is left out and
+     * named in {@link Read#skipped()}; the rest apply. Fallback targets are not checked
+     * against the groups served: a group since removed is skipped when a call falls back.
+     */
+    public static Read readStored(Map<String, JsonNode> stored) {
+        Map<String, Object> typed = new LinkedHashMap<>();
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        List<String> skipped = new ArrayList<>();
+        for (String name : NAMES) {
+            JsonNode value = stored.get(name);
+            if (value == null || value.isNull()) {
+                continue;
+            }
+            List<String> problems = new ArrayList<>();
+            Object read = read(name, value, Set.of(), problems);
+            if (problems.isEmpty()) {
+                typed.put(name, read);
+                values.put(name, canonical(read));
+            } else {
+                skipped.add(String.join("; ", problems));
+            }
+        }
+        stored.keySet().stream().filter(name -> !NAMES.contains(name))
+                .forEach(name -> skipped.add(name + ": not a setting that changes at run time"));
+        return new Read(new RouterSettingOverrides(Collections.unmodifiableMap(typed), Collections.unmodifiableMap(values)),
+                List.copyOf(skipped));
+    }
+
+    /** Stored values as read: the overrides that apply, and a problem for each value left out. */
+    public record Read(RouterSettingOverrides overrides, List<String> skipped) {}
+
+    /** The canonical value of each overridden setting, in {@link #NAMES} order. */
+    public Map<String, JsonNode> values() {
+        return values;
+    }
+
+    public boolean isEmpty() {
+        return values.isEmpty();
+    }
+
+    /** The settings {@code file} gives with these values over it. */
+    public RouterSettings applyTo(RouterSettings file) {
+        if (typed.isEmpty()) {
+            return file;
+        }
+        Map<String, String> sources = new LinkedHashMap<>(file.sources());
+        typed.keySet().forEach(name -> sources.put(name, FROM_DATABASE));
+        Duration timeout = value("timeout", file.timeout());
+        boolean clientTimeoutFollows = RouterSettingsParser.FROM_DEFAULT.equals(
+                file.sources().getOrDefault("max_client_timeout", RouterSettingsParser.FROM_DEFAULT));
+        return new RouterSettings(
+                value("routing_strategy", file.routingStrategy()),
+                value("num_retries", file.numRetries()),
+                timeout,
+                file.streamTimeout(),
+                file.maxClientNumRetries(),
+                clientTimeoutFollows ? timeout : file.maxClientTimeout(),
+                value("allowed_fails", file.allowedFails()),
+                value("cooldown_time", file.cooldownTime()),
+                file.disableCooldowns(),
+                value("fallbacks", file.fallbacks()),
+                value("context_window_fallbacks", file.contextWindowFallbacks()),
+                value("content_policy_fallbacks", file.contentPolicyFallbacks()),
+                value("default_fallbacks", file.defaultFallbacks()),
+                file.maxFallbacks(),
+                file.retryPolicy(),
+                file.modelGroupRetryPolicy(),
+                file.allowedFailsPolicy(),
+                file.enablePreCallChecks(),
+                file.optionalPreCallChecks(),
+                file.routingStrategyArgs(),
+                file.redisHost(),
+                file.redisPort(),
+                file.redisPassword(),
+                file.redisDb(),
+                file.redisUrl(),
+                file.redisKeyPrefix(),
+                Collections.unmodifiableMap(sources));
+    }
+
+    /** These overrides with {@code change} made: its values set, its resets dropped. */
+    public RouterSettingOverrides with(Change change) {
+        Map<String, JsonNode> merged = new LinkedHashMap<>(values);
+        merged.putAll(change.set());
+        change.reset().forEach(merged::remove);
+        return readStored(merged).overrides();
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T value(String name, T file) {
+        Object value = typed.get(name);
+        return value == null ? file : (T) value;
+    }
+
+    /** One value by the rules of its {@code router_settings} key; problems are added to {@code problems}. */
+    private static Object read(String name, JsonNode value, Set<String> groups, List<String> problems) {
+        Problems found = new Problems();
+        ConfigNode node = ConfigNode.root(JSON.objectNode().set(name, value)).get(name);
+        Object read = null;
+        if (referencesEnvironment(value)) {
+            found.add(node, ShownValue.of(value, false), "a value written out; os.environ/ references are read from the config file only");
+        } else {
+            FieldReader reader = new FieldReader(new EnvResolver(Map.of(), found), found);
+            FallbacksParser fallbacks = new FallbacksParser(reader, groups);
+            read = switch (name) {
+                case "routing_strategy" -> reader.oneOf(node, RouterSettingsParser.ROUTING_STRATEGIES).orElse(null);
+                case "num_retries", "allowed_fails" -> {
+                    var count = reader.nonNegativeInt(node);
+                    yield count.isPresent() ? count.getAsInt() : null;
+                }
+                case "timeout" -> reader.positiveSeconds(node).orElse(null);
+                case "cooldown_time" -> reader.nonNegativeSeconds(node).orElse(null);
+                case "fallbacks", "context_window_fallbacks", "content_policy_fallbacks" -> fallbacks.fallbacks(node).orElse(null);
+                case "default_fallbacks" -> fallbacks.targets(node).orElse(null);
+                default -> throw new IllegalArgumentException("not a setting that changes at run time: " + name);
+            };
+        }
+        try {
+            found.throwIfAny();
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+        }
+        return read;
+    }
+
+    private static boolean referencesEnvironment(JsonNode value) {
+        if (value.isTextual()) {
+            return value.textValue().startsWith(EnvResolver.PREFIX);
+        }
+        for (JsonNode child : value) {
+            if (referencesEnvironment(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The JSON a typed value is stored and shown as. */
+    static JsonNode canonical(Object value) {
+        return switch (value) {
+            case String text -> TextNode.valueOf(text);
+            case Integer count -> IntNode.valueOf(count);
+            case Duration duration -> seconds(duration);
+            case List<?> list -> strings(list);
+            case Map<?, ?> fallbacks -> fallbackList(fallbacks);
+            default -> throw new IllegalArgumentException("no JSON form for " + value.getClass().getSimpleName());
+        };
+    }
+
+    /** A duration as a number of seconds: {@code 30}, {@code 0.5}. */
+    static JsonNode seconds(Duration duration) {
+        BigDecimal seconds = BigDecimal.valueOf(duration.getSeconds()).add(BigDecimal.valueOf(duration.getNano(), 9))
+                .stripTrailingZeros();
+        if (seconds.scale() <= 0 && seconds.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0) {
+            return JSON.numberNode(seconds.longValueExact());
+        }
+        return DecimalNode.valueOf(seconds);
+    }
+
+    static ArrayNode strings(List<?> list) {
+        ArrayNode array = JSON.arrayNode();
+        list.forEach(item -> array.add(String.valueOf(item)));
+        return array;
+    }
+
+    /** LiteLLM's form of a fallback map: a list of single-key maps. */
+    static ArrayNode fallbackList(Map<?, ?> fallbacks) {
+        ArrayNode array = JSON.arrayNode();
+        fallbacks.forEach((group, targets) -> array.addObject().set(String.valueOf(group), strings((List<?>) targets)));
+        return array;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.sluice.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The effective router settings as JSON, for {@code GET /router/settings}: every setting with
+ * its value and where the value came from, in the order {@code check-config} prints them.
+ * Secrets are masked with {@link Secret#masked()}.
+ *
+ * <p>Sources, as an operator names them: {@code config file} (from {@code router_settings},
+ * or from {@code litellm_settings}; {@code config_key} says which key), {@code database} (stored
+ * through the router settings API), {@code default}, or {@code environment} (a
+ * {@code REDIS_*} variable).
+ */
+public final class RouterSettingsJson {
+    public static final String CONFIG_FILE = "config file";
+    public static final String DATABASE = RouterSettingOverrides.FROM_DATABASE;
+    public static final String DEFAULT = RouterSettingsParser.FROM_DEFAULT;
+    public static final String ENVIRONMENT = RouterSettingsParser.FROM_ENVIRONMENT;
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private RouterSettingsJson() {}
+
+    /** Every setting's value, by name, in {@code check-config}'s order. */
+    public static Map<String, JsonNode> values(RouterSettings router) {
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        values.put("routing_strategy", TextNode.valueOf(router.routingStrategy()));
+        values.put("num_retries", IntNode.valueOf(router.numRetries()));
+        values.put("timeout", RouterSettingOverrides.seconds(router.timeout()));
+        values.put("stream_timeout", router.streamTimeout().map(RouterSettingOverrides::seconds).orElse(NullNode.getInstance()));
+        values.put("max_client_num_retries", IntNode.valueOf(router.maxClientNumRetries()));
+        values.put("max_client_timeout", RouterSettingOverrides.seconds(router.maxClientTimeout()));
+        values.put("allowed_fails", IntNode.valueOf(router.allowedFails()));
+        values.put("cooldown_time", RouterSettingOverrides.seconds(router.cooldownTime()));
+        values.put("disable_cooldowns", BooleanNode.valueOf(router.disableCooldowns()));
+        values.put("fallbacks", RouterSettingOverrides.fallbackList(router.fallbacks()));
+        values.put("context_window_fallbacks", RouterSettingOverrides.fallbackList(router.contextWindowFallbacks()));
+        values.put("content_policy_fallbacks", RouterSettingOverrides.fallbackList(router.contentPolicyFallbacks()));
+        values.put("default_fallbacks", RouterSettingOverrides.strings(router.defaultFallbacks()));
+        values.put("max_fallbacks", IntNode.valueOf(router.maxFallbacks()));
+        values.put("retry_policy", plain(router.retryPolicy()));
+        values.put("model_group_retry_policy", plain(router.modelGroupRetryPolicy()));
+        values.put("allowed_fails_policy", plain(router.allowedFailsPolicy()));
+        values.put("enable_pre_call_checks", BooleanNode.valueOf(router.enablePreCallChecks()));
+        values.put("optional_pre_call_checks", RouterSettingOverrides.strings(router.optionalPreCallChecks()));
+        values.put("routing_strategy_args", plain(router.routingStrategyArgs()));
+        values.put("redis_host", text(router.redisHost()));
+        values.put("redis_port", number(router.redisPort()));
+        values.put("redis_password", text(router.redisPassword().map(Secret::masked)));
+        values.put("redis_db", number(router.redisDb()));
+        values.put("redis_url", text(router.redisUrl().map(Secret::masked)));
+        values.put("redis_key_prefix", TextNode.valueOf(router.redisKeyPrefix()));
+        return values;
+    }
+
+    /** Where a setting's value came from, as {@code GET /router/settings} names it. */
+    public static String source(RouterSettings router, String name) {
+        String source = router.sources().getOrDefault(name, RouterSettingsParser.FROM_DEFAULT);
+        return switch (source) {
+            case RouterSettingsParser.FROM_ROUTER, RouterSettingsParser.FROM_LITELLM -> CONFIG_FILE;
+            default -> source;
+        };
+    }
+
+    /** The config file's key a setting was read from ({@code litellm_settings.request_timeout}), when it came from the file. */
+    public static Optional<String> configKey(RouterSettings router, String name) {
+        String source = router.sources().getOrDefault(name, RouterSettingsParser.FROM_DEFAULT);
+        return switch (source) {
+            case RouterSettingsParser.FROM_ROUTER -> Optional.of(RouterSettingsParser.FROM_ROUTER + "." + name);
+            case RouterSettingsParser.FROM_LITELLM ->
+                    Optional.of(RouterSettingsParser.FROM_LITELLM + "." + LitellmSettingsOverlap.litellmName(name).orElse(name));
+            default -> Optional.empty();
+        };
+    }
+
+    private static JsonNode text(Optional<String> value) {
+        return value.<JsonNode>map(TextNode::valueOf).orElse(NullNode.getInstance());
+    }
+
+    private static JsonNode number(OptionalInt value) {
+        return value.isPresent() ? IntNode.valueOf(value.getAsInt()) : NullNode.getInstance();
+    }
+
+    /** Maps, lists and scalars as written (routing_strategy_args, the policies). */
+    private static JsonNode plain(Object value) {
+        return switch (value) {
+            case null -> NullNode.getInstance();
+            case Map<?, ?> map -> {
+                ObjectNode object = JSON.objectNode();
+                map.forEach((key, inner) -> object.set(String.valueOf(key), plain(inner)));
+                yield object;
+            }
+            case List<?> list -> {
+                var array = JSON.arrayNode();
+                list.forEach(item -> array.add(plain(item)));
+                yield array;
+            }
+            case Integer i -> IntNode.valueOf(i);
+            case Number n -> JSON.numberNode(new java.math.BigDecimal(n.toString()));
+            case Boolean b -> BooleanNode.valueOf(b);
+            default -> TextNode.valueOf(String.valueOf(value));
+        };
+    }
+}

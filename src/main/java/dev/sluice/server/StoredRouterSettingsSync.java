@@ -1,0 +1,146 @@
+package dev.sluice.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.config.RouterSettingOverrides;
+import dev.sluice.json.Json;
+import dev.sluice.router.LiveRouterSettings;
+import dev.sluice.store.RouterSettingRepository;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.StoredRouterSetting;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the router settings in effect ({@link LiveRouterSettings}) in step with the values
+ * stored through the router settings API, so a change made through any replica is served by
+ * every replica sharing the store within {@link #DEFAULT_INTERVAL}, and by a replica that
+ * restarts from its first request.
+ *
+ * <p>Each round reads every stored setting (a handful of rows, one query) and, when they
+ * differ from what the last round read, serves the file's settings with exactly those over
+ * them. A stored value this version cannot read is left out, and logged once per value; the
+ * others apply. While the store cannot be read the settings stay as they were.
+ */
+final class StoredRouterSettingsSync implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StoredRouterSettingsSync.class);
+
+    /** How often the store is read. */
+    static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
+
+    private final RouterSettingRepository store;
+    private final LiveRouterSettings settings;
+    private final Duration interval;
+    /** The stored values (JSON text by name) the settings in effect were built from. */
+    private Map<String, String> served = Map.of();
+    private RouterSettingOverrides overrides = RouterSettingOverrides.NONE;
+    private final Set<String> skippedLogged = new HashSet<>();
+    private volatile Thread loop;
+    private boolean unreachableLogged;
+
+    StoredRouterSettingsSync(RouterSettingRepository store, LiveRouterSettings settings, Duration interval) {
+        this.store = store;
+        this.settings = settings;
+        this.interval = interval;
+    }
+
+    /** Reads the store once now (serving what it holds from the first request), then every interval. */
+    StoredRouterSettingsSync start() {
+        syncNow();
+        loop = Thread.ofVirtual().name("sluice-router-settings-sync").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(interval);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                syncNow();
+            }
+        });
+        return this;
+    }
+
+    LiveRouterSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Stores a change and serves it from the next request on. Runs under the same lock as a
+     * round, so a round that read the store before the write cannot put the old values back.
+     *
+     * @throws StoreException when the store cannot take the change; nothing changes then
+     */
+    synchronized void change(RouterSettingOverrides.Change change, Instant now) {
+        Map<String, String> set = new LinkedHashMap<>();
+        change.set().forEach((name, value) -> set.put(name, value.toString()));
+        store.write(set, change.reset(), now);
+        Map<String, String> stored = new LinkedHashMap<>(served);
+        stored.putAll(set);
+        change.reset().forEach(stored::remove);
+        serve(stored);
+    }
+
+    /** One round: serve what the store holds. Never throws. */
+    synchronized void syncNow() {
+        List<StoredRouterSetting> rows;
+        try {
+            rows = store.list();
+        } catch (StoreException e) {
+            if (!unreachableLogged) {
+                log.warn("router_settings.store_unreadable reason={}; serving the router settings as they were", e.getMessage());
+                unreachableLogged = true;
+            }
+            return;
+        }
+        if (unreachableLogged) {
+            log.info("router_settings.store_readable; router settings follow the store again");
+            unreachableLogged = false;
+        }
+        Map<String, String> stored = new LinkedHashMap<>();
+        rows.forEach(row -> stored.put(row.name(), row.value()));
+        if (!stored.equals(served)) {
+            serve(stored);
+        }
+    }
+
+    private void serve(Map<String, String> stored) {
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        stored.forEach((name, text) -> {
+            try {
+                values.put(name, Json.parse(text.getBytes(StandardCharsets.UTF_8)));
+            } catch (IOException e) {
+                skipped(name + ": the stored value is not JSON: " + e.getMessage());
+            }
+        });
+        RouterSettingOverrides.Read read = RouterSettingOverrides.readStored(values);
+        read.skipped().forEach(this::skipped);
+        if (!read.overrides().values().equals(overrides.values())) {
+            log.info("router_settings.changed stored={}", read.overrides().values());
+        }
+        overrides = read.overrides();
+        settings.serve(overrides);
+        served = Map.copyOf(stored);
+    }
+
+    private void skipped(String problem) {
+        if (skippedLogged.add(problem)) {
+            log.warn("router_settings.stored_value_skipped problem={}", problem);
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread running = loop;
+        if (running != null) {
+            running.interrupt();
+        }
+    }
+}
