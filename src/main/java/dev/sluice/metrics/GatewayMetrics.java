@@ -46,6 +46,9 @@ public final class GatewayMetrics implements RouterEvents {
     private final Histograms attemptSeconds = registry.histogram("sluice_upstream_attempt_duration_seconds",
             "Time an attempt took: to the whole answer, a stream's first event, or the failure.", DURATION_BOUNDS,
             "model_group", "deployment", "outcome");
+    private final Counters streamCuts = registry.counter("sluice_stream_interruptions_total",
+            "Streams whose upstream failed after their first event was relayed: the caller got a stream_interrupted error event.",
+            "model_group", "deployment");
     private final Counters retries = registry.counter("sluice_retries_total",
             "Attempts repeated on the same deployment after a failure, by its class.", "model_group", "deployment", "failure_class");
     private final Counters failovers = registry.counter("sluice_failovers_total",
@@ -121,6 +124,11 @@ public final class GatewayMetrics implements RouterEvents {
         String status = failure.map(f -> f.status() > 0 ? Integer.toString(f.status()) : "none").orElse("2xx");
         attempts.inc(group, deploymentId, outcome, status);
         attemptSeconds.observe(seconds(nanos), group, deploymentId, outcome);
+    }
+
+    @Override
+    public void streamCut(String callId, String group, String deploymentId, String cause) {
+        streamCuts.inc(group, deploymentId);
     }
 
     @Override

@@ -76,7 +76,7 @@ abstract sealed class MetricFamily permits Counters, Gauges, Histograms {
         if (Double.isInfinite(value)) {
             return value > 0 ? "+Inf" : "-Inf";
         }
-        return Double.toString(value);
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString(); // 0.0005, never 5.0E-4
     }
 
     /** The label values of a sample, checked against the family's label names. */

@@ -150,10 +150,18 @@ public final class Cooldowns {
      * keeps the later of two), or empty when the deployment was not benched.
      */
     public Optional<Instant> benchUntil(ModelGroup group, Deployment deployment, Failure failure, Instant until) {
-        if (settings.current().disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()) {
+        RouterSettings router = settings.current();
+        if (router.disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()
+                || cooldownTime(router, deployment).isZero()) {
             return Optional.empty();
         }
-        return bench(group, deployment, failure.kind(), until, clock.instant());
+        Instant now = clock.instant();
+        if (store.benchedUntil(deployment.id(), now).isPresent()) {
+            // Still benched from the last probe: pushed out, and not a new bench for the logs and metrics.
+            store.bench(deployment.id(), until);
+            return Optional.of(store.benchedUntil(deployment.id(), now).orElse(until));
+        }
+        return bench(group, deployment, failure.kind(), until, now);
     }
 
     /**

@@ -25,6 +25,11 @@ final class FanOutEvents implements RouterEvents {
     }
 
     @Override
+    public void streamCut(String callId, String group, String deploymentId, String cause) {
+        listeners.forEach(l -> l.streamCut(callId, group, deploymentId, cause));
+    }
+
+    @Override
     public void attemptFailed(String callId, String group, String deploymentId, Failure failure) {
         listeners.forEach(l -> l.attemptFailed(callId, group, deploymentId, failure));
     }

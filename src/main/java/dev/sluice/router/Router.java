@@ -109,7 +109,8 @@ public final class Router {
         return nanoTime;
     }
 
-    RouterEvents events() {
+    /** Where the router tells what it does; the request path adds what only it sees (a stream cut after its start). */
+    public RouterEvents events() {
         return events;
     }
 

@@ -29,6 +29,12 @@ public interface RouterEvents {
      */
     default void attemptEnded(String callId, String group, String deploymentId, Optional<Failure> failure, long nanos) {}
 
+    /**
+     * A stream already relayed to the caller broke before its end: its upstream failed
+     * ({@code cause}) after the first event, too late to try anyone else.
+     */
+    default void streamCut(String callId, String group, String deploymentId, String cause) {}
+
     /** An attempt failed; what follows (retry, failover, fallback or the answer) is reported next. */
     default void attemptFailed(String callId, String group, String deploymentId, Failure failure) {}
 

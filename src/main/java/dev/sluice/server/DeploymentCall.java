@@ -185,6 +185,8 @@ final class DeploymentCall implements Attempter<Answer> {
                 new StreamTally(charge.keepsStreamText(deployment)),
                 gateway.nanoTime(), attemptStarted + plan.totalLeft().toNanos());
         relay.finished().onSuccess(end -> {
+            relay.cutBy().ifPresent(cut -> gateway.router().events().streamCut(response.headers().get(CallIds.HEADER),
+                    plan.group().name(), deployment.id(), cut.getMessage()));
             if (end == StreamRelay.StreamOutcome.CLIENT_GONE) {
                 charge.streamEnding(response, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
             }

@@ -48,7 +48,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: the behaviour tested and documented
                 // Closes connections that stay silent (idle keep-alives, half-sent requests)
                 // once no call on them could still be waiting for an answer.
-                .setIdleTimeout((int) idleTimeout().toSeconds())
+                .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout().toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
         server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();

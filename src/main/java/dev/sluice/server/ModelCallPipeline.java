@@ -61,7 +61,8 @@ final class ModelCallPipeline {
         RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime(), overhead -> gateway.metrics().overhead(route, overhead));
         RequestMeter meter = new RequestMeter(gateway.metrics(), gateway.tracing(), route, request.path(),
                 response.headers().get(CallIds.HEADER), gateway.nanoTime());
-        response.endHandler(v -> meter.ended(response.getStatusCode()));
+        // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
+        response.endHandler(v -> meter.ended(response.ended() ? response.getStatusCode() : CallEnd.CLIENT_CLOSED));
         response.closeHandler(v -> {
             call.onClientGone();
             meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first

@@ -44,7 +44,16 @@ final class ModelEntries {
         this.guardrails = guardrails;
     }
 
+    /** The longest deployment id and group name the store keeps. */
+    static final int MAX_NAME_LENGTH = 255;
+
     Parsed parse(JsonNode entry) throws Invalid {
+        List<String> tooLong = new ArrayList<>();
+        checkLength(entry.path("model_name"), "model_name", tooLong);
+        checkLength(entry.path("model_info").path("id"), "model_info.id", tooLong);
+        if (!tooLong.isEmpty()) {
+            throw new Invalid(tooLong);
+        }
         ConfigLoader.AddedDeployment added;
         try {
             added = ConfigLoader.parseDeployment(entry, env, Providers.knownPrefixes(), guardrails.names());
@@ -56,6 +65,12 @@ final class ModelEntries {
             throw new Invalid(unprefixed(misconfigured));
         }
         return new Parsed(added.deployment(), unprefixed(added.ignoredKeys()));
+    }
+
+    private static void checkLength(JsonNode value, String field, List<String> problems) {
+        if (value.isTextual() && value.asText().length() > MAX_NAME_LENGTH) {
+            problems.add(field + ": " + value.asText().length() + " characters (expected: at most " + MAX_NAME_LENGTH + ")");
+        }
     }
 
     /** Problems name fields as in a one-entry {@code model_list}; the API's callers sent the entry alone. */

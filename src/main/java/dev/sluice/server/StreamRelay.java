@@ -55,6 +55,14 @@ final class StreamRelay {
     /** How a relayed stream ended. */
     enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
 
+    /** What broke a stream already relayed to the caller; null unless it broke after its first event. */
+    private volatile UpstreamFailure cutBy;
+
+    /** What broke this stream after its first event went to the caller, if that is how it ended. */
+    java.util.Optional<UpstreamFailure> cutBy() {
+        return java.util.Optional.ofNullable(cutBy);
+    }
+
     /**
      * @param source     names the deployment and group in error events, e.g.
      *                   {@code deployment 'a1' of model group 'gpt-4o'}
@@ -138,6 +146,7 @@ final class StreamRelay {
             Buffer last = takePending().appendBuffer(errorEvent(failure));
             beforeEnd.accept(tally);
             client.end(last);
+            cutBy = failure;
             outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
         return committed.future();

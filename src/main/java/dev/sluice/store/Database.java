@@ -146,7 +146,7 @@ public final class Database implements AutoCloseable {
                 // A schema named in the URL is created when missing, as Prisma does for LiteLLM.
                 flyway.schemas(postgres.schemas().toArray(String[]::new));
             }
-            MigrateResult result = flyway.load().migrate();
+            MigrateResult result = oneAtATime(() -> flyway.load().migrate());
             LOG.info("store: {}, schema version {} ({} migration(s) applied now)", location.describe(),
                     result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
                     result.migrationsExecuted);
@@ -162,6 +162,32 @@ public final class Database implements AutoCloseable {
             }
             throw new StoreException(StoreException.Reason.FAILED,
                     "migrate " + location.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Any number for PostgreSQL's advisory lock that replicas take around their migrations. */
+    private static final long MIGRATION_LOCK = 0x51_1CE_0001L;
+
+    /**
+     * Runs {@code migration} while holding a PostgreSQL advisory lock, so replicas starting
+     * together on a new database migrate one after the other: the first creates the schema,
+     * the others find it done. (Flyway's own lock is its history table, which does not exist
+     * yet when the first of them baselines a database that holds other tables.) The embedded
+     * store serves one process and needs none.
+     */
+    private MigrateResult oneAtATime(java.util.function.Supplier<MigrateResult> migration) {
+        if (!(location instanceof StoreLocation.Postgres)) {
+            return migration.get();
+        }
+        try (Connection lock = pool.getConnection(); java.sql.Statement statement = lock.createStatement()) {
+            statement.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")");
+            try {
+                return migration.get();
+            } finally {
+                statement.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");
+            }
+        } catch (SQLException e) {
+            throw new FlywayException("could not take the migration lock: " + e.getMessage(), e);
         }
     }
 

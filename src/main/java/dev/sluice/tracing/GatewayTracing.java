@@ -53,6 +53,7 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
     private static final class CallSpans {
         final Span request;
         volatile Span attempt;
+        volatile String group;
 
         CallSpans(Span request) {
             this.request = request;
@@ -77,7 +78,12 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
                 .setAttribute(ROUTE, path)
                 .setAttribute(CALL_ID, callId)
                 .startSpan();
-        open.put(callId, new CallSpans(span));
+        // A caller may send its own call id, even one in use by another open call: that call keeps
+        // its spans, and this one is not traced rather than mixed into it.
+        if (open.putIfAbsent(callId, new CallSpans(span)) != null) {
+            span.setAttribute(AttributeKey.booleanKey("sluice.call_id_in_use"), true);
+            span.end();
+        }
     }
 
     /** The call's answer ended, or its caller left ({@code 499}). */
@@ -110,7 +116,10 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
                 .setAttribute(DEPLOYMENT, deploymentId)
                 .setAttribute(ATTEMPT, (long) attempt)
                 .startSpan();
-        spans.request.setAttribute(MODEL_GROUP, group);
+        if (attempt == 0 && spans.group == null) {
+            spans.group = group; // the group asked for; fallbacks are events
+            spans.request.setAttribute(MODEL_GROUP, group);
+        }
     }
 
     @Override
@@ -130,9 +139,21 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
             span.end();
             spans.attempt = null;
         }, () -> {
-            // A whole answer is over; a stream's attempt stays open until its call ends.
+            // The answer is being relayed: its attempt's span ends with the call (a stream's last event).
             span.setAttribute(FAILURE_CLASS, "none");
         });
+    }
+
+    @Override
+    public void streamCut(String callId, String group, String deploymentId, String cause) {
+        CallSpans spans = open.get(callId);
+        Span span = spans == null ? null : spans.attempt;
+        if (span != null) {
+            span.setAttribute(FAILURE_CLASS, FailureClass.TRANSPORT.wireName());
+            span.addEvent("exception", Attributes.of(EXCEPTION_TYPE, "stream_interrupted", EXCEPTION_MESSAGE, cause));
+            span.setStatus(StatusCode.ERROR, "stream_interrupted: " + cause);
+        }
+        event(callId, "stream_interrupted", Attributes.of(DEPLOYMENT, deploymentId));
     }
 
     @Override

@@ -65,7 +65,9 @@ public final class OtlpSetup {
         for (String pair : pairs.split(",")) {
             int equals = pair.indexOf('=');
             if (equals > 0) {
-                headers.put(pair.substring(0, equals).strip(), pair.substring(equals + 1).strip());
+                // Values are percent-encoded, as OpenTelemetry's variables define them (Basic%20...).
+                headers.put(pair.substring(0, equals).strip(),
+                        java.net.URLDecoder.decode(pair.substring(equals + 1).strip(), java.nio.charset.StandardCharsets.UTF_8));
             }
         }
         return headers;

@@ -522,6 +522,28 @@ class CooldownsTest {
         assertThat(events.seen).isEmpty();
     }
 
+    @Test
+    void aProbeThatFailsAgainPushesOutTheBenchWithoutANewOne() throws Exception {
+        load(entries(2), "");
+        Failure server = failure(FailureClass.SERVER, Optional.empty());
+        cooldowns.benchUntil(group, dep(0), server, T0.plusSeconds(20));
+        clock.advance(Duration.ofSeconds(10));
+
+        assertThat(cooldowns.benchUntil(group, dep(0), server, T0.plusSeconds(40))).contains(T0.plusSeconds(40));
+
+        assertThat(cooldowns.benchEnd(dep(0))).contains(T0.plusSeconds(40));
+        assertThat(events.seen).as("one outage, one bench").containsExactly("bench chat d0 server " + T0.plusSeconds(20));
+    }
+
+    @Test
+    void aDeploymentThatOptsOutOfBenchingIsNotBenchedByItsProbe() throws Exception {
+        load(List.of(entry(0, "cooldown_time: 0", ""), entry(1, "", "")), "");
+
+        assertThat(cooldowns.benchUntil(group, dep(0), failure(FailureClass.SERVER, Optional.empty()), T0.plusSeconds(20)))
+                .isEmpty();
+        assertThat(cooldowns.isBenched(dep(0))).isFalse();
+    }
+
     // --- helpers ------------------------------------------------------------------------------
 
     /** Deployment {@code d<i>} of group {@code chat}, with extra litellm_params and model_info text. */

@@ -92,6 +92,33 @@ class MetricsTest {
     }
 
     @Test
+    void aCallerWhoHangsUpIsA499AndAStreamCutMidwayIsCountedAsInterrupted() throws Exception {
+        try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
+                MockUpstream cut = MockUpstream.start(MockOptions.defaults("cut", MockMode.CUT));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: slow, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: hanging-1}}
+                          - {model_name: cut, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: cut-1}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(hanging.baseUrl(), cut.baseUrl()))) {
+            gateway.rawChatThenHangUp(null, Chat.body("slow", "hello"));
+            HttpResponse<String> interrupted = gateway.post("/v1/chat/completions", Chat.stream("cut", "hello"));
+            assertThat(interrupted.statusCode()).isEqualTo(200);
+            assertThat(interrupted.body()).contains("stream_interrupted");
+
+            dev.sluice.testing.Eventually.until("the hang-up is counted", java.time.Duration.ofSeconds(5),
+                    () -> samples(gateway.get("/metrics").body())
+                            .getOrDefault("sluice_requests_total{route=\"chat_completions\",status_code=\"499\"}", 0.0) == 1.0);
+            Map<String, Double> m = samples(gateway.get("/metrics").body());
+            assertThat(m).containsEntry("sluice_requests_in_flight", 0.0)
+                    .containsEntry("sluice_stream_interruptions_total{model_group=\"cut\",deployment=\"cut-1\"}", 1.0)
+                    .containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\"200\"}", 1.0)
+                    .containsEntry("sluice_deployment_in_flight{model_group=\"slow\",deployment=\"hanging-1\"}", 0.0);
+            assertThat(gateway.get("/metrics").body()).contains("le=\"0.0005\"").doesNotContain("E-4");
+        }
+    }
+
+    @Test
     void redisHealthIsShownWhenReplicasShareOne() throws Exception {
         try (MockUpstream up = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""

@@ -139,6 +139,15 @@ class ModelApiTest {
             assertThat(json(fromFile).path("error").path("message").asText()).contains("config file");
             assertThat(admin(a, "/model/update", "{\"model_info\": {\"id\": \"from-file\"}}").statusCode()).isEqualTo(400);
 
+            HttpResponse<String> longId = admin(a, "/model/new", """
+                    {"model_name": "g", "litellm_params": {"model": "openai/x", "api_base": "%s"}, "model_info": {"id": "%s"}}"""
+                    .formatted(file.baseUrl(), "i".repeat(256)));
+            assertThat(longId.statusCode()).as(longId.body()).isEqualTo(400);
+            assertThat(json(longId).path("error").path("message").asText()).contains("model_info.id: 256 characters");
+            assertThat(admin(a, "/model/new", """
+                    {"model_name": "%s", "litellm_params": {"model": "openai/x", "api_base": "%s"}}"""
+                    .formatted("g".repeat(300), file.baseUrl())).statusCode()).isEqualTo(400);
+
             assertThat(admin(a, "/model/delete", "{}").statusCode()).isEqualTo(400);
             assertThat(admin(a, "/model/delete", "[1]").statusCode()).isEqualTo(400);
             assertThat(admin(a, "/model/new", """
