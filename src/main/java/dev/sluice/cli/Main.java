@@ -5,6 +5,8 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigPrinter;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.demo.Demo;
+import dev.sluice.logging.LogFormat;
+import dev.sluice.logging.LogLineEncoder;
 import dev.sluice.mock.MockCommand;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.strategy.LatencyArgs;
@@ -132,8 +134,21 @@ public final class Main {
                 config = demo.config();
             }
         } catch (ConfigException e) {
-            reportConfigErrors(args.config().map(Path::toString).orElse("demo config"), e);
+            String source = args.config().map(Path::toString).orElse("demo config");
+            if (LogLineEncoder.jsonInUse()) {
+                log.error("config.unusable source={} problems={}", source, e.problems());
+            } else {
+                reportConfigErrors(source, e);
+            }
             return 2;
+        }
+        if (config.jsonLogs()) {
+            // Before the gateway's first line: litellm_settings.json_logs asks what JSON_LOGS does.
+            LogLineEncoder.useEverywhere(LogFormat.JSON);
+        }
+        if (LogLineEncoder.jsonInUse()) {
+            // The JVM would print an uncaught exception's stack trace as plain lines among the JSON.
+            Thread.setDefaultUncaughtExceptionHandler((thread, e) -> log.error("thread.uncaught_exception", e));
         }
         if (!config.ignoredKeys().isEmpty()) {
             log.warn("config.keys_ignored {}", ignoredKeysWarning(config.ignoredKeys()));
@@ -142,13 +157,17 @@ public final class Main {
         try {
             server = GatewayServer.start(config, args.host(), args.port(), System.getenv());
         } catch (IllegalStateException e) {
-            System.err.println("sluice: " + e.getMessage());
+            if (LogLineEncoder.jsonInUse()) {
+                log.error("server.start_failed reason={}", e.getMessage());
+            } else {
+                System.err.println("sluice: " + e.getMessage());
+            }
             if (demo != null) {
                 demo.close();
             }
             return 1;
         }
-        log.info("server.started address={}:{} model_groups={} deployments={} transport={}", args.host(), server.port(),
+        log.info("server.started address={} model_groups={} deployments={} transport={}", args.host() + ":" + server.port(),
                 config.deployments().stream().map(d -> d.modelName()).distinct().count(), config.deployments().size(),
                 server.transport());
         if (demo != null) {

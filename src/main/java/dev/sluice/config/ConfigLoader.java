@@ -63,8 +63,8 @@ public final class ConfigLoader {
         DeploymentParser entries = new DeploymentParser(read, ignored,
                 new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences), new ModelInfoParser(read, ignored));
         ModelListParser.ModelList models = new ModelListParser(read, entries).parse(top.take("model_list"));
-        RouterSettings router = new RouterSettingsParser(read, ignored, resolver)
-                .parse(top.take("router_settings"), top.take("litellm_settings"), models.groups());
+        RouterSettingsParser routerSettings = new RouterSettingsParser(read, ignored, resolver);
+        RouterSettings router = routerSettings.parse(top.take("router_settings"), top.take("litellm_settings"), models.groups());
         GeneralSettings general = new GeneralSettingsParser(read, ignored, resolver).parse(top.take("general_settings"));
         GuardrailsParser.Parsed guardrails = new GuardrailsParser(read, ignored).parse(top.take("guardrails"));
         if (guardrails.readable()) {
@@ -73,7 +73,8 @@ public final class ConfigLoader {
         top.finish();
 
         problems.throwIfAny();
-        return new SluiceConfig(models.deployments(), router, general, guardrails.guardrails(), ignored.inFileOrder(root));
+        return new SluiceConfig(models.deployments(), router, general, guardrails.guardrails(), ignored.inFileOrder(root),
+                routerSettings.jsonLogs());
     }
 
     /**

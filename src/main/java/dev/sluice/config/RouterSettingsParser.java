@@ -61,6 +61,7 @@ final class RouterSettingsParser {
     private final Map<String, String> sources = new LinkedHashMap<>();
     private Section router;
     private Section litellm;
+    private boolean jsonLogs;
 
     RouterSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
         this.read = read;
@@ -113,9 +114,16 @@ final class RouterSettingsParser {
                 setting("redis_url", read::secret),
                 setting("redis_key_prefix", read::string).orElse(DEFAULT_REDIS_KEY_PREFIX),
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
+        // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
+        jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);
         router.finish();
         litellm.finish();
         return settings;
+    }
+
+    /** {@code litellm_settings.json_logs}, after {@link #parse}: whether the log is written as JSON lines. */
+    boolean jsonLogs() {
+        return jsonLogs;
     }
 
     /**

@@ -10,17 +10,26 @@ import java.util.List;
  * @param ignoredKeys config paths that were read but that Sluice does not act on (yet), in
  *                    file order, e.g. {@code litellm_settings.callbacks}; start-up warns once
  *                    listing them
+ * @param jsonLogs    {@code litellm_settings.json_logs}: the log is written as JSON lines
+ *                    (as with the environment variable {@code JSON_LOGS=True})
  */
 public record SluiceConfig(
         List<Deployment> deployments,
         RouterSettings router,
         GeneralSettings general,
         List<GuardrailConfig> guardrails,
-        List<String> ignoredKeys) {
+        List<String> ignoredKeys,
+        boolean jsonLogs) {
 
     public SluiceConfig {
         deployments = List.copyOf(deployments);
         guardrails = List.copyOf(guardrails);
         ignoredKeys = List.copyOf(ignoredKeys);
+    }
+
+    /** A config that leaves the log format to the environment. */
+    public SluiceConfig(List<Deployment> deployments, RouterSettings router, GeneralSettings general,
+            List<GuardrailConfig> guardrails, List<String> ignoredKeys) {
+        this(deployments, router, general, guardrails, ignoredKeys, false);
     }
 }

@@ -6,12 +6,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** Tells several listeners of each event, in order. */
+/**
+ * Tells several listeners of each event, in order. Each gets the same arguments; they are
+ * immutable ({@link Failure} included), so what one listener does with them cannot change
+ * what the next one reads.
+ */
 final class FanOutEvents implements RouterEvents {
     private final List<RouterEvents> listeners;
 
     FanOutEvents(List<RouterEvents> listeners) {
-        this.listeners = listeners;
+        this.listeners = List.copyOf(listeners);
     }
 
     @Override
