@@ -63,7 +63,7 @@ final class RoutedErrors {
             JsonNode error = body.get("error");
             if (error instanceof ObjectNode e) {
                 JsonNode message = e.get("message");
-                String upstream = message != null && message.isTextual() ? message.textValue() : "";
+                String upstream = withoutKey(message != null && message.isTextual() ? message.textValue() : "", failed);
                 e.put("message", upstream.isEmpty() ? what : upstream + "\n\n" + what);
             }
             calls.headersOf(failure).ifPresent(h -> UpstreamHeaders.copy(h, response));
@@ -174,5 +174,17 @@ final class RoutedErrors {
             }
         }
         return String.join("; ", parts);
+    }
+
+    /**
+     * An upstream's message with the deployment's own API key masked: providers quote the key
+     * they were sent ("Incorrect API key provided: sk-..."), and the caller must never see the
+     * gateway's key.
+     */
+    private static String withoutKey(String message, Deployment deployment) {
+        return deployment.params().apiKey()
+                .filter(key -> key.value().length() >= 4 && message.contains(key.value()))
+                .map(key -> message.replace(key.value(), key.masked()))
+                .orElse(message);
     }
 }

@@ -55,6 +55,25 @@ class UpstreamAnswersTest {
     }
 
     @Test
+    void anUpstreamThatQuotesTheGatewaysKeyHasItMaskedBeforeTheCallerSeesIt() throws IOException {
+        String key = "sk-upstream-secret-0123456789";
+        try (dev.sluice.testing.ScriptedUpstream upstream = dev.sluice.testing.ScriptedUpstream.start("quoting",
+                        new dev.sluice.testing.ScriptedUpstream.Reply(401,
+                                "{\"error\":{\"message\":\"Incorrect API key provided: " + key + ".\",\"type\":\"invalid_request_error\","
+                                        + "\"code\":\"invalid_api_key\"}}", null));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, api_key: %s}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(upstream.baseUrl(), key))) {
+            HttpResponse<String> answer = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+
+            assertThat(answer.statusCode()).isEqualTo(401);
+            assertThat(answer.body()).doesNotContain(key).contains("Incorrect API key provided: ****6789.");
+        }
+    }
+
+    @Test
     void contextWindowRefusalKeepsItsCode() throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.CONTEXT).withMaxChars(10));
                 TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
