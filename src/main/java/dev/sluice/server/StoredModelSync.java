@@ -55,16 +55,7 @@ final class StoredModelSync implements AutoCloseable {
     /** Reads the store once now (serving what it holds from the first request), then every interval. */
     StoredModelSync start() {
         syncNow();
-        loop = Thread.ofVirtual().name("sluice-model-sync").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(interval);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                syncNow();
-            }
-        });
+        loop = Rounds.every("sluice-model-sync", interval, this::syncNow);
         return this;
     }
 

@@ -55,16 +55,7 @@ final class StoredRouterSettingsSync implements AutoCloseable {
     /** Reads the store once now (serving what it holds from the first request), then every interval. */
     StoredRouterSettingsSync start() {
         syncNow();
-        loop = Thread.ofVirtual().name("sluice-router-settings-sync").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(interval);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                syncNow();
-            }
-        });
+        loop = Rounds.every("sluice-router-settings-sync", interval, this::syncNow);
         return this;
     }
 
