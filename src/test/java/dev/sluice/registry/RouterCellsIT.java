@@ -1,25 +1,26 @@
 package dev.sluice.registry;
 
+import static dev.sluice.registry.ReplicaPair.assertServed;
+import static dev.sluice.registry.ReplicaPair.chat;
+import static dev.sluice.registry.ReplicaPair.errorCode;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.TestRedis;
+import dev.sluice.testing.SlowStreamUpstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,101 +50,104 @@ class RouterCellsIT {
     /** Cooldown of the cooldown cells, in seconds. */
     private static final int BENCH_SECONDS = 2;
 
-    private final String prefix = TestRedis.newPrefix();
-    private final Map<String, MockUpstream> mocks = new LinkedHashMap<>();
+    private final ReplicaPair pair = new ReplicaPair();
     private GatewayProcess a;
     private GatewayProcess b;
+    /** Sends a stream's first event at once, then nothing for 2 s. */
+    private SlowStreamUpstream holding;
 
     @BeforeAll
     void startReplicas(@TempDir Path folder) {
-        mock("ok", MockOptions.defaults("ok", MockMode.OK));
-        mock("retry-timeout", MockOptions.defaults("retry-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(1)).withTimes(1));
-        mock("retry-server", MockOptions.defaults("retry-server", MockMode.FAIL).withTimes(1));
-        mock("retry-429", MockOptions.defaults("retry-429", MockMode.RATELIMIT).withRetryAfterSeconds(1).withTimes(1));
-        mock("retry-auth", MockOptions.defaults("retry-auth", MockMode.AUTH));
-        mock("retry-auth-sibling", MockOptions.defaults("retry-auth-sibling", MockMode.OK));
-        mock("failover-404", MockOptions.defaults("failover-404", MockMode.NOTFOUND));
-        mock("failover-404-sibling", MockOptions.defaults("failover-404-sibling", MockMode.OK));
-        mock("failover-400", MockOptions.defaults("failover-400", MockMode.REJECT));
-        mock("failover-400-sibling", MockOptions.defaults("failover-400-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("retry-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(1)).withTimes(1));
+        pair.mock(MockOptions.defaults("retry-server", MockMode.FAIL).withTimes(1));
+        pair.mock(MockOptions.defaults("retry-429", MockMode.RATELIMIT).withRetryAfterSeconds(1).withTimes(1));
+        pair.mock(MockOptions.defaults("retry-auth", MockMode.AUTH));
+        pair.mock(MockOptions.defaults("retry-auth-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("failover-404", MockMode.NOTFOUND));
+        pair.mock(MockOptions.defaults("failover-404-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("failover-400", MockMode.REJECT));
+        pair.mock(MockOptions.defaults("failover-400-sibling", MockMode.OK));
         for (String kind : List.of("server", "429", "auth", "timeout")) {
-            mock("cooldown-" + kind + "-backup", MockOptions.defaults("cooldown-" + kind + "-backup", MockMode.OK));
+            pair.mock(MockOptions.defaults("cooldown-" + kind + "-backup", MockMode.OK));
         }
-        mock("cooldown-server", MockOptions.defaults("cooldown-server", MockMode.FAIL));
-        mock("cooldown-429", MockOptions.defaults("cooldown-429", MockMode.RATELIMIT).withRetryAfterSeconds(BENCH_SECONDS));
-        mock("cooldown-auth", MockOptions.defaults("cooldown-auth", MockMode.AUTH));
-        mock("cooldown-timeout", MockOptions.defaults("cooldown-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(2)));
-        mock("fb-server", MockOptions.defaults("fb-server", MockMode.FAIL));
-        mock("fb-server-target", MockOptions.defaults("fb-server-target", MockMode.OK));
-        mock("fb-timeout", MockOptions.defaults("fb-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(2)));
-        mock("fb-timeout-target", MockOptions.defaults("fb-timeout-target", MockMode.OK));
-        mock("fb-context", MockOptions.defaults("fb-context", MockMode.CONTEXT).withMaxChars(40));
-        mock("fb-context-target", MockOptions.defaults("fb-context-target", MockMode.OK));
-        mock("fb-context-general", MockOptions.defaults("fb-context-general", MockMode.OK));
-        mock("fb-policy", MockOptions.defaults("fb-policy", MockMode.POLICY).withTriggerWord("forbidden"));
-        mock("fb-policy-sibling", MockOptions.defaults("fb-policy-sibling", MockMode.OK));
-        mock("fb-policy-target", MockOptions.defaults("fb-policy-target", MockMode.OK));
-        mock("fb-policy-general", MockOptions.defaults("fb-policy-general", MockMode.OK));
-        mock("fb-default", MockOptions.defaults("fb-default", MockMode.FAIL));
-        mock("fb-default-target", MockOptions.defaults("fb-default-target", MockMode.OK));
-        mock("guarded", MockOptions.defaults("guarded", MockMode.OK));
-        mock("guarded-sibling", MockOptions.defaults("guarded-sibling", MockMode.OK));
-        mock("guarded-fallback", MockOptions.defaults("guarded-fallback", MockMode.OK));
-        mock("hang", MockOptions.defaults("hang", MockMode.HANG));
-        mock("hang-fallback", MockOptions.defaults("hang-fallback", MockMode.OK));
-        mock("cut", MockOptions.defaults("cut", MockMode.CUT));
-        mock("cut-sibling", MockOptions.defaults("cut-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("cooldown-server", MockMode.FAIL));
+        pair.mock(MockOptions.defaults("cooldown-429", MockMode.RATELIMIT).withRetryAfterSeconds(BENCH_SECONDS));
+        pair.mock(MockOptions.defaults("cooldown-auth", MockMode.AUTH));
+        pair.mock(MockOptions.defaults("cooldown-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(2)));
+        pair.mock(MockOptions.defaults("fb-server", MockMode.FAIL));
+        pair.mock(MockOptions.defaults("fb-server-target", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(2)));
+        pair.mock(MockOptions.defaults("fb-timeout-target", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-context", MockMode.CONTEXT).withMaxChars(40));
+        pair.mock(MockOptions.defaults("fb-context-target", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-context-general", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-policy", MockMode.POLICY).withTriggerWord("forbidden"));
+        pair.mock(MockOptions.defaults("fb-policy-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-policy-target", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-policy-general", MockMode.OK));
+        pair.mock(MockOptions.defaults("fb-default", MockMode.FAIL));
+        pair.mock(MockOptions.defaults("fb-default-target", MockMode.OK));
+        pair.mock(MockOptions.defaults("guarded", MockMode.OK));
+        pair.mock(MockOptions.defaults("guarded-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("guarded-fallback", MockMode.OK));
+        pair.mock(MockOptions.defaults("hang", MockMode.HANG));
+        pair.mock(MockOptions.defaults("hang-fallback", MockMode.OK));
+        pair.mock(MockOptions.defaults("cut", MockMode.CUT));
+        pair.mock(MockOptions.defaults("cut-sibling", MockMode.OK));
 
-        String yaml = "model_list:\n"
-                + deployment("warm-up", "warm-up", "ok", "")
-                + deployment("retry-timeout", "retry-timeout", "retry-timeout", "timeout: " + SHORT_TIMEOUT)
-                + deployment("retry-server", "retry-server", "retry-server", "")
-                + deployment("retry-429", "retry-429", "retry-429", "")
-                + deployment("retry-auth", "retry-auth", "retry-auth", "api_key: bogus-key, weight: 1000")
-                + deployment("retry-auth", "retry-auth-sibling", "retry-auth-sibling", "weight: 0")
-                + deployment("retry-refused", "retry-refused", "http://127.0.0.1:" + Ports.refusing() + "/v1", "")
-                + deployment("failover-404", "failover-404", "failover-404", "weight: 1000")
-                + deployment("failover-404", "failover-404-sibling", "failover-404-sibling", "weight: 0")
-                + deployment("failover-400", "failover-400", "failover-400", "weight: 1000")
-                + deployment("failover-400", "failover-400-sibling", "failover-400-sibling", "weight: 0")
-                + deployment("cooldown-server", "cooldown-server", "cooldown-server", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
-                + deployment("cooldown-server", "cooldown-server-backup", "cooldown-server-backup", "weight: 0")
-                + deployment("cooldown-429", "cooldown-429", "cooldown-429", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
-                + deployment("cooldown-429", "cooldown-429-backup", "cooldown-429-backup", "weight: 0")
-                + deployment("cooldown-auth", "cooldown-auth", "cooldown-auth",
+        holding = uncheckedSlowStream();
+        pair.mock(MockOptions.defaults("hangup", MockMode.HANG));
+        String modelList = pair.deployment("retry-timeout", "retry-timeout", "retry-timeout", "timeout: " + SHORT_TIMEOUT)
+                + pair.deployment("retry-server", "retry-server", "retry-server", "")
+                + pair.deployment("retry-429", "retry-429", "retry-429", "")
+                + pair.deployment("retry-auth", "retry-auth", "retry-auth", "api_key: bogus-key, weight: 1000")
+                + pair.deployment("retry-auth", "retry-auth-sibling", "retry-auth-sibling", "weight: 0")
+                + pair.deployment("retry-refused", "retry-refused", "http://127.0.0.1:" + Ports.refusing() + "/v1", "")
+                + pair.deployment("failover-404", "failover-404", "failover-404", "weight: 1000")
+                + pair.deployment("failover-404", "failover-404-sibling", "failover-404-sibling", "weight: 0")
+                + pair.deployment("failover-400", "failover-400", "failover-400", "weight: 1000")
+                + pair.deployment("failover-400", "failover-400-sibling", "failover-400-sibling", "weight: 0")
+                + pair.deployment("cooldown-server", "cooldown-server", "cooldown-server", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
+                + pair.deployment("cooldown-server", "cooldown-server-backup", "cooldown-server-backup", "weight: 0")
+                + pair.deployment("cooldown-429", "cooldown-429", "cooldown-429", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
+                + pair.deployment("cooldown-429", "cooldown-429-backup", "cooldown-429-backup", "weight: 0")
+                + pair.deployment("cooldown-auth", "cooldown-auth", "cooldown-auth",
                         "api_key: bogus-key, weight: 1000, cooldown_time: " + BENCH_SECONDS)
-                + deployment("cooldown-auth", "cooldown-auth-backup", "cooldown-auth-backup", "weight: 0")
-                + deployment("cooldown-timeout", "cooldown-timeout", "cooldown-timeout",
+                + pair.deployment("cooldown-auth", "cooldown-auth-backup", "cooldown-auth-backup", "weight: 0")
+                + pair.deployment("cooldown-timeout", "cooldown-timeout", "cooldown-timeout",
                         "timeout: " + SHORT_TIMEOUT + ", weight: 1000, cooldown_time: " + BENCH_SECONDS)
-                + deployment("cooldown-timeout", "cooldown-timeout-backup", "cooldown-timeout-backup", "weight: 0")
-                + deployment("fb-server", "fb-server", "fb-server", "")
-                + deployment("fb-server-target", "fb-server-target", "fb-server-target", "")
-                + deployment("fb-timeout", "fb-timeout", "fb-timeout", "timeout: " + SHORT_TIMEOUT)
-                + deployment("fb-timeout-target", "fb-timeout-target", "fb-timeout-target", "")
-                + deployment("fb-context", "fb-context", "fb-context", "")
-                + deployment("fb-context-target", "fb-context-target", "fb-context-target", "")
-                + deployment("fb-context-general", "fb-context-general", "fb-context-general", "")
-                + deployment("fb-policy", "fb-policy", "fb-policy", "weight: 1000")
-                + deployment("fb-policy", "fb-policy-sibling", "fb-policy-sibling", "weight: 0")
-                + deployment("fb-policy-target", "fb-policy-target", "fb-policy-target", "")
-                + deployment("fb-policy-general", "fb-policy-general", "fb-policy-general", "")
-                + deployment("fb-default", "fb-default", "fb-default", "")
-                + deployment("fb-default-target", "fb-default-target", "fb-default-target", "")
-                + deployment("guarded", "guarded", "guarded", "weight: 1000, guardrails: [registry-block]")
-                + deployment("guarded", "guarded-sibling", "guarded-sibling", "weight: 0")
-                + deployment("guarded-fallback", "guarded-fallback", "guarded-fallback", "")
-                + deployment("hang", "hang", "hang", "")
-                + deployment("hang-fallback", "hang-fallback", "hang-fallback", "")
-                + deployment("cut", "cut", "cut", "weight: 1000")
-                + deployment("cut", "cut-sibling", "cut-sibling", "weight: 0")
-                + """
+                + pair.deployment("cooldown-timeout", "cooldown-timeout-backup", "cooldown-timeout-backup", "weight: 0")
+                + pair.deployment("fb-server", "fb-server", "fb-server", "")
+                + pair.deployment("fb-server-target", "fb-server-target", "fb-server-target", "")
+                + pair.deployment("fb-timeout", "fb-timeout", "fb-timeout", "timeout: " + SHORT_TIMEOUT)
+                + pair.deployment("fb-timeout-target", "fb-timeout-target", "fb-timeout-target", "")
+                + pair.deployment("fb-context", "fb-context", "fb-context", "")
+                + pair.deployment("fb-context-target", "fb-context-target", "fb-context-target", "")
+                + pair.deployment("fb-context-general", "fb-context-general", "fb-context-general", "")
+                + pair.deployment("fb-policy", "fb-policy", "fb-policy", "weight: 1000")
+                + pair.deployment("fb-policy", "fb-policy-sibling", "fb-policy-sibling", "weight: 0")
+                + pair.deployment("fb-policy-target", "fb-policy-target", "fb-policy-target", "")
+                + pair.deployment("fb-policy-general", "fb-policy-general", "fb-policy-general", "")
+                + pair.deployment("fb-default", "fb-default", "fb-default", "")
+                + pair.deployment("fb-default-target", "fb-default-target", "fb-default-target", "")
+                + pair.deployment("guarded", "guarded", "guarded", "weight: 1000, guardrails: [registry-block]")
+                + pair.deployment("guarded", "guarded-sibling", "guarded-sibling", "weight: 0")
+                + pair.deployment("guarded-fallback", "guarded-fallback", "guarded-fallback", "")
+                + pair.deployment("hang", "hang", "hang", "")
+                + pair.deployment("hang-fallback", "hang-fallback", "hang-fallback", "")
+                + pair.deployment("cut", "cut", "cut", "weight: 1000")
+                + pair.deployment("cut", "cut-sibling", "cut-sibling", "weight: 0")
+                + pair.deployment("stream-gap", "stream-gap", holding.baseUrl(), "stream_timeout: 0.5, weight: 1000")
+                + pair.deployment("stream-gap", "stream-gap-sibling", "cut-sibling", "weight: 0")
+                + pair.deployment("hangup", "hangup", "hangup", "");
+        pair.start(folder, modelList, """
                 guardrails:
                   - guardrail_name: registry-block
                     litellm_params:
                       guardrail: litellm_content_filter
                       mode: pre_call
                       blocked_words: [zebracorn]
-                router_settings:
+                """, """
                   allowed_fails: 0
                   cooldown_time: 30
                   fallbacks:
@@ -158,31 +162,25 @@ class RouterCellsIT {
                   content_policy_fallbacks:
                     - fb-policy: [fb-policy-target]
                   default_fallbacks: [fb-default-target]
-                  redis_host: %s
-                  redis_port: %d
-                  redis_key_prefix: "%s"
-                """.formatted(TestRedis.HOST, TestRedis.PORT, prefix);
-        List<GatewayProcess> replicas = GatewayProcess.startAll(yaml, folder, "a", "b");
-        a = replicas.get(0);
-        b = replicas.get(1);
-        for (GatewayProcess replica : replicas) {
-            Eventually.until(replica + " shares state through Redis", Duration.ofSeconds(5),
-                    () -> readiness(replica).path("router_state").asText().equals("redis: connected"));
-            HttpResponse<String> warm = replica.post("/v1/chat/completions", chat("warm-up", "hi", ""));
-            assertThat(warm.statusCode()).as("%s warming up: %s", replica, warm.body()).isEqualTo(200);
-        }
+                """);
+        a = pair.a();
+        b = pair.b();
     }
 
     @AfterAll
-    void stopReplicas() {
-        if (a != null) {
-            a.close();
+    void stopReplicas() throws IOException {
+        pair.close();
+        if (holding != null) {
+            holding.close();
         }
-        if (b != null) {
-            b.close();
+    }
+
+    private static SlowStreamUpstream uncheckedSlowStream() {
+        try {
+            return new SlowStreamUpstream("stream-gap", Duration.ofSeconds(2));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        mocks.values().forEach(MockUpstream::close);
-        TestRedis.deleteKeys(prefix);
     }
 
     // ---- retry ----
@@ -278,7 +276,7 @@ class RouterCellsIT {
      * (the bench is {@value #BENCH_SECONDS} s) and not later than 4 s after its end.
      */
     private void assertBenchIsSharedAndEnds(String group, MockMode failing) {
-        MockUpstream primary = mocks.get(group);
+        MockUpstream primary = pair.mock(group);
         assertThat(primary.mode()).isEqualTo(failing);
         String backup = group + "-backup";
 
@@ -394,51 +392,38 @@ class RouterCellsIT {
         assertThat(requests("cut-sibling")).as("no silent retry elsewhere once events were sent").isZero();
     }
 
+    @Test
+    void streamTimeoutBetweenChunksEndsTheStreamWithAnError() {
+        long start = System.nanoTime();
+        HttpResponse<String> answer = a.post("/v1/chat/completions",
+                "{\"model\":\"stream-gap\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        long took = millisSince(start);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("x-litellm-model-id")).hasValue("stream-gap");
+        assertThat(answer.body()).as("the first event, then a stream_timeout error event")
+                .contains("[stream-gap] first").contains("\"stream_timeout\"").doesNotContain("[DONE]");
+        assertThat(took).as("ms: the stream ended at its 0.5 s gap, not when the upstream went on after 2 s").isLessThan(1_800);
+        assertThat(holding.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void callerHangingUpCancelsTheUpstreamCall() {
+        HttpRequest request = HttpRequest.newBuilder(b.uri("/v1/chat/completions"))
+                .timeout(Duration.ofMillis(500))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(chat("hangup", "hi", "")))
+                .build();
+        assertThatThrownBy(() -> b.client().send(request, HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(HttpTimeoutException.class);
+        MockUpstream hangup = pair.mock("hangup");
+        Eventually.until("the upstream sees the call given up", Duration.ofSeconds(3), () -> hangup.cancelledStreams() == 1);
+        assertThat(hangup.requests()).as("nothing is retried for a caller who left").isEqualTo(1);
+    }
+
     // ---- helpers ----
 
-    private void mock(String name, MockOptions options) {
-        mocks.put(name, MockUpstream.start(options));
-    }
-
     private int requests(String mock) {
-        return mocks.get(mock).requests();
-    }
-
-    /** One {@code model_list} entry; {@code upstream} is a mock's name or a base URL. */
-    private String deployment(String group, String id, String upstream, String params) {
-        String base = upstream.startsWith("http") ? upstream : mocks.get(upstream).baseUrl();
-        return "  - {model_name: %s, litellm_params: {model: openai/%s, api_base: %s%s}, model_info: {id: %s}}\n"
-                .formatted(group, id, base, params.isEmpty() ? "" : ", " + params, id);
-    }
-
-    /** A chat body for {@code group}; {@code extra} is more JSON members, each after a comma. */
-    private static String chat(String group, String prompt, String extra) {
-        return "{\"model\":\"" + group + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt + "\"}]" + extra + "}";
-    }
-
-    private static void assertServed(HttpResponse<String> answer, String group, String deployment, int retries, int fallbacks) {
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-        assertThat(answer.headers().firstValue("x-litellm-model-id")).as("served by").hasValue(deployment);
-        assertThat(answer.headers().firstValue("x-litellm-model-group")).as("group served").hasValue(group);
-        assertThat(answer.headers().firstValue("x-litellm-attempted-retries")).as("retries").hasValue(String.valueOf(retries));
-        assertThat(answer.headers().firstValue("x-litellm-attempted-fallbacks")).as("fallbacks").hasValue(String.valueOf(fallbacks));
-        assertThat(answer.body()).contains("[" + deployment + "]");
-    }
-
-    private static String errorCode(HttpResponse<String> answer) {
-        return parse(answer.body()).path("error").path("code").asText();
-    }
-
-    private static JsonNode readiness(GatewayProcess replica) {
-        return parse(replica.get("/health/readiness").body());
-    }
-
-    private static JsonNode parse(String body) {
-        try {
-            return Json.parse(body.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("not JSON: " + body, e);
-        }
+        return pair.requests(mock);
     }
 
     private static long millisSince(long nanos) {
