@@ -1,0 +1,127 @@
+package dev.sluice.registry;
+
+import static dev.sluice.registry.ReplicaPair.servedBy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.testing.GatewayProcess;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The live routing cells of the reliability registry: how the two replicas pick a deployment
+ * by weight, by price and by latency (the last two named per request, so one config serves
+ * every strategy and the per-request override is tested with its signals), and prompt-cache
+ * affinity across replicas. Like {@link RouterCellsIT}, every cell has groups and mock
+ * upstreams of its own, and the replicas start once for the class.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RoutingCellsIT {
+    private final ReplicaPair pair = new ReplicaPair();
+    private GatewayProcess a;
+    private GatewayProcess b;
+
+    @BeforeAll
+    void startReplicas(@TempDir Path folder) {
+        for (String name : List.of("shuffle-heavy", "shuffle-light", "shuffle-backup", "cost-dear", "cost-cheap",
+                "latency-fast", "cache-x", "cache-y")) {
+            pair.mock(MockOptions.defaults(name, MockMode.OK));
+        }
+        pair.mock(MockOptions.defaults("latency-slow", MockMode.SLOW).withDelay(Duration.ofMillis(300)));
+        String modelList = pair.deployment("shuffle", "shuffle-heavy", "shuffle-heavy", "weight: 3")
+                + pair.deployment("shuffle", "shuffle-light", "shuffle-light", "weight: 1")
+                + pair.deployment("shuffle", "shuffle-backup", "shuffle-backup", "weight: 0")
+                + pair.deployment("cost", "cost-dear", "cost-dear", "input_cost_per_token: 0.00001, output_cost_per_token: 0.00002")
+                + pair.deployment("cost", "cost-cheap", "cost-cheap", "input_cost_per_token: 0.000001, output_cost_per_token: 0.000002")
+                + pair.deployment("latency", "latency-slow", "latency-slow", "")
+                + pair.deployment("latency", "latency-fast", "latency-fast", "")
+                + pair.deployment("cache", "cache-x", "cache-x", "")
+                + pair.deployment("cache", "cache-y", "cache-y", "");
+        pair.start(folder, modelList, "", """
+                  optional_pre_call_checks: [prompt_caching]
+                """);
+        a = pair.a();
+        b = pair.b();
+    }
+
+    @AfterAll
+    void stopReplicas() {
+        pair.close();
+    }
+
+    @Test
+    void simpleShuffleFollowsWeightsAndKeepsTheBackupIdle() {
+        Map<String, Integer> picks = new TreeMap<>();
+        for (int i = 0; i < 80; i++) {
+            GatewayProcess replica = i % 2 == 0 ? a : b;
+            picks.merge(servedBy(replica.post("/v1/chat/completions", ReplicaPair.chat("shuffle", "hi", ""))), 1, Integer::sum);
+        }
+        assertThat(picks.keySet()).as("picks of 80 calls: %s", picks).containsExactlyInAnyOrder("shuffle-heavy", "shuffle-light");
+        assertThat(picks.get("shuffle-heavy")).as("weight 3 against weight 1, over 80 calls: %s", picks)
+                .isGreaterThan(picks.get("shuffle-light"));
+        assertThat(pair.requests("shuffle-backup")).as("the weight-0 backup, while the others are healthy").isZero();
+    }
+
+    @Test
+    void costBasedRoutingNamedPerRequestPicksTheCheapest() {
+        for (int i = 0; i < 10; i++) {
+            GatewayProcess replica = i % 2 == 0 ? a : b;
+            HttpResponse<String> answer = replica.post("/v1/chat/completions",
+                    ReplicaPair.chat("cost", "hi", ", \"router_settings_override\": {\"routing_strategy\": \"cost-based-routing\"}"));
+            assertThat(servedBy(answer)).as("call %d through %s", i, replica.name()).isEqualTo("cost-cheap");
+        }
+        assertThat(pair.requests("cost-dear")).isZero();
+    }
+
+    @Test
+    void latencyBasedRoutingNamedPerRequestMovesOffTheSlowDeployment() throws InterruptedException {
+        String override = ", \"router_settings_override\": {\"routing_strategy\": \"latency-based-routing\"}";
+        Set<String> sampled = new HashSet<>();
+        for (int i = 0; i < 2; i++) {
+            sampled.add(servedBy(a.post("/v1/chat/completions", ReplicaPair.chat("latency", "hi", override))));
+        }
+        assertThat(sampled).as("deployments without a sample are tried first").containsExactlyInAnyOrder("latency-slow", "latency-fast");
+        Thread.sleep(300); // samples reach Redis a moment after the answer
+        List<String> picks = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            GatewayProcess replica = i % 2 == 0 ? b : a;
+            picks.add(replica.name() + ":" + servedBy(replica.post("/v1/chat/completions", ReplicaPair.chat("latency", "hi", override))));
+        }
+        assertThat(picks).as("once both have a sample, through either replica").allMatch(p -> p.endsWith(":latency-fast"));
+        assertThat(pair.requests("latency-slow")).isEqualTo(1);
+    }
+
+    @Test
+    void aCachedPrefixKeepsItsDeploymentThroughEitherReplica() throws InterruptedException {
+        StringBuilder instructions = new StringBuilder();
+        for (int i = 0; i < 250; i++) {
+            instructions.append("Rule ").append(i).append(": answer politely and cite the clause you rely on. ");
+        }
+        String body = "{\"model\":\"cache\",\"messages\":[{\"role\":\"system\",\"content\":\"" + instructions
+                + "\"},{\"role\":\"user\",\"content\":\"first question\"}]}";
+        String holder = servedBy(a.post("/v1/chat/completions", body));
+        Thread.sleep(300); // the pin reaches Redis a moment after the answer
+        List<String> picks = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            GatewayProcess replica = i % 2 == 0 ? b : a;
+            picks.add(replica.name() + ":" + servedBy(replica.post("/v1/chat/completions", body)));
+        }
+        assertThat(picks).as("every follow-up goes to %s, which holds the cached prefix", holder)
+                .allMatch(p -> p.endsWith(":" + holder));
+        String other = holder.equals("cache-x") ? "cache-y" : "cache-x";
+        assertThat(pair.requests(other)).isZero();
+    }
+}
