@@ -32,6 +32,13 @@ final class ReplicaPair implements AutoCloseable {
     private final Map<String, MockUpstream> mocks = new LinkedHashMap<>();
     private GatewayProcess a;
     private GatewayProcess b;
+    /** The key the warm-up call presents, for a config with a master key. */
+    private String[] warmUpHeaders = new String[0];
+
+    /** Makes the warm-up call with {@code masterKey}, which the config {@link #start} is given sets. */
+    void masterKey(String masterKey) {
+        warmUpHeaders = new String[] {"Authorization", "Bearer " + masterKey};
+    }
 
     /** Starts a mock upstream named {@code options.name()}. */
     MockUpstream mock(MockOptions options) {
@@ -81,7 +88,7 @@ final class ReplicaPair implements AutoCloseable {
         for (GatewayProcess replica : replicas) {
             Eventually.until(replica + " shares state through Redis", Duration.ofSeconds(5),
                     () -> parse(replica.get("/health/readiness").body()).path("router_state").asText().equals("redis: connected"));
-            HttpResponse<String> warm = replica.post("/v1/chat/completions", chat("warm-up", "hi", ""));
+            HttpResponse<String> warm = replica.post("/v1/chat/completions", chat("warm-up", "hi", ""), warmUpHeaders);
             assertThat(warm.statusCode()).as("%s warming up: %s", replica, warm.body()).isEqualTo(200);
         }
     }
