@@ -37,7 +37,7 @@ class RoutingCellsIT {
     @BeforeAll
     void startReplicas(@TempDir Path folder) {
         for (String name : List.of("shuffle-heavy", "shuffle-light", "shuffle-backup", "cost-dear", "cost-cheap",
-                "latency-fast", "cache-x", "cache-y")) {
+                "latency-fast", "cache-x", "cache-y", "usage-small", "usage-large", "usage2-small", "usage2-large")) {
             pair.mock(MockOptions.defaults(name, MockMode.OK));
         }
         pair.mock(MockOptions.defaults("latency-slow", MockMode.SLOW).withDelay(Duration.ofMillis(300)));
@@ -49,7 +49,11 @@ class RoutingCellsIT {
                 + pair.deployment("latency", "latency-slow", "latency-slow", "")
                 + pair.deployment("latency", "latency-fast", "latency-fast", "")
                 + pair.deployment("cache", "cache-x", "cache-x", "")
-                + pair.deployment("cache", "cache-y", "cache-y", "");
+                + pair.deployment("cache", "cache-y", "cache-y", "")
+                + pair.deployment("usage", "usage-small", "usage-small", "rpm: 2")
+                + pair.deployment("usage", "usage-large", "usage-large", "rpm: 1000")
+                + pair.deployment("usage2", "usage2-small", "usage2-small", "rpm: 2")
+                + pair.deployment("usage2", "usage2-large", "usage2-large", "rpm: 1000");
         pair.start(folder, modelList, "", """
                   optional_pre_call_checks: [prompt_caching]
                 """);
@@ -123,5 +127,37 @@ class RoutingCellsIT {
                 .allMatch(p -> p.endsWith(":" + holder));
         String other = holder.equals("cache-x") ? "cache-y" : "cache-x";
         assertThat(pair.requests(other)).isZero();
+    }
+
+    @Test
+    void usageBasedRoutingKeepsADeploymentWithinItsRpmAcrossBothReplicas() throws InterruptedException {
+        assertWithinRpmAcrossReplicas("usage", "usage-based-routing");
+    }
+
+    @Test
+    void usageBasedRoutingV2KeepsADeploymentWithinItsRpmAcrossBothReplicas() throws InterruptedException {
+        assertWithinRpmAcrossReplicas("usage2", "usage-based-routing-v2");
+    }
+
+    /**
+     * Ten calls alternating replicas, the strategy named per request: the deployment with
+     * {@code rpm: 2} takes at most two of them in the minute whichever replica sent them (each
+     * attempt claims its place in Redis first), and the rest go to its roomy sibling.
+     */
+    private void assertWithinRpmAcrossReplicas(String group, String strategy) throws InterruptedException {
+        long secondOfMinute = java.time.Instant.now().getEpochSecond() % 60;
+        if (secondOfMinute > 50) {
+            Thread.sleep((61 - secondOfMinute) * 1000); // the windows are calendar minutes
+        }
+        String override = ", \"router_settings_override\": {\"routing_strategy\": \"" + strategy + "\"}";
+        Map<String, Integer> picks = new TreeMap<>();
+        for (int i = 0; i < 10; i++) {
+            GatewayProcess replica = i % 2 == 0 ? a : b;
+            HttpResponse<String> answer = replica.post("/v1/chat/completions", ReplicaPair.chat(group, "hi", override));
+            picks.merge(servedBy(answer), 1, Integer::sum);
+            assertThat(answer.headers().firstValue("x-litellm-attempted-retries")).as("a full deployment is no failure").hasValue("0");
+        }
+        assertThat(pair.requests(group + "-small")).as("rpm 2 across both replicas: %s", picks).isBetween(1, 2);
+        assertThat(pair.requests(group + "-small") + pair.requests(group + "-large")).isEqualTo(10);
     }
 }
