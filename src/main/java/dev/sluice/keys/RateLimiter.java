@@ -16,7 +16,4 @@ public interface RateLimiter {
      * Completes on the calling Vert.x context when there is one.
      */
     Future<Admission> check(LimitSubject subject, Instant now);
-
-    /** Drops the counts of a deleted key or team; a later request for the scope starts from zero. */
-    void forget(Scope scope);
 }

@@ -129,7 +129,6 @@ public final class RateLimits implements RateLimiter {
      * Drops the counts of a deleted key or team. Calls already admitted release into the
      * dropped meter and change nothing; a later request for the scope starts from zero.
      */
-    @Override
     public void forget(Scope scope) {
         meters.remove(scope);
     }

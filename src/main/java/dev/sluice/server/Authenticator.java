@@ -2,9 +2,11 @@ package dev.sluice.server;
 
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Caller;
+import dev.sluice.api.ApiError;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.function.Consumer;
 
 /**
  * Finds who sent a request: the key it presents as {@code Authorization: Bearer},
@@ -29,6 +31,28 @@ final class Authenticator {
             request.pause();
         }
         return caller;
+    }
+
+    /**
+     * Runs {@code handler} with the request's caller, on the request's event loop, or answers
+     * the error that refused it. An {@link ApiError} the handler throws is its answer; any
+     * other failure is a fault (a 500 naming the route).
+     */
+    void withCaller(HttpServerRequest request, Consumer<Caller> handler) {
+        caller(request).onComplete(who -> {
+            request.resume();
+            try {
+                if (who.failed()) {
+                    throw who.cause() instanceof ApiError e ? e
+                            : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error");
+                }
+                handler.accept(who.result());
+            } catch (ApiError e) {
+                Responses.error(request.response(), e);
+            } catch (RuntimeException e) {
+                Responses.internalError(request.response(), request.path(), e);
+            }
+        });
     }
 
     /** The key a request presents, or null. */

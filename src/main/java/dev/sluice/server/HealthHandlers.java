@@ -37,20 +37,7 @@ final class HealthHandlers {
     }
 
     void health(HttpServerRequest request) {
-        authenticator.caller(request).onComplete(who -> {
-            request.resume();
-            try {
-                if (who.failed()) {
-                    throw who.cause() instanceof ApiError e ? e
-                            : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error");
-                }
-                report(request, who.result());
-            } catch (ApiError e) {
-                Responses.error(request.response(), e);
-            } catch (RuntimeException e) {
-                Responses.internalError(request.response(), request.path(), e);
-            }
-        });
+        authenticator.withCaller(request, caller -> report(request, caller));
     }
 
     private void report(HttpServerRequest request, Caller caller) {

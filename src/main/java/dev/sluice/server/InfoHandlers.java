@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
-import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
 import dev.sluice.metrics.MetricRegistry;
 import dev.sluice.state.redis.RedisLink;
@@ -33,21 +32,9 @@ final class InfoHandlers {
 
     /** {@code GET /v1/models}: the groups the caller may use, in OpenAI's list shape. */
     void models(HttpServerRequest request) {
-        withCaller(request, caller -> models(request, caller));
+        authenticator.withCaller(request, caller -> models(request, caller));
     }
 
-    /** Runs {@code handler} with the request's caller, or answers the error that refused it. */
-    private void withCaller(HttpServerRequest request, java.util.function.Consumer<Caller> handler) {
-        authenticator.caller(request).onComplete(who -> {
-            request.resume();
-            if (who.failed()) {
-                Responses.error(request.response(), who.cause() instanceof ApiError e ? e
-                        : new ApiError(500, "server_error", "Sluice could not check the key.", null, "internal_error"));
-                return;
-            }
-            handler.accept(who.result());
-        });
-    }
 
     private void models(HttpServerRequest request, Caller caller) {
         JsonNodeFactory f = JsonNodeFactory.instance;
@@ -73,7 +60,7 @@ final class InfoHandlers {
      * groups it may use. {@code ?litellm_model_id=} narrows the list to one deployment.
      */
     void modelInfo(HttpServerRequest request) {
-        withCaller(request, caller -> {
+        authenticator.withCaller(request, caller -> {
             String only = request.getParam("litellm_model_id");
             ArrayNode data = JsonNodeFactory.instance.arrayNode();
             var registry = gateway.models();

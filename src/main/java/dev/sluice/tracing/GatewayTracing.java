@@ -11,7 +11,6 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -19,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * OpenTelemetry spans for model calls: one {@code SERVER} span per request and, under it, one
- * {@code CLIENT} span per attempt on a deployment. Retries, failovers, fallbacks, skipped
- * fallbacks and benches are events on the request's span.
+ * {@code CLIENT} span per attempt on a deployment. Retries, failovers, fallbacks and skipped
+ * fallbacks are events on the request's span. Benches are not: they belong to no one call, and
+ * the metrics count them.
  *
  * <h2>Design notes</h2>
  * <b>The truth about failures.</b> An attempt that failed has its span's status set to
@@ -174,11 +174,6 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
     @Override
     public void skip(String callId, String fromGroup, String toGroup, String reason) {
         event(callId, "fallback_skipped", Attributes.of(MODEL_GROUP, fromGroup, TO_GROUP, toGroup, REASON, reason));
-    }
-
-    @Override
-    public void bench(String group, String deploymentId, FailureClass cause, Instant until) {
-        // Not tied to a call id: told on every open request of the group would be noise; the metrics count benches.
     }
 
     private void event(String callId, String name, Attributes attributes) {

@@ -353,11 +353,6 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         });
     }
 
-    @Override
-    public void forget(Scope scope) {
-        local.forget(scope);
-        link.send(Request.cmd(Command.DEL).arg(windowKey(scope, LimitDecisions.minuteOf(clock.instant()))).arg(inFlightKey(scope)));
-    }
 
     /** How many decisions this replica made on its own counts because Redis could not answer. */
     public long decidedLocally() {
