@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Releases</b> add the call's tokens to the minute it ended in and drop its lease, in one
  * script sent without waiting for the answer. Tokens of calls that hold no lease are gathered
- * for a few milliseconds ({@link FlushSoon}) and added together, one script for all of them.
+ * for a few milliseconds ({@link GatheredWrites}) and added together, one script for all of them.
  *
  * <p><b>Redis trouble never refuses a request.</b> When the link is down, or the script does
  * not answer within the link's budget, this replica decides on its own counts
@@ -161,9 +161,8 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     /** Permit ids are this store's id and a count: unique across replicas without a random draw per call. */
     private final String origin = UUID.randomUUID() + ":";
     private final AtomicLong permits = new AtomicLong();
-    /** Tokens of released calls not yet sent, by window key. Guarded by itself. */
-    private final Map<String, Long> unsentTokens = new HashMap<>();
-    private final FlushSoon sendTokens;
+    /** Tokens of released calls not yet sent, by window key. */
+    private final GatheredWrites<Long> unsentTokens;
 
     /** @param local where this replica counts while Redis cannot answer */
     public RedisRateLimits(RedisLink link, RateLimits local, Clock clock) {
@@ -180,7 +179,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         this.lease = lease;
         this.maxLeaseLife = maxLeaseLife;
         this.keyPrefix = link.prefix() + "limits:";
-        this.sendTokens = new FlushSoon(link, FlushSoon.DEFAULT_DELAY, this::sendGatheredTokens);
+        this.unsentTokens = new GatheredWrites<>(link, Long::sum, this::sendTokens);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "sluice-limit-leases");
             thread.setDaemon(true);
@@ -285,12 +284,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         int windows = keys.size();
         if (leased == null || leased.isEmpty()) {
             // Nothing waits on tokens: they go out with those of the next few milliseconds.
-            if (windows > 0) {
-                synchronized (unsentTokens) {
-                    keys.forEach(key -> unsentTokens.merge(key, tokens, Long::sum));
-                }
-                sendTokens.changed();
-            }
+            keys.forEach(key -> unsentTokens.add(key, tokens));
             return;
         }
         // A place in max_parallel_requests is freed at once, and the call's tokens go with it.
@@ -299,15 +293,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     }
 
     /** One script for the tokens of every call released since the last. */
-    private void sendGatheredTokens() {
-        Map<String, Long> gathered;
-        synchronized (unsentTokens) {
-            gathered = new HashMap<>(unsentTokens);
-            unsentTokens.clear();
-        }
-        if (gathered.isEmpty()) {
-            return;
-        }
+    private void sendTokens(Map<String, Long> gathered) {
         List<String> keys = new ArrayList<>(gathered.size());
         List<String> args = new ArrayList<>(gathered.size() + 1);
         args.add(Long.toString(WINDOW_SECONDS));

@@ -6,7 +6,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * its next claim, which then corrects it.
  *
  * <p><b>Records</b> (a served answer's tokens, a request that made no claim) are gathered for a
- * few milliseconds ({@link FlushSoon}) and written as one increment per deployment and minute,
+ * few milliseconds ({@link GatheredWrites}) and written as one increment per deployment and minute,
  * without waiting; the shared totals are that much behind, which only a claim can notice, and
  * only as a few tokens fewer than were used.
  *
@@ -72,58 +71,36 @@ public final class RedisUsageWindows implements UsageWindows {
     private final String keyPrefix;
     private final InMemoryUsageWindows view = new InMemoryUsageWindows();
     private final AtomicLong claimedLocally = new AtomicLong();
-    /** Records not yet written, by window key. Guarded by itself. */
-    private final Map<String, Unwritten> unwritten = new HashMap<>();
-    private final FlushSoon write;
+    /** Records not yet written, by window key. */
+    private final GatheredWrites<Unwritten> unwritten;
 
     /** Counts of one deployment's minute gathered since the last write. */
-    private static final class Unwritten {
-        final String deploymentId;
-        final Instant minute;
-        long requests;
-        long tokens;
-
-        Unwritten(String deploymentId, Instant minute) {
-            this.deploymentId = deploymentId;
-            this.minute = minute;
+    private record Unwritten(String deploymentId, Instant minute, long requests, long tokens) {
+        Unwritten plus(Unwritten more) {
+            return new Unwritten(deploymentId, minute, requests + more.requests, tokens + more.tokens);
         }
     }
 
     public RedisUsageWindows(RedisLink link) {
         this.link = link;
         this.keyPrefix = link.prefix() + "usage:";
-        this.write = new FlushSoon(link, FlushSoon.DEFAULT_DELAY, this::writeGathered);
+        this.unwritten = new GatheredWrites<>(link, Unwritten::plus, this::write);
     }
 
     @Override
     public void record(String deploymentId, Instant at, int requests, long tokens) {
         view.record(deploymentId, at, requests, tokens);
-        if (!link.isUp()) {
-            return;
+        if (link.isUp()) {
+            unwritten.add(windowKey(deploymentId, at), new Unwritten(deploymentId, at, requests, tokens));
         }
-        String key = windowKey(deploymentId, at);
-        synchronized (unwritten) {
-            Unwritten counts = unwritten.computeIfAbsent(key, k -> new Unwritten(deploymentId, at));
-            counts.requests += requests;
-            counts.tokens += tokens;
-        }
-        write.changed();
     }
 
     /** One increment per deployment and minute for what gathered; each reply raises the view. */
-    private void writeGathered() {
-        Map<String, Unwritten> gathered;
-        synchronized (unwritten) {
-            gathered = new HashMap<>(unwritten);
-            unwritten.clear();
-        }
-        for (Map.Entry<String, Unwritten> entry : gathered.entrySet()) {
-            Unwritten counts = entry.getValue();
-            RECORD.run(link, List.of(entry.getKey()),
-                            List.of(Long.toString(counts.requests), Long.toString(counts.tokens), WINDOW_SECONDS))
-                    .onSuccess(totals -> view.raiseTo(counts.deploymentId, counts.minute, totals.get(0).toLong(),
-                            totals.get(1).toLong()));
-        }
+    private void write(Map<String, Unwritten> gathered) {
+        gathered.forEach((key, counts) -> RECORD.run(link, List.of(key),
+                        List.of(Long.toString(counts.requests()), Long.toString(counts.tokens()), WINDOW_SECONDS))
+                .onSuccess(totals -> view.raiseTo(counts.deploymentId(), counts.minute(), totals.get(0).toLong(),
+                        totals.get(1).toLong())));
     }
 
     @Override
