@@ -88,6 +88,11 @@ public final class GatewayMetrics implements RouterEvents {
         registry.counterOf(name, help, total);
     }
 
+    /** Adds a counter whose totals another part keeps, by label values, read at each scrape. */
+    public void counterOf(String name, String help, Supplier<Map<List<String>, Double>> totals, String... labelNames) {
+        registry.counterOf(name, help, totals, labelNames);
+    }
+
     public void requestStarted() {
         inFlight.increment();
     }

@@ -35,6 +35,11 @@ public final class MetricRegistry {
         return add(new Gauges(name, help, List.of(), () -> Map.of(List.of(), total.get()), true));
     }
 
+    /** A counter whose totals another part keeps, by label values, read when the metrics are. */
+    public Gauges counterOf(String name, String help, Supplier<Map<List<String>, Double>> totals, String... labelNames) {
+        return add(new Gauges(name, help, List.of(labelNames), totals, true));
+    }
+
     private <F extends MetricFamily> F add(F family) {
         for (MetricFamily held : families) {
             if (held.name.equals(family.name)) {

@@ -25,10 +25,12 @@ import org.w3c.dom.NodeList;
  * and passed in this run (not merely exists). {@code ./mvnw verify} runs it after the
  * integration tests and before their verdict, so the numbers print even when a cell is red.
  *
- * <p>It fails (throws, which fails the build) when the registry is malformed or names a test
- * that is not a {@code @Test} method of a class in the test tree; an uncovered cell never
- * fails it. With {@code --markdown} it prints the registry as the table in
- * {@code docs/reliability-registry.md} instead.
+ * <p>It fails (throws, which fails the build) when the registry is malformed, names a test
+ * that is not a {@code @Test} method of a class in the test tree, or has a cell without a
+ * test: every cell must be covered. A cell whose test failed fails the build through
+ * failsafe's own verdict; one whose test did not run (a run of some tests only, with
+ * {@code -Dit.test}) is reported and fails nothing. With {@code --markdown} it prints the
+ * registry as the table in {@code docs/reliability-registry.md} instead.
  *
  * <pre>{@code
  * RegistryReport [--markdown] [--registry FILE] [--reports DIR]
@@ -70,6 +72,16 @@ public final class RegistryReport {
             return;
         }
         System.out.print(report(registry, statuses(registry, testClasses, results(reports))));
+        requireATestForEveryCell(registry);
+    }
+
+    /** Throws naming every cell that has no live test: the registry is only done when none is left. */
+    static void requireATestForEveryCell(Registry registry) {
+        List<String> untested = registry.cells().stream().filter(c -> !c.hasTest()).map(Cell::id).toList();
+        if (!untested.isEmpty()) {
+            throw new IllegalStateException("reliability registry: " + untested.size() + " cell(s) have no live test: "
+                    + String.join(", ", untested));
+        }
     }
 
     private static String value(String[] args, int i, String flag) {

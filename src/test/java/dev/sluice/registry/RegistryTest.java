@@ -81,6 +81,9 @@ class RegistryTest {
                 "not covered: retry.b (RouterCellsIT#retryOnTimeout failed)",
                 "not covered: retry.c (RouterCellsIT#retryOnRefusedConnection did not run)",
                 "not covered: stream.d (no test yet)");
+        assertThatThrownBy(() -> RegistryReport.requireATestForEveryCell(registry))
+                .hasMessage("reliability registry: 1 cell(s) have no live test: stream.d");
+        RegistryReport.requireATestForEveryCell(Registry.read(Registry.DEFAULT_FILE));
     }
 
     @Test

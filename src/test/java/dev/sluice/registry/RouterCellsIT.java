@@ -67,6 +67,8 @@ class RouterCellsIT {
         pair.mock(MockOptions.defaults("failover-404-sibling", MockMode.OK));
         pair.mock(MockOptions.defaults("failover-400", MockMode.REJECT));
         pair.mock(MockOptions.defaults("failover-400-sibling", MockMode.OK));
+        pair.mock(MockOptions.defaults("refused-400", MockMode.REJECT));
+        pair.mock(MockOptions.defaults("refused-400-sibling", MockMode.FAIL));
         for (String kind : List.of("server", "429", "auth", "timeout")) {
             pair.mock(MockOptions.defaults("cooldown-" + kind + "-backup", MockMode.OK));
         }
@@ -107,6 +109,8 @@ class RouterCellsIT {
                 + pair.deployment("failover-404", "failover-404-sibling", "failover-404-sibling", "weight: 0")
                 + pair.deployment("failover-400", "failover-400", "failover-400", "weight: 1000")
                 + pair.deployment("failover-400", "failover-400-sibling", "failover-400-sibling", "weight: 0")
+                + pair.deployment("refused-400", "refused-400", "refused-400", "weight: 1000")
+                + pair.deployment("refused-400", "refused-400-sibling", "refused-400-sibling", "weight: 0")
                 + pair.deployment("cooldown-server", "cooldown-server", "cooldown-server", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
                 + pair.deployment("cooldown-server", "cooldown-server-backup", "cooldown-server-backup", "weight: 0")
                 + pair.deployment("cooldown-429", "cooldown-429", "cooldown-429", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
@@ -245,6 +249,15 @@ class RouterCellsIT {
         assertServed(answer, "failover-400", "failover-400-sibling", 1, 0);
         assertThat(requests("failover-400")).as("the 400 is not repeated").isEqualTo(1);
         assertThat(requests("failover-400-sibling")).isEqualTo(1);
+
+        // The sibling fails too, with a 500 that may repeat: the repeats go to the sibling, never
+        // to the deployment that refused (a 400 benches nothing, so only the refusal keeps it out).
+        HttpResponse<String> failed = b.post("/v1/chat/completions",
+                chat("refused-400", "hi", ", \"num_retries\": 2, \"disable_fallbacks\": true"));
+        assertThat(failed.statusCode()).as(failed.body()).isNotEqualTo(200);
+        assertThat(failed.headers().firstValue("x-litellm-attempted-retries")).as("the failover and one repeat").hasValue("2");
+        assertThat(requests("refused-400")).as("the deployment that answered 400 is asked once").isEqualTo(1);
+        assertThat(requests("refused-400-sibling")).as("the sibling's 500 and its repeat").isEqualTo(2);
     }
 
     // ---- cooldown: trip on a, honoured on b, ends ----

@@ -134,6 +134,28 @@ class MetricsTest {
         }
     }
 
+    @Test
+    void theProcessShowsItsMemoryThreadsAndCollectionsUnderThePrometheusJvmNames() throws Exception {
+        try (MockUpstream up = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        """.formatted(up.baseUrl()))) {
+            String text = gateway.get("/metrics").body();
+            Map<String, Double> m = samples(text);
+
+            assertThat(m.get("jvm_memory_used_bytes{area=\"heap\"}")).isPositive()
+                    .isLessThanOrEqualTo(m.get("jvm_memory_committed_bytes{area=\"heap\"}"));
+            assertThat(m.get("jvm_memory_used_bytes{area=\"nonheap\"}")).isPositive();
+            assertThat(m.get("jvm_memory_max_bytes{area=\"heap\"}")).isGreaterThanOrEqualTo(m.get("jvm_memory_committed_bytes{area=\"heap\"}"));
+            assertThat(m.get("jvm_threads_live")).isPositive();
+            assertThat(m.get("process_resident_memory_bytes")).as("Linux gives the resident set")
+                    .isGreaterThan(m.get("jvm_memory_used_bytes{area=\"nonheap\"}"));
+            assertThat(text).contains("# TYPE jvm_gc_collections_total counter", "# TYPE jvm_gc_collection_seconds_total counter");
+            assertThat(m.keySet()).anyMatch(k -> k.startsWith("jvm_gc_collections_total{gc=\""));
+        }
+    }
+
     /** Each sample line of the text format: {@code name{labels}} to its value. */
     static Map<String, Double> samples(String text) {
         Map<String, Double> samples = new HashMap<>();

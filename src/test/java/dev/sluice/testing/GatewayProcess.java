@@ -132,6 +132,38 @@ public final class GatewayProcess implements AutoCloseable {
         return name;
     }
 
+    /**
+     * The process that serves: the one launched, or the JVM it handed over to when it was
+     * started on a Java older than the gateway needs.
+     */
+    public ProcessHandle serving() {
+        return process.descendants().reduce((first, second) -> second).orElse(process.toHandle());
+    }
+
+    /**
+     * Runs a full collection in the serving JVM, through {@code jcmd} from that JVM's own
+     * installation, and returns once it is over: what its heap holds afterwards is what it
+     * keeps alive.
+     */
+    public void collectGarbage() {
+        ProcessHandle serving = serving();
+        Path java = Path.of(serving.info().command().orElseThrow(() -> new IllegalStateException(name + ": no command")));
+        Path jcmd = java.resolveSibling("jcmd");
+        try {
+            Process run = new ProcessBuilder(jcmd.toString(), Long.toString(serving.pid()), "GC.run")
+                    .redirectErrorStream(true).start();
+            String said = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!run.waitFor(30, TimeUnit.SECONDS) || run.exitValue() != 0) {
+                throw new IllegalStateException(jcmd + " GC.run on " + this + " failed: " + said);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(jcmd + " did not run", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public int port() {
         return port;
     }
