@@ -24,16 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The memory cell of the reliability registry: failing requests must leave nothing behind.
- * Each of 600 requests, split over both replicas, carries a 100 KB prompt and fails three ways
+ * Each replica takes 600 requests (sent alternately, 1,200 in all); each carries a 100 KB prompt and fails three ways
  * before it is answered with an error: a 500 from its group's primary, a refused connection on
  * the sibling it fails over to, a 401 in the fallback group. What a replica's heap holds after
- * a full collection (run through {@code jcmd}) may grow by less than 48 MB over the 600; a
+ * a full collection (run through {@code jcmd}) may grow by less than 48 MB over its 600; a
  * gateway that kept each request's body, its attempts or its failures would keep at least the
- * 60 MB of prompts. The resident set is measured too, over the second half, as LiteLLM's cell
- * measures it, and held to the same bound.
+ * 60 MB of prompts. The resident set is measured too, over each replica's second 300, as
+ * LiteLLM's cell measures it, and held to the same bound.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MemoryCellIT {
+    /** Failing requests each replica serves. */
     private static final int REQUESTS = 600;
     private static final long BOUND_BYTES = 48L << 20;
     /** Failing requests sent before the baseline, so what loads once (classes, encodings, pools) is not counted. */
@@ -53,7 +54,7 @@ class MemoryCellIT {
                         + pair.deployment("mem", "mem-refused", "http://127.0.0.1:" + Ports.refusing() + "/v1", "weight: 0")
                         + pair.deployment("mem-fallback", "mem-fallback", "mem-fallback", "api_key: bogus-key"),
                 "", """
-                  num_retries: 0
+                  num_retries: 1
                   allowed_fails: 1000000
                   fallbacks:
                     - mem: [mem-fallback]
@@ -74,15 +75,15 @@ class MemoryCellIT {
         for (GatewayProcess replica : List.of(a, b)) {
             heapBefore.put(replica.name(), heapAfterCollection(replica));
         }
-        fail(REQUESTS / 2);
+        fail(REQUESTS);
         Map<String, Long> residentHalfway = new TreeMap<>();
         for (GatewayProcess replica : List.of(a, b)) {
             residentHalfway.put(replica.name(), gauge(replica, "process_resident_memory_bytes"));
         }
-        fail(REQUESTS / 2);
+        fail(REQUESTS);
 
-        assertThat(pair.requests("mem-primary")).as("every request reached the primary").isEqualTo(WARM_UP + REQUESTS);
-        assertThat(pair.requests("mem-fallback")).as("every request fell back").isEqualTo(WARM_UP + REQUESTS);
+        assertThat(pair.requests("mem-primary")).as("every request reached the primary").isEqualTo(WARM_UP + 2 * REQUESTS);
+        assertThat(pair.requests("mem-fallback")).as("every request fell back").isEqualTo(WARM_UP + 2 * REQUESTS);
         for (GatewayProcess replica : List.of(a, b)) {
             long heapGrowth = heapAfterCollection(replica) - heapBefore.get(replica.name());
             long residentGrowth = gauge(replica, "process_resident_memory_bytes") - residentHalfway.get(replica.name());
@@ -94,7 +95,7 @@ class MemoryCellIT {
         }
     }
 
-    /** Sends {@code count} failing requests, alternating replicas, eight at a time, and checks each was answered with the primary's error, naming the fallback's. */
+    /** Sends {@code count} failing requests, alternating replicas, eight at a time, and checks each was answered with the group's last error, naming the fallback's. */
     private void fail(int count) throws InterruptedException, ExecutionException {
         try (ExecutorService callers = Executors.newFixedThreadPool(8)) {
             List<Future<HttpResponse<String>>> answers = new ArrayList<>();
@@ -104,8 +105,9 @@ class MemoryCellIT {
             }
             for (Future<HttpResponse<String>> answer : answers) {
                 HttpResponse<String> failed = answer.get();
-                assertThat(failed.statusCode()).as(failed.body()).isEqualTo(500);
-                assertThat(failed.body()).contains("[mem-primary] internal error", "Fallback to 'mem-fallback' failed too (auth 401)");
+                assertThat(failed.statusCode()).as(failed.body()).isEqualTo(502);
+                assertThat(failed.body()).contains("deployment 'mem-refused' of model group 'mem' could not be reached",
+                        "Fallback to 'mem-fallback' failed too (auth 401)");
                 assertThat(failed.headers().firstValue("x-litellm-attempted-fallbacks")).hasValue("1");
             }
         }
