@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +40,12 @@ final class StoredModelSync implements AutoCloseable {
     private final ModelRegistry registry;
     private final ModelEntries entries;
     private final Duration interval;
+    /**
+     * Held by a round and by a change, so neither interleaves with the other. A lock rather than
+     * {@code synchronized}: both read or write the database while holding it, and a virtual
+     * thread blocked inside a monitor keeps its carrier thread on Java 21.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     /** Entries already parsed, by version: the deployment, or null for one that cannot be served. */
     private final Map<Version, Deployment> parsed = new HashMap<>();
     private volatile Thread loop;
@@ -64,8 +71,13 @@ final class StoredModelSync implements AutoCloseable {
      * round can interleave with it: a round that read the store before the write would otherwise
      * put back what the store held then.
      */
-    synchronized <T> T change(java.util.function.Supplier<T> work) {
-        return work.get();
+    <T> T change(java.util.function.Supplier<T> work) {
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Whether the last read of the store succeeded. */
@@ -86,7 +98,16 @@ final class StoredModelSync implements AutoCloseable {
     }
 
     /** One round: serve what the store holds. Never throws. */
-    synchronized void syncNow() {
+    void syncNow() {
+        lock.lock();
+        try {
+            syncRound();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void syncRound() {
         List<StoredModel> stored;
         try {
             stored = store.list();

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,12 @@ final class StoredRouterSettingsSync implements AutoCloseable {
     static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
 
     private final RouterSettingRepository store;
+    /**
+     * Held by a round and by a change, so neither interleaves with the other. A lock rather than
+     * {@code synchronized}: both read or write the database while holding it, and a virtual
+     * thread blocked inside a monitor keeps its carrier thread on Java 21.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     private final LiveRouterSettings settings;
     private final Duration interval;
     /** The stored values (JSON text by name) the settings in effect were built from. */
@@ -69,18 +76,32 @@ final class StoredRouterSettingsSync implements AutoCloseable {
      *
      * @throws StoreException when the store cannot take the change; nothing changes then
      */
-    synchronized void change(RouterSettingOverrides.Change change, Instant now) {
-        Map<String, String> set = new LinkedHashMap<>();
-        change.set().forEach((name, value) -> set.put(name, value.toString()));
-        store.write(set, change.reset(), now);
-        Map<String, String> stored = new LinkedHashMap<>(served);
-        stored.putAll(set);
-        change.reset().forEach(stored::remove);
-        serve(stored);
+    void change(RouterSettingOverrides.Change change, Instant now) {
+        lock.lock();
+        try {
+            Map<String, String> set = new LinkedHashMap<>();
+            change.set().forEach((name, value) -> set.put(name, value.toString()));
+            store.write(set, change.reset(), now);
+            Map<String, String> stored = new LinkedHashMap<>(served);
+            stored.putAll(set);
+            change.reset().forEach(stored::remove);
+            serve(stored);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** One round: serve what the store holds. Never throws. */
-    synchronized void syncNow() {
+    void syncNow() {
+        lock.lock();
+        try {
+            syncRound();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void syncRound() {
         List<StoredRouterSetting> rows;
         try {
             rows = store.list();
