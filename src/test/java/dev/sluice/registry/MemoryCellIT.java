@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The memory cell of the reliability registry: failing requests must leave nothing behind.
- * Each replica takes 600 requests (sent alternately, 1,200 in all); each carries a 100 KB prompt and fails three ways
- * before it is answered with an error: a 500 from its group's primary, a refused connection on
- * the sibling it fails over to, a 401 in the fallback group. What a replica's heap holds after
+ * Each replica takes 600 requests (sent alternately, 1,200 in all); each carries a 100 KB
+ * prompt and fails three ways before it is answered with an error: a 500 from its group's
+ * primary, a refused connection on the sibling it fails over to, a 401 in the fallback group. What a replica's heap holds after
  * a full collection (run through {@code jcmd}) may grow by less than 48 MB over its 600; a
  * gateway that kept each request's body, its attempts or its failures would keep at least the
  * 60 MB of prompts. The resident set is measured too, over each replica's second 300, as
