@@ -75,8 +75,9 @@ final class HealthProbe {
     private Future<ProbeResult> answered(Deployment deployment, Provider provider, UpstreamRequest request,
             UpstreamExchange exchange, Duration deadline) {
         int status = exchange.status();
-        return exchange.body().map(body -> {
-            if (status >= 200 && status < 300) {
+        boolean served = status >= 200 && status < 300;
+        return (served ? exchange.body() : exchange.bodyUpTo(Failure.MAX_BODY_BYTES)).map(body -> {
+            if (served) {
                 if (provider.normaliseSuccess(body).isPresent()) {
                     return ProbeResult.healthy(deployment);
                 }

@@ -113,7 +113,7 @@ final class DeploymentCall implements Attempter<Answer> {
             }
             int status = exchange.status();
             if (status < 200 || status >= 300) {
-                return exchange.body().transform(body -> {
+                return exchange.bodyUpTo(Failure.MAX_BODY_BYTES).transform(body -> {
                     if (body.failed()) {
                         return unanswered(exchange, body.cause());
                     }

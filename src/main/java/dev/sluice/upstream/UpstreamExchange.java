@@ -87,6 +87,35 @@ public final class UpstreamExchange {
                 .andThen(ar -> finish());
     }
 
+    /**
+     * At most the first {@code maxBytes} of the body, for an answer only a part of which is of
+     * use (an error's message and code): once that much has come, the connection is closed
+     * rather than read to its end, so an upstream sending an endless or enormous error body
+     * costs {@code maxBytes} and no more. Fails with an {@link UpstreamFailure} if the body
+     * breaks off or times out before its end or the bound.
+     */
+    public Future<Buffer> bodyUpTo(int maxBytes) {
+        Promise<Buffer> read = Promise.promise();
+        Buffer kept = Buffer.buffer(Math.min(maxBytes, 4096));
+        response.exceptionHandler(t -> read.tryFail(failure(t)));
+        response.endHandler(end -> read.tryComplete(kept));
+        response.handler(chunk -> {
+            if (read.future().isComplete()) {
+                return;
+            }
+            int room = maxBytes - kept.length();
+            if (chunk.length() < room) {
+                kept.appendBuffer(chunk);
+                return;
+            }
+            kept.appendBuffer(chunk, 0, room);
+            read.tryComplete(kept);
+            response.handler(null);
+            request.reset(); // the rest is not wanted: close the connection instead of draining it
+        });
+        return read.future().andThen(ar -> finish());
+    }
+
     /** The answer as a stream of buffers, for relaying chunk by chunk. */
     public HttpClientResponse stream() {
         return response;
