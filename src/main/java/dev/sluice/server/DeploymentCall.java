@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,8 +98,8 @@ final class DeploymentCall implements Attempter<Answer> {
     private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
         Provider provider = gateway.providers().forDeployment(deployment);
-        UpstreamRequest upstreamRequest = provider.request(deployment, request.endpoint(),
-                ForwardedBody.of(request.body(), deployment.params().providerModel()));
+        UpstreamRequest upstreamRequest = traced(provider.request(deployment, request.endpoint(),
+                ForwardedBody.of(request.body(), deployment.params().providerModel())));
         long opened = gateway.nanoTime().getAsLong();
         UpstreamExchange exchange = upstreams.open(upstreamRequest, deadline(plan));
         call.opened(exchange);
@@ -127,6 +128,18 @@ final class DeploymentCall implements Attempter<Answer> {
             }
             return whole(plan, provider, exchange, opened);
         });
+    }
+
+    /** With tracing on, the request carries the attempt's trace context, so the upstream's spans join the call's trace. */
+    private UpstreamRequest traced(UpstreamRequest upstreamRequest) {
+        Map<String, String> trace = gateway.tracing().map(t -> t.upstreamHeaders(response.headers().get(CallIds.HEADER)))
+                .orElse(Map.of());
+        if (trace.isEmpty()) {
+            return upstreamRequest;
+        }
+        Map<String, String> headers = new LinkedHashMap<>(upstreamRequest.headers());
+        headers.putAll(trace);
+        return new UpstreamRequest(upstreamRequest.url(), headers, upstreamRequest.body());
     }
 
     /**

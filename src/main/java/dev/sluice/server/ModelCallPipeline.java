@@ -60,7 +60,7 @@ final class ModelCallPipeline {
         String route = endpoint.name().toLowerCase(java.util.Locale.ROOT);
         RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime(), overhead -> gateway.metrics().overhead(route, overhead));
         RequestMeter meter = new RequestMeter(gateway.metrics(), gateway.tracing(), route, request.path(),
-                response.headers().get(CallIds.HEADER), gateway.nanoTime());
+                response.headers().get(CallIds.HEADER), request::getHeader, gateway.nanoTime());
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
         response.endHandler(v -> meter.ended(response.ended() ? response.getStatusCode() : CallEnd.CLIENT_CLOSED));
         response.closeHandler(v -> {

@@ -4,6 +4,7 @@ import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.tracing.GatewayTracing;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,8 +21,9 @@ final class RequestMeter {
     private final long arrived;
     private final AtomicBoolean ended = new AtomicBoolean();
 
+    /** @param header the request's header of a name (null when absent), for a caller's trace context */
     RequestMeter(GatewayMetrics metrics, Optional<GatewayTracing> tracing, String route, String path, String callId,
-            LongSupplier nanoTime) {
+            Function<String, String> header, LongSupplier nanoTime) {
         this.metrics = metrics;
         this.tracing = tracing;
         this.route = route;
@@ -29,7 +31,7 @@ final class RequestMeter {
         this.nanoTime = nanoTime;
         this.arrived = nanoTime.getAsLong();
         metrics.requestStarted();
-        tracing.ifPresent(t -> t.requestStarted(callId, path));
+        tracing.ifPresent(t -> t.requestStarted(callId, path, header));
     }
 
     /** The call ended with {@code status}; only the first end counts. */

@@ -9,12 +9,17 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * OpenTelemetry spans for model calls: one {@code SERVER} span per request and, under it, one
@@ -60,6 +65,19 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
         }
     }
 
+    /** Reads the trace-context headers of an arriving request. */
+    private static final TextMapGetter<Function<String, String>> REQUEST_HEADERS = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Function<String, String> header) {
+            return W3CTraceContextPropagator.getInstance().fields();
+        }
+
+        @Override
+        public String get(Function<String, String> header, String name) {
+            return header == null ? null : header.apply(name);
+        }
+    };
+
     private final SdkTracerProvider provider;
     private final Tracer tracer;
     private final ConcurrentMap<String, CallSpans> open = new ConcurrentHashMap<>();
@@ -69,11 +87,18 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
         this.tracer = provider.get("dev.sluice");
     }
 
-    /** A model call arrived at {@code path}. */
-    public void requestStarted(String callId, String path) {
+    /**
+     * A model call arrived at {@code path}. When its headers carry a W3C {@code traceparent}
+     * (and {@code tracestate}), its span joins the caller's trace, under the caller's span,
+     * and follows the caller's sampling decision; otherwise it starts a trace of its own.
+     *
+     * @param header the request's header of a name, null when it has none
+     */
+    public void requestStarted(String callId, String path, Function<String, String> header) {
+        Context caller = W3CTraceContextPropagator.getInstance().extract(Context.root(), header, REQUEST_HEADERS);
         Span span = tracer.spanBuilder("POST " + path)
                 .setSpanKind(SpanKind.SERVER)
-                .setNoParent()
+                .setParent(caller)
                 .setAttribute(METHOD, "POST")
                 .setAttribute(ROUTE, path)
                 .setAttribute(CALL_ID, callId)
@@ -120,6 +145,22 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
             spans.group = group; // the group asked for; fallbacks are events
             spans.request.setAttribute(MODEL_GROUP, group);
         }
+    }
+
+    /**
+     * The W3C trace-context headers ({@code traceparent}, and {@code tracestate} when the
+     * caller sent one) that make the call's open attempt the parent of what the upstream
+     * records, for the attempt's request; empty when the call has no attempt open.
+     */
+    public Map<String, String> upstreamHeaders(String callId) {
+        CallSpans spans = open.get(callId);
+        Span attempt = spans == null ? null : spans.attempt;
+        if (attempt == null) {
+            return Map.of();
+        }
+        Map<String, String> headers = new LinkedHashMap<>(4);
+        W3CTraceContextPropagator.getInstance().inject(Context.root().with(attempt), headers, Map::put);
+        return headers;
     }
 
     @Override

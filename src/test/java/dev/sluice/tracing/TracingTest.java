@@ -116,6 +116,59 @@ class TracingTest {
     }
 
     @Test
+    void aCallersTraceparentIsJoinedAndEachAttemptIsTheParentOfWhatItsUpstreamRecords() throws Exception {
+        List<String> upstreamTraceparents = new CopyOnWriteArrayList<>();
+        List<String> upstreamTracestates = new CopyOnWriteArrayList<>();
+        HttpServer upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        upstream.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            upstreamTraceparents.add(String.valueOf(exchange.getRequestHeaders().getFirst("traceparent")));
+            upstreamTracestates.add(String.valueOf(exchange.getRequestHeaders().getFirst("tracestate")));
+            byte[] answer = """
+                    {"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":\
+                    {"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}"""
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        upstream.start();
+        String callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String callerSpan = "00f067aa0ba902b7";
+        try (TestGateway gateway = TestGateway.start("""
+                model_list:
+                  - {model_name: g, litellm_params: {model: openai/a, api_base: http://127.0.0.1:%d/v1}}
+                """.formatted(upstream.getAddress().getPort()), env())) {
+            gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "x-litellm-call-id", "joined",
+                    "traceparent", "00-" + callerTrace + "-" + callerSpan + "-01", "tracestate", "vendor=abc");
+            gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "x-litellm-call-id", "own");
+            gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "x-litellm-call-id", "garbled",
+                    "traceparent", "00-not-a-trace-01");
+
+            Eventually.until("the spans of the three calls are exported", Duration.ofSeconds(10), () -> received.size() >= 6);
+            Span joined = serverSpan("joined");
+            assertThat(java.util.HexFormat.of().formatHex(joined.getTraceId().toByteArray())).isEqualTo(callerTrace);
+            assertThat(java.util.HexFormat.of().formatHex(joined.getParentSpanId().toByteArray())).isEqualTo(callerSpan);
+            Span attempt = children(joined).getFirst();
+            assertThat(upstreamTraceparents.getFirst()).as("the attempt's span is the upstream's parent")
+                    .isEqualTo("00-" + callerTrace + "-" + java.util.HexFormat.of().formatHex(attempt.getSpanId().toByteArray()) + "-01");
+            assertThat(upstreamTracestates.getFirst()).isEqualTo("vendor=abc");
+
+            for (String callId : List.of("own", "garbled")) {
+                Span own = serverSpan(callId);
+                assertThat(own.getParentSpanId().isEmpty()).as("%s starts a trace of its own", callId).isTrue();
+                assertThat(own.getTraceId()).isNotEqualTo(joined.getTraceId());
+            }
+            assertThat(upstreamTraceparents.get(1)).startsWith("00-" + java.util.HexFormat.of().formatHex(
+                    serverSpan("own").getTraceId().toByteArray()) + "-");
+            assertThat(upstreamTracestates.get(1)).isEqualTo("null");
+        } finally {
+            upstream.stop(0);
+        }
+    }
+
+    @Test
     void withoutAnEndpointNothingIsExported() throws Exception {
         assertThat(OtlpSetup.fromEnv(Map.of())).isEmpty();
         assertThat(OtlpSetup.tracesEndpoint(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318/"))).hasValue("http://c:4318/v1/traces");
