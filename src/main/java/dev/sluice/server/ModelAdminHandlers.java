@@ -72,9 +72,7 @@ final class ModelAdminHandlers {
                     deployment.params().provider());
             ObjectNode body = answer(deployment, "Model '" + deployment.modelName() + "' (deployment '" + deployment.id()
                     + "') is served from the next request on, and by every replica sharing the store within seconds.");
-            body.putArray("ignored_keys").addAll(parsed.ignoredKeys().stream()
-                    .map(key -> Json.MAPPER.getNodeFactory().textNode(key)).toList());
-            return body;
+            return withIgnoredKeys(body, parsed);
         });
     }
 
@@ -82,11 +80,12 @@ final class ModelAdminHandlers {
     void update(HttpServerRequest request) {
         calls.answer(request, "/model/update", Access.MASTER_KEY, call -> {
             String id = idOf(call.body().path("model_info").path("id"), "model_info.id");
-            Deployment deployment = models.change(() -> {
+            ModelEntries.Parsed parsed = models.change(() -> {
                 StoredModel stored = stored(id);
                 ObjectNode entry = merged(readEntry(stored), call.body());
                 ((ObjectNode) entry.get("model_info")).put("id", id);
-                Deployment changed = parse(entry).deployment();
+                ModelEntries.Parsed read = parse(entry);
+                Deployment changed = read.deployment();
                 if (!models.store().update(new StoredModel(id, changed.modelName(), entry.toString(), stored.createdAt(),
                         clock.instant()))) {
                     throw notFound(id);
@@ -96,11 +95,12 @@ final class ModelAdminHandlers {
                 } else {
                     registry.add(changed);
                 }
-                return changed;
+                return read;
             });
+            Deployment deployment = parsed.deployment();
             log.info("models.deployment_updated group={} deployment={}", deployment.modelName(), deployment.id());
-            return answer(deployment, "Deployment '" + id + "' is served as changed from the next request on, and by every "
-                    + "replica sharing the store within seconds.");
+            return withIgnoredKeys(answer(deployment, "Deployment '" + id + "' is served as changed from the next request on, "
+                    + "and by every replica sharing the store within seconds."), parsed);
         });
     }
 
@@ -190,6 +190,13 @@ final class ModelAdminHandlers {
                 .put("model_id", deployment.id())
                 .put("model_name", deployment.modelName())
                 .put("message", message);
+    }
+
+    /** The entry's keys Sluice read but does not act on, as the config file's start-up warning lists them. */
+    private static ObjectNode withIgnoredKeys(ObjectNode body, ModelEntries.Parsed parsed) {
+        body.putArray("ignored_keys").addAll(parsed.ignoredKeys().stream()
+                .map(key -> Json.MAPPER.getNodeFactory().textNode(key)).toList());
+        return body;
     }
 
     private static ApiError duplicate(String id, Deployment served) {

@@ -61,6 +61,7 @@ class ModelApiTest {
                      "rpm": 100}, "model_info": {"id": "live-1"}}""".formatted(first.baseUrl()));
             assertThat(added.statusCode()).as(added.body()).isEqualTo(200);
             assertThat(json(added).path("model_id").asText()).isEqualTo("live-1");
+            assertThat(json(added).path("ignored_keys").isEmpty()).as(added.body()).isTrue();
 
             assertThat(chat(a, "live").statusCode()).as("served by the replica that added it at once").isEqualTo(200);
             Eventually.until("b serves the added model", Duration.ofSeconds(5), () -> chat(b, "live").statusCode() == 200);
@@ -78,8 +79,11 @@ class ModelApiTest {
             assertThat(live.get(0).path("litellm_params").path("rpm").asInt()).isEqualTo(100);
 
             HttpResponse<String> moved = admin(b, "/model/update", """
-                    {"model_info": {"id": "live-1"}, "litellm_params": {"api_base": "%s", "rpm": null}}""".formatted(second.baseUrl()));
+                    {"model_info": {"id": "live-1"}, "litellm_params": {"api_base": "%s", "rpm": null, "max_retries": 3}}"""
+                    .formatted(second.baseUrl()));
             assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+            assertThat(json(moved).path("ignored_keys").toString()).as("what the change holds that Sluice does not act on")
+                    .isEqualTo("[\"litellm_params.max_retries\"]");
             assertThat(chat(b, "live").statusCode()).isEqualTo(200);
             assertThat(second.requests()).as("b serves the change at once").isEqualTo(1);
             Eventually.until("a serves the change", Duration.ofSeconds(5), () -> {
