@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.config.RouterSettings;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -48,15 +49,22 @@ final class GatewayVerticle extends VerticleBase {
                 .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: the behaviour tested and documented
                 // Closes connections that stay silent (idle keep-alives, half-sent requests)
                 // once no call on them could still be waiting for an answer.
-                .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout().toSeconds()))
+                .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
         server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }
 
-    private Duration idleTimeout() {
-        // The timeout in effect at start-up, stored changes included (they are read before the server listens).
-        return gateway.router().settings().current().timeout().plus(Duration.ofSeconds(60));
+    /**
+     * How long a connection may stay silent: 60 s past the longest a call may wait for a
+     * silent (non-streaming) answer, which is the router's {@code timeout} or, when a caller
+     * may ask for longer, {@code max_client_timeout}. Taken from the settings in effect at
+     * start-up, stored changes included (they are read before the server listens).
+     */
+    static Duration idleTimeout(RouterSettings settings) {
+        Duration longest = settings.maxClientTimeout().compareTo(settings.timeout()) > 0 ? settings.maxClientTimeout()
+                : settings.timeout();
+        return longest.plus(Duration.ofSeconds(60));
     }
 
     int actualPort() {
