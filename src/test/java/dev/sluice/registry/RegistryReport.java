@@ -27,13 +27,13 @@ import org.w3c.dom.NodeList;
  *
  * <p>It fails (throws, which fails the build) when the registry is malformed, names a test
  * that is not a {@code @Test} method of a class in the test tree, or has a cell without a
- * test: every cell must be covered. A cell whose test failed fails the build through
- * failsafe's own verdict; one whose test did not run (a run of some tests only, with
- * {@code -Dit.test}) is reported and fails nothing. With {@code --markdown} it prints the
+ * test; and, in a full run (no {@code -Dit.test}, passed in as {@code --selected}), when any
+ * cell is not covered, whether its test failed, was skipped or did not run. In a run of some
+ * tests only, the cells left out are reported and fail nothing. With {@code --markdown} it prints the
  * registry as the table in {@code docs/reliability-registry.md} instead.
  *
  * <pre>{@code
- * RegistryReport [--markdown] [--registry FILE] [--reports DIR]
+ * RegistryReport [--markdown] [--registry FILE] [--reports DIR] [--selected IT_TEST] [--skip-its BOOLEAN]
  * }</pre>
  */
 public final class RegistryReport {
@@ -56,13 +56,17 @@ public final class RegistryReport {
         boolean markdown = false;
         Path registryFile = Registry.DEFAULT_FILE;
         Path reports = DEFAULT_REPORTS;
+        String selected = "";
+        boolean itsSkipped = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--markdown" -> markdown = true;
                 case "--registry" -> registryFile = Path.of(value(args, ++i, "--registry"));
                 case "--reports" -> reports = Path.of(value(args, ++i, "--reports"));
+                case "--selected" -> selected = value(args, ++i, "--selected");
+                case "--skip-its" -> itsSkipped = "true".equals(value(args, ++i, "--skip-its"));
                 default -> throw new IllegalArgumentException("unknown argument '" + args[i]
-                        + "' (expected: --markdown, --registry FILE, --reports DIR)");
+                        + "' (expected: --markdown, --registry FILE, --reports DIR, --selected IT_TEST, --skip-its BOOLEAN)");
             }
         }
         Registry registry = Registry.read(registryFile);
@@ -71,8 +75,37 @@ public final class RegistryReport {
             System.out.print(markdown(registry));
             return;
         }
-        System.out.print(report(registry, statuses(registry, testClasses, results(reports))));
+        if (itsSkipped) {
+            System.out.println("Reliability registry: not checked, the integration tests were skipped (-DskipITs)");
+            return;
+        }
+        Map<Cell, Status> statuses = statuses(registry, testClasses, results(reports));
+        System.out.print(report(registry, statuses));
         requireATestForEveryCell(registry);
+        if (isFullRun(selected)) {
+            requireEveryCellCovered(statuses);
+        }
+    }
+
+    /**
+     * Whether every integration test was meant to run: {@code -Dit.test} was not given, so Maven
+     * passed no value (null), an empty one, or its expression unresolved.
+     */
+    static boolean isFullRun(String selected) {
+        return selected == null || selected.isBlank() || selected.startsWith("${");
+    }
+
+    /**
+     * Throws naming every cell not covered: in a full run a cell whose test was skipped, disabled
+     * or never ran (a class whose set-up failed) fails the build as surely as one that failed.
+     */
+    static void requireEveryCellCovered(Map<Cell, Status> statuses) {
+        List<String> uncovered = statuses.entrySet().stream().filter(e -> e.getValue() != Status.PASSED)
+                .map(e -> e.getKey().id() + " (" + e.getValue().label + ")").toList();
+        if (!uncovered.isEmpty()) {
+            throw new IllegalStateException("reliability registry: " + uncovered.size() + " cell(s) not covered in a full run: "
+                    + String.join(", ", uncovered));
+        }
     }
 
     /** Throws naming every cell that has no live test: the registry is only done when none is left. */

@@ -87,6 +87,26 @@ class RegistryTest {
     }
 
     @Test
+    void aFullRunFailsOnAnyCellNotCoveredAndARunOfSomeTestsDoesNot() {
+        Registry registry = parse(
+                "retry.a\tretry\tholds\tRouterCellsIT#retryOnServerError\ta 500",
+                "retry.b\tretry\tholds\tRouterCellsIT#retryOnTimeout\ta hang");
+        Map<Cell, Class<?>> tests = RegistryReport.resolveTests(registry, Path.of("target/test-classes"));
+        Map<String, Status> results = new LinkedHashMap<>();
+        results.put("dev.sluice.registry.RouterCellsIT#retryOnServerError", Status.PASSED);
+        Map<Cell, Status> oneRan = RegistryReport.statuses(registry, tests, results);
+        assertThatThrownBy(() -> RegistryReport.requireEveryCellCovered(oneRan))
+                .hasMessage("reliability registry: 1 cell(s) not covered in a full run: retry.b (did not run)");
+        results.put("dev.sluice.registry.RouterCellsIT#retryOnTimeout", Status.PASSED);
+        RegistryReport.requireEveryCellCovered(RegistryReport.statuses(registry, tests, results));
+
+        assertThat(RegistryReport.isFullRun("${it.test}")).isTrue();
+        assertThat(RegistryReport.isFullRun(null)).isTrue();
+        assertThat(RegistryReport.isFullRun("")).isTrue();
+        assertThat(RegistryReport.isFullRun("RouterCellsIT")).isFalse();
+    }
+
+    @Test
     void failsafeReportsAreReadPerTestCase(@TempDir Path reports) throws IOException {
         Files.writeString(reports.resolve("TEST-x.IT.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>

@@ -36,8 +36,11 @@ import org.junit.jupiter.api.io.TempDir;
  * 401 to a bogus key, 404, 400, refusals of a long or forbidden prompt, answers later than
  * the deployment's timeout, a refused port, a cut stream, a hang).
  *
- * <p>Every cell has groups and upstreams of its own, so the cells share the two processes but
- * no state: a bench, a failure count or a request count in one cell is never seen by another.
+ * <p>Every cell has groups and primaries of its own, so a bench or a failure count in one cell
+ * is never seen by another. Two upstreams are shared as places a request must not reach: the
+ * default fallback's target ({@code default_fallbacks} applies to every group without a
+ * fallbacks entry) and the cut stream's sibling; a cell that asserts they were not called
+ * compares their counts before and after.
  * First picks are deterministic: a primary has weight 1000 and its sibling weight 0 (a backup,
  * picked only when nothing else is left). Each test asserts what each upstream received and
  * the routing headers, so a router that stops retrying, failing over, benching or falling back
@@ -49,6 +52,8 @@ class RouterCellsIT {
     private static final String SHORT_TIMEOUT = "0.4";
     /** Cooldown of the cooldown cells, in seconds. */
     private static final int BENCH_SECONDS = 2;
+    /** The 429 cell's Retry-After, in seconds: longer than its deployment's 1 s cooldown_time, so only honouring it passes. */
+    private static final int RETRY_AFTER_SECONDS = 3;
 
     private final ReplicaPair pair = new ReplicaPair();
     private GatewayProcess a;
@@ -73,7 +78,7 @@ class RouterCellsIT {
             pair.mock(MockOptions.defaults("cooldown-" + kind + "-backup", MockMode.OK));
         }
         pair.mock(MockOptions.defaults("cooldown-server", MockMode.FAIL));
-        pair.mock(MockOptions.defaults("cooldown-429", MockMode.RATELIMIT).withRetryAfterSeconds(BENCH_SECONDS));
+        pair.mock(MockOptions.defaults("cooldown-429", MockMode.RATELIMIT).withRetryAfterSeconds(RETRY_AFTER_SECONDS));
         pair.mock(MockOptions.defaults("cooldown-auth", MockMode.AUTH));
         pair.mock(MockOptions.defaults("cooldown-timeout", MockMode.SLOW).withDelay(Duration.ofSeconds(2)));
         pair.mock(MockOptions.defaults("fb-server", MockMode.FAIL));
@@ -113,7 +118,7 @@ class RouterCellsIT {
                 + pair.deployment("refused-400", "refused-400-sibling", "refused-400-sibling", "weight: 0")
                 + pair.deployment("cooldown-server", "cooldown-server", "cooldown-server", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
                 + pair.deployment("cooldown-server", "cooldown-server-backup", "cooldown-server-backup", "weight: 0")
-                + pair.deployment("cooldown-429", "cooldown-429", "cooldown-429", "weight: 1000, cooldown_time: " + BENCH_SECONDS)
+                + pair.deployment("cooldown-429", "cooldown-429", "cooldown-429", "weight: 1000, cooldown_time: 1")
                 + pair.deployment("cooldown-429", "cooldown-429-backup", "cooldown-429-backup", "weight: 0")
                 + pair.deployment("cooldown-auth", "cooldown-auth", "cooldown-auth",
                         "api_key: bogus-key, weight: 1000, cooldown_time: " + BENCH_SECONDS)
@@ -152,7 +157,9 @@ class RouterCellsIT {
                       mode: pre_call
                       blocked_words: [zebracorn]
                 """, """
-                  allowed_fails: 0
+                  # No allowed_fails: the router's default (3) holds for the classes without an
+                  # allowance here, so a 401 or a 404 benching at once is their own rule.
+                  allowed_fails_policy: {InternalServerErrorAllowedFails: 0, TimeoutErrorAllowedFails: 0}
                   cooldown_time: 30
                   fallbacks:
                     - fb-server: [fb-server-target]
@@ -264,31 +271,32 @@ class RouterCellsIT {
 
     @Test
     void cooldownOnServerErrorIsSharedAndEnds() {
-        assertBenchIsSharedAndEnds("cooldown-server", MockMode.FAIL);
+        assertBenchIsSharedAndEnds("cooldown-server", MockMode.FAIL, BENCH_SECONDS);
     }
 
     @Test
     void cooldownOnRateLimitIsSharedAndEnds() {
-        assertBenchIsSharedAndEnds("cooldown-429", MockMode.RATELIMIT);
+        assertBenchIsSharedAndEnds("cooldown-429", MockMode.RATELIMIT, RETRY_AFTER_SECONDS);
     }
 
     @Test
     void cooldownOnAuthFailureIsSharedAndEnds() {
-        assertBenchIsSharedAndEnds("cooldown-auth", MockMode.AUTH);
+        assertBenchIsSharedAndEnds("cooldown-auth", MockMode.AUTH, BENCH_SECONDS);
     }
 
     @Test
     void cooldownOnTimeoutIsSharedAndEnds() {
-        assertBenchIsSharedAndEnds("cooldown-timeout", MockMode.SLOW);
+        assertBenchIsSharedAndEnds("cooldown-timeout", MockMode.SLOW, BENCH_SECONDS);
     }
 
     /**
      * One call through {@code a} fails on the primary (weight 1000) and is served by the
-     * weight-0 backup; calls through {@code b} in the next second never reach the primary; once
-     * healed, the primary gets traffic through {@code b} again, not before 1.5 s after the trip
-     * (the bench is {@value #BENCH_SECONDS} s) and not later than 4 s after its end.
+     * weight-0 backup; {@code b} reports the bench in {@code /metrics} within a second, and its
+     * calls in the next second never reach the primary; once healed, the primary gets traffic
+     * through {@code b} again, not before {@code benchSeconds} less half a second after the trip
+     * and not later than 4 s after the bench's end.
      */
-    private void assertBenchIsSharedAndEnds(String group, MockMode failing) {
+    private void assertBenchIsSharedAndEnds(String group, MockMode failing, int benchSeconds) {
         MockUpstream primary = pair.mock(group);
         assertThat(primary.mode()).isEqualTo(failing);
         String backup = group + "-backup";
@@ -298,6 +306,8 @@ class RouterCellsIT {
         assertServed(trip, group, backup, 1, 0);
         assertThat(primary.requests()).as("a called the failing primary once, then failed over").isEqualTo(1);
 
+        String benched = "sluice_deployment_benched{model_group=\"" + group + "\",deployment=\"" + group + "\"} 1";
+        Eventually.until("b sees the bench a set", Duration.ofSeconds(1), () -> b.get("/metrics").body().contains(benched));
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> throughB = b.post("/v1/chat/completions", chat(group, "hi", ""));
             assertServed(throughB, group, backup, 0, 0);
@@ -306,7 +316,7 @@ class RouterCellsIT {
         assertThat(primary.requests()).as("b never called the primary a benched").isEqualTo(1);
 
         primary.setMode(MockMode.OK);
-        long deadline = tripped + TimeUnit.SECONDS.toNanos(BENCH_SECONDS + 4);
+        long deadline = tripped + TimeUnit.SECONDS.toNanos(benchSeconds + 4);
         while (true) {
             long sent = System.nanoTime();
             HttpResponse<String> throughB = b.post("/v1/chat/completions", chat(group, "hi", ""));
@@ -314,8 +324,8 @@ class RouterCellsIT {
             String servedBy = throughB.headers().firstValue("x-litellm-model-id").orElse("(none)");
             if (servedBy.equals(group)) {
                 assertThat(TimeUnit.NANOSECONDS.toMillis(sent - tripped))
-                        .as("the primary took traffic again only once its %d s bench was nearly over", BENCH_SECONDS)
-                        .isGreaterThanOrEqualTo(1_500);
+                        .as("the primary took traffic again only once its %d s bench was nearly over", benchSeconds)
+                        .isGreaterThanOrEqualTo(benchSeconds * 1_000L - 500);
                 break;
             }
             assertThat(servedBy).isEqualTo(backup);
@@ -409,6 +419,8 @@ class RouterCellsIT {
 
     @Test
     void streamTimeoutBetweenChunksEndsTheStreamWithAnError() {
+        int siblingBefore = requests("cut-sibling");
+        int defaultBefore = requests("fb-default-target");
         long start = System.nanoTime();
         HttpResponse<String> answer = a.post("/v1/chat/completions",
                 "{\"model\":\"stream-gap\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
@@ -419,10 +431,14 @@ class RouterCellsIT {
                 .contains("[stream-gap] first").contains("\"stream_timeout\"").doesNotContain("[DONE]");
         assertThat(took).as("ms: the stream ended at its 0.5 s gap, not when the upstream went on after 2 s").isLessThan(1_800);
         assertThat(holding.calls()).isEqualTo(1);
+        sleep(300);
+        assertThat(requests("cut-sibling")).as("not retried on the sibling once events were sent").isEqualTo(siblingBefore);
+        assertThat(requests("fb-default-target")).as("nor on a default fallback").isEqualTo(defaultBefore);
     }
 
     @Test
     void callerHangingUpCancelsTheUpstreamCall() {
+        int defaultBefore = requests("fb-default-target");
         HttpRequest request = HttpRequest.newBuilder(b.uri("/v1/chat/completions"))
                 .timeout(Duration.ofMillis(500))
                 .header("Content-Type", "application/json")
@@ -432,7 +448,9 @@ class RouterCellsIT {
                 .isInstanceOf(HttpTimeoutException.class);
         MockUpstream hangup = pair.mock("hangup");
         Eventually.until("the upstream sees the call given up", Duration.ofSeconds(3), () -> hangup.cancelledStreams() == 1);
+        sleep(500);
         assertThat(hangup.requests()).as("nothing is retried for a caller who left").isEqualTo(1);
+        assertThat(requests("fb-default-target")).as("nor sent to a default fallback").isEqualTo(defaultBefore);
     }
 
     // ---- helpers ----

@@ -74,8 +74,8 @@ class RoutingCellsIT {
             picks.merge(servedBy(replica.post("/v1/chat/completions", ReplicaPair.chat("shuffle", "hi", ""))), 1, Integer::sum);
         }
         assertThat(picks.keySet()).as("picks of 80 calls: %s", picks).containsExactlyInAnyOrder("shuffle-heavy", "shuffle-light");
-        assertThat(picks.get("shuffle-heavy")).as("weight 3 against weight 1, over 80 calls: %s", picks)
-                .isGreaterThan(picks.get("shuffle-light"));
+        // Weight 3 against 1: 60 of 80 expected, with a standard deviation of about 4; equal weights would give 40.
+        assertThat(picks.get("shuffle-heavy")).as("weight 3 against weight 1, over 80 calls: %s", picks).isBetween(46, 74);
         assertThat(pair.requests("shuffle-backup")).as("the weight-0 backup, while the others are healthy").isZero();
     }
 
