@@ -133,7 +133,7 @@ class ReplicasIT {
 
     @Test
     void leastBusyOnOneReplicaAvoidsADeploymentHoldingAStreamOpenedThroughAnother() throws Exception {
-        try (SlowStreamUpstream holding = new SlowStreamUpstream("holding", Duration.ofSeconds(3));
+        try (SlowStreamUpstream holding = new SlowStreamUpstream("holding", Duration.ofSeconds(5));
                 MockUpstream free = MockUpstream.start(MockOptions.defaults("free", MockMode.OK))) {
             String yaml = """
                     model_list:
@@ -150,8 +150,9 @@ class ReplicasIT {
 
                 HttpResponse<InputStream> held = streamHeldOnHolding(a);
                 Eventually.until("the stream is held open at its upstream", Duration.ofSeconds(2), () -> holding.open() == 1);
-                // In-flight counts go out a few milliseconds after they change.
-                Thread.sleep(300);
+                // In-flight counts go out a few milliseconds after they change: wait until b counts the stream.
+                Eventually.until("b counts the stream open on 'holding'", Duration.ofSeconds(2), () -> b.get("/metrics").body()
+                        .contains("sluice_deployment_in_flight{model_group=\"g\",deployment=\"holding\"} 1\n"));
 
                 for (int i = 0; i < 8; i++) {
                     HttpResponse<String> answer = b.post("/v1/chat/completions", Chat.body("g", "hi"));
