@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.testing.GatewayProcess;
+import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.Ports;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -115,10 +116,18 @@ class MemoryCellIT {
      */
     private record Memory(long heapUsed, long heapCommitted, long resident) {
         static Memory of(GatewayProcess replica) {
-            String text = replica.get("/metrics").body();
-            return new Memory(gauge(replica, text, "jvm_memory_used_bytes{area=\"heap\"}"),
-                    gauge(replica, text, "jvm_memory_committed_bytes{area=\"heap\"}"),
-                    gauge(replica, text, "process_resident_memory_bytes"));
+            Map<String, Double> samples = MetricSamples.parse(replica.get("/metrics").body());
+            return new Memory(bytes(replica, samples, "jvm_memory_used_bytes{area=\"heap\"}"),
+                    bytes(replica, samples, "jvm_memory_committed_bytes{area=\"heap\"}"),
+                    bytes(replica, samples, "process_resident_memory_bytes"));
+        }
+
+        private static long bytes(GatewayProcess replica, Map<String, Double> samples, String sample) {
+            Double value = samples.get(sample);
+            if (value == null) {
+                throw new AssertionError(replica + ": /metrics has no " + sample);
+            }
+            return value.longValue();
         }
 
         long outsideHeap() {
@@ -145,14 +154,5 @@ class MemoryCellIT {
                 assertThat(failed.headers().firstValue("x-litellm-attempted-fallbacks")).hasValue("1");
             }
         }
-    }
-
-    private static long gauge(GatewayProcess replica, String metrics, String sample) {
-        for (String line : metrics.split("\n")) {
-            if (line.startsWith(sample + " ")) {
-                return (long) Double.parseDouble(line.substring(sample.length() + 1));
-            }
-        }
-        throw new AssertionError(replica + ": /metrics has no " + sample);
     }
 }

@@ -7,10 +7,10 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class MetricsTest {
             HttpResponse<String> scraped = gateway.get("/metrics");
             assertThat(scraped.statusCode()).isEqualTo(200);
             assertThat(scraped.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
-            Map<String, Double> m = samples(scraped.body());
+            Map<String, Double> m = MetricSamples.parse(scraped.body());
 
             assertThat(m).containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\"200\"}", 2.0)
                     .containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\""
@@ -107,9 +107,9 @@ class MetricsTest {
             assertThat(interrupted.body()).contains("stream_interrupted");
 
             dev.sluice.testing.Eventually.until("the hang-up is counted", java.time.Duration.ofSeconds(5),
-                    () -> samples(gateway.get("/metrics").body())
+                    () -> MetricSamples.parse(gateway.get("/metrics").body())
                             .getOrDefault("sluice_requests_total{route=\"chat_completions\",status_code=\"499\"}", 0.0) == 1.0);
-            Map<String, Double> m = samples(gateway.get("/metrics").body());
+            Map<String, Double> m = MetricSamples.parse(gateway.get("/metrics").body());
             assertThat(m).containsEntry("sluice_requests_in_flight", 0.0)
                     .containsEntry("sluice_stream_interruptions_total{model_group=\"cut\",deployment=\"cut-1\"}", 1.0)
                     .containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\"200\"}", 1.0)
@@ -126,7 +126,7 @@ class MetricsTest {
                           - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
                         router_settings: {redis_host: %s, redis_port: %d, redis_key_prefix: "%s"}
                         """.formatted(up.baseUrl(), TestRedis.HOST, TestRedis.PORT, prefix))) {
-            Map<String, Double> m = samples(gateway.get("/metrics").body());
+            Map<String, Double> m = MetricSamples.parse(gateway.get("/metrics").body());
 
             assertThat(m).containsEntry("sluice_redis_up", 1.0)
                     .containsEntry("sluice_redis_outages_total", 0.0)
@@ -142,7 +142,7 @@ class MetricsTest {
                           - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
                         """.formatted(up.baseUrl()))) {
             String text = gateway.get("/metrics").body();
-            Map<String, Double> m = samples(text);
+            Map<String, Double> m = MetricSamples.parse(text);
 
             assertThat(m.get("jvm_memory_used_bytes{area=\"heap\"}")).isPositive()
                     .isLessThanOrEqualTo(m.get("jvm_memory_committed_bytes{area=\"heap\"}"));
@@ -154,18 +154,5 @@ class MetricsTest {
             assertThat(text).contains("# TYPE jvm_gc_collections_total counter", "# TYPE jvm_gc_collection_seconds_total counter");
             assertThat(m.keySet()).anyMatch(k -> k.startsWith("jvm_gc_collections_total{gc=\""));
         }
-    }
-
-    /** Each sample line of the text format: {@code name{labels}} to its value. */
-    static Map<String, Double> samples(String text) {
-        Map<String, Double> samples = new HashMap<>();
-        for (String line : text.split("\n")) {
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            int space = line.lastIndexOf(' ');
-            samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-        }
-        return samples;
     }
 }
