@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.http.QueryParams;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 

@@ -1,5 +1,10 @@
 package dev.sluice.server;
 
+import dev.sluice.http.JsonFields;
+import dev.sluice.http.QueryParams;
+import dev.sluice.http.RequestBodyReader;
+import dev.sluice.http.Responses;
+import dev.sluice.call.CallRequest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,7 +1,8 @@
 package dev.sluice.server;
 
+import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.keys.BudgetDuration;
+import dev.sluice.limits.BudgetDuration;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;

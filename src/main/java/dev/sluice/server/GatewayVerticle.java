@@ -1,5 +1,7 @@
 package dev.sluice.server;
 
+import dev.sluice.http.Authenticator;
+import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;

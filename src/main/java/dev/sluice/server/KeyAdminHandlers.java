@@ -1,5 +1,7 @@
 package dev.sluice.server;
 
+import dev.sluice.http.JsonFields;
+import dev.sluice.http.QueryParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

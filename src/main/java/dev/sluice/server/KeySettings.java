@@ -1,9 +1,10 @@
 package dev.sluice.server;
 
+import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
-import dev.sluice.keys.BudgetDuration;
+import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.VirtualKey;
 import java.math.BigDecimal;

@@ -1,5 +1,8 @@
 package dev.sluice.server;
 
+import dev.sluice.http.CallIds;
+import dev.sluice.http.Responses;
+import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
 import dev.sluice.provider.Endpoint;
 import io.vertx.core.Handler;
