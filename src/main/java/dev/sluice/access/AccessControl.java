@@ -17,6 +17,7 @@ import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.Scope;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.router.FallbackGate;
+import dev.sluice.router.SkipReason;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.VirtualKey;
 import io.vertx.core.Future;
@@ -25,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import dev.sluice.time.TimeSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,7 +67,9 @@ public final class AccessControl {
      *                  key is known
      */
     public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, SpendCounters counters, RateLimiter limits,
-            CallCost cost, SpendRecorder spend, Clock clock, LongSupplier nanoTime) {
+            CallCost cost, SpendRecorder spend, TimeSource time) {
+        Clock clock = time.clock();
+        LongSupplier nanoTime = time.ticker();
         this.masterKeyDigest = general.masterKey().map(Secret::value).map(AccessControl::digest).orElse(null);
         this.directory = directory;
         this.general = general;
@@ -188,7 +192,7 @@ public final class AccessControl {
         }
         return target -> {
             if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, target.name())) {
-                return Optional.of(FallbackGate.NO_ACCESS);
+                return Optional.of(SkipReason.NO_ACCESS);
             }
             if (!general.enforceFallbackBudget()) {
                 return Optional.empty();
@@ -200,7 +204,7 @@ public final class AccessControl {
             FallbackEstimate.Estimate call = estimate.of(target.deployments(), promptTokens.getAsLong(), body);
             if (BudgetCheck.fallback(budgets, call.dollars()) instanceof BudgetCheck.OverBudget over) {
                 log.info("fallback.over_budget group={} {}", target.name(), over.describe());
-                return Optional.of(FallbackGate.OVER_BUDGET);
+                return Optional.of(SkipReason.OVER_BUDGET);
             }
             return Optional.empty();
         };

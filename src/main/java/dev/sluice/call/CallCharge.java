@@ -1,5 +1,6 @@
 package dev.sluice.call;
 
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.access.CallEnd;
 import dev.sluice.access.CallTicket;
@@ -38,7 +39,7 @@ final class CallCharge {
     private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
 
     private final CallTicket ticket;
-    private final CallRequest request;
+    private final ModelRequest request;
     private final RequestFacts facts;
     private final int bodyBytes;
     /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
@@ -46,7 +47,7 @@ final class CallCharge {
 
     private record Served(String group, Deployment deployment, TokenUsage usage) {}
 
-    CallCharge(CallTicket ticket, CallRequest request, RequestFacts facts, int bodyBytes) {
+    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes) {
         this.ticket = ticket;
         this.request = request;
         this.facts = facts;

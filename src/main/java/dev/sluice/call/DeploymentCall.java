@@ -1,7 +1,5 @@
 package dev.sluice.call;
 
-import dev.sluice.http.CallIds;
-import dev.sluice.server.Gateway;
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.access.CallEnd;
 import dev.sluice.config.Deployment;
@@ -42,47 +40,25 @@ import java.util.Optional;
  * comes back as an {@link AttemptResult}. Runs on the request's event loop.
  */
 final class DeploymentCall implements Attempter<Answer> {
-    private final Gateway gateway;
+    private final CallServices services;
     private final UpstreamClient upstreams;
-    private final CallRequest request;
-    private final CallState call;
-    private final HttpServerResponse response;
-    private final RoutedHeaders headers;
-    /** The guardrails the caller named in the body's {@code guardrails}, checked to exist. */
-    private final List<String> requestedGuardrails;
-    private final RequestFacts facts;
-    private final CallCharge charge;
-    /** The upstream headers of each failed answer, so the final error can pass Retry-After and the rest on. */
-    private final Map<Failure, MultiMap> failureHeaders = new IdentityHashMap<>();
+    private final ModelCall call;
 
-    DeploymentCall(Gateway gateway, UpstreamClient upstreams, CallRequest request, CallState call,
-            HttpServerResponse response, RoutedHeaders headers, List<String> requestedGuardrails, RequestFacts facts,
-            CallCharge charge) {
-        this.gateway = gateway;
+    DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall call) {
+        this.services = services;
         this.upstreams = upstreams;
-        this.request = request;
         this.call = call;
-        this.response = response;
-        this.headers = headers;
-        this.requestedGuardrails = requestedGuardrails;
-        this.facts = facts;
-        this.charge = charge;
-    }
-
-    /** The upstream headers that came with a failed answer, if it was an HTTP answer. */
-    Optional<MultiMap> headersOf(Failure failure) {
-        return Optional.ofNullable(failureHeaders.get(failure));
     }
 
     @Override
     public Future<AttemptResult<Answer>> attempt(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
-        Optional<GuardrailRefusal> refused = gateway.guardrails().checkPrompt(deployment, request.body(), requestedGuardrails);
+        Optional<GuardrailRefusal> refused = services.guardrails().checkPrompt(deployment, call.decoded().body(), call.guardrails());
         if (refused.isPresent()) {
             return Future.succeededFuture(AttemptResult.failed(GuardrailFailures.of(refused.get())));
         }
         // The deployment has one more call open until this attempt is over, a stream until it ends.
-        SignalRecorder signals = gateway.router().signals();
+        SignalRecorder signals = services.router().signals();
         SignalRecorder.Attempt open = signals.attemptStarted(deployment);
         return call(plan).andThen(done -> {
             if (done.succeeded() && done.result() instanceof AttemptResult.Served<Answer> served
@@ -100,15 +76,15 @@ final class DeploymentCall implements Attempter<Answer> {
 
     private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
-        Provider provider = gateway.providers().forDeployment(deployment);
-        UpstreamRequest upstreamRequest = traced(provider.request(deployment, request.endpoint(),
-                ForwardedBody.of(request.body(), deployment.params().providerModel())));
-        long opened = gateway.nanoTime().getAsLong();
+        Provider provider = services.providers().forDeployment(deployment);
+        UpstreamRequest upstreamRequest = traced(provider.request(deployment, call.decoded().operation(),
+                ForwardedBody.of(call.decoded().body(), deployment.params().providerModel())));
+        long opened = services.nanoTime().getAsLong();
         UpstreamExchange exchange = upstreams.open(upstreamRequest, deadline(plan));
-        call.opened(exchange);
+        call.state.opened(exchange);
         return exchange.answered().transform(answered -> {
-            headers.upstreamTook(gateway.nanoTime().getAsLong() - opened);
-            if (call.clientGone()) {
+            call.headers.upstreamTook(services.nanoTime().getAsLong() - opened);
+            if (call.state.clientGone()) {
                 exchange.cancel();
                 return unanswered(exchange, new IllegalStateException("the caller left"));
             }
@@ -121,12 +97,10 @@ final class DeploymentCall implements Attempter<Answer> {
                     if (body.failed()) {
                         return unanswered(exchange, body.cause());
                     }
-                    Failure failure = FailureClassifier.fromAnswer(status, body.result(), exchange.headers(), gateway.clock().instant());
-                    failureHeaders.put(failure, exchange.headers());
-                    return failed(failure);
+                    return failed(provider.classify(status, body.result(), exchange.headers(), services.clock().instant()));
                 });
             }
-            if (request.stream() && isEventStream(exchange)) {
+            if (call.decoded().stream() && isEventStream(exchange)) {
                 return stream(plan, exchange, opened);
             }
             return whole(plan, provider, exchange, opened);
@@ -135,7 +109,7 @@ final class DeploymentCall implements Attempter<Answer> {
 
     /** With tracing on, the request carries the attempt's trace context, so the upstream's spans join the call's trace. */
     private UpstreamRequest traced(UpstreamRequest upstreamRequest) {
-        Map<String, String> trace = gateway.tracing().map(t -> t.upstreamHeaders(response.headers().get(CallIds.HEADER)))
+        Map<String, String> trace = services.tracing().map(t -> t.upstreamHeaders(call.callId))
                 .orElse(Map.of());
         if (trace.isEmpty()) {
             return upstreamRequest;
@@ -151,7 +125,7 @@ final class DeploymentCall implements Attempter<Answer> {
      * left of the request's total deadline.
      */
     private Duration deadline(AttemptPlan plan) {
-        if (!request.stream()) {
+        if (!call.decoded().stream()) {
             return plan.deadline();
         }
         Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> plan.settings().streamTimeout());
@@ -163,20 +137,20 @@ final class DeploymentCall implements Attempter<Answer> {
 
     private Future<AttemptResult<Answer>> stream(AttemptPlan plan, UpstreamExchange exchange, long attemptStarted) {
         Deployment deployment = plan.deployment();
-        boolean checkAnswer = gateway.guardrails().checksAnswers(deployment, requestedGuardrails);
-        if (call.http10() || checkAnswer) {
+        boolean checkAnswer = services.guardrails().checksAnswers(deployment, call.guardrails());
+        if (call.state.http10() || checkAnswer) {
             // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must
             // see cannot be sent before it is whole: the events go out whole, at the end.
             return exchange.body().transform(body -> {
                 if (body.failed()) {
                     return unanswered(exchange, body.cause());
                 }
-                TokenUsage usage = charge.streamUsage(deployment, body.result());
+                TokenUsage usage = call.charge().streamUsage(deployment, body.result());
                 if (checkAnswer) {
-                    Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(deployment,
-                            AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)), requestedGuardrails);
+                    Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(deployment,
+                            AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)), call.guardrails());
                     if (refused.isPresent()) {
-                        charge.refusedAnswer(plan.group().name(), deployment, usage);
+                        call.charge().refusedAnswer(plan.group().name(), deployment, usage);
                         return failed(GuardrailFailures.of(refused.get()));
                     }
                 }
@@ -184,36 +158,44 @@ final class DeploymentCall implements Attempter<Answer> {
                         exchange.headers().get("Content-Type"), exchange.headers(), usage)));
             });
         }
-        long waitStarted = gateway.nanoTime().getAsLong();
-        StreamRelay relay = new StreamRelay(response, exchange,
-                Deadlines.betweenChunks(plan.settings(), deployment), describe(plan),
-                () -> {
-                    long now = gateway.nanoTime().getAsLong();
-                    // A stream's tokens are not known until it ends; its prompt is what it takes from tpm now.
-                    gateway.router().signals().served(deployment, facts.promptTokens(), Duration.ofNanos(now - attemptStarted), 0, true);
-                    headers.upstreamTook(now - waitStarted);
-                    headers.served(plan);
-                    headers.apply(response);
-                    charge.putLimitHeaders(response);
-                    charge.streamHead(response);
+        long waitStarted = services.nanoTime().getAsLong();
+        StreamRelay relay = new StreamRelay(call.response, exchange, describe(plan),
+                new StreamRelay.Timing(Deadlines.betweenChunks(plan.settings(), deployment),
+                        attemptStarted + plan.totalLeft().toNanos(), services.nanoTime()),
+                new StreamRelay.Hooks() {
+                    @Override
+                    public void beforeHead() {
+                        long now = services.nanoTime().getAsLong();
+                        // A stream's tokens are not known until it ends; its prompt is what it takes from tpm now.
+                        services.router().signals().served(deployment, call.facts().promptTokens(),
+                                Duration.ofNanos(now - attemptStarted), 0, true);
+                        call.headers.upstreamTook(now - waitStarted);
+                        call.headers.served(plan);
+                        call.headers.apply(call.response);
+                        call.charge().putLimitHeaders(call.response);
+                        call.charge().streamHead(call.response);
+                    }
+
+                    @Override
+                    public void beforeEnd(StreamTally tally) {
+                        call.charge().streamEnding(call.response, plan.group().name(), deployment, exchange.status(), tally);
+                    }
                 },
-                tally -> charge.streamEnding(response, plan.group().name(), deployment, exchange.status(), tally),
-                new StreamTally(charge.keepsStreamText(deployment)),
-                gateway.nanoTime(), attemptStarted + plan.totalLeft().toNanos());
+                new StreamTally(call.charge().keepsStreamText(deployment)));
         relay.finished().onSuccess(end -> {
-            relay.cutBy().ifPresent(cut -> gateway.router().events().streamCut(response.headers().get(CallIds.HEADER),
-                    plan.group().name(), deployment.id(), cut.getMessage()));
+            relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
+                    cut.getMessage()));
             if (end == StreamRelay.StreamOutcome.CLIENT_GONE) {
-                charge.streamEnding(response, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
+                call.charge().streamEnding(call.response, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
             }
         });
-        call.relaying(relay);
+        call.state.relaying(relay);
         try {
             return relay.start().transform(committed -> {
                 if (committed.succeeded()) {
                     return Future.succeededFuture(AttemptResult.served(new Answer.Streaming(relay)));
                 }
-                call.relaying(null);
+                call.state.relaying(null);
                 return unanswered(exchange, committed.cause());
             });
         } catch (RuntimeException e) {
@@ -230,23 +212,22 @@ final class DeploymentCall implements Attempter<Answer> {
             }
             Optional<OpenAiShape.ShapedAnswer> shaped = provider.normaliseSuccess(read.result());
             if (shaped.isEmpty()) {
-                return failed(new Failure(FailureClass.SERVER, 0, Buffer.buffer(), Optional.empty(),
-                        "answered " + status + " with a body that is not a JSON object"));
+                return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
             }
             OpenAiShape.ShapedAnswer answer = shaped.get();
-            TokenUsage usage = charge.usage(plan.deployment(), TokenUsage.of(answer.tree().get("usage")),
+            TokenUsage usage = call.charge().usage(plan.deployment(), TokenUsage.of(answer.tree().get("usage")),
                     () -> AnswerText.ofBody(answer.tree()));
-            if (gateway.guardrails().checksAnswers(plan.deployment(), requestedGuardrails)) {
-                Optional<GuardrailRefusal> refused = gateway.guardrails().checkAnswer(plan.deployment(),
-                        AnswerText.ofBody(answer.tree()), requestedGuardrails);
+            if (services.guardrails().checksAnswers(plan.deployment(), call.guardrails())) {
+                Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(plan.deployment(),
+                        AnswerText.ofBody(answer.tree()), call.guardrails());
                 if (refused.isPresent()) {
                     // The deployment answered and will bill for it: the refused answer is charged.
-                    charge.refusedAnswer(plan.group().name(), plan.deployment(), usage);
+                    call.charge().refusedAnswer(plan.group().name(), plan.deployment(), usage);
                     return failed(GuardrailFailures.of(refused.get()));
                 }
             }
-            long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : facts.promptTokens();
-            gateway.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(gateway.nanoTime().getAsLong() - opened),
+            long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : call.facts().promptTokens();
+            services.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(services.nanoTime().getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, answer.completionTokens()), false);
             return Future.succeededFuture(AttemptResult.served(
                     new Answer.Whole(status, answer.body(), "application/json", exchange.headers(), usage)));

@@ -1,114 +1,129 @@
 package dev.sluice.call;
 
-import dev.sluice.http.Authenticator;
-import dev.sluice.http.CallIds;
-import dev.sluice.server.CallerOverridesReader;
-import dev.sluice.server.Gateway;
-import dev.sluice.http.RequestBodyReader;
-import dev.sluice.http.Responses;
 import dev.sluice.access.CallEnd;
-import dev.sluice.access.CallTicket;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.catalog.TokenEncoding;
-import dev.sluice.router.FallbackGate;
-import dev.sluice.store.Team;
-import io.vertx.core.buffer.Buffer;
-import dev.sluice.provider.Endpoint;
+import dev.sluice.http.Authenticator;
+import dev.sluice.http.CallIds;
+import dev.sluice.http.RequestBodyReader;
+import dev.sluice.http.Responses;
+import dev.sluice.ingress.IngressCodec;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
+import dev.sluice.router.FallbackGate;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
+import dev.sluice.router.RouteRequest;
+import dev.sluice.server.CallerOverridesReader;
+import dev.sluice.store.Team;
 import dev.sluice.upstream.UpstreamClient;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The path of a model call, in order: authenticate, read the body within its limit, parse
- * and check it, find the group and read the caller's routing overrides, route (attempts,
- * retries, sibling failover, fallbacks: {@link dev.sluice.router.Router}, each attempt made
- * by {@link DeploymentCall}), then answer: the served answer, or the error routing ended
- * with. One instance per event loop.
+ * The path of a model call, as a list of stages over one {@link ModelCall}:
+ * <ol>
+ *   <li>authenticate: who calls (a master key, a virtual key, or nobody when none is needed);
+ *   <li>read the body within its limit;
+ *   <li>decode it through the entry API's {@link IngressCodec};
+ *   <li>resolve the group it names, the caller's and its team's routing overrides, and the
+ *       guardrails it names;
+ *   <li>admit it: model access, budgets and rate limits ({@link dev.sluice.access.AccessControl});
+ *   <li>count what routing reads of it (prompt tokens, cache keys);
+ *   <li>route it: attempts, retries, sibling failover, fallbacks ({@link dev.sluice.router.Router},
+ *       each attempt made by {@link DeploymentCall});
+ *   <li>answer: the served answer, or the error routing ended with ({@link CallAnswers}).
+ * </ol>
+ * Once admitted, a call's ticket is finished however it ends. One instance per event loop.
  */
 public final class ModelCallPipeline {
     private static final Logger log = LoggerFactory.getLogger(ModelCallPipeline.class);
 
-    private final Gateway gateway;
+    private final CallServices services;
     private final UpstreamClient upstreams;
+    private final Authenticator authenticator;
     private final RequestBodyReader bodies;
     private final CallerOverridesReader overrides;
-    private final RoutedErrors errors;
-    private final Delays delays;
     private final RequestFactsReader facts;
-    private final Authenticator authenticator;
+    private final CallAnswers answers;
+    private final Delays delays;
 
-    public ModelCallPipeline(Vertx vertx, Gateway gateway, UpstreamClient upstreams, Authenticator authenticator) {
-        this.gateway = gateway;
-        this.authenticator = authenticator;
+    public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator) {
+        this.services = services;
         this.upstreams = upstreams;
-        this.bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(), gateway.nanoTime());
-        this.overrides = new CallerOverridesReader(gateway.router().settings()::current, gateway.models());
-        this.errors = new RoutedErrors(gateway.providers());
+        this.authenticator = authenticator;
+        this.bodies = new RequestBodyReader(vertx, services.maxRequestBytes(), services.nanoTime());
+        this.overrides = new CallerOverridesReader(services.router().settings()::current, services.models());
+        this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
+        this.answers = new CallAnswers(services.providers());
         this.delays = Delays.on(vertx);
-        this.facts = new RequestFactsReader(vertx, gateway.router().settings()::current);
     }
 
-    public void handle(HttpServerRequest request, Endpoint endpoint) {
-        HttpServerResponse response = request.response();
-        CallState call = new CallState(request.version() == HttpVersion.HTTP_1_0);
-        String route = endpoint.name().toLowerCase(java.util.Locale.ROOT);
-        RoutedHeaders headers = new RoutedHeaders(gateway.nanoTime(), overhead -> gateway.metrics().overhead(route, overhead));
-        RequestMeter meter = new RequestMeter(gateway.metrics(), gateway.tracing(), route, request.path(),
-                response.headers().get(CallIds.HEADER), request::getHeader, gateway.nanoTime());
-        // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
-        response.endHandler(v -> meter.ended(response.ended() ? response.getStatusCode() : CallEnd.CLIENT_CLOSED));
-        response.closeHandler(v -> {
-            call.onClientGone();
-            meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
-        });
-
+    public void handle(HttpServerRequest request, IngressCodec codec) {
+        ModelCall call = open(request, codec);
         authenticator.caller(request)
-                .transform(who -> {
-                    // Authentication may have paused the request to read the store: its body waits until read here.
-                    Future<Buffer> body = who.succeeded() ? bodies.read(request) : Future.failedFuture(who.cause());
-                    request.resume();
-                    return body.compose(bytes -> route(who.result(), CallRequest.parse(endpoint, bytes), bytes.length(), request,
-                            call, response, headers));
-                })
-                .onFailure(t -> fail(response, t));
+                .transform(who -> readBody(call, who))
+                .map(body -> decode(call, body))
+                .map(v -> resolve(call))
+                .compose(v -> admit(call))
+                .compose(v -> admitted(call))
+                .onFailure(t -> fail(call, t));
     }
 
-    private Future<Void> route(Caller who, CallRequest parsed, int bodyBytes, HttpServerRequest request, CallState call,
-            HttpServerResponse response, RoutedHeaders headers) {
-        ModelGroup group = gateway.models().current().find(parsed.group()).orElseThrow(() -> unknownGroup(parsed.group()));
-        CallerOverrides caller = withTeamSettings(who, overrides.read(parsed.body(), request.headers(), group.name()), group);
-        List<String> guardrails = RequestedGuardrails.read(parsed.body(), gateway.guardrails());
-        return gateway.access().admit(who, group.name(), CallIds.spendRowId(request, response.headers().get(CallIds.HEADER)))
-                .compose(ticket -> admitted(who, parsed, group, caller, guardrails, bodyBytes, call, response, headers, ticket));
-    }
-
-    private Future<Void> admitted(Caller who, CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,
-            int bodyBytes, CallState call, HttpServerResponse response, RoutedHeaders headers, CallTicket ticket) {
-        // From here on the ticket must be finished however the call ends: even a synchronous
-        // throw becomes a failed future that the handler below sees.
+    /** The stages after admission, whose every ending finishes the call's ticket. */
+    private Future<Void> admitted(ModelCall call) {
+        // Even a synchronous throw becomes a failed future that the ending below sees.
         return Future.<Void>succeededFuture()
-                .compose(v -> facts.read(parsed, group, caller.routingStrategy(), bodyBytes))
-                .compose(read -> route(who, parsed, group, caller, guardrails, read, call, response, headers,
-                        new CallCharge(ticket, parsed, read.facts(), bodyBytes)))
-                .andThen(done -> {
-                    // Whatever ended the call before an answer was accounted (a fault, the caller leaving) ends its ticket.
-                    if (done.failed()) {
-                        ticket.finish(CallEnd.unserved(group.name(), call.clientGone() ? CallEnd.CLIENT_CLOSED
-                                : done.cause() instanceof ApiError e ? e.status() : 500));
-                    }
-                });
+                .compose(v -> count(call))
+                .compose(v -> route(call))
+                .compose(outcome -> answers.answer(call, outcome))
+                .andThen(done -> finishUnanswered(call, done));
+    }
+
+    private ModelCall open(HttpServerRequest request, IngressCodec codec) {
+        String callId = request.response().headers().get(CallIds.HEADER);
+        RoutedHeaders headers = new RoutedHeaders(services.nanoTime(),
+                overhead -> services.metrics().overhead(codec.name(), overhead));
+        ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId));
+        // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
+        call.response.endHandler(v -> call.meter.ended(call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED));
+        call.response.closeHandler(v -> {
+            call.state.onClientGone();
+            call.meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
+        });
+        return call;
+    }
+
+    /** Reads the body once the caller is known; a refused caller's body is not read. */
+    private Future<Buffer> readBody(ModelCall call, AsyncResult<Caller> who) {
+        // Authentication may have paused the request to read the store: its body waits until read here.
+        Future<Buffer> body = who.succeeded() ? bodies.read(call.request) : Future.failedFuture(who.cause());
+        call.request.resume();
+        if (who.succeeded()) {
+            call.authenticated(who.result());
+        }
+        return body;
+    }
+
+    private Void decode(ModelCall call, Buffer body) {
+        call.decoded(call.codec.decode(body), body.length());
+        return null;
+    }
+
+    private Void resolve(ModelCall call) {
+        String name = call.decoded().group();
+        ModelGroup group = services.models().current().find(name).orElseThrow(() -> unknownGroup(name));
+        CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
+        call.resolved(group, withTeamSettings(call.caller(), requested, group),
+                RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
+        return null;
     }
 
     /** The request's own routing overrides over those of the caller's team, when it has any. */
@@ -120,77 +135,66 @@ public final class ModelCallPipeline {
         return requested;
     }
 
-    private Future<Void> route(Caller who, CallRequest parsed, ModelGroup group, CallerOverrides caller, List<String> guardrails,
-            RequestFactsReader.Read read, CallState call, HttpServerResponse response, RoutedHeaders headers, CallCharge charge) {
-        DeploymentCall calls = new DeploymentCall(gateway, upstreams, parsed, call, response, headers, guardrails, read.facts(),
-                charge);
-        String callId = response.headers().get(CallIds.HEADER);
-        FallbackGate gate = gateway.access().fallbackGate(who, parsed.body(),
-                charge.promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
-        // A wait before a retry is the upstream's doing, not Sluice's overhead.
-        Delays timed = wait -> {
-            headers.upstreamTook(wait.toNanos());
-            return delays.after(wait);
-        };
-        return gateway.router().route(callId, group, caller, read.facts(), calls, timed, call::clientGone, gate)
-                .compose(outcome -> {
-                    if (outcome.served().isPresent() && outcome.lastGroup().equals(group.name())) {
-                        // The deployment now holds this conversation's prefix in its provider's cache.
-                        gateway.router().preCallChecks().served(outcome.lastDeployment(), read.cacheKeys());
-                    }
-                    return answer(outcome, calls, response, headers, charge, group.name());
+    private Future<Void> admit(ModelCall call) {
+        return services.access().admit(call.caller(), call.group().name(), CallIds.spendRowId(call.request, call.callId))
+                .map(ticket -> {
+                    call.admitted(ticket);
+                    return null;
                 });
     }
 
-    private Future<Void> answer(RouteOutcome<Answer> outcome, DeploymentCall calls, HttpServerResponse response,
-            RoutedHeaders headers, CallCharge charge, String requested) {
-        if (outcome.cancelled()) {
-            charge.unserved(requested, CallEnd.CLIENT_CLOSED);
-            return Future.succeededFuture();
-        }
-        if (outcome.served().isEmpty()) {
-            headers.ended(outcome);
-            headers.apply(response);
-            charge.putLimitHeaders(response);
-            charge.putErrorCost(response, requested);
-            errors.answer(response, outcome, outcome.failure().orElseThrow(), calls);
-            charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
-            return Future.succeededFuture();
-        }
-        return switch (outcome.served().get()) {
-            case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
-            case Answer.Whole whole -> {
-                headers.ended(outcome);
-                UpstreamHeaders.copy(whole.upstreamHeaders(), response);
-                headers.apply(response);
-                charge.putLimitHeaders(response);
-                charge.served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
-                if (whole.contentType() != null) {
-                    response.putHeader("Content-Type", whole.contentType());
-                }
-                Responses.raw(response, whole.status(), whole.body());
-                yield Future.succeededFuture();
-            }
+    private Future<Void> count(ModelCall call) {
+        return facts.read(call.decoded(), call.group(), call.overrides().routingStrategy(), call.bodyBytes())
+                .map(read -> {
+                    call.counted(read.facts(), read.cacheKeys());
+                    return null;
+                });
+    }
+
+    private Future<RouteOutcome<Answer>> route(ModelCall call) {
+        ModelGroup group = call.group();
+        FallbackGate gate = services.access().fallbackGate(call.caller(), call.decoded().body(),
+                call.charge().promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
+        // A wait before a retry is the upstream's doing, not Sluice's overhead.
+        Delays timed = wait -> {
+            call.headers.upstreamTook(wait.toNanos());
+            return delays.after(wait);
         };
+        RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(),
+                new DeploymentCall(services, upstreams, call), timed, call.state::clientGone, gate);
+        return services.router().route(routed).andThen(done -> {
+            if (done.succeeded() && done.result().served().isPresent() && done.result().lastGroup().equals(group.name())) {
+                // The deployment now holds this conversation's prefix in its provider's cache.
+                services.router().preCallChecks().served(done.result().lastDeployment(), call.cacheKeys());
+            }
+        });
+    }
+
+    /** Whatever ended an admitted call before an answer was accounted (a fault, the caller leaving) ends its ticket. */
+    private static void finishUnanswered(ModelCall call, AsyncResult<Void> done) {
+        if (done.failed()) {
+            call.ticket().finish(CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
+                    : done.cause() instanceof ApiError e ? e.status() : 500));
+        }
     }
 
     private ApiError unknownGroup(String name) {
-        return ApiError.invalidRequest("Invalid model name passed in model=" + name
-                + ". Model groups you may use: " + String.join(", ", gateway.models().current().names()) + ".", "model", "model_not_found");
+        return ApiError.invalidRequest("Invalid model name passed in model=" + name + ". Model groups you may use: "
+                + String.join(", ", services.models().current().names()) + ".", "model", "model_not_found");
     }
 
-    private static void fail(HttpServerResponse response, Throwable t) {
-        if (!response.headWritten()) {
-            response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
+    private static void fail(ModelCall call, Throwable t) {
+        if (!call.response.headWritten()) {
+            call.response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
         }
         if (t instanceof ApiError error) {
-            Responses.error(response, error);
+            Responses.error(call.response, error);
             return;
         }
-        if (response.closed() || t instanceof HttpClosedException) {
-            log.debug("request.client_gone call_id={}", response.headers().get(CallIds.HEADER));
+        if (call.response.closed() || t instanceof HttpClosedException) {
+            log.debug("request.client_gone call_id={}", call.callId);
             return;
         }
-        Responses.internalError(response, "model_call", t);
+        Responses.internalError(call.response, "model_call", t);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.call;
 
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.catalog.CachePrefixes;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.catalog.PromptTokens;
@@ -51,7 +52,7 @@ public final class RequestFactsReader {
                 || STRATEGIES_READING_TOKENS.contains(router.routingStrategy());
     }
 
-    Future<Read> read(CallRequest request, ModelGroup group, Optional<String> strategy, int bodyBytes) {
+    Future<Read> read(ModelRequest request, ModelGroup group, Optional<String> strategy, int bodyBytes) {
         RouterSettings router = settings.get();
         boolean caching = router.optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING);
         boolean count = caching || router.enablePreCallChecks()
@@ -66,7 +67,7 @@ public final class RequestFactsReader {
         return vertx.executeBlocking(() -> counted(request, group, encoding, caching), false).andThen(done -> warm.add(encoding));
     }
 
-    private Read counted(CallRequest request, ModelGroup group, TokenEncoding encoding, boolean caching) {
+    private Read counted(ModelRequest request, ModelGroup group, TokenEncoding encoding, boolean caching) {
         int promptTokens = tokens.count(request.body(), encoding);
         CacheKeys keys = caching ? prefixes.keys(group.name(), request.body(), promptTokens, encoding) : CacheKeys.NONE;
         return new Read(new RequestFacts(group.name(), promptTokens, request.stream(), keys.lookup()), keys);

@@ -4,7 +4,7 @@ import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.tracing.GatewayTracing;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
+import io.vertx.core.http.HttpServerRequest;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,17 +21,17 @@ final class RequestMeter {
     private final long arrived;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    /** @param header the request's header of a name (null when absent), for a caller's trace context */
-    RequestMeter(GatewayMetrics metrics, Optional<GatewayTracing> tracing, String route, String path, String callId,
-            Function<String, String> header, LongSupplier nanoTime) {
-        this.metrics = metrics;
-        this.tracing = tracing;
+    /** @param route the route's name in metrics, e.g. {@code chat_completions} */
+    RequestMeter(CallServices services, String route, HttpServerRequest request, String callId) {
+        this.metrics = services.metrics();
+        this.tracing = services.tracing();
         this.route = route;
         this.callId = callId;
-        this.nanoTime = nanoTime;
+        this.nanoTime = services.nanoTime();
         this.arrived = nanoTime.getAsLong();
         metrics.requestStarted();
-        tracing.ifPresent(t -> t.requestStarted(callId, path, header));
+        // The caller's own trace context, when it sent one, is joined.
+        tracing.ifPresent(t -> t.requestStarted(callId, request.path(), request::getHeader));
     }
 
     /** The call ended with {@code status}; only the first end counts. */

@@ -7,19 +7,18 @@ import dev.sluice.api.ApiError;
 import dev.sluice.api.ErrorBodies;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
-import dev.sluice.failure.FailureClass;
 import dev.sluice.json.Json;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteOutcome.GroupRun;
-import dev.sluice.router.FallbackGate;
+import dev.sluice.router.RouteOutcome.FailedAt;
+import dev.sluice.failure.CallerError;
 import dev.sluice.router.RouteOutcome.SkippedFallback;
 import dev.sluice.router.RouteOutcome.Tried;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,23 +36,24 @@ final class RoutedErrors {
         this.providers = providers;
     }
 
-    void answer(HttpServerResponse response, RouteOutcome<?> outcome, Failure failure, DeploymentCall calls) {
-        String requested = outcome.groups().getFirst().group();
-        Optional<Attempt> attempt = attemptThatFailed(outcome, failure);
-        if (attempt.isEmpty()) {
-            refusedBeforeCalling(response, outcome, failure, whatSluiceDid(requested, outcome));
+    void answer(HttpServerResponse response, RouteOutcome<?> outcome) {
+        FailedAt failedAt = outcome.failure().orElseThrow();
+        Failure failure = failedAt.failure();
+        String what = whatSluiceDid(outcome.requestedGroup(), outcome);
+        if (failedAt.deployment().isEmpty()) {
+            refusedBeforeCalling(response, failure, what);
             return;
         }
-        Deployment failed = attempt.get().deployment();
-        String where = "deployment '" + failed.id() + "' of model group '" + attempt.get().group() + "'";
-        if (failure.kind() == FailureClass.GUARDRAIL) {
-            Responses.error(response, new ApiError(400, "invalid_request_error", "Sluice: " + failure.cause()
-                    + " The request was not sent to any other deployment or fallback.", null, "guardrail_refused"));
+        Deployment failed = failedAt.deployment().get();
+        String where = "deployment '" + failed.id() + "' of model group '" + failedAt.group() + "'";
+        if (failure.kind().endsRequest()) {
+            CallerError told = failure.kind().toldWhenUnanswered();
+            Responses.error(response, new ApiError(told.status(), told.type(), "Sluice: " + failure.cause()
+                    + " The request was not sent to any other deployment or fallback.", null, told.code()));
             return;
         }
-        String what = whatSluiceDid(requested, outcome);
         if (failure.answered() && failure.status() >= 300 && failure.status() < 400) {
-            String location = calls.headersOf(failure).map(h -> h.get("Location")).orElse(null);
+            String location = failure.header("Location").orElse(null);
             Responses.error(response, new ApiError(502, "server_error", "Sluice: " + where + " answered " + failure.status()
                     + " redirecting to " + location + "; check its api_base (Sluice does not follow redirects). " + what,
                     null, "upstream_redirect"));
@@ -67,7 +67,7 @@ final class RoutedErrors {
                 String upstream = withoutKey(message != null && message.isTextual() ? message.textValue() : "", failed);
                 e.put("message", upstream.isEmpty() ? what : upstream + "\n\n" + what);
             }
-            calls.headersOf(failure).ifPresent(h -> UpstreamHeaders.copy(h, response));
+            UpstreamHeaders.copy(failure.headers(), response);
             Responses.json(response, failure.status(), Json.buffer(body));
             return;
         }
@@ -77,15 +77,9 @@ final class RoutedErrors {
                     + describeAll(outcome) + ". " + what, "server_error", null, "all_backends_unavailable")));
             return;
         }
-        if (failure.kind() == FailureClass.TIMEOUT) {
-            Responses.error(response, new ApiError(408, "timeout_error",
-                    "Sluice: " + where + " timed out: " + failure.cause() + ". " + what, null, "upstream_timeout"));
-            return;
-        }
-        String verb = failure.kind() == FailureClass.TRANSPORT ? " could not be reached: " : " failed: ";
-        Responses.error(response, new ApiError(502, "server_error",
-                "Sluice: " + where + verb + failure.cause() + ". " + what, null,
-                failure.kind() == FailureClass.TRANSPORT ? "upstream_unreachable" : "invalid_upstream_response"));
+        CallerError told = failure.kind().toldWhenUnanswered();
+        Responses.error(response, new ApiError(told.status(), told.type(),
+                "Sluice: " + where + " " + told.verb() + ": " + failure.cause() + ". " + what, null, told.code()));
     }
 
     /**
@@ -93,30 +87,17 @@ final class RoutedErrors {
      * prompt (400, as a provider would say it), or the strategy found none with capacity left
      * this minute (429, with the wait until the next minute as {@code Retry-After}).
      */
-    private static void refusedBeforeCalling(HttpServerResponse response, RouteOutcome<?> outcome, Failure failure, String what) {
+    private static void refusedBeforeCalling(HttpServerResponse response, Failure failure, String what) {
         String cause = failure.cause().startsWith("Sluice: ") ? failure.cause().substring(8) : failure.cause();
-        if (failure.kind() == FailureClass.CONTEXT_WINDOW) {
-            Responses.error(response, new ApiError(400, "invalid_request_error", "Sluice: " + cause + " " + what, "messages",
-                    "context_length_exceeded"));
+        CallerError told = failure.kind().toldWhenRefusedBeforeCalling();
+        if (told.status() == 429) {
+            failure.retryAfter().ifPresent(wait -> response.putHeader("Retry-After",
+                    Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
+            Responses.error(response, new ApiError(told.status(), told.type(), "Sluice: " + cause + ". " + what, null, told.code()));
             return;
         }
-        failure.retryAfter().ifPresent(wait -> response.putHeader("Retry-After", Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
-        Responses.error(response, new ApiError(429, "rate_limit_error", "Sluice: " + cause + ". " + what, null, "no_capacity"));
+        Responses.error(response, new ApiError(told.status(), told.type(), "Sluice: " + cause + " " + what, "messages", told.code()));
     }
-
-    /** The attempt that ended with {@code failure}, and its group; empty when no deployment was called. */
-    private static Optional<Attempt> attemptThatFailed(RouteOutcome<?> outcome, Failure failure) {
-        for (GroupRun run : outcome.groups()) {
-            for (Tried t : run.attempts()) {
-                if (t.failure() == failure) {
-                    return Optional.of(new Attempt(run.group(), t.deployment()));
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    private record Attempt(String group, Deployment deployment) {}
 
     /** The sentence that closes every routed error: which group failed and what became of its fallbacks. */
     static String whatSluiceDid(String requested, RouteOutcome<?> outcome) {
@@ -129,15 +110,7 @@ final class RoutedErrors {
             s.append('.');
         }
         for (SkippedFallback skip : outcome.skipped()) {
-            s.append(" Fallback to '").append(skip.group()).append("' was skipped").append(switch (skip.reason()) {
-                case "already_tried" -> ": it was already tried for this request";
-                case "unknown_group" -> ": there is no such model group";
-                case "max_fallbacks" -> ": max_fallbacks was reached";
-                case "deadline" -> ": the request's timeout ran out";
-                case FallbackGate.OVER_BUDGET -> " because the caller is over budget for it";
-                case FallbackGate.NO_ACCESS -> " because the caller has no access to it";
-                default -> ": " + skip.reason();
-            }).append('.');
+            s.append(" Fallback to '").append(skip.group()).append("' was skipped").append(skip.reason().sentence()).append('.');
         }
         if (groups.size() == 1) {
             s.append(" No fallback was attempted.");
@@ -150,7 +123,7 @@ final class RoutedErrors {
         List<Tried> all = new ArrayList<>();
         for (GroupRun run : outcome.groups()) {
             for (Tried t : run.attempts()) {
-                if (t.failure() == null || !t.failure().kind().unavailable()) {
+                if (t.failure().isEmpty() || !t.failure().get().kind().unavailable()) {
                     return null;
                 }
                 all.add(t);
@@ -169,7 +142,7 @@ final class RoutedErrors {
         List<String> parts = new ArrayList<>();
         for (GroupRun run : outcome.groups()) {
             for (Tried t : run.attempts()) {
-                Failure f = t.failure();
+                Failure f = t.failure().orElseThrow();
                 parts.add("deployment '" + t.deployment().id() + "' of model group '" + run.group() + "': "
                         + (f.answered() ? f.kind().wireName() + " " + f.status() : f.cause()));
             }

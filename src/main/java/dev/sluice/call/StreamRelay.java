@@ -13,7 +13,6 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,8 +37,7 @@ final class StreamRelay {
     private final UpstreamExchange upstream;
     private final Duration chunkTimeout;
     private final String source;
-    private final Runnable beforeHead;
-    private final Consumer<StreamTally> beforeEnd;
+    private final Hooks hooks;
     private final StreamTally tally;
     private final LongSupplier nanoTime;
     private final long commitByNanos;
@@ -64,27 +62,42 @@ final class StreamRelay {
     }
 
     /**
-     * @param source     names the deployment and group in error events, e.g.
-     *                   {@code deployment 'a1' of model group 'gpt-4o'}
-     * @param beforeHead sets the caller's headers, run once, just before the head is written
-     * @param tally      what watches the events for the stream's usage
-     * @param beforeEnd  run once before the caller's response ends after the commit (the
-     *                   stream completed or broke off) with what it used, to set trailers
-     * @param commitBy   the latest {@code nanoTime} by which the first event must have come
-     *                   (what is left of the request's total deadline): the wait for the first
-     *                   event, partial chunks or not, never goes past it
+     * The relay's deadlines.
+     *
+     * @param chunkTimeout the longest wait for the next chunk
+     * @param commitBy     the latest {@code nanoTime} by which the first event must have come
+     *                     (what is left of the request's total deadline): the wait for the first
+     *                     event, partial chunks or not, never goes past it
      */
-    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead,
-            Consumer<StreamTally> beforeEnd, StreamTally tally, LongSupplier nanoTime, long commitBy) {
+    record Timing(Duration chunkTimeout, long commitBy, LongSupplier nanoTime) {}
+
+    /** What the call does at the relay's two moments. */
+    interface Hooks {
+        /** Sets the caller's headers; run once, just before the head is written. */
+        void beforeHead();
+
+        /**
+         * Run once before the caller's response ends after the commit (the stream completed or
+         * broke off), with what it used, to set trailers.
+         */
+        void beforeEnd(StreamTally tally);
+    }
+
+    /**
+     * @param source names the deployment and group in error events, e.g.
+     *               {@code deployment 'a1' of model group 'gpt-4o'}
+     * @param tally  what watches the events for the stream's usage
+     */
+    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, String source, Timing timing, Hooks hooks,
+            StreamTally tally) {
         this.client = client;
         this.upstream = upstream;
-        this.chunkTimeout = chunkTimeout;
+        this.chunkTimeout = timing.chunkTimeout();
         this.source = source;
-        this.beforeHead = beforeHead;
-        this.beforeEnd = beforeEnd;
+        this.hooks = hooks;
         this.tally = tally;
-        this.nanoTime = nanoTime;
-        this.commitByNanos = commitBy;
+        this.nanoTime = timing.nanoTime();
+        this.commitByNanos = timing.commitBy();
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
     }
 
@@ -120,7 +133,7 @@ final class StreamRelay {
             }
             commit();
             Buffer last = takePending();
-            beforeEnd.accept(tally);
+            hooks.beforeEnd(tally);
             client.end(last);
             outcome.tryComplete(StreamOutcome.COMPLETED);
         });
@@ -144,7 +157,7 @@ final class StreamRelay {
                 return;
             }
             Buffer last = takePending().appendBuffer(errorEvent(failure));
-            beforeEnd.accept(tally);
+            hooks.beforeEnd(tally);
             client.end(last);
             cutBy = failure;
             outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
@@ -174,7 +187,7 @@ final class StreamRelay {
         if (committed.future().isComplete()) {
             return;
         }
-        beforeHead.run();
+        hooks.beforeHead();
         UpstreamHeaders.copy(upstream.headers(), client);
         client.setStatusCode(upstream.status())
                 .setChunked(true)

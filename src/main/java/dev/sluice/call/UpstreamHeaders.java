@@ -1,6 +1,5 @@
 package dev.sluice.call;
 
-import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +21,7 @@ final class UpstreamHeaders {
 
     private UpstreamHeaders() {}
 
-    static void copy(MultiMap upstream, HttpServerResponse response) {
+    static void copy(Iterable<Map.Entry<String, String>> upstream, HttpServerResponse response) {
         if (response.headWritten()) {
             return;
         }

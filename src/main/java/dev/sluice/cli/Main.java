@@ -10,7 +10,7 @@ import dev.sluice.logging.LogLineEncoder;
 import dev.sluice.mock.MockCommand;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.strategy.LatencyArgs;
-import dev.sluice.server.GatewayServer;
+import dev.sluice.boot.GatewayServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -56,7 +56,7 @@ public final class FailureClassifier {
     public static Failure fromAnswer(int status, Buffer body, MultiMap headers, Instant now) {
         Buffer kept = body.length() > Failure.MAX_BODY_BYTES ? body.getBuffer(0, Failure.MAX_BODY_BYTES) : body;
         return new Failure(classOf(status, kept), status, kept,
-                RetryAfter.parse(headers.get("retry-after-ms"), headers.get("retry-after"), now), "");
+                RetryAfter.parse(headers.get("retry-after-ms"), headers.get("retry-after"), now), "", Failure.copyOf(headers));
     }
 
     private static FailureClass classOf(int status, Buffer body) {

@@ -10,6 +10,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import dev.sluice.time.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -56,13 +57,14 @@ public final class HealthChecks {
      * @param nanoTime        the monotonic clock upstream deadlines are measured with
      */
     public HealthChecks(HealthCheckSettings settings, ModelRegistry models, Providers providers, Cooldowns cooldowns,
-            Function<Deployment, Duration> attemptDeadline, Clock clock, LongSupplier nanoTime) {
+            Function<Deployment, Duration> attemptDeadline, TimeSource time) {
+        Clock clock = time.clock();
         this.settings = settings;
         this.models = models;
         this.probe = new HealthProbe(providers, attemptDeadline, settings.timeout(), clock);
         this.bench = new ProbeBench(cooldowns, models, clock, settings.interval(), settings.timeout());
         this.clock = clock;
-        this.nanoTime = nanoTime;
+        this.nanoTime = time.ticker();
     }
 
     public HealthCheckSettings settings() {

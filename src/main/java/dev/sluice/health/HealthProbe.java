@@ -7,7 +7,7 @@ import dev.sluice.config.ModelMode;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureClassifier;
-import dev.sluice.provider.Endpoint;
+import dev.sluice.llm.Operation;
 import dev.sluice.provider.ForwardedBody;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.Providers;
@@ -103,11 +103,11 @@ final class HealthProbe {
         return own.compareTo(longest) < 0 ? own : longest;
     }
 
-    static Endpoint endpoint(Deployment deployment) {
+    static Operation endpoint(Deployment deployment) {
         return switch (deployment.info().mode().orElse(ModelMode.CHAT)) {
-            case CHAT -> Endpoint.CHAT_COMPLETIONS;
-            case COMPLETION -> Endpoint.COMPLETIONS;
-            case EMBEDDING -> Endpoint.EMBEDDINGS;
+            case CHAT -> Operation.CHAT_COMPLETIONS;
+            case COMPLETION -> Operation.COMPLETIONS;
+            case EMBEDDING -> Operation.EMBEDDINGS;
         };
     }
 

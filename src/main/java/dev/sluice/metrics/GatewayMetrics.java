@@ -1,5 +1,6 @@
 package dev.sluice.metrics;
 
+import dev.sluice.router.SkipReason;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouterEvents;
@@ -157,8 +158,8 @@ public final class GatewayMetrics implements RouterEvents {
     }
 
     @Override
-    public void skip(String callId, String fromGroup, String toGroup, String reason) {
-        skips.inc(fromGroup, toGroup, reason);
+    public void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {
+        skips.inc(fromGroup, toGroup, reason.wireName());
     }
 
     /** Every metric, in Prometheus's text format ({@link MetricRegistry#CONTENT_TYPE}). */

@@ -1,7 +1,12 @@
 package dev.sluice.provider;
 
+import dev.sluice.llm.Operation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClassifier;
+import io.vertx.core.MultiMap;
+import java.time.Instant;
 import io.vertx.core.buffer.Buffer;
 import java.util.Optional;
 
@@ -16,7 +21,7 @@ public interface Provider {
      * and {@code model} already set to the deployment's provider model; the adapter may
      * change it further.
      */
-    UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body);
+    UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body);
 
     /**
      * Why this deployment cannot be called as configured, as a config problem relative to
@@ -28,6 +33,14 @@ public interface Provider {
     /** A 2xx body as the caller should see it; empty when it is not a usable answer. */
     default Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
         return OpenAiShape.answer(body);
+    }
+
+    /**
+     * A non-2xx answer classified into the failure taxonomy, with its headers kept: the
+     * router reads only the class, never a vendor's format.
+     */
+    default Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
+        return FailureClassifier.fromAnswer(status, body, headers, now);
     }
 
     /** A non-2xx answer in OpenAI's error shape, keeping the upstream's own words. */

@@ -101,13 +101,13 @@ public final class Cooldowns {
             return Optional.empty();
         }
         OptionalInt policy = policyAllowance(router, deployment, kind);
-        // A 429 means no capacity now; more traffic only prolongs it, unless an allowance says to tolerate some.
-        if (kind == FailureClass.RATE_LIMITED && policy.isEmpty()) {
-            return bench(group, deployment, failure, now, cooldown);
-        }
-        // A wrong key or a retired model will not heal in seconds (LiteLLM benches 401 and 404 at once too),
-        // unless the operator set an allowance for it or wrote allowed_fails to count every class.
-        if ((kind == FailureClass.AUTH || kind == FailureClass.NOT_FOUND) && policy.isEmpty() && !allowedFailsWritten(router)) {
+        // The class says whether one failure is enough (see FailureClass.BenchRule); an allowance the operator set always counts.
+        boolean atOnce = switch (kind.benchRule()) {
+            case AT_ONCE -> policy.isEmpty();
+            case AT_ONCE_UNLESS_COUNTED -> policy.isEmpty() && !allowedFailsWritten(router);
+            case AFTER_ALLOWED_FAILS, NEVER -> false;
+        };
+        if (atOnce) {
             return bench(group, deployment, failure, now, cooldown);
         }
         int allowed = policy.orElse(router.allowedFails());

@@ -30,7 +30,7 @@ final class FallbackPlanner {
     }
 
     List<String> targets(String group, FailureClass endedWith, CallerOverrides caller) {
-        if (caller.disableFallbacks() || endedWith == FailureClass.GUARDRAIL) {
+        if (caller.disableFallbacks() || endedWith.fallbacks() == FailureClass.Fallbacks.NONE) {
             return List.of();
         }
         List<String> specific = switch (endedWith.fallbacks()) {

@@ -64,7 +64,7 @@ final class FanOutEvents implements RouterEvents {
     }
 
     @Override
-    public void skip(String callId, String fromGroup, String toGroup, String reason) {
+    public void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {
         listeners.forEach(l -> l.skip(callId, fromGroup, toGroup, reason));
     }
 }

@@ -2,18 +2,16 @@ package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
-import java.time.Duration;
-import java.util.function.BiFunction;
-import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
-import java.util.random.RandomGenerator;
-import io.vertx.core.Future;
 import dev.sluice.router.precall.PreCallChecks;
-import dev.sluice.router.strategy.RequestFacts;
 import dev.sluice.router.strategy.RoutingStrategy;
 import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.router.strategy.Strategies;
+import io.vertx.core.Future;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Routes requests to model groups: picks deployments, retries, fails over to siblings,
@@ -24,60 +22,60 @@ public final class Router {
     private final ModelRegistry models;
     private final LiveRouterSettings settings;
     private final Cooldowns cooldowns;
-    private final Strategies strategies;
-    private final PreCallChecks preCallChecks;
-    private final Clock clock;
-    private final RandomGenerator random;
-    private final Backoff backoff;
-    private final LongSupplier nanoTime;
+    private final Picking picking;
+    private final Timing timing;
     private final RouterEvents events;
-    private final BiFunction<RouterSettings, Deployment, Duration> attemptDeadline;
 
     /**
-     * @param settings        the settings in effect, taken once per request
+     * How deployments are picked.
+     *
+     * @param strategies    the routing strategies, by name
+     * @param preCallChecks what narrows the candidates before a strategy picks
+     * @param random        the randomness of shuffles and jitter
+     */
+    public record Picking(Strategies strategies, PreCallChecks preCallChecks, RandomGenerator random) {}
+
+    /**
+     * The router's time.
+     *
+     * @param clock           wall-clock time: usage windows are calendar minutes
+     * @param nanoTime        the monotonic time deadlines are measured with
+     * @param backoff         the waits before a deployment is tried again in place
      * @param attemptDeadline a deployment's own deadline for one attempt under the request's
      *                        settings, before it is cut to what is left of the request's total
      *                        deadline
      */
-    public Router(ModelRegistry models, LiveRouterSettings settings, Cooldowns cooldowns, Strategies strategies,
-            PreCallChecks preCallChecks, Clock clock, RandomGenerator random, Backoff backoff, LongSupplier nanoTime,
-            RouterEvents events, BiFunction<RouterSettings, Deployment, Duration> attemptDeadline) {
+    public record Timing(Clock clock, LongSupplier nanoTime, Backoff backoff,
+            BiFunction<RouterSettings, Deployment, Duration> attemptDeadline) {}
+
+    /** @param settings the settings in effect, taken once per request */
+    public Router(ModelRegistry models, LiveRouterSettings settings, Cooldowns cooldowns, Picking picking, Timing timing,
+            RouterEvents events) {
         this.models = models;
         this.settings = settings;
         this.cooldowns = cooldowns;
-        this.strategies = strategies;
-        this.preCallChecks = preCallChecks;
-        this.clock = clock;
-        this.random = random;
-        this.backoff = backoff;
-        this.nanoTime = nanoTime;
+        this.picking = picking;
+        this.timing = timing;
         this.events = events;
-        this.attemptDeadline = attemptDeadline;
     }
 
-    /**
-     * Routes one request to {@code group}, which must exist, and its fallbacks.
-     *
-     * @param cancelled true once the caller has left; checked before every attempt
-     */
-    public <T> Future<RouteOutcome<T>> route(String callId, ModelGroup group, CallerOverrides caller, RequestFacts facts,
-            Attempter<T> attempter, Delays delays, BooleanSupplier cancelled, FallbackGate gate) {
+    /** Routes one request to its group and, if the group is exhausted, its fallbacks. */
+    public <T> Future<RouteOutcome<T>> route(RouteRequest<T> request) {
         // One set of settings for the whole request, however the settings change while it runs.
         RouterSettings settings = this.settings.current();
-        Duration total = caller.timeout().orElse(settings.timeout());
-        long deadlineNanos = nanoTime.getAsLong() + total.toNanos();
-        RoutingStrategy strategy = strategies.named(caller.routingStrategy().orElse(settings.routingStrategy()));
-        return new AttemptLoop<>(this, settings, callId, caller, strategy, facts, attempter, delays, cancelled, gate, deadlineNanos)
-                .run(group);
+        Duration total = request.overrides().timeout().orElse(settings.timeout());
+        long deadlineNanos = timing.nanoTime().getAsLong() + total.toNanos();
+        RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routingStrategy()));
+        return new AttemptLoop<>(this, settings, request, strategy, deadlineNanos).run();
     }
 
     /** The signals every strategy reads; the request path feeds them through this. */
     public SignalRecorder signals() {
-        return strategies.recorder();
+        return picking.strategies().recorder();
     }
 
     public PreCallChecks preCallChecks() {
-        return preCallChecks;
+        return picking.preCallChecks();
     }
 
     ModelGroups groups() {
@@ -94,19 +92,19 @@ public final class Router {
     }
 
     Clock clock() {
-        return clock;
+        return timing.clock();
     }
 
     RandomGenerator random() {
-        return random;
+        return picking.random();
     }
 
     Backoff backoff() {
-        return backoff;
+        return timing.backoff();
     }
 
     LongSupplier nanoTime() {
-        return nanoTime;
+        return timing.nanoTime();
     }
 
     /** Where the router tells what it does; the request path adds what only it sees (a stream cut after its start). */
@@ -115,6 +113,6 @@ public final class Router {
     }
 
     Duration attemptDeadline(RouterSettings settings, Deployment deployment) {
-        return attemptDeadline.apply(settings, deployment);
+        return timing.attemptDeadline().apply(settings, deployment);
     }
 }

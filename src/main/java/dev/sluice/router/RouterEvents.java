@@ -53,6 +53,6 @@ public interface RouterEvents {
     /** The group was exhausted and {@code toGroup} will get the request. */
     default void fallback(String callId, String fromGroup, String toGroup, Failure failure) {}
 
-    /** A fallback group was not tried, and why ({@code already_tried}, {@code unknown_group}, {@code max_fallbacks}, ...). */
-    default void skip(String callId, String fromGroup, String toGroup, String reason) {}
+    /** A fallback group was not tried, and why. */
+    default void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {}
 }

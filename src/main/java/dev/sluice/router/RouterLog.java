@@ -62,7 +62,7 @@ public final class RouterLog implements RouterEvents {
     }
 
     @Override
-    public void skip(String callId, String fromGroup, String toGroup, String reason) {
-        log.info("router.fallback_skipped call_id={} from={} to={} reason={}", callId, fromGroup, toGroup, reason);
+    public void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {
+        log.info("router.fallback_skipped call_id={} from={} to={} reason={}", callId, fromGroup, toGroup, reason.wireName());
     }
 }

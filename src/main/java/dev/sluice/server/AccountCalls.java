@@ -4,7 +4,7 @@ import dev.sluice.http.JsonFields;
 import dev.sluice.http.QueryParams;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
-import dev.sluice.call.CallRequest;
+import dev.sluice.json.JsonProblems;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -128,7 +128,7 @@ final class AccountCalls {
         try {
             root = Json.parse(bytes.getBytes());
         } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + CallRequest.describe(e), null,
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + JsonProblems.describe(e), null,
                     "invalid_json");
         } catch (IOException e) {
             throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null,

@@ -25,13 +25,13 @@ import java.util.function.Predicate;
  * as in LiteLLM; a virtual key sees (and has probed) only the groups it may call.
  * {@code ?model=<group>} narrows it to one group. One instance per event loop.
  */
-final class HealthHandlers {
+public final class HealthHandlers {
     private final Vertx vertx;
-    private final Gateway gateway;
+    private final EdgeServices gateway;
     private final Authenticator authenticator;
     private final UpstreamClient upstreams;
 
-    HealthHandlers(Vertx vertx, Gateway gateway, Authenticator authenticator, UpstreamClient upstreams) {
+    public HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, UpstreamClient upstreams) {
         this.vertx = vertx;
         this.gateway = gateway;
         this.authenticator = authenticator;

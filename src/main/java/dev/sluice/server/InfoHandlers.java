@@ -17,16 +17,16 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
 /** The answers that involve no upstream: the model list and the probes of the gateway itself. */
-final class InfoHandlers {
+public final class InfoHandlers {
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
     /** The longest readiness waits for the database to answer its probe. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(1);
 
     private final Vertx vertx;
-    private final Gateway gateway;
+    private final EdgeServices gateway;
     private final Authenticator authenticator;
 
-    InfoHandlers(Vertx vertx, Gateway gateway, Authenticator authenticator) {
+    public InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator) {
         this.vertx = vertx;
         this.gateway = gateway;
         this.authenticator = authenticator;

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>The store holds a key's SHA-256 (its {@code token}), never the key: {@code /key/generate}
  * shows the key once, and every other route takes the key or its token.
  */
-final class KeyAdminHandlers {
+public final class KeyAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(KeyAdminHandlers.class);
     private static final int DEFAULT_PAGE_SIZE = 10;
     private static final int MAX_PAGE_SIZE = 100;
@@ -41,7 +41,7 @@ final class KeyAdminHandlers {
     private final AccountCalls calls;
 
     /** Create on the event loop whose requests it answers. */
-    KeyAdminHandlers(Vertx vertx, AccountApi api) {
+    public KeyAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "keys");
     }

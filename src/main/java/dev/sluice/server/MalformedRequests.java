@@ -12,10 +12,10 @@ import io.vertx.core.http.HttpServerRequest;
  * are not HTTP): answered in OpenAI's error shape like every other error, then the
  * connection is closed, since the rest of what the client sent cannot be trusted.
  */
-final class MalformedRequests {
+public final class MalformedRequests {
     private MalformedRequests() {}
 
-    static void answer(HttpServerRequest request) {
+    public static void answer(HttpServerRequest request) {
         Throwable cause = request.decoderResult().cause();
         ApiError error;
         if (cause instanceof TooLongHttpLineException) {

@@ -19,10 +19,10 @@ import java.util.function.ToDoubleFunction;
  * their state: calls in flight and benches per deployment, the Redis link, the database and
  * the spend writer. Reading them takes no lock and makes no call.
  */
-final class MetricGauges {
+public final class MetricGauges {
     private MetricGauges() {}
 
-    static void register(GatewayMetrics metrics, ModelRegistry models, Cooldowns cooldowns, RoutingSignals signals,
+    public static void register(GatewayMetrics metrics, ModelRegistry models, Cooldowns cooldowns, RoutingSignals signals,
             Optional<RedisLink> redis, Optional<Accounts> accounts, Optional<StoredModelSync> storedModels) {
         metrics.gauge("sluice_deployment_in_flight", "Calls open on each deployment (across replicas when they share Redis).",
                 () -> perDeployment(models, d -> signals.inFlight().count(d.id())), "model_group", "deployment");

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * Deployments of the config file cannot be changed or deleted here: the file is their source.
  * Master key only.
  */
-final class ModelAdminHandlers {
+public final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
 
     private final AccountCalls calls;
@@ -36,7 +36,7 @@ final class ModelAdminHandlers {
     private final ModelRegistry registry;
     private final java.time.Clock clock;
 
-    ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models) {
+    public ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models) {
         this.calls = new AccountCalls(vertx, api, "models");
         this.clock = api.clock();
         this.models = models;

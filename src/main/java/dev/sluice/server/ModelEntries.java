@@ -15,7 +15,7 @@ import java.util.Map;
  * a deployment by the same rules as the config file, with this gateway's environment for
  * {@code os.environ/} references and its guardrails.
  */
-final class ModelEntries {
+public final class ModelEntries {
 
     /** Why an entry cannot be served, each problem named by its field. */
     static final class Invalid extends Exception {
@@ -38,7 +38,7 @@ final class ModelEntries {
     private final Providers providers;
     private final Guardrails guardrails;
 
-    ModelEntries(Map<String, String> env, Providers providers, Guardrails guardrails) {
+    public ModelEntries(Map<String, String> env, Providers providers, Guardrails guardrails) {
         this.env = env;
         this.providers = providers;
         this.guardrails = guardrails;

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * {@code null} drops a stored value, so the file's value (or the default) applies again. A
  * change with any bad field is refused whole. Master key only.
  */
-final class RouterSettingsHandlers {
+public final class RouterSettingsHandlers {
     private static final Logger log = LoggerFactory.getLogger(RouterSettingsHandlers.class);
 
     private final AccountCalls calls;
@@ -41,7 +41,7 @@ final class RouterSettingsHandlers {
     private final ModelRegistry models;
     private final Clock clock;
 
-    RouterSettingsHandlers(Vertx vertx, AccountApi api, StoredRouterSettingsSync sync, ModelRegistry models) {
+    public RouterSettingsHandlers(Vertx vertx, AccountApi api, StoredRouterSettingsSync sync, ModelRegistry models) {
         this.calls = new AccountCalls(vertx, api, "router settings");
         this.sync = sync;
         this.settings = sync.settings();

@@ -4,7 +4,7 @@ import dev.sluice.http.CallIds;
 import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
-import dev.sluice.provider.Endpoint;
+import dev.sluice.ingress.openai.OpenAiCodec;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -15,17 +15,24 @@ import java.util.Optional;
  * The route table: method and path to handler. An unknown path answers 404 and a known
  * path with the wrong method 405 (with {@code Allow}), both in OpenAI's error shape.
  */
-final class Routes implements Handler<HttpServerRequest> {
+public final class Routes implements Handler<HttpServerRequest> {
+
+    /** The admin APIs; each is empty without a store, and its routes then say what they need. */
+    public record Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
+            Optional<RouterSettingsHandlers> settings) {}
 
     private record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
 
     private final Map<String, Route> byPath;
 
-    Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Optional<ModelAdminHandlers> modelApi,
-            Optional<KeyAdminHandlers> keyApi, Optional<TeamAdminHandlers> teamApi, Optional<RouterSettingsHandlers> settingsApi) {
-        Handler<HttpServerRequest> chat = r -> calls.handle(r, Endpoint.CHAT_COMPLETIONS);
-        Handler<HttpServerRequest> completions = r -> calls.handle(r, Endpoint.COMPLETIONS);
-        Handler<HttpServerRequest> embeddings = r -> calls.handle(r, Endpoint.EMBEDDINGS);
+    public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin) {
+        Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
+        Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
+        Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
+        Optional<ModelAdminHandlers> modelApi = admin.models();
+        Optional<KeyAdminHandlers> keyApi = admin.keys();
+        Optional<TeamAdminHandlers> teamApi = admin.teams();
+        Optional<RouterSettingsHandlers> settingsApi = admin.settings();
         this.byPath = Map.ofEntries(
                 Map.entry("/v1/chat/completions", new Route(HttpMethod.POST, chat)),
                 Map.entry("/chat/completions", new Route(HttpMethod.POST, chat)),

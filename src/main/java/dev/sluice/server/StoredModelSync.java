@@ -28,11 +28,11 @@ import org.slf4j.LoggerFactory;
  * guardrail it does not have) is left out and logged once per version; the others are served.
  * While the store cannot be read the added deployments stay as they were.
  */
-final class StoredModelSync implements AutoCloseable {
+public final class StoredModelSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoredModelSync.class);
 
     /** How often the store is read. */
-    static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
 
     private record Version(String modelId, Instant updatedAt) {}
 
@@ -52,7 +52,7 @@ final class StoredModelSync implements AutoCloseable {
     private boolean unreachableLogged;
     private volatile boolean readable = true;
 
-    StoredModelSync(ModelRepository store, ModelRegistry registry, ModelEntries entries, Duration interval) {
+    public StoredModelSync(ModelRepository store, ModelRegistry registry, ModelEntries entries, Duration interval) {
         this.store = store;
         this.registry = registry;
         this.entries = entries;
@@ -60,7 +60,7 @@ final class StoredModelSync implements AutoCloseable {
     }
 
     /** Reads the store once now (serving what it holds from the first request), then every interval. */
-    StoredModelSync start() {
+    public StoredModelSync start() {
         syncNow();
         loop = Rounds.every("sluice-model-sync", interval, this::syncNow);
         return this;

@@ -31,11 +31,11 @@ import org.slf4j.LoggerFactory;
  * them. A stored value this version cannot read is left out, and logged once per value; the
  * others apply. While the store cannot be read the settings stay as they were.
  */
-final class StoredRouterSettingsSync implements AutoCloseable {
+public final class StoredRouterSettingsSync implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoredRouterSettingsSync.class);
 
     /** How often the store is read. */
-    static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
 
     private final RouterSettingRepository store;
     /**
@@ -53,14 +53,14 @@ final class StoredRouterSettingsSync implements AutoCloseable {
     private volatile Thread loop;
     private boolean unreachableLogged;
 
-    StoredRouterSettingsSync(RouterSettingRepository store, LiveRouterSettings settings, Duration interval) {
+    public StoredRouterSettingsSync(RouterSettingRepository store, LiveRouterSettings settings, Duration interval) {
         this.store = store;
         this.settings = settings;
         this.interval = interval;
     }
 
     /** Reads the store once now (serving what it holds from the first request), then every interval. */
-    StoredRouterSettingsSync start() {
+    public StoredRouterSettingsSync start() {
         syncNow();
         loop = Rounds.every("sluice-router-settings-sync", interval, this::syncNow);
         return this;

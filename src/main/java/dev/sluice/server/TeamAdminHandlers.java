@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <p>As in LiteLLM, deleting a team deletes its keys: a key left behind would keep
  * calling without the team's budget and limits.
  */
-final class TeamAdminHandlers {
+public final class TeamAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(TeamAdminHandlers.class);
     /** Rows read per store query when a whole listing is wanted. */
     private static final int BATCH = Page.MAX_SIZE;
@@ -38,7 +38,7 @@ final class TeamAdminHandlers {
     private final AccountCalls calls;
 
     /** Create on the event loop whose requests it answers. */
-    TeamAdminHandlers(Vertx vertx, AccountApi api) {
+    public TeamAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "teams");
     }

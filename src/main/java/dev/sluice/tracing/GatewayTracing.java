@@ -1,5 +1,6 @@
 package dev.sluice.tracing;
 
+import dev.sluice.router.SkipReason;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouterEvents;
@@ -213,8 +214,8 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
     }
 
     @Override
-    public void skip(String callId, String fromGroup, String toGroup, String reason) {
-        event(callId, "fallback_skipped", Attributes.of(MODEL_GROUP, fromGroup, TO_GROUP, toGroup, REASON, reason));
+    public void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {
+        event(callId, "fallback_skipped", Attributes.of(MODEL_GROUP, fromGroup, TO_GROUP, toGroup, REASON, reason.wireName()));
     }
 
     private void event(String callId, String name, Attributes attributes) {

@@ -40,7 +40,7 @@ class AccessControlTest {
         GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), Optional.empty(), 1024,
                 GeneralSettings.DEFAULT_STORE_PATH, true, true, HealthCheckSettings.DEFAULTS);
         return new AccessControl(general, Optional.empty(), counters, new RateLimits(clock),
-                new CallCost(new BundledModelCatalog()), spend, clock, nanos::get);
+                new CallCost(new BundledModelCatalog()), spend, new dev.sluice.time.TimeSource(clock, nanos::get));
     }
 
     private AccessControl access() {

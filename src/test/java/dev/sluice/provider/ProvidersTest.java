@@ -1,5 +1,6 @@
 package dev.sluice.provider;
 
+import dev.sluice.llm.Operation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -23,7 +24,7 @@ class ProvidersTest {
     @Test
     void openAiUsesItsDefaultBaseAndABearerKey() throws Exception {
         Deployment d = deployment("model: openai/gpt-4o, api_key: sk-1");
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.CHAT_COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("https://api.openai.com/v1/chat/completions");
         assertThat(r.headers()).containsEntry("Authorization", "Bearer sk-1");
@@ -34,14 +35,14 @@ class ProvidersTest {
         Deployment d = deployment("model: gpt-4o-mini");
 
         assertThat(d.params().provider()).isEqualTo("openai");
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.EMBEDDINGS, BODY).url())
+        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.EMBEDDINGS, BODY).url())
                 .isEqualTo("https://api.openai.com/v1/embeddings");
     }
 
     @Test
     void providerKeyVariableFillsAMissingApiKey() throws Exception {
         Deployment d = deployment("model: groq/llama3");
-        UpstreamRequest r = Providers.builtIn(Map.of("GROQ_API_KEY", "gsk-9")).forDeployment(d).request(d, Endpoint.CHAT_COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of("GROQ_API_KEY", "gsk-9")).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("https://api.groq.com/openai/v1/chat/completions");
         assertThat(r.headers()).containsEntry("Authorization", "Bearer gsk-9");
@@ -50,7 +51,7 @@ class ProvidersTest {
     @Test
     void apiBaseWinsAndATrailingSlashIsDropped() throws Exception {
         Deployment d = deployment("model: hosted_vllm/qwen, api_base: 'http://10.0.0.5:8000/v1/'");
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("http://10.0.0.5:8000/v1/completions");
         assertThat(r.headers()).doesNotContainKey("Authorization");
@@ -60,7 +61,7 @@ class ProvidersTest {
     void ollamaGetsV1OnABareBase() throws Exception {
         Deployment d = deployment("model: ollama_chat/llama3, api_base: 'http://localhost:11434'");
 
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.CHAT_COMPLETIONS, BODY).url())
+        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY).url())
                 .isEqualTo("http://localhost:11434/v1/chat/completions");
     }
 
@@ -76,7 +77,7 @@ class ProvidersTest {
     @Test
     void azurePutsTheDeploymentInTheUrlAndTheKeyInApiKey() throws Exception {
         Deployment d = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com/', api_key: az-1, api_version: '2024-06-01'");
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.CHAT_COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("https://res.openai.azure.com/openai/deployments/gpt4o-eu/chat/completions?api-version=2024-06-01");
         assertThat(r.headers()).containsExactly(Map.entry("api-key", "az-1"));
@@ -87,7 +88,7 @@ class ProvidersTest {
     void azureDeploymentNamesArePathEncoded() throws Exception {
         Deployment d = deployment("model: azure/my deployment, api_base: 'https://res.openai.azure.com'");
 
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Endpoint.CHAT_COMPLETIONS, BODY).url())
+        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY).url())
                 .startsWith("https://res.openai.azure.com/openai/deployments/my%20deployment/chat/completions?");
     }
 
@@ -95,7 +96,7 @@ class ProvidersTest {
     void azureReadsItsEnvironmentDefaults() throws Exception {
         Deployment d = deployment("model: azure/dep");
         Map<String, String> env = Map.of("AZURE_API_BASE", "https://env.openai.azure.com", "AZURE_API_KEY", "az-env", "AZURE_API_VERSION", "2025-01-01");
-        UpstreamRequest r = Providers.builtIn(env).forDeployment(d).request(d, Endpoint.EMBEDDINGS, BODY);
+        UpstreamRequest r = Providers.builtIn(env).forDeployment(d).request(d, Operation.EMBEDDINGS, BODY);
 
         assertThat(r.url()).isEqualTo("https://env.openai.azure.com/openai/deployments/dep/embeddings?api-version=2025-01-01");
         assertThat(r.headers()).containsEntry("api-key", "az-env");

@@ -49,7 +49,7 @@ class RouterLogTest {
         log.bench("g", "a", FailureClass.RATE_LIMITED, Instant.parse("2026-01-01T00:00:00Z"));
         log.unbench("g", "a");
         log.fallback("c1", "g", "h", failure(FailureClass.SERVER));
-        log.skip("c1", "g", "h", "max_fallbacks");
+        log.skip("c1", "g", "h", dev.sluice.router.SkipReason.MAX_FALLBACKS);
 
         List<String> names = appender.list.stream().map(e -> e.getFormattedMessage().split(" ")[0]).toList();
         assertThat(names).containsExactly(

@@ -1,5 +1,6 @@
 package dev.sluice.testing;
 
+import dev.sluice.router.SkipReason;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouterEvents;
@@ -59,7 +60,7 @@ public final class RecordedEvents implements RouterEvents {
     }
 
     @Override
-    public void skip(String callId, String fromGroup, String toGroup, String reason) {
-        lines.add("skip " + toGroup + " " + reason);
+    public void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {
+        lines.add("skip " + toGroup + " " + reason.wireName());
     }
 }

@@ -6,7 +6,9 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Backoff;
 import dev.sluice.router.RouterEvents;
-import dev.sluice.server.GatewayServer;
+import dev.sluice.boot.GatewayOptions;
+import dev.sluice.boot.GatewayServer;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.OutputStream;
@@ -74,8 +76,9 @@ public final class TestGateway implements AutoCloseable {
                                 general.healthChecks()),
                         config.guardrails(), config.ignoredKeys());
             }
-            return new TestGateway(GatewayServer.start(config, "127.0.0.1", 0, env, new Random(7), clock, 2,
-                    events, TEST_BACKOFF), storeFolder);
+            return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
+                    .withRandom(new Random(7)).withTime(new TimeSource(clock, System::nanoTime)).withEventLoops(2)
+                    .withEvents(events).withBackoff(TEST_BACKOFF)), storeFolder);
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
         }

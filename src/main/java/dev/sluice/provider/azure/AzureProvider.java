@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.json.Json;
-import dev.sluice.provider.Endpoint;
+import dev.sluice.llm.Operation;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
 import java.net.URLEncoder;
@@ -29,7 +29,7 @@ public final class AzureProvider implements Provider {
     }
 
     @Override
-    public UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body) {
+    public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
         String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
         String version = deployment.params().apiVersion()
                 .or(() -> Optional.ofNullable(env.get("AZURE_API_VERSION")))

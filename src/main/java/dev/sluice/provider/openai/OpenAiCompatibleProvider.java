@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.json.Json;
-import dev.sluice.provider.Endpoint;
+import dev.sluice.llm.Operation;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
 import java.net.URI;
@@ -25,7 +25,7 @@ public final class OpenAiCompatibleProvider implements Provider {
     }
 
     @Override
-    public UpstreamRequest request(Deployment deployment, Endpoint endpoint, ObjectNode body) {
+    public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
         String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
         Optional<String> key = deployment.params().apiKey().map(Secret::value)
                 .or(() -> Optional.ofNullable(flavour.keyVariable()).map(env::get));

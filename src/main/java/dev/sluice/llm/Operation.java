@@ -1,7 +1,7 @@
-package dev.sluice.provider;
+package dev.sluice.llm;
 
 /** The model-calling operations Sluice routes, with the path each has on an OpenAI-style API. */
-public enum Endpoint {
+public enum Operation {
     CHAT_COMPLETIONS("/chat/completions", true),
     COMPLETIONS("/completions", true),
     EMBEDDINGS("/embeddings", false);
@@ -9,7 +9,7 @@ public enum Endpoint {
     private final String path;
     private final boolean streamable;
 
-    Endpoint(String path, boolean streamable) {
+    Operation(String path, boolean streamable) {
         this.path = path;
         this.streamable = streamable;
     }

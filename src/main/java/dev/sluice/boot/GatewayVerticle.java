@@ -1,6 +1,15 @@
-package dev.sluice.server;
+package dev.sluice.boot;
 
 import dev.sluice.http.Authenticator;
+import dev.sluice.server.AccountApi;
+import dev.sluice.server.HealthHandlers;
+import dev.sluice.server.InfoHandlers;
+import dev.sluice.server.KeyAdminHandlers;
+import dev.sluice.server.MalformedRequests;
+import dev.sluice.server.ModelAdminHandlers;
+import dev.sluice.server.RouterSettingsHandlers;
+import dev.sluice.server.Routes;
+import dev.sluice.server.TeamAdminHandlers;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.upstream.UpstreamClient;
@@ -31,17 +40,19 @@ final class GatewayVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        upstreams = new UpstreamClient(vertx, gateway.nanoTime());
-        Authenticator authenticator = new Authenticator(vertx, gateway.access());
+        upstreams = new UpstreamClient(vertx, gateway.time().ticker());
+        Authenticator authenticator = new Authenticator(vertx, gateway.calls().access());
         Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
-                accounts.keys(), accounts.teams(), gateway.clock(), gateway.access().changes(),
-                gateway.config().general().maxRequestBytes(), gateway.nanoTime()));
-        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway, upstreams, authenticator),
-                new InfoHandlers(vertx, gateway, authenticator), new HealthHandlers(vertx, gateway, authenticator, upstreams),
+                accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
+                gateway.config().general().maxRequestBytes(), gateway.time().ticker()));
+        Routes.Admin admin = new Routes.Admin(
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models))),
                 accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)),
                 accountApi.flatMap(api -> gateway.storedSettings().map(sync -> new RouterSettingsHandlers(vertx, api, sync,
-                        gateway.models()))));
+                        gateway.calls().models()))));
+        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator),
+                new InfoHandlers(vertx, gateway.edge(), authenticator),
+                new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)
@@ -51,7 +62,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: the behaviour tested and documented
                 // Closes connections that stay silent (idle keep-alives, half-sent requests)
                 // once no call on them could still be waiting for an answer.
-                .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.router().settings().current()).toSeconds()))
+                .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.calls().router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
         server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,24 @@
+package dev.sluice.boot;
+
+import dev.sluice.access.Accounts;
+import dev.sluice.call.CallServices;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.server.EdgeServices;
+import dev.sluice.server.StoredModelSync;
+import dev.sluice.server.StoredRouterSettingsSync;
+import dev.sluice.time.TimeSource;
+import java.util.Optional;
+
+/**
+ * What the event loops of one gateway share, as {@link GatewayAssembly} built it: each
+ * event loop's {@link GatewayVerticle} hands every part its own share of it.
+ *
+ * @param calls          what the model-call path reads
+ * @param edge           what the routes that call no model read
+ * @param storedModels   the deployments added through the model API, kept in step with the
+ *                       store; empty when no store is open
+ * @param storedSettings the router settings changed through the router settings API, kept in
+ *                       step with the store; empty when no store is open
+ */
+record Gateway(SluiceConfig config, CallServices calls, EdgeServices edge, Optional<Accounts> accounts,
+        Optional<StoredModelSync> storedModels, Optional<StoredRouterSettingsSync> storedSettings, TimeSource time) {}

@@ -1,0 +1,128 @@
+package dev.sluice.boot;
+
+import dev.sluice.access.AccessControl;
+import dev.sluice.access.Accounts;
+import dev.sluice.access.KeyDirectory;
+import dev.sluice.call.CallServices;
+import dev.sluice.call.Deadlines;
+import dev.sluice.call.RequestFactsReader;
+import dev.sluice.catalog.BundledModelCatalog;
+import dev.sluice.catalog.ModelCatalog;
+import dev.sluice.catalog.TokenEncoding;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.guardrail.Guardrails;
+import dev.sluice.health.HealthChecks;
+import dev.sluice.limits.RateLimiter;
+import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.metrics.ProcessGauges;
+import dev.sluice.provider.Providers;
+import dev.sluice.router.Cooldowns;
+import dev.sluice.router.LiveRouterSettings;
+import dev.sluice.router.ModelRegistry;
+import dev.sluice.router.Router;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.router.RouterLog;
+import dev.sluice.router.precall.PreCallChecks;
+import dev.sluice.router.strategy.Strategies;
+import dev.sluice.server.EdgeServices;
+import dev.sluice.server.MetricGauges;
+import dev.sluice.server.ModelEntries;
+import dev.sluice.server.StoredModelSync;
+import dev.sluice.server.StoredRouterSettingsSync;
+import dev.sluice.spend.CallCost;
+import dev.sluice.spend.MeteredSpend;
+import dev.sluice.spend.SpendCounters;
+import dev.sluice.spend.SpendRecorder;
+import dev.sluice.spend.SpendSeeds;
+import dev.sluice.store.StoreOptions;
+import dev.sluice.time.TimeSource;
+import dev.sluice.tracing.GatewayTracing;
+import dev.sluice.tracing.OtlpSetup;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The composition root: builds every shared part of one gateway from its options, in
+ * dependency order, and registers what must be closed with the {@link Teardown}. Read top to
+ * bottom, {@link #assemble} is the gateway's wiring diagram.
+ */
+final class GatewayAssembly {
+    private final GatewayOptions options;
+    private final SluiceConfig config;
+    private final TimeSource time;
+    private final Teardown teardown;
+
+    private GatewayAssembly(GatewayOptions options, Teardown teardown) {
+        this.options = options;
+        this.config = options.config();
+        this.time = options.time();
+        this.teardown = teardown;
+    }
+
+    /** Builds the gateway's shared parts; everything it opened is in {@code teardown}, even if it fails. */
+    static Gateway assemble(GatewayOptions options, Teardown teardown) {
+        return new GatewayAssembly(options, teardown).assemble();
+    }
+
+    private Gateway assemble() {
+        ModelRegistry models = new ModelRegistry(config.deployments());
+        GatewayMetrics metrics = new GatewayMetrics();
+        Optional<GatewayTracing> tracing = OtlpSetup.fromEnv(options.env()).map(teardown::add);
+        RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
+                options.events());
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
+        // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
+        LiveRouterSettings settings = new LiveRouterSettings(config.router());
+        Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(new StoredRouterSettingsSync(
+                store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL).start()));
+        SharedState shared = SharedState.open(config.router(), time.clock(), teardown);
+        Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
+        preloadTokenizers(accounts.isPresent());
+        ModelCatalog catalog = new BundledModelCatalog();
+        Router router = new Router(models, settings, cooldowns,
+                new Router.Picking(new Strategies(shared.signals(), catalog, config.router().routingStrategyArgs(), time.clock(),
+                        options.random()), new PreCallChecks(config.router(), catalog, shared.signals().cachePins(), time.clock()),
+                        options.random()),
+                new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
+        AccessControl access = accessControl(accounts, catalog, shared.rateLimiter(), metrics);
+        Providers providers = Providers.builtIn(options.env());
+        Guardrails guardrails = Guardrails.of(config.guardrails());
+        // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
+        Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(new StoredModelSync(store.models(), models,
+                new ModelEntries(options.env(), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start()));
+        MetricGauges.register(metrics, models, cooldowns, shared.signals(), shared.redis(), accounts, storedModels);
+        ProcessGauges.register(metrics);
+        HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
+                deployment -> Deadlines.attempt(settings.current(), deployment), time);
+        CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
+                time.ticker(), config.general().maxRequestBytes());
+        EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
+                time.now().getEpochSecond());
+        return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time);
+    }
+
+    /**
+     * Tokenizer tables take about half a second each to load: when the config counts tokens
+     * (routing, or accounting answers that report no usage), the ones its deployments use load
+     * beside start-up so the first request does not wait for them.
+     */
+    private void preloadTokenizers(boolean accounting) {
+        if (!RequestFactsReader.countsTokens(config.router()) && !accounting) {
+            return;
+        }
+        List<TokenEncoding> used = config.deployments().stream()
+                .map(deployment -> TokenEncoding.forModel(deployment.params().providerModel()))
+                .distinct()
+                .toList();
+        Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> used.forEach(TokenEncoding::load));
+    }
+
+    private AccessControl accessControl(Optional<Accounts> accounts, ModelCatalog catalog, RateLimiter limits,
+            GatewayMetrics metrics) {
+        SpendCounters counters = new SpendCounters(time.clock());
+        Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
+                KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), time.clock())));
+        SpendRecorder spend = new MeteredSpend(accounts.map(Accounts::spend).orElse(SpendRecorder.NONE), metrics);
+        return new AccessControl(config.general(), directory, counters, limits, new CallCost(catalog), spend, time);
+    }
+}

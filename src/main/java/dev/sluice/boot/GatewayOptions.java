@@ -1,0 +1,55 @@
+package dev.sluice.boot;
+
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.router.Backoff;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.router.ThreadLocalRandomSource;
+import dev.sluice.time.TimeSource;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * How to start a gateway: its config and address, and what production takes from the system
+ * (time, randomness, cores) which tests replace.
+ *
+ * @param env        the environment {@code os.environ/NAME} reads, also for models added at run time
+ * @param port       0 takes a free port
+ * @param random     the randomness of shuffles and jitter
+ * @param time       the one clock and ticker every part of the gateway reads
+ * @param eventLoops how many event loops serve requests
+ * @param events     told of every routing decision, besides the log and the metrics
+ * @param backoff    the waits before a deployment is tried again in place
+ */
+public record GatewayOptions(SluiceConfig config, String host, int port, Map<String, String> env, RandomGenerator random,
+        TimeSource time, int eventLoops, RouterEvents events, Backoff backoff) {
+
+    public GatewayOptions {
+        env = Map.copyOf(env);
+    }
+
+    /** Production defaults: all cores, thread-local randomness, the system's time. */
+    public static GatewayOptions of(SluiceConfig config, String host, int port, Map<String, String> env) {
+        return new GatewayOptions(config, host, port, env, new ThreadLocalRandomSource(), TimeSource.system(),
+                Runtime.getRuntime().availableProcessors(), RouterEvents.NONE, Backoff.DEFAULT);
+    }
+
+    public GatewayOptions withRandom(RandomGenerator random) {
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+    }
+
+    public GatewayOptions withTime(TimeSource time) {
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+    }
+
+    public GatewayOptions withEventLoops(int eventLoops) {
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+    }
+
+    public GatewayOptions withEvents(RouterEvents events) {
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+    }
+
+    public GatewayOptions withBackoff(Backoff backoff) {
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+    }
+}

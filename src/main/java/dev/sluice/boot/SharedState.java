@@ -1,0 +1,48 @@
+package dev.sluice.boot;
+
+import dev.sluice.config.RouterSettings;
+import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.RateLimits;
+import dev.sluice.state.CooldownStore;
+import dev.sluice.state.InMemoryCooldownStore;
+import dev.sluice.state.RoutingSignals;
+import dev.sluice.state.redis.RedisCachePins;
+import dev.sluice.state.redis.RedisCooldownStore;
+import dev.sluice.state.redis.RedisInFlightCounts;
+import dev.sluice.state.redis.RedisLatencySamples;
+import dev.sluice.state.redis.RedisLink;
+import dev.sluice.state.redis.RedisRateLimits;
+import dev.sluice.state.redis.RedisUsageWindows;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Where the router's state and the callers' rate limits live. With Redis configured,
+ * replicas share benches, failure counts, in-flight counts, usage windows, cache pins,
+ * latency samples and key, team and model-per-key rate limits through it, each on local
+ * state while Redis is away; without it, all of them live in process.
+ *
+ * @param redis the link, when Redis is configured
+ */
+record SharedState(Optional<RedisLink> redis, CooldownStore cooldowns, RoutingSignals signals, RateLimiter rateLimiter) {
+
+    /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
+    static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
+
+    static SharedState open(RouterSettings router, Clock clock, Teardown teardown) {
+        Optional<RedisLink> configured = RedisLink.configured(router, clock);
+        if (configured.isEmpty()) {
+            return new SharedState(Optional.empty(), new InMemoryCooldownStore(), RoutingSignals.inMemory(), new RateLimits(clock));
+        }
+        RedisLink link = teardown.add(configured.get());
+        // Every part listens to the link before it connects, so none misses what the first connection reads.
+        CooldownStore cooldowns = new RedisCooldownStore(link, clock);
+        RedisInFlightCounts inFlight = teardown.add(new RedisInFlightCounts(link, clock));
+        RoutingSignals signals = new RoutingSignals(inFlight, new RedisUsageWindows(link), new RedisLatencySamples(link),
+                new RedisCachePins(link, clock));
+        RedisRateLimits limits = teardown.add(new RedisRateLimits(link, new RateLimits(clock), clock));
+        link.start(REDIS_START_WAIT);
+        return new SharedState(configured, cooldowns, signals, limits);
+    }
+}

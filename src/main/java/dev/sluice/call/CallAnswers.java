@@ -1,0 +1,55 @@
+package dev.sluice.call;
+
+import dev.sluice.access.CallEnd;
+import dev.sluice.http.Responses;
+import dev.sluice.provider.Providers;
+import dev.sluice.router.RouteOutcome;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * The last stage of a model call: what routing came to, written to the caller with its
+ * routed headers, its limits and its cost, and the call's accounting ended. A stream was
+ * written as it came; its stage ends when the stream does.
+ */
+final class CallAnswers {
+    private final RoutedErrors errors;
+
+    CallAnswers(Providers providers) {
+        this.errors = new RoutedErrors(providers);
+    }
+
+    Future<Void> answer(ModelCall call, RouteOutcome<Answer> outcome) {
+        CallCharge charge = call.charge();
+        HttpServerResponse response = call.response;
+        String requested = call.group().name();
+        if (outcome.cancelled()) {
+            charge.unserved(requested, CallEnd.CLIENT_CLOSED);
+            return Future.succeededFuture();
+        }
+        if (outcome.served().isEmpty()) {
+            call.headers.ended(outcome);
+            call.headers.apply(response);
+            charge.putLimitHeaders(response);
+            charge.putErrorCost(response, requested);
+            errors.answer(response, outcome);
+            charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
+            return Future.succeededFuture();
+        }
+        return switch (outcome.served().get()) {
+            case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
+            case Answer.Whole whole -> {
+                call.headers.ended(outcome);
+                UpstreamHeaders.copy(whole.upstreamHeaders(), response);
+                call.headers.apply(response);
+                charge.putLimitHeaders(response);
+                charge.served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
+                if (whole.contentType() != null) {
+                    response.putHeader("Content-Type", whole.contentType());
+                }
+                Responses.raw(response, whole.status(), whole.body());
+                yield Future.succeededFuture();
+            }
+        };
+    }
+}

@@ -1,0 +1,30 @@
+package dev.sluice.call;
+
+import dev.sluice.access.AccessControl;
+import dev.sluice.guardrail.Guardrails;
+import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.provider.Providers;
+import dev.sluice.router.ModelRegistry;
+import dev.sluice.router.Router;
+import dev.sluice.tracing.GatewayTracing;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * What every model call shares, whichever event loop it runs on: all of it thread-safe.
+ *
+ * @param models          the model groups served now
+ * @param providers       the provider adapters, by a deployment's provider prefix
+ * @param router          picks deployments, retries, fails over, benches and falls back
+ * @param guardrails      the configured guardrails
+ * @param access          who may call, and within what budgets and limits
+ * @param metrics         what {@code /metrics} shows
+ * @param tracing         spans for each request and attempt; empty when no OTLP endpoint is configured
+ * @param clock           wall-clock time, for Retry-After dates
+ * @param nanoTime        the monotonic time deadlines and durations are measured with
+ * @param maxRequestBytes the largest request body accepted
+ */
+public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
+        AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
+        long maxRequestBytes) {}

@@ -1,0 +1,131 @@
+package dev.sluice.call;
+
+import dev.sluice.access.Caller;
+import dev.sluice.access.CallTicket;
+import dev.sluice.catalog.CachePrefixes.CacheKeys;
+import dev.sluice.ingress.IngressCodec;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.router.CallerOverrides;
+import dev.sluice.router.ModelGroup;
+import dev.sluice.router.strategy.RequestFacts;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One model call, filled stage by stage as {@link ModelCallPipeline} runs: each stage reads
+ * what the stages before it set and sets its own part, once. Reading a part before its stage
+ * has run is a fault in the pipeline, not a caller's error. Touched only on the request's
+ * event loop.
+ */
+final class ModelCall {
+    final HttpServerRequest request;
+    final HttpServerResponse response;
+    /** The entry API the call came in through. */
+    final IngressCodec codec;
+    final String callId;
+    /** What the call has open upstream, so that a hang-up can cancel it. */
+    final CallState state;
+    final RoutedHeaders headers;
+    final RequestMeter meter;
+
+    private Caller caller;
+    private ModelRequest decoded;
+    private int bodyBytes;
+    private ModelGroup group;
+    private CallerOverrides overrides;
+    private List<String> guardrails;
+    private CallTicket ticket;
+    private RequestFacts facts;
+    private CacheKeys cacheKeys;
+    private CallCharge charge;
+
+    ModelCall(HttpServerRequest request, IngressCodec codec, String callId, RoutedHeaders headers, RequestMeter meter) {
+        this.request = request;
+        this.response = request.response();
+        this.codec = codec;
+        this.callId = callId;
+        this.state = new CallState(request.version() == io.vertx.core.http.HttpVersion.HTTP_1_0);
+        this.headers = headers;
+        this.meter = meter;
+    }
+
+    /** Authenticate: who calls. */
+    void authenticated(Caller caller) {
+        this.caller = caller;
+    }
+
+    /** Decode: the request as its entry API read it, and its size. */
+    void decoded(ModelRequest decoded, int bodyBytes) {
+        this.decoded = decoded;
+        this.bodyBytes = bodyBytes;
+    }
+
+    /**
+     * Resolve: the group it names, what the caller and its team ask of the router, and the
+     * guardrails the body names.
+     */
+    void resolved(ModelGroup group, CallerOverrides overrides, List<String> guardrails) {
+        this.group = group;
+        this.overrides = overrides;
+        this.guardrails = List.copyOf(guardrails);
+    }
+
+    /** Admit: the caller's ticket, which must be finished however the call ends. */
+    void admitted(CallTicket ticket) {
+        this.ticket = ticket;
+    }
+
+    /** Count: what routing reads of the request, the cache keys to pin once it is served, and its charge. */
+    void counted(RequestFacts facts, CacheKeys cacheKeys) {
+        this.facts = facts;
+        this.cacheKeys = cacheKeys;
+        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes);
+    }
+
+    Caller caller() {
+        return Objects.requireNonNull(caller, "the caller is read before authentication");
+    }
+
+    ModelRequest decoded() {
+        return Objects.requireNonNull(decoded, "the request is read before it was decoded");
+    }
+
+    int bodyBytes() {
+        return bodyBytes;
+    }
+
+    ModelGroup group() {
+        return Objects.requireNonNull(group, "the group is read before it was resolved");
+    }
+
+    CallerOverrides overrides() {
+        return Objects.requireNonNull(overrides, "the overrides are read before they were resolved");
+    }
+
+    List<String> guardrails() {
+        return Objects.requireNonNull(guardrails, "the guardrails are read before they were resolved");
+    }
+
+    /** The ticket, or null before admission (or when admission refused the call). */
+    CallTicket ticketOrNull() {
+        return ticket;
+    }
+
+    CallTicket ticket() {
+        return Objects.requireNonNull(ticket, "the ticket is read before admission");
+    }
+
+    RequestFacts facts() {
+        return Objects.requireNonNull(facts, "the facts are read before they were counted");
+    }
+
+    CacheKeys cacheKeys() {
+        return Objects.requireNonNull(cacheKeys, "the cache keys are read before they were counted");
+    }
+
+    CallCharge charge() {
+        return Objects.requireNonNull(charge, "the charge is read before the call was counted");
+    }
+}

@@ -1,0 +1,12 @@
+package dev.sluice.llm;
+
+/**
+ * A wire format for model calls. An entry API decodes callers' bodies written in one; a
+ * provider adapter writes upstream bodies in one. When both are the same the caller's body
+ * passes through to the upstream natively, losing nothing; otherwise it crosses the internal
+ * model ({@link ChatRequest}, {@link ChatAnswer}, {@link StreamEvent}).
+ */
+public enum Dialect {
+    /** OpenAI's chat completions, text completions and embeddings, as OpenAI-compatible servers speak them. */
+    OPENAI
+}
