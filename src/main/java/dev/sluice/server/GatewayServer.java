@@ -8,7 +8,6 @@ import dev.sluice.access.SpendSeeds;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.keys.CallCost;
 import dev.sluice.metrics.GatewayMetrics;
-import dev.sluice.metrics.ProcessGauges;
 import dev.sluice.tracing.GatewayTracing;
 import dev.sluice.tracing.OtlpSetup;
 import dev.sluice.keys.RateLimiter;
@@ -153,7 +152,6 @@ public final class GatewayServer implements AutoCloseable {
         Optional<StoredModelSync> storedModels = accounts.map(store -> new StoredModelSync(store.models(), models,
                 new ModelEntries(Map.copyOf(env), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start());
         MetricGauges.register(metrics, models, cooldowns, signals, redis, accounts, storedModels);
-        ProcessGauges.register(metrics);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), clock, System::nanoTime);
         Gateway gateway = new Gateway(config, models, providers, router, guardrails, access, accounts, redis, storedModels,
