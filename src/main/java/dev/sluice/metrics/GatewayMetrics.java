@@ -74,6 +74,10 @@ public final class GatewayMetrics implements RouterEvents {
             new SeriesCache<>((group, unused) -> tokens.labelValues(group, "completion"));
     private final SeriesCache<CounterDataPoint> dollars = new SeriesCache<>((group, unused) -> spend.labelValues(group));
 
+    public GatewayMetrics() {
+        JvmSeries.register();
+    }
+
     /** Adds gauges read at each scrape (the gateway's parts that hold the state they show). */
     public void gauge(String name, String help, Supplier<Map<List<String>, Double>> values, String... labelNames) {
         Families.gauge(registry, name, help, values, labelNames);
