@@ -14,7 +14,6 @@ import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.metrics.GatewayMetrics;
-import dev.sluice.metrics.ProcessGauges;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
 import dev.sluice.router.LiveRouterSettings;
@@ -91,7 +90,6 @@ final class GatewayAssembly {
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(new StoredModelSync(store.models(), models,
                 new ModelEntries(options.env(), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start()));
         MetricGauges.register(metrics, models, cooldowns, shared.signals(), shared.redis(), accounts, storedModels);
-        ProcessGauges.register(metrics);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),

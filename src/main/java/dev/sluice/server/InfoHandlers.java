@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.json.Json;
-import dev.sluice.metrics.MetricRegistry;
+import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.store.SpendWriterStatus;
 import io.vertx.core.Promise;
@@ -82,7 +82,7 @@ public final class InfoHandlers {
      * default: it names groups and deployments but never a key or a prompt.
      */
     void metrics(HttpServerRequest request) {
-        request.response().putHeader("Content-Type", MetricRegistry.CONTENT_TYPE);
+        request.response().putHeader("Content-Type", GatewayMetrics.CONTENT_TYPE);
         Responses.raw(request.response(), 200, Buffer.buffer(gateway.metrics().render()));
     }
 

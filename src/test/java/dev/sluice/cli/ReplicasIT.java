@@ -9,6 +9,7 @@ import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
+import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.SlowStreamUpstream;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
@@ -151,8 +152,9 @@ class ReplicasIT {
                 HttpResponse<InputStream> held = streamHeldOnHolding(a);
                 Eventually.until("the stream is held open at its upstream", Duration.ofSeconds(2), () -> holding.open() == 1);
                 // In-flight counts go out a few milliseconds after they change: wait until b counts the stream.
-                Eventually.until("b counts the stream open on 'holding'", Duration.ofSeconds(2), () -> b.get("/metrics").body()
-                        .contains("sluice_deployment_in_flight{model_group=\"g\",deployment=\"holding\"} 1\n"));
+                String heldOnHolding = "sluice_deployment_in_flight{deployment=\"holding\",model_group=\"g\"}";
+                Eventually.until("b counts the stream open on 'holding'", Duration.ofSeconds(2),
+                        () -> MetricSamples.parse(b.get("/metrics").body()).getOrDefault(heldOnHolding, 0.0) == 1.0);
 
                 for (int i = 0; i < 8; i++) {
                     HttpResponse<String> answer = b.post("/v1/chat/completions", Chat.body("g", "hi"));

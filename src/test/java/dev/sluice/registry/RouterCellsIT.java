@@ -11,6 +11,7 @@ import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
+import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.Ports;
 import dev.sluice.testing.SlowStreamUpstream;
 import java.io.IOException;
@@ -306,8 +307,9 @@ class RouterCellsIT {
         assertServed(trip, group, backup, 1, 0);
         assertThat(primary.requests()).as("a called the failing primary once, then failed over").isEqualTo(1);
 
-        String benched = "sluice_deployment_benched{model_group=\"" + group + "\",deployment=\"" + group + "\"} 1";
-        Eventually.until("b sees the bench a set", Duration.ofSeconds(1), () -> b.get("/metrics").body().contains(benched));
+        String benched = "sluice_deployment_benched{deployment=\"" + group + "\",model_group=\"" + group + "\"}";
+        Eventually.until("b sees the bench a set", Duration.ofSeconds(1),
+                () -> MetricSamples.parse(b.get("/metrics").body()).getOrDefault(benched, 0.0) == 1.0);
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> throughB = b.post("/v1/chat/completions", chat(group, "hi", ""));
             assertServed(throughB, group, backup, 0, 0);

@@ -60,23 +60,23 @@ class MetricsTest {
                     .containsEntry("sluice_request_duration_seconds_count{route=\"chat_completions\"}", 3.0)
                     .containsEntry("sluice_overhead_duration_seconds_count{route=\"chat_completions\"}", 3.0)
                     .containsEntry("sluice_requests_in_flight", 0.0)
-                    .containsEntry("sluice_upstream_attempts_total{model_group=\"g\",deployment=\"failing\",outcome=\"server\","
+                    .containsEntry("sluice_upstream_attempts_total{deployment=\"failing\",model_group=\"g\",outcome=\"server\","
                             + "status_code=\"500\"}", 1.0)
-                    .containsEntry("sluice_upstream_attempts_total{model_group=\"g\",deployment=\"backup\",outcome=\"success\","
+                    .containsEntry("sluice_upstream_attempts_total{deployment=\"backup\",model_group=\"g\",outcome=\"success\","
                             + "status_code=\"2xx\"}", 2.0)
-                    .containsEntry("sluice_upstream_attempts_total{model_group=\"down\",deployment=\"down-1\",outcome=\"server\","
+                    .containsEntry("sluice_upstream_attempts_total{deployment=\"down-1\",model_group=\"down\",outcome=\"server\","
                             + "status_code=\"500\"}", 2.0)
-                    .containsEntry("sluice_retries_total{model_group=\"down\",deployment=\"down-1\",failure_class=\"server\"}", 1.0)
-                    .containsEntry("sluice_upstream_attempt_duration_seconds_count{model_group=\"g\",deployment=\"backup\","
+                    .containsEntry("sluice_retries_total{deployment=\"down-1\",failure_class=\"server\",model_group=\"down\"}", 1.0)
+                    .containsEntry("sluice_upstream_attempt_duration_seconds_count{deployment=\"backup\",model_group=\"g\","
                             + "outcome=\"success\"}", 2.0)
-                    .containsEntry("sluice_failovers_total{model_group=\"g\",deployment=\"failing\",failure_class=\"server\"}", 1.0)
-                    .containsEntry("sluice_benches_total{model_group=\"g\",deployment=\"failing\",failure_class=\"server\"}", 1.0)
-                    .containsEntry("sluice_fallbacks_total{model_group=\"broken\",fallback_group=\"g\",failure_class=\"server\"}", 1.0)
-                    .containsEntry("sluice_deployment_benched{model_group=\"g\",deployment=\"failing\"}", 1.0)
-                    .containsEntry("sluice_deployment_benched{model_group=\"g\",deployment=\"backup\"}", 0.0)
-                    .containsEntry("sluice_deployment_in_flight{model_group=\"g\",deployment=\"backup\"}", 0.0);
+                    .containsEntry("sluice_failovers_total{deployment=\"failing\",failure_class=\"server\",model_group=\"g\"}", 1.0)
+                    .containsEntry("sluice_benches_total{deployment=\"failing\",failure_class=\"server\",model_group=\"g\"}", 1.0)
+                    .containsEntry("sluice_fallbacks_total{failure_class=\"server\",fallback_group=\"g\",model_group=\"broken\"}", 1.0)
+                    .containsEntry("sluice_deployment_benched{deployment=\"failing\",model_group=\"g\"}", 1.0)
+                    .containsEntry("sluice_deployment_benched{deployment=\"backup\",model_group=\"g\"}", 0.0)
+                    .containsEntry("sluice_deployment_in_flight{deployment=\"backup\",model_group=\"g\"}", 0.0);
             assertThat(m).as("a failover is not a retry")
-                    .doesNotContainKey("sluice_retries_total{model_group=\"g\",deployment=\"failing\",failure_class=\"server\"}");
+                    .doesNotContainKey("sluice_retries_total{deployment=\"failing\",failure_class=\"server\",model_group=\"g\"}");
 
             long prompt = 0;
             long completion = 0;
@@ -111,10 +111,13 @@ class MetricsTest {
                             .getOrDefault("sluice_requests_total{route=\"chat_completions\",status_code=\"499\"}", 0.0) == 1.0);
             Map<String, Double> m = MetricSamples.parse(gateway.get("/metrics").body());
             assertThat(m).containsEntry("sluice_requests_in_flight", 0.0)
-                    .containsEntry("sluice_stream_interruptions_total{model_group=\"cut\",deployment=\"cut-1\"}", 1.0)
+                    .containsEntry("sluice_stream_interruptions_total{deployment=\"cut-1\",model_group=\"cut\"}", 1.0)
                     .containsEntry("sluice_requests_total{route=\"chat_completions\",status_code=\"200\"}", 1.0)
-                    .containsEntry("sluice_deployment_in_flight{model_group=\"slow\",deployment=\"hanging-1\"}", 0.0);
-            assertThat(gateway.get("/metrics").body()).contains("le=\"0.0005\"").doesNotContain("E-4");
+                    .containsEntry("sluice_deployment_in_flight{deployment=\"hanging-1\",model_group=\"slow\"}", 0.0);
+            assertThat(MetricSamples.bucketBounds(m, "sluice_request_duration_seconds", "route=\"chat_completions\""))
+                    .as("the duration buckets, from half a millisecond to five minutes")
+                    .containsExactly(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+                            60.0, 120.0, 300.0, Double.POSITIVE_INFINITY);
         }
     }
 
@@ -135,7 +138,7 @@ class MetricsTest {
     }
 
     @Test
-    void theProcessShowsItsMemoryThreadsAndCollectionsUnderThePrometheusJvmNames() throws Exception {
+    void theProcessShowsItsMemoryThreadsAndCollectionsUnderClientJavasStandardJvmNames() throws Exception {
         try (MockUpstream up = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
@@ -148,11 +151,14 @@ class MetricsTest {
                     .isLessThanOrEqualTo(m.get("jvm_memory_committed_bytes{area=\"heap\"}"));
             assertThat(m.get("jvm_memory_used_bytes{area=\"nonheap\"}")).isPositive();
             assertThat(m.get("jvm_memory_max_bytes{area=\"heap\"}")).isGreaterThanOrEqualTo(m.get("jvm_memory_committed_bytes{area=\"heap\"}"));
-            assertThat(m.get("jvm_threads_live")).isPositive();
+            assertThat(m.get("jvm_threads_current")).isPositive();
             assertThat(m.get("process_resident_memory_bytes")).as("Linux gives the resident set")
                     .isGreaterThan(m.get("jvm_memory_used_bytes{area=\"nonheap\"}"));
-            assertThat(text).contains("# TYPE jvm_gc_collections_total counter", "# TYPE jvm_gc_collection_seconds_total counter");
-            assertThat(m.keySet()).anyMatch(k -> k.startsWith("jvm_gc_collections_total{gc=\""));
+            assertThat(text).contains("# TYPE jvm_gc_collection_seconds summary");
+            assertThat(m.keySet()).as("collections by collector")
+                    .anyMatch(k -> k.startsWith("jvm_gc_collection_seconds_count{gc=\""));
+            assertThat(m.keySet()).as("time collecting by collector")
+                    .anyMatch(k -> k.startsWith("jvm_gc_collection_seconds_sum{gc=\""));
         }
     }
 }
