@@ -138,7 +138,7 @@ public final class AccessControl {
             return Future.failedFuture(ApiError.unauthorized("This key expired at " + key.expiresAt().get()
                     + "; the time is " + now + "."));
         }
-        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), presented));
+        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), found.get().teamRouting(), presented));
     }
 
     /**

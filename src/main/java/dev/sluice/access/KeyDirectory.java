@@ -3,6 +3,7 @@ package dev.sluice.access;
 import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.settings.TeamRouting;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Team;
@@ -64,11 +65,19 @@ public final class KeyDirectory {
     /** Entries kept; past this the cache evicts by size. */
     static final int MAX_ENTRIES = 100_000;
 
-    /** A stored key and the team it belongs to, when it has one that still exists. */
-    public record Found(VirtualKey key, Optional<Team> team) {
+    /**
+     * A stored key and the team it belongs to, when it has one that still exists, with the
+     * team's router settings read once here rather than on every call.
+     */
+    public record Found(VirtualKey key, Optional<Team> team, TeamRouting teamRouting) {
         public Found {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(team, "team");
+            Objects.requireNonNull(teamRouting, "teamRouting");
+        }
+
+        public Found(VirtualKey key, Optional<Team> team) {
+            this(key, team, TeamRouting.of(team));
         }
     }
 

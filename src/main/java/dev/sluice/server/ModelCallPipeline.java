@@ -6,13 +6,13 @@ import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.router.FallbackGate;
-import dev.sluice.store.Team;
 import io.vertx.core.buffer.Buffer;
 import dev.sluice.provider.Endpoint;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
+import dev.sluice.settings.CallerOverridesReader;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -108,8 +108,7 @@ final class ModelCallPipeline {
     /** The request's own routing overrides over those of the caller's team, when it has any. */
     private CallerOverrides withTeamSettings(Caller who, CallerOverrides requested, ModelGroup group) {
         if (who instanceof Caller.Keyed keyed && keyed.team().isPresent()) {
-            Team team = keyed.team().get();
-            return requested.over(overrides.readTeam(team.teamId(), team.routerSettings(), group.name()));
+            return requested.over(overrides.forTeam(keyed.teamRouting(), group.name()));
         }
         return requested;
     }
