@@ -34,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,9 +91,9 @@ public final class AccessControl {
 
     /**
      * Who sent {@code presented} (null when the request carried no key). Completes on the
-     * calling event loop, reading the store off it when the key is not cached. Fails with a
-     * 401 {@link ApiError} for a missing, unknown, blocked or expired key, and a 503 when the
-     * store cannot be reached for a key never seen.
+     * calling event loop, the store being read off it (on a virtual thread) when the key is not
+     * cached. Fails with a 401 {@link ApiError} for a missing, unknown, blocked or expired key,
+     * and a 503 when the store cannot be reached for a key never seen.
      */
     public Future<Caller> authenticate(String presented, Vertx vertx) {
         if (masterKeyDigest == null) {
@@ -109,17 +111,22 @@ public final class AccessControl {
             return Future.failedFuture(ApiError.unauthorized("Invalid API key."));
         }
         String hash = java.util.HexFormat.of().formatHex(presentedDigest);
-        Optional<Optional<KeyDirectory.Found>> cached = directory.get().cached(hash);
-        if (cached.isPresent()) {
-            return settle(cached.get(), presented);
+        CompletableFuture<Optional<KeyDirectory.Found>> found = directory.get().find(hash);
+        if (found.isDone() && !found.isCompletedExceptionally()) {
+            return settle(found.join(), presented);
         }
-        return vertx.executeBlocking(() -> directory.get().read(hash), false)
-                .recover(t -> Future.failedFuture(t instanceof StoreException e && e.reason() == StoreException.Reason.UNAVAILABLE
+        return Future.fromCompletionStage(found, vertx.getOrCreateContext())
+                .recover(t -> Future.failedFuture(unwrapped(t) instanceof StoreException e
+                        && e.reason() == StoreException.Reason.UNAVAILABLE
                         ? new ApiError(503, "service_unavailable", "Sluice cannot check this key now: the key store is "
                                 + "unreachable (" + e.getMessage() + "). Keys used before keep working; try again shortly.",
                                 null, "store_unavailable")
-                        : t))
-                .compose(found -> settle(found, presented));
+                        : unwrapped(t)))
+                .compose(key -> settle(key, presented));
+    }
+
+    private static Throwable unwrapped(Throwable t) {
+        return t instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : t;
     }
 
     private Future<Caller> settle(Optional<KeyDirectory.Found> found, String presented) {
@@ -136,7 +143,7 @@ public final class AccessControl {
             return Future.failedFuture(ApiError.unauthorized("This key expired at " + key.expiresAt().get()
                     + "; the time is " + now + "."));
         }
-        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), presented));
+        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), found.get().teamRouting(), presented));
     }
 
     /**

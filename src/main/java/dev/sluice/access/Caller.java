@@ -1,6 +1,7 @@
 package dev.sluice.access;
 
 import dev.sluice.limits.BudgetExceeded;
+import dev.sluice.settings.TeamRouting;
 import dev.sluice.store.Team;
 import dev.sluice.store.VirtualKey;
 import java.util.Objects;
@@ -19,14 +20,21 @@ public sealed interface Caller {
      * A virtual key, as the store held it when last read (at most a few seconds ago), with
      * its team when it has one.
      *
-     * @param presented the key as the request sent it; kept only to name the key in messages
-     *                  by its last four characters
+     * @param teamRouting the team's router settings, read when the team was read
+     * @param presented   the key as the request sent it; kept only to name the key in messages
+     *                    by its last four characters
      */
-    record Keyed(VirtualKey key, Optional<Team> team, String presented) implements Caller {
+    record Keyed(VirtualKey key, Optional<Team> team, TeamRouting teamRouting, String presented) implements Caller {
         public Keyed {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(team, "team");
+            Objects.requireNonNull(teamRouting, "teamRouting");
             Objects.requireNonNull(presented, "presented");
+        }
+
+        /** A key whose team's router settings are read here. */
+        public Keyed(VirtualKey key, Optional<Team> team, String presented) {
+            this(key, team, TeamRouting.of(team), presented);
         }
 
         public String keyHash() {

@@ -1,5 +1,9 @@
 package dev.sluice.access;
 
+import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
+import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.settings.TeamRouting;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Team;
@@ -8,9 +12,8 @@ import dev.sluice.store.VirtualKey;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -22,18 +25,33 @@ import org.slf4j.LoggerFactory;
  * not on every request's path.
  *
  * <h2>Design notes</h2>
- * An entry is fresh for {@link #DEFAULT_TTL}: a change made through another replica's key
- * API reaches this one within that time; a change made through this process's API drops the
- * entry at once ({@link #forget}). Unknown keys are remembered too, so a caller trying
- * made-up keys costs the database one read per key per period, and the map is bounded.
+ * A Caffeine cache holds what the store said of each hash, a key or "no such key", bounded
+ * to {@link #MAX_ENTRIES} by size: when full, the entries least likely to be used again go
+ * first. Time is Caffeine's {@link com.github.benmanes.caffeine.cache.Ticker}, read from the
+ * {@code nanoTime} this class is given, so tests move time instead of sleeping.
+ *
+ * <p>An entry is fresh for {@link #DEFAULT_TTL} and stale once more has passed (refresh after
+ * write): a change made through another replica's key API reaches this one within that time;
+ * a change made through this process's API drops the entry at once ({@link #forget}). Unknown
+ * keys are remembered too, so a caller trying made-up keys costs the database one read per
+ * key per period.
+ *
+ * <p>Loads are single-flight: however many requests ask at once for a hash not held, the
+ * store is read once and every one of them gets that read's answer. Reads run on virtual
+ * threads, never on the caller's thread: {@link #find} only hands back a future.
  *
  * <p>An entry past its lifetime is still answered at once, and read again in the background
  * (once, however many requests see it stale): a request for a known key never waits on the
  * store. So when the store cannot be reached, a key seen before keeps working on what was
- * last read of it, however old: refusing every caller because the database blinked would turn
- * a bookkeeping outage into a full one. A key never seen cannot be checked and is refused
- * (503); once a read has found the store unreachable, such keys are refused at once for
- * {@link #OUTAGE_BACKOFF} rather than each waiting out the connection timeout.
+ * last read of it, however old (a refresh that fails keeps the old value): refusing every
+ * caller because the database blinked would turn a bookkeeping outage into a full one. A key
+ * never seen cannot be checked and is refused (503); once a read has found the store
+ * unreachable, such keys are refused at once for {@link #OUTAGE_BACKOFF} rather than each
+ * waiting out the connection timeout.
+ *
+ * <p>A read under way when {@link #forget} or {@link #forgetTeam} drops what it reads may
+ * bring back the state from before the change: Caffeine keeps no load or refresh whose entry
+ * was dropped meanwhile, and such a read does not seed spend counters either.
  *
  * <p>Looking a hash up in a map is not a constant-time comparison, but what is compared is the
  * SHA-256 of what the caller sent: timing tells an attacker nothing about a stored key.
@@ -44,120 +62,132 @@ public final class KeyDirectory {
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(5);
     /** After a read finds the store unreachable, reads of unseen keys fail at once for this long. */
     static final Duration OUTAGE_BACKOFF = Duration.ofSeconds(2);
-    /** Entries kept before unknown keys are dropped to make room. */
+    /** Entries kept; past this the cache evicts by size. */
     static final int MAX_ENTRIES = 100_000;
 
-    /** A stored key and the team it belongs to, when it has one that still exists. */
-    public record Found(VirtualKey key, Optional<Team> team) {
+    /**
+     * A stored key and the team it belongs to, when it has one that still exists, with the
+     * team's router settings read once here rather than on every call.
+     */
+    public record Found(VirtualKey key, Optional<Team> team, TeamRouting teamRouting) {
         public Found {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(team, "team");
+            Objects.requireNonNull(teamRouting, "teamRouting");
+        }
+
+        public Found(VirtualKey key, Optional<Team> team) {
+            this(key, team, TeamRouting.of(team));
         }
     }
 
-    private record Entry(Optional<Found> found, long readAtNanos) {}
+    /** Where keys are read from: the store. Blocks. */
+    @FunctionalInterface
+    interface Source {
+        Optional<Found> find(String tokenHash);
 
-    private final KeyRepository keys;
-    private final TeamRepository teams;
-    private final long ttlNanos;
+        static Source of(KeyRepository keys, TeamRepository teams) {
+            return hash -> keys.findByHash(hash).map(key -> new Found(key, key.teamId().flatMap(teams::findById)));
+        }
+    }
+
+    private final Source source;
     private final LongSupplier nanoTime;
     private final Consumer<Found> onRead;
-    private final ConcurrentMap<String, Entry> entries = new ConcurrentHashMap<>();
-    private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
-    /** {@code nanoTime} before which the store is taken to be unreachable; 0 when it is not. */
+    private final AsyncLoadingCache<String, Optional<Found>> entries;
+    /** {@code nanoTime} before which the store is taken to be unreachable, when {@link #lastOutage} is set. */
     private final AtomicLong unreachableUntil = new AtomicLong();
     private volatile StoreException lastOutage;
-    /** Counts {@link #forget}s: a read that began before one must not put back what it dropped. */
+    /** Counts forgets: a read that began before one must not seed counters with what it read. */
     private final AtomicLong forgets = new AtomicLong();
 
     /** @param onRead told of every key read from the store (to seed its spend counters), on the reading thread */
     public KeyDirectory(KeyRepository keys, TeamRepository teams, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
-        this.keys = keys;
-        this.teams = teams;
-        this.ttlNanos = ttl.toNanos();
+        this(Source.of(keys, teams), ttl, nanoTime, onRead, KeyDirectory::onVirtualThread);
+    }
+
+    /** @param reads where store reads and the cache's upkeep run */
+    KeyDirectory(Source source, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead, Executor reads) {
+        this.source = source;
         this.nanoTime = nanoTime;
         this.onRead = onRead;
+        this.entries = Caffeine.newBuilder()
+                .maximumSize(MAX_ENTRIES)
+                .refreshAfterWrite(ttl)
+                .ticker(nanoTime::getAsLong)
+                .executor(reads)
+                .buildAsync(new Loader());
+    }
+
+    private static void onVirtualThread(Runnable read) {
+        Thread.ofVirtual().name("sluice-key-read").start(read);
     }
 
     /**
-     * What is known of {@code tokenHash} without waiting on the store: empty when it must be
-     * read ({@link #read}); else the key, or an empty {@code Optional} for a key known not to
-     * exist. An entry past its lifetime is answered too, and read again in the background.
+     * What the store says of {@code tokenHash}: the key, or an empty {@code Optional} for a
+     * key that does not exist. Already complete when the hash is held (a stale entry is
+     * answered too, and read again in the background); else completes on a virtual thread once
+     * the store is read, failing with a {@link StoreException} of reason UNAVAILABLE when the
+     * store cannot be reached. Never blocks.
      */
-    public Optional<Optional<Found>> cached(String tokenHash) {
-        Entry entry = entries.get(tokenHash);
-        if (entry == null) {
-            return Optional.empty();
-        }
-        if (nanoTime.getAsLong() - entry.readAtNanos() >= ttlNanos && refreshing.add(tokenHash)) {
-            Thread.ofVirtual().name("sluice-key-refresh").start(() -> {
-                try {
-                    read(tokenHash);
-                } catch (StoreException e) {
-                    log.debug("keys.refresh_postponed reason={}", e.getMessage());
-                } finally {
-                    refreshing.remove(tokenHash);
-                }
-            });
-        }
-        return Optional.of(entry.found());
-    }
-
-    /**
-     * Reads {@code tokenHash} from the store. Blocks: call it off the event loop.
-     *
-     * @throws StoreException of reason UNAVAILABLE when the store cannot be reached and the
-     *                        key was never read before
-     */
-    public Optional<Found> read(String tokenHash) {
-        Optional<Found> found;
-        long forgetsBefore = forgets.get();
-        try {
-            StoreException outage = lastOutage;
-            if (outage != null && nanoTime.getAsLong() - unreachableUntil.get() < 0 && !entries.containsKey(tokenHash)) {
-                throw outage;
-            }
-            found = keys.findByHash(tokenHash).map(key -> new Found(key, key.teamId().flatMap(teams::findById)));
-            lastOutage = null;
-        } catch (StoreException e) {
-            if (e.reason() == StoreException.Reason.UNAVAILABLE) {
-                if (e != lastOutage) {
-                    lastOutage = e;
-                    unreachableUntil.set(nanoTime.getAsLong() + OUTAGE_BACKOFF.toNanos());
-                }
-                Entry last = entries.get(tokenHash);
-                if (last != null) {
-                    log.debug("keys.served_from_memory reason={}", e.getMessage());
-                    return last.found();
-                }
-            }
-            throw e;
-        }
-        if (forgets.get() != forgetsBefore) {
-            // A key or team changed while this read was under way: what it read may be from
-            // before the change. Answer it, but keep nothing; the next use reads again.
-            return found;
-        }
-        found.ifPresent(onRead);
-        if (entries.size() >= MAX_ENTRIES) {
-            entries.values().removeIf(entry -> entry.found().isEmpty());
-            if (entries.size() >= MAX_ENTRIES) {
-                entries.clear();
-            }
-        }
-        entries.put(tokenHash, new Entry(found, nanoTime.getAsLong()));
-        return found;
+    public CompletableFuture<Optional<Found>> find(String tokenHash) {
+        return entries.get(tokenHash);
     }
 
     /** Drops what is held of a key, so its next use reads the store. */
     public void forget(String tokenHash) {
         forgets.incrementAndGet();
-        entries.remove(tokenHash);
+        entries.synchronous().invalidate(tokenHash);
     }
 
-    /** Drops every key of a team, so their next use reads the team again. */
+    /** Drops every key of a team, and every read under way, so their next use reads the team again. */
     public void forgetTeam(String teamId) {
         forgets.incrementAndGet();
-        entries.values().removeIf(entry -> entry.found().flatMap(f -> f.key().teamId()).filter(teamId::equals).isPresent());
+        entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
+                || entry.join().flatMap(found -> found.key().teamId()).filter(teamId::equals).isPresent());
+    }
+
+    /** Reads the store, refusing at once while an outage lasts. */
+    private Optional<Found> read(String tokenHash) {
+        StoreException outage = lastOutage;
+        if (outage != null && nanoTime.getAsLong() - unreachableUntil.get() < 0) {
+            throw outage;
+        }
+        long forgetsBefore = forgets.get();
+        Optional<Found> found;
+        try {
+            found = source.find(tokenHash);
+            lastOutage = null;
+        } catch (StoreException e) {
+            if (e.reason() == StoreException.Reason.UNAVAILABLE && e != lastOutage) {
+                unreachableUntil.set(nanoTime.getAsLong() + OUTAGE_BACKOFF.toNanos());
+                lastOutage = e;
+            }
+            throw e;
+        }
+        if (forgets.get() == forgetsBefore) {
+            found.ifPresent(onRead);
+        }
+        return found;
+    }
+
+    /** Loads a hash not held; refreshes a stale one, keeping the old value when the store cannot answer. */
+    private final class Loader implements AsyncCacheLoader<String, Optional<Found>> {
+        @Override
+        public CompletableFuture<Optional<Found>> asyncLoad(String tokenHash, Executor executor) {
+            return CompletableFuture.supplyAsync(() -> read(tokenHash), executor);
+        }
+
+        @Override
+        public CompletableFuture<Optional<Found>> asyncReload(String tokenHash, Optional<Found> old, Executor executor) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return read(tokenHash);
+                } catch (StoreException e) {
+                    log.debug("keys.served_from_memory reason={}", e.getMessage());
+                    return old;
+                }
+            }, executor);
+        }
     }
 }

@@ -15,8 +15,7 @@ import dev.sluice.router.FallbackGate;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteRequest;
-import dev.sluice.server.CallerOverridesReader;
-import dev.sluice.store.Team;
+import dev.sluice.settings.CallerOverridesReader;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -129,8 +128,7 @@ public final class ModelCallPipeline {
     /** The request's own routing overrides over those of the caller's team, when it has any. */
     private CallerOverrides withTeamSettings(Caller who, CallerOverrides requested, ModelGroup group) {
         if (who instanceof Caller.Keyed keyed && keyed.team().isPresent()) {
-            Team team = keyed.team().get();
-            return requested.over(overrides.readTeam(team.teamId(), team.routerSettings(), group.name()));
+            return requested.over(overrides.forTeam(keyed.teamRouting(), group.name()));
         }
         return requested;
     }

@@ -47,6 +47,11 @@ final class FieldReader {
         return problems;
     }
 
+    /** The node as the router-settings vocabulary ({@link dev.sluice.settings.RouterVocabulary}) reads it. */
+    ConfigWritten written(ConfigNode node) {
+        return new ConfigWritten(node, env, problems);
+    }
+
     Optional<String> requiredString(ConfigNode node) {
         if (node.isAbsent()) {
             problems.missing(node, "a non-empty string");

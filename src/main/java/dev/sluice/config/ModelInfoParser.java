@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import dev.sluice.settings.RouterVocabulary;
+
 import java.util.Optional;
 
 /** Reads one deployment's {@code model_info}. */
@@ -21,7 +23,7 @@ final class ModelInfoParser {
                 read.string(info.take("id")),
                 read.positiveInt(info.take("max_input_tokens")),
                 read.positiveInt(info.take("max_output_tokens")),
-                PolicyParser.read(info.take("allowed_fails_policy"), PolicyParser.ALLOWED_FAILS_POLICY_NAMES, read),
+                RouterVocabulary.unchecked().allowedFailsPolicy(read.written(info.take("allowed_fails_policy"))),
                 read.nonNegativeSeconds(info.take("cooldown_time")),
                 mode(info.take("mode")));
         info.finish();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.sluice.settings.RouterVocabulary;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.Set;
 /**
  * Router settings changed while the gateway runs, over the config file's: the values an
  * operator stored through the router settings API. Each value is read by the same rules as
- * the same key in {@code router_settings} ({@link FieldReader}, {@link FallbacksParser}), so a
+ * the same key in {@code router_settings} ({@link RouterVocabulary}), so a
  * value the file would refuse is refused here too, with the same words.
  *
  * <p>Only {@link #NAMES} may change at run time; {@link #applyTo} gives the settings the file
@@ -260,19 +261,7 @@ public final class RouterSettingOverrides {
             found.add(node, ShownValue.of(value, false), "a value written out; os.environ/ references are read from the config file only");
         } else {
             FieldReader reader = new FieldReader(new EnvResolver(Map.of(), found), found);
-            FallbacksParser fallbacks = new FallbacksParser(reader, groups);
-            read = switch (name) {
-                case "routing_strategy" -> reader.oneOf(node, RouterSettingsParser.ROUTING_STRATEGIES).orElse(null);
-                case "num_retries", "allowed_fails" -> {
-                    var count = reader.nonNegativeInt(node);
-                    yield count.isPresent() ? count.getAsInt() : null;
-                }
-                case "timeout" -> reader.positiveSeconds(node).orElse(null);
-                case "cooldown_time" -> reader.nonNegativeSeconds(node).orElse(null);
-                case "fallbacks", "context_window_fallbacks", "content_policy_fallbacks" -> fallbacks.fallbacks(node).orElse(null);
-                case "default_fallbacks" -> fallbacks.targets(node).orElse(null);
-                default -> throw new IllegalArgumentException("not a setting that changes at run time: " + name);
-            };
+            read = new RouterVocabulary(groups).read(name, reader.written(node)).orElse(null);
         }
         try {
             found.throwIfAny();

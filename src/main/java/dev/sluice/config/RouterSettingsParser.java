@@ -1,6 +1,8 @@
 package dev.sluice.config;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.sluice.settings.RouterVocabulary;
+import dev.sluice.settings.Written;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,14 +28,6 @@ final class RouterSettingsParser {
     static final String FROM_DEFAULT = "default";
     /** Redis settings may come from REDIS_HOST, REDIS_PORT and REDIS_PASSWORD, as in LiteLLM's proxy. */
     static final String FROM_ENVIRONMENT = "environment";
-
-    static final List<String> ROUTING_STRATEGIES = List.of(
-            "simple-shuffle",
-            "least-busy",
-            "usage-based-routing",
-            "usage-based-routing-v2",
-            "latency-based-routing",
-            "cost-based-routing");
 
     /** LiteLLM's names for {@code optional_pre_call_checks}; {@link NotYetActedOn#PRE_CALL_CHECKS} says which Sluice runs. */
     static final List<String> PRE_CALL_CHECKS = List.of(
@@ -72,17 +66,17 @@ final class RouterSettingsParser {
     RouterSettings parse(ConfigNode routerSettings, ConfigNode litellmSettings, Set<String> groups) {
         router = Section.open(routerSettings, ignored, read.problems(), "a map");
         litellm = Section.open(litellmSettings, ignored, read.problems(), "a map");
-        FallbacksParser fallbacks = new FallbacksParser(read, groups);
+        RouterVocabulary vocabulary = new RouterVocabulary(groups);
 
-        String routingStrategy = setting("routing_strategy", node -> read.oneOf(node, ROUTING_STRATEGIES))
+        String routingStrategy = shared("routing_strategy", vocabulary::routingStrategy)
                 .orElse(DEFAULT_ROUTING_STRATEGY);
         ConfigNode strategyNode = routerSettings.get("routing_strategy");
         if (!strategyNode.isAbsent() && !NotYetActedOn.ROUTING_STRATEGIES.contains(routingStrategy)) {
             ignored.notActedOn(strategyNode);
         }
 
-        int numRetries = setting("num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_NUM_RETRIES);
-        Duration timeout = setting("timeout", read::positiveSeconds).orElse(DEFAULT_TIMEOUT);
+        int numRetries = shared("num_retries", vocabulary::count).orElse(DEFAULT_NUM_RETRIES);
+        Duration timeout = shared("timeout", vocabulary::timeout).orElse(DEFAULT_TIMEOUT);
         RouterSettings settings = new RouterSettings(
                 routingStrategy,
                 numRetries,
@@ -90,20 +84,19 @@ final class RouterSettingsParser {
                 setting("stream_timeout", read::positiveSeconds),
                 setting("max_client_num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_CLIENT_NUM_RETRIES),
                 setting("max_client_timeout", read::positiveSeconds).orElse(timeout),
-                setting("allowed_fails", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_ALLOWED_FAILS),
-                setting("cooldown_time", read::nonNegativeSeconds).orElse(DEFAULT_COOLDOWN_TIME),
+                shared("allowed_fails", vocabulary::count).orElse(DEFAULT_ALLOWED_FAILS),
+                shared("cooldown_time", vocabulary::cooldownTime).orElse(DEFAULT_COOLDOWN_TIME),
                 setting("disable_cooldowns", read::bool).orElse(false),
-                setting("fallbacks", fallbacks::fallbacks).orElse(Map.of()),
-                setting("context_window_fallbacks", fallbacks::fallbacks).orElse(Map.of()),
-                setting("content_policy_fallbacks", fallbacks::fallbacks).orElse(Map.of()),
-                setting("default_fallbacks", fallbacks::targets).orElse(List.of()),
+                shared("fallbacks", vocabulary::fallbacks).orElse(Map.of()),
+                shared("context_window_fallbacks", vocabulary::fallbacks).orElse(Map.of()),
+                shared("content_policy_fallbacks", vocabulary::fallbacks).orElse(Map.of()),
+                shared("default_fallbacks", vocabulary::targets).orElse(List.of()),
                 setting("max_fallbacks", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_FALLBACKS),
-                setting("retry_policy", node -> present(node,
-                        PolicyParser.read(node, PolicyParser.RETRY_POLICY_NAMES, read))).orElse(Map.of()),
-                setting("model_group_retry_policy", node -> present(node,
-                        PolicyParser.perGroup(node, PolicyParser.RETRY_POLICY_NAMES, read))).orElse(Map.of()),
-                setting("allowed_fails_policy", node -> present(node,
-                        PolicyParser.read(node, PolicyParser.ALLOWED_FAILS_POLICY_NAMES, read))).orElse(Map.of()),
+                shared("retry_policy", written -> present(written, vocabulary.retryPolicy(written))).orElse(Map.of()),
+                shared("model_group_retry_policy", written -> present(written, vocabulary.modelGroupRetryPolicy(written)))
+                        .orElse(Map.of()),
+                shared("allowed_fails_policy", written -> present(written, vocabulary.allowedFailsPolicy(written)))
+                        .orElse(Map.of()),
                 setting("enable_pre_call_checks", read::bool).orElse(false),
                 setting("optional_pre_call_checks", this::preCallChecks).orElse(List.of()),
                 setting("routing_strategy_args", read::plainMap).orElse(Map.of()),
@@ -172,6 +165,11 @@ final class RouterSettingsParser {
         return routerValue;
     }
 
+    /** Like {@link #setting}, for a key of the vocabulary every source of router settings shares. */
+    private <T> Optional<T> shared(String key, Function<Written, Optional<T>> reader) {
+        return setting(key, node -> reader.apply(read.written(node)));
+    }
+
     /** Like {@link #setting}, but an unset key reads the variable, as if written {@code os.environ/VARIABLE}. */
     private <T> Optional<T> settingOrEnv(String key, String variable, Function<ConfigNode, Optional<T>> reader) {
         Optional<T> value = setting(key, reader);
@@ -184,7 +182,7 @@ final class RouterSettingsParser {
     }
 
     /** A map-valued setting that was written counts as set even when it is empty. */
-    private static <T> Optional<T> present(ConfigNode node, T value) {
+    private static <T> Optional<T> present(Written node, T value) {
         return node.isAbsent() ? Optional.empty() : Optional.of(value);
     }
 

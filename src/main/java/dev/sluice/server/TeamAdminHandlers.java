@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
 import dev.sluice.server.AccountCalls.Access;
+import dev.sluice.settings.TeamSettings;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.Page;
 import dev.sluice.store.StoreException;

@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * in the period is missed), and its period starts when the counter does; the counter then
  * runs in process and resets on time. Each later read raises it to the sum over its current
  * period (from the seed's start while in the first), which brings in what other replicas
- * spent. Reads the store: runs where {@link KeyDirectory#read} runs.
+ * spent. Reads the store: runs on the thread that read the key ({@link KeyDirectory}'s).
  */
 public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     private final SpendCounters counters;

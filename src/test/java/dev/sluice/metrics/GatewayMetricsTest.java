@@ -71,7 +71,7 @@ class GatewayMetricsTest {
         metrics.failover("c1", "g", "d1", transport);
         metrics.bench("g", "d1", FailureClass.SERVER, Instant.EPOCH);
         metrics.fallback("c3", "g", "backup", server);
-        metrics.skip("c3", "g", "other", "over_budget");
+        metrics.skip("c3", "g", "other", dev.sluice.router.SkipReason.OVER_BUDGET);
         metrics.streamCut("c2", "g", "d2", "reset");
 
         assertThat(scrape())

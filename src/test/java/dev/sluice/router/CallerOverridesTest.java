@@ -11,14 +11,15 @@ import org.junit.jupiter.api.Test;
 
 /** A request's own routing overrides laid over its team's. */
 class CallerOverridesTest {
-    private static final CallerOverrides TEAM = new CallerOverrides(OptionalInt.of(4), Optional.of(Duration.ofSeconds(30)),
-            Optional.of(List.of("team-fallback")), Map.of("g", List.of("big")), Map.of(), Map.of(), false,
-            Optional.of("least-busy"), Map.of("d1", 1.0));
+    private static final CallerOverrides TEAM = CallerOverrides.builder().numRetries(OptionalInt.of(4))
+            .timeout(Optional.of(Duration.ofSeconds(30))).fallbacks(Optional.of(List.of("team-fallback")))
+            .contextWindowFallbacks(Map.of("g", List.of("big"))).routingStrategy(Optional.of("least-busy"))
+            .deploymentWeights(Map.of("d1", 1.0)).build();
 
     @Test
     void whatTheRequestSetsWinsAndWhatItLeavesOutComesFromTheTeam() {
-        CallerOverrides request = new CallerOverrides(OptionalInt.of(1), Optional.empty(), Optional.empty(),
-                Map.of("h", List.of("bigger")), Map.of(), Map.of(), false, Optional.empty(), Map.of());
+        CallerOverrides request = CallerOverrides.builder().numRetries(OptionalInt.of(1))
+                .contextWindowFallbacks(Map.of("h", List.of("bigger"))).build();
 
         CallerOverrides merged = request.over(TEAM);
 

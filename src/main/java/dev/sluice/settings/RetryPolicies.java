@@ -1,4 +1,4 @@
-package dev.sluice.config;
+package dev.sluice.settings;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +10,7 @@ import java.util.Map;
  * keyed by LiteLLM's own names. A name LiteLLM does not have is a problem: a typo here
  * would otherwise quietly fall back to the general setting.
  */
-final class PolicyParser {
+final class RetryPolicies {
     static final List<String> RETRY_POLICY_NAMES = List.of(
             "BadRequestErrorRetries",
             "AuthenticationErrorRetries",
@@ -28,41 +28,40 @@ final class PolicyParser {
             "InternalServerErrorAllowedFails",
             "NotFoundErrorAllowedFails");
 
-    private PolicyParser() {}
+    private RetryPolicies() {}
 
-    /** The counts in file order; empty when the node is absent or wrong (a problem is recorded). */
-    static Map<String, Integer> read(ConfigNode node, List<String> names, FieldReader read) {
-        if (node.isAbsent()) {
+    /** The counts in written order; empty when absent or wrong (a problem is recorded). */
+    static Map<String, Integer> read(Written written, List<String> names) {
+        if (written.isAbsent()) {
             return Map.of();
         }
-        if (!node.isMap()) {
-            read.problems().add(node, ShownValue.of(node.value(), false),
-                    "a map from names like " + names.get(3) + " to integers >= 0");
+        if (!written.isMap()) {
+            written.problem(written.shown(), "a map from names like " + names.get(3) + " to integers >= 0");
             return Map.of();
         }
         Map<String, Integer> counts = new LinkedHashMap<>();
-        for (Map.Entry<String, ConfigNode> entry : node.entries()) {
+        for (Map.Entry<String, Written> entry : written.entries()) {
             if (!names.contains(entry.getKey())) {
-                read.problems().add(entry.getValue(), "unknown name", "one of " + String.join(", ", names));
+                entry.getValue().problem("unknown name", "one of " + String.join(", ", names));
                 continue;
             }
-            read.nonNegativeInt(entry.getValue()).ifPresent(count -> counts.put(entry.getKey(), count));
+            Scalars.count(entry.getValue()).ifPresent(count -> counts.put(entry.getKey(), count));
         }
         return Collections.unmodifiableMap(counts);
     }
 
-    /** {@code model_group_retry_policy}: a policy per model group, in file order. */
-    static Map<String, Map<String, Integer>> perGroup(ConfigNode node, List<String> names, FieldReader read) {
-        if (node.isAbsent()) {
+    /** {@code model_group_retry_policy}: a retry policy per model group, in written order. */
+    static Map<String, Map<String, Integer>> perGroup(Written written) {
+        if (written.isAbsent()) {
             return Map.of();
         }
-        if (!node.isMap()) {
-            read.problems().add(node, ShownValue.of(node.value(), false), "a map from model groups to policies");
+        if (!written.isMap()) {
+            written.problem(written.shown(), "a map from model groups to policies");
             return Map.of();
         }
         Map<String, Map<String, Integer>> policies = new LinkedHashMap<>();
-        for (Map.Entry<String, ConfigNode> entry : node.entries()) {
-            policies.put(entry.getKey(), read(entry.getValue(), names, read));
+        for (Map.Entry<String, Written> entry : written.entries()) {
+            policies.put(entry.getKey(), read(entry.getValue(), RETRY_POLICY_NAMES));
         }
         return Collections.unmodifiableMap(policies);
     }
