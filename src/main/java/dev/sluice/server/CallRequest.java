@@ -1,7 +1,6 @@
 package dev.sluice.server;
 
 import dev.sluice.api.ApiError;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,7 +27,7 @@ record CallRequest(Endpoint endpoint, ObjectNode body, String group, boolean str
         try {
             root = Json.parse(bytes.getBytes());
         } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + describe(e), null, "invalid_json");
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + Json.problem(e), null, "invalid_json");
         } catch (IOException e) {
             throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null, "invalid_json");
         }
@@ -131,16 +130,5 @@ record CallRequest(Endpoint endpoint, ObjectNode body, String group, boolean str
             case STRING, BINARY -> "a string";
             case NULL, MISSING -> "null";
         };
-    }
-
-    /** Jackson's reason for a JSON parse failure, its first line and where, without the echoed input. */
-    static String describe(JsonProcessingException e) {
-        JsonLocation at = e.getLocation();
-        String reason = e.getOriginalMessage();
-        int cut = reason.indexOf('\n');
-        if (cut > 0) {
-            reason = reason.substring(0, cut);
-        }
-        return at == null ? reason : reason + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 }

@@ -11,6 +11,8 @@ import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
+import dev.sluice.sync.StoredModelSync;
+import dev.sluice.sync.StoredRouterSettingsSync;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;

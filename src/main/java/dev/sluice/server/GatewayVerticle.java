@@ -1,5 +1,10 @@
 package dev.sluice.server;
 
+import dev.sluice.admin.AccountApi;
+import dev.sluice.admin.KeyAdminHandlers;
+import dev.sluice.admin.ModelAdminHandlers;
+import dev.sluice.admin.RouterSettingsHandlers;
+import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;

@@ -15,9 +15,9 @@ import java.util.function.Consumer;
  * {@code Invalid 'max_budget': -1 (expected: a number >= 0).}, so no bad input reaches the
  * store (where it would fail as a fault, not as the caller's mistake).
  */
-final class JsonFields {
+public final class JsonFields {
     /** Ids, aliases and names: what the store's {@code VARCHAR(255)} columns hold. */
-    static final int MAX_NAME_LENGTH = 255;
+    public static final int MAX_NAME_LENGTH = 255;
     /** Dollar amounts must stay below this to fit the store's {@code NUMERIC(30, 12)}. */
     private static final BigDecimal DOLLAR_CEILING = BigDecimal.TEN.pow(18);
     private static final int SHOWN_LENGTH = 60;
@@ -26,7 +26,7 @@ final class JsonFields {
 
     /** Reads a value found at {@code path}; never given null. */
     @FunctionalInterface
-    interface Reader<T> {
+    public interface Reader<T> {
         T read(JsonNode value, String path);
     }
 
@@ -35,7 +35,7 @@ final class JsonFields {
      * or null when the field is JSON {@code null} (which clears a setting). An absent field
      * leaves the setting as it was.
      */
-    static <T> void ifPresent(ObjectNode body, String field, Reader<T> read, Consumer<T> set) {
+    public static <T> void ifPresent(ObjectNode body, String field, Reader<T> read, Consumer<T> set) {
         JsonNode value = body.get(field);
         if (value == null) {
             return;
@@ -44,7 +44,7 @@ final class JsonFields {
     }
 
     /** The field's value, refused as missing when absent or null. */
-    static JsonNode required(ObjectNode body, String field) {
+    public static JsonNode required(ObjectNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull()) {
             throw missing(field);
@@ -53,7 +53,7 @@ final class JsonFields {
     }
 
     /** An id, alias or name: a non-blank string of at most 255 characters, no control characters. */
-    static String name(JsonNode value, String path) {
+    public static String name(JsonNode value, String path) {
         if (!value.isTextual()) {
             throw invalidType(path, value, "a string");
         }
@@ -65,7 +65,7 @@ final class JsonFields {
     }
 
     /** A list of non-blank strings, e.g. model groups. */
-    static List<String> names(JsonNode value, String path) {
+    public static List<String> names(JsonNode value, String path) {
         if (!value.isArray()) {
             throw invalidType(path, value, "a list of strings");
         }
@@ -81,7 +81,7 @@ final class JsonFields {
     }
 
     /** Dollars: a number from 0 up to (not including) 10^18. */
-    static BigDecimal dollars(JsonNode value, String path) {
+    public static BigDecimal dollars(JsonNode value, String path) {
         if (!value.isNumber()) {
             throw invalidType(path, value, "a number >= 0");
         }
@@ -96,7 +96,7 @@ final class JsonFields {
     }
 
     /** A limit such as requests or tokens per minute: a whole number >= 0. */
-    static long count(JsonNode value, String path) {
+    public static long count(JsonNode value, String path) {
         if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
             throw invalid(path, value, "a whole number >= 0");
         }
@@ -104,21 +104,21 @@ final class JsonFields {
     }
 
     /** A whole number >= 0 small enough for an int, such as a count of parallel calls. */
-    static int smallCount(JsonNode value, String path) {
+    public static int smallCount(JsonNode value, String path) {
         if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0) {
             throw invalid(path, value, "a whole number from 0 to " + Integer.MAX_VALUE);
         }
         return value.intValue();
     }
 
-    static boolean bool(JsonNode value, String path) {
+    public static boolean bool(JsonNode value, String path) {
         if (!value.isBoolean()) {
             throw invalidType(path, value, "true or false");
         }
         return value.booleanValue();
     }
 
-    static ObjectNode object(JsonNode value, String path) {
+    public static ObjectNode object(JsonNode value, String path) {
         if (!(value instanceof ObjectNode object)) {
             throw invalidType(path, value, "a JSON object");
         }
@@ -126,7 +126,7 @@ final class JsonFields {
     }
 
     /** A period as LiteLLM writes them ({@code 30s}, {@code 30m}, {@code 30h}, {@code 30d}, {@code 1mo}). */
-    static BudgetDuration duration(JsonNode value, String path) {
+    public static BudgetDuration duration(JsonNode value, String path) {
         if (!value.isTextual()) {
             throw invalidType(path, value, BudgetDuration.EXPECTED);
         }
@@ -137,24 +137,24 @@ final class JsonFields {
         }
     }
 
-    static ApiError missing(String path) {
+    public static ApiError missing(String path) {
         return ApiError.invalidRequest("Missing required parameter: '" + path + "'.", path, "missing_required_parameter");
     }
 
     /** A value of the right type that breaks the field's rule. */
-    static ApiError invalid(String path, JsonNode got, String expected) {
+    public static ApiError invalid(String path, JsonNode got, String expected) {
         return ApiError.invalidRequest("Invalid '" + path + "': " + shown(got) + " (expected: " + expected + ").", path,
                 "invalid_value");
     }
 
     /** A value of the wrong JSON type. */
-    static ApiError invalidType(String path, JsonNode got, String expected) {
+    public static ApiError invalidType(String path, JsonNode got, String expected) {
         return ApiError.invalidRequest("Invalid '" + path + "': " + shown(got) + " (expected: " + expected + ").", path,
                 "invalid_type");
     }
 
     /** The value as JSON, cut short: enough to recognise it, never a whole pasted document. */
-    static String shown(JsonNode value) {
+    public static String shown(JsonNode value) {
         String text = value.toString();
         return text.length() <= SHOWN_LENGTH ? text : text.substring(0, SHOWN_LENGTH) + "...";
     }

@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * and never sends the body; otherwise the rest of the body is read and thrown away (up to
  * a hard cap) so the client is not reset while still writing.
  */
-final class RequestBodyReader {
+public final class RequestBodyReader {
     /** Past this many discarded bytes the connection is closed instead. */
     private static final long DISCARD_CAP = 1L << 30;
     /** A buffer holds at most this much; larger configured limits are cut to it. */
@@ -37,7 +37,7 @@ final class RequestBodyReader {
     private final Set<PendingBody> pending = new LinkedHashSet<>();
 
     /** Must be created on the event loop whose requests it reads. */
-    RequestBodyReader(Vertx vertx, long limit, LongSupplier nanoTime) {
+    public RequestBodyReader(Vertx vertx, long limit, LongSupplier nanoTime) {
         this.limit = Math.min(limit, LARGEST_BODY);
         this.nanoTime = nanoTime;
         // One periodic sweep per event loop rather than a timer per request: a timer
@@ -60,7 +60,7 @@ final class RequestBodyReader {
         }
     }
 
-    Future<Buffer> read(HttpServerRequest request) {
+    public Future<Buffer> read(HttpServerRequest request) {
         String declared = request.getHeader("Content-Length");
         long length = -1;
         if (declared != null) {

@@ -1,5 +1,9 @@
 package dev.sluice.server;
 
+import dev.sluice.admin.KeyAdminHandlers;
+import dev.sluice.admin.ModelAdminHandlers;
+import dev.sluice.admin.RouterSettingsHandlers;
+import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.api.ApiError;
 import dev.sluice.provider.Endpoint;
 import io.vertx.core.Handler;

@@ -1,6 +1,7 @@
 package dev.sluice.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.admin.AccountTimes;
 import dev.sluice.api.ApiError;
 import dev.sluice.store.Team;
 import java.time.Instant;
@@ -12,11 +13,11 @@ import java.time.ZoneId;
  * change; {@code null} clears one. Fields LiteLLM has and Sluice does not
  * ({@code members_with_roles}, {@code tags}, ...) are ignored and never stored.
  */
-final class TeamSettings {
+public final class TeamSettings {
     private TeamSettings() {}
 
     /** Sets on {@code team} each setting {@code body} holds; setting {@code budget_duration} starts a new period now. */
-    static void apply(ObjectNode body, Team.Builder team, Instant now, ZoneId zone) {
+    public static void apply(ObjectNode body, Team.Builder team, Instant now, ZoneId zone) {
         JsonFields.ifPresent(body, "team_alias", JsonFields::name, team::teamAlias);
         JsonFields.ifPresent(body, "models", JsonFields::names, team::models);
         JsonFields.ifPresent(body, "max_budget", JsonFields::dollars, team::maxBudget);
@@ -32,7 +33,7 @@ final class TeamSettings {
     }
 
     /** Builds the team; a rule broken here is still the request's fault, answered as a 400. */
-    static Team build(Team.Builder team) {
+    public static Team build(Team.Builder team) {
         try {
             return team.build();
         } catch (IllegalArgumentException e) {

@@ -1,7 +1,8 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.keys.BudgetDuration;
+import dev.sluice.server.JsonFields;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,13 +14,13 @@ import java.time.ZoneId;
  * hold; a period that reaches past it ({@code 999999999d}) is refused with a 400 rather
  * than failing in the database.
  */
-final class AccountTimes {
+public final class AccountTimes {
     private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private AccountTimes() {}
 
     /** When a budget of {@code period} that starts {@code now} first resets, by LiteLLM's calendar rules. */
-    static Instant nextReset(BudgetDuration period, Instant now, ZoneId zone, String path, JsonNode given) {
+    public static Instant nextReset(BudgetDuration period, Instant now, ZoneId zone, String path, JsonNode given) {
         try {
             return bounded(period.nextReset(now, zone), path, given);
         } catch (DateTimeException | ArithmeticException e) {

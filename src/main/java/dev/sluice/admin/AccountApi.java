@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import dev.sluice.access.AccountChanges;
 import dev.sluice.access.Caller;
@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  * @param maxRequestBytes the largest request body read
  * @param nanoTime        the monotonic clock that times out slow request bodies
  */
-record AccountApi(
+public record AccountApi(
         Function<HttpServerRequest, Future<Caller>> authenticate,
         KeyRepository keys,
         TeamRepository teams,
@@ -35,7 +35,7 @@ record AccountApi(
         long maxRequestBytes,
         LongSupplier nanoTime) {
 
-    AccountApi {
+    public AccountApi {
         Objects.requireNonNull(authenticate, "authenticate");
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(teams, "teams");

@@ -1,11 +1,13 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
-import dev.sluice.server.AccountCalls.Access;
+import dev.sluice.server.JsonFields;
+import dev.sluice.server.TeamSettings;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.Page;
 import dev.sluice.store.StoreException;
@@ -28,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>As in LiteLLM, deleting a team deletes its keys: a key left behind would keep
  * calling without the team's budget and limits.
  */
-final class TeamAdminHandlers {
+public final class TeamAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(TeamAdminHandlers.class);
     /** Rows read per store query when a whole listing is wanted. */
     private static final int BATCH = Page.MAX_SIZE;
@@ -37,33 +39,33 @@ final class TeamAdminHandlers {
     private final AccountCalls calls;
 
     /** Create on the event loop whose requests it answers. */
-    TeamAdminHandlers(Vertx vertx, AccountApi api) {
+    public TeamAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "teams");
     }
 
     /** {@code POST /team/new}: a new team; its id is generated when the body has none. */
-    void create(HttpServerRequest request) {
+    public void create(HttpServerRequest request) {
         calls.answer(request, "/team/new", Access.MASTER_KEY, this::created);
     }
 
     /** {@code GET /team/info?team_id=}: a team and its keys. */
-    void info(HttpServerRequest request) {
+    public void info(HttpServerRequest request) {
         calls.answer(request, "/team/info", Access.MASTER_KEY, this::described);
     }
 
     /** {@code POST /team/update}: changes the settings the body holds, leaving the others. */
-    void update(HttpServerRequest request) {
+    public void update(HttpServerRequest request) {
         calls.answer(request, "/team/update", Access.MASTER_KEY, this::updated);
     }
 
     /** {@code POST /team/delete}: deletes teams and their keys, all or (when one is unknown) none. */
-    void delete(HttpServerRequest request) {
+    public void delete(HttpServerRequest request) {
         calls.answer(request, "/team/delete", Access.MASTER_KEY, this::deleted);
     }
 
     /** {@code GET /team/list}: every team, oldest first. */
-    void list(HttpServerRequest request) {
+    public void list(HttpServerRequest request) {
         calls.answer(request, "/team/list", Access.MASTER_KEY, this::listed);
     }
 

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
+import dev.sluice.server.JsonFields;
+import dev.sluice.server.RequestBodyReader;
+import dev.sluice.server.Responses;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -123,7 +126,7 @@ final class AccountCalls {
         try {
             root = Json.parse(bytes.getBytes());
         } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + CallRequest.describe(e), null,
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + Json.problem(e), null,
                     "invalid_json");
         } catch (IOException e) {
             throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null,

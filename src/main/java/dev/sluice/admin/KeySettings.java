@@ -1,17 +1,18 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
 import dev.sluice.keys.BudgetDuration;
+import dev.sluice.server.JsonFields;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.VirtualKey;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Map;
 import java.util.Optional;
 
 /**

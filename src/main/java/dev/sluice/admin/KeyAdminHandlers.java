@@ -1,12 +1,13 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
-import dev.sluice.server.AccountCalls.Access;
+import dev.sluice.server.JsonFields;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.Page;
 import dev.sluice.store.StoreException;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>The store holds a key's SHA-256 (its {@code token}), never the key: {@code /key/generate}
  * shows the key once, and every other route takes the key or its token.
  */
-final class KeyAdminHandlers {
+public final class KeyAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(KeyAdminHandlers.class);
     private static final int DEFAULT_PAGE_SIZE = 10;
     private static final int MAX_PAGE_SIZE = 100;
@@ -39,43 +40,43 @@ final class KeyAdminHandlers {
     private final AccountCalls calls;
 
     /** Create on the event loop whose requests it answers. */
-    KeyAdminHandlers(Vertx vertx, AccountApi api) {
+    public KeyAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "keys");
     }
 
     /** {@code POST /key/generate}: a new key, shown in the answer and never again. */
-    void generate(HttpServerRequest request) {
+    public void generate(HttpServerRequest request) {
         calls.answer(request, "/key/generate", Access.MASTER_KEY, this::generated);
     }
 
     /** {@code GET /key/info?key=}: a key's settings and spend; a virtual key may ask about itself. */
-    void info(HttpServerRequest request) {
+    public void info(HttpServerRequest request) {
         calls.answer(request, "/key/info", Access.MASTER_KEY_OR_OWN_KEY, this::described);
     }
 
     /** {@code POST /key/update}: changes the settings the body holds, leaving the others. */
-    void update(HttpServerRequest request) {
+    public void update(HttpServerRequest request) {
         calls.answer(request, "/key/update", Access.MASTER_KEY, this::updated);
     }
 
     /** {@code POST /key/delete}: deletes keys named by key, token or alias. */
-    void delete(HttpServerRequest request) {
+    public void delete(HttpServerRequest request) {
         calls.answer(request, "/key/delete", Access.MASTER_KEY, this::deleted);
     }
 
     /** {@code GET /key/list}: one page of tokens, or of whole keys with {@code return_full_object=true}. */
-    void list(HttpServerRequest request) {
+    public void list(HttpServerRequest request) {
         calls.answer(request, "/key/list", Access.MASTER_KEY, this::listed);
     }
 
     /** {@code POST /key/block}: the key is refused until unblocked. */
-    void block(HttpServerRequest request) {
+    public void block(HttpServerRequest request) {
         calls.answer(request, "/key/block", Access.MASTER_KEY, call -> blocked(call, true));
     }
 
     /** {@code POST /key/unblock}. */
-    void unblock(HttpServerRequest request) {
+    public void unblock(HttpServerRequest request) {
         calls.answer(request, "/key/unblock", Access.MASTER_KEY, call -> blocked(call, false));
     }
 
