@@ -1,5 +1,6 @@
 package dev.sluice.access;
 
+import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;

@@ -1,6 +1,6 @@
 package dev.sluice.access;
 
-import dev.sluice.keys.BudgetDuration;
+import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Team;

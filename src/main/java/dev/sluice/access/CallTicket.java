@@ -1,10 +1,11 @@
 package dev.sluice.access;
 
+import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.Deployment;
-import dev.sluice.keys.CallCost;
-import dev.sluice.keys.Permit;
-import dev.sluice.keys.Scope;
-import dev.sluice.keys.SpendCounters;
+import dev.sluice.spend.CallCost;
+import dev.sluice.limits.Permit;
+import dev.sluice.limits.Scope;
+import dev.sluice.spend.SpendCounters;
 import dev.sluice.store.Money;
 import dev.sluice.store.SpendRow;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.sluice.access;
 
-import dev.sluice.keys.BudgetExceeded;
+import dev.sluice.limits.BudgetExceeded;
 import dev.sluice.store.Team;
 import dev.sluice.store.VirtualKey;
 import java.util.Objects;

@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.http.QueryParams;
 
 /**
  * One key or team API call once its caller is known and its body read.

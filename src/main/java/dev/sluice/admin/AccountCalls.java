@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
+import dev.sluice.call.CallRequest;
+import dev.sluice.http.JsonFields;
+import dev.sluice.http.QueryParams;
+import dev.sluice.http.RequestBodyReader;
+import dev.sluice.http.Responses;
 import dev.sluice.json.Json;
-import dev.sluice.server.JsonFields;
-import dev.sluice.server.RequestBodyReader;
-import dev.sluice.server.Responses;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -126,7 +128,7 @@ final class AccountCalls {
         try {
             root = Json.parse(bytes.getBytes());
         } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + Json.problem(e), null,
+            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + CallRequest.describe(e), null,
                     "invalid_json");
         } catch (IOException e) {
             throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null,

@@ -1,8 +1,8 @@
 package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.keys.BudgetDuration;
-import dev.sluice.server.JsonFields;
+import dev.sluice.http.JsonFields;
+import dev.sluice.limits.BudgetDuration;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;

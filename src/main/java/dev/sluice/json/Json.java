@@ -1,7 +1,6 @@
 package dev.sluice.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -41,17 +40,6 @@ public final class Json {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Jackson's reason for a JSON parse failure, its first line and where, without the echoed input. */
-    public static String problem(JsonProcessingException e) {
-        JsonLocation at = e.getLocation();
-        String reason = e.getOriginalMessage();
-        int cut = reason.indexOf('\n');
-        if (cut > 0) {
-            reason = reason.substring(0, cut);
-        }
-        return at == null ? reason : reason + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /** Parses bytes as JSON; throws {@link IOException} with the parser's location on bad input. */

@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * Fallback lists are accepted as a list of groups (for the requested group) or in the
  * config's form, a list of single-key maps.
  */
-final class CallerOverridesReader {
+public final class CallerOverridesReader {
     static final String NUM_RETRIES_HEADER = "x-litellm-num-retries";
     static final String TIMEOUT_HEADER = "x-litellm-timeout";
     private static final String OVERRIDE = "router_settings_override";
@@ -38,12 +38,12 @@ final class CallerOverridesReader {
     private final ModelRegistry models;
 
     /** @param settings the router settings in effect, whose caps ({@code max_client_*}) are read once per call */
-    CallerOverridesReader(Supplier<RouterSettings> settings, ModelRegistry models) {
+    public CallerOverridesReader(Supplier<RouterSettings> settings, ModelRegistry models) {
         this.settings = settings;
         this.models = models;
     }
 
-    CallerOverrides read(ObjectNode body, MultiMap headers, String group) {
+    public CallerOverrides read(ObjectNode body, MultiMap headers, String group) {
         RouterSettings router = settings.get();
         JsonNode overrideNode = body.get(OVERRIDE);
         ObjectNode override = null;
@@ -83,7 +83,7 @@ final class CallerOverridesReader {
      * part no longer valid (a fallback group since removed) is left out with a warning rather
      * than refusing every call of the team.
      */
-    CallerOverrides readTeam(String teamId, ObjectNode settings, String group) {
+    public CallerOverrides readTeam(String teamId, ObjectNode settings, String group) {
         if (settings.isEmpty()) {
             return CallerOverrides.NONE;
         }

@@ -37,7 +37,7 @@ import java.util.function.LongSupplier;
  * @param startedEpochSecond when the gateway started, for the {@code created} field of
  *                           {@code /v1/models}
  */
-record Gateway(
+public record Gateway(
         SluiceConfig config,
         ModelRegistry models,
         Providers providers,

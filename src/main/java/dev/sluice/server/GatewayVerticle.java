@@ -5,6 +5,8 @@ import dev.sluice.admin.KeyAdminHandlers;
 import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
+import dev.sluice.http.Authenticator;
+import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;

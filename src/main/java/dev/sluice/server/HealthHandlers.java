@@ -1,5 +1,7 @@
 package dev.sluice.server;
 
+import dev.sluice.http.Authenticator;
+import dev.sluice.http.Responses;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

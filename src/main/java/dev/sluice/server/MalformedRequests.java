@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.http.Responses;
 import dev.sluice.api.ApiError;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;

@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;

@@ -1,5 +1,6 @@
 package dev.sluice.access;
 
+import dev.sluice.spend.SpendRecorder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,11 +11,11 @@ import dev.sluice.config.Deployment;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.HealthCheckSettings;
 import dev.sluice.config.Secret;
-import dev.sluice.keys.CallCost;
-import dev.sluice.keys.RateLimits;
-import dev.sluice.keys.Scope;
-import dev.sluice.keys.SpendCounters;
-import dev.sluice.keys.StoredSpend;
+import dev.sluice.spend.CallCost;
+import dev.sluice.limits.RateLimits;
+import dev.sluice.limits.Scope;
+import dev.sluice.spend.SpendCounters;
+import dev.sluice.spend.StoredSpend;
 import dev.sluice.provider.Providers;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.VirtualKey;

@@ -98,7 +98,7 @@ class LogLineEncoderTest {
     void anExceptionIsAFieldHoldingItsStackTraceMasked() throws Exception {
         IllegalStateException thrown = new IllegalStateException("refused Authorization: Bearer sk-abcdefgh1234",
                 new RuntimeException("inner"));
-        JsonNode line = json(encoder(LogFormat.JSON).encode(event("dev.sluice.server.Responses", Level.ERROR,
+        JsonNode line = json(encoder(LogFormat.JSON).encode(event("dev.sluice.http.Responses", Level.ERROR,
                 "request.internal_error where={} call_id={}", thrown, "relay", "c1")));
 
         String exception = line.path("exception").asText();

@@ -1,15 +1,15 @@
 package dev.sluice.state.redis;
 
-import dev.sluice.keys.Admission;
-import dev.sluice.keys.LimitDecisions;
-import dev.sluice.keys.LimitKind;
-import dev.sluice.keys.LimitSubject;
-import dev.sluice.keys.LimitSubject.Scoped;
-import dev.sluice.keys.Permit;
-import dev.sluice.keys.RateLimiter;
-import dev.sluice.keys.RateLimits;
-import dev.sluice.keys.RateLimits.Usage;
-import dev.sluice.keys.Scope;
+import dev.sluice.limits.Admission;
+import dev.sluice.limits.LimitDecisions;
+import dev.sluice.limits.LimitKind;
+import dev.sluice.limits.LimitSubject;
+import dev.sluice.limits.LimitSubject.Scoped;
+import dev.sluice.limits.Permit;
+import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.RateLimits;
+import dev.sluice.limits.RateLimits.Usage;
+import dev.sluice.limits.Scope;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;

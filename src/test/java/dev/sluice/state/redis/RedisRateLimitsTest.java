@@ -2,14 +2,14 @@ package dev.sluice.state.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.keys.Admission;
-import dev.sluice.keys.Admission.Admitted;
-import dev.sluice.keys.Admission.Refused;
-import dev.sluice.keys.LimitKind;
-import dev.sluice.keys.LimitSubject;
-import dev.sluice.keys.Limits;
-import dev.sluice.keys.RateLimits;
-import dev.sluice.keys.Scope;
+import dev.sluice.limits.Admission;
+import dev.sluice.limits.Admission.Admitted;
+import dev.sluice.limits.Admission.Refused;
+import dev.sluice.limits.LimitKind;
+import dev.sluice.limits.LimitSubject;
+import dev.sluice.limits.Limits;
+import dev.sluice.limits.RateLimits;
+import dev.sluice.limits.Scope;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.TcpProxy;

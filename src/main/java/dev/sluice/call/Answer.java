@@ -1,0 +1,20 @@
+package dev.sluice.call;
+
+import dev.sluice.spend.TokenUsage;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+
+/** What a deployment served, as the caller will get it. */
+sealed interface Answer {
+
+    /**
+     * A whole body, written once routing is over: JSON, or a stream for a caller that cannot
+     * take one chunked.
+     *
+     * @param usage the tokens it used, for its cost
+     */
+    record Whole(int status, Buffer body, String contentType, MultiMap upstreamHeaders, TokenUsage usage) implements Answer {}
+
+    /** A stream already committed to the caller and still being relayed. */
+    record Streaming(StreamRelay relay) implements Answer {}
+}

@@ -1,0 +1,161 @@
+package dev.sluice.call;
+
+import dev.sluice.spend.TokenUsage;
+import dev.sluice.access.CallEnd;
+import dev.sluice.access.CallTicket;
+import dev.sluice.catalog.PromptTokens;
+import dev.sluice.catalog.TokenEncoding;
+import dev.sluice.config.Deployment;
+import dev.sluice.spend.PythonFloats;
+import dev.sluice.router.strategy.RequestFacts;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Ends one call's accounting and tells the caller what it cost, in
+ * {@code x-litellm-response-cost} (US dollars, written as LiteLLM writes them): a header on
+ * a whole answer or an error, a trailer on a stream (its cost is known only at its end; the
+ * head announces the trailer). One per request; used on its event loop.
+ *
+ * <h2>Design notes</h2>
+ * Tokens come from the answer's {@code usage}. Only when it has none are they counted with
+ * the served model's tokenizer, and only up to {@link #COUNTED_BYTES} of text on the event
+ * loop: past that (a prompt of megabytes) the rest is estimated at four bytes a token, as a
+ * count of it would hold the event loop for hundreds of milliseconds. A prompt routing has
+ * already counted is not counted again.
+ *
+ * <p>An answer a guardrail refused was still answered, and billed, by its deployment: it is
+ * charged though the caller gets an error.
+ */
+final class CallCharge {
+    static final String COST_HEADER = "x-litellm-response-cost";
+    /** Text counted with a tokenizer on the event loop; beyond it, four bytes count as a token. */
+    static final int COUNTED_BYTES = 64 * 1024;
+    private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
+
+    private final CallTicket ticket;
+    private final CallRequest request;
+    private final RequestFacts facts;
+    private final int bodyBytes;
+    /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
+    private Served refused;
+
+    private record Served(String group, Deployment deployment, TokenUsage usage) {}
+
+    CallCharge(CallTicket ticket, CallRequest request, RequestFacts facts, int bodyBytes) {
+        this.ticket = ticket;
+        this.request = request;
+        this.facts = facts;
+        this.bodyBytes = bodyBytes;
+    }
+
+    /** The {@code x-ratelimit-*} headers of the caller's limits, for every answer. */
+    void putLimitHeaders(HttpServerResponse response) {
+        ticket.headers().forEach(response::putHeader);
+    }
+
+    /**
+     * The tokens of a whole answer of {@code deployment}: as {@code reported} by its usage,
+     * else the prompt's and {@code answerText}'s counted.
+     */
+    TokenUsage usage(Deployment deployment, Optional<TokenUsage> reported, Supplier<String> answerText) {
+        if (reported.isEmpty() && !ticket.needsTokens(deployment)) {
+            return TokenUsage.NONE;
+        }
+        return reported.orElseGet(() -> new TokenUsage(promptTokens(encoding(deployment)), textTokens(answerText.get(), encoding(deployment))));
+    }
+
+    /** The tokens of a stream answer of {@code deployment} received whole (for an HTTP/1.0 caller, or a guardrail). */
+    TokenUsage streamUsage(Deployment deployment, Buffer events) {
+        StreamTally tally = new StreamTally(ticket.needsTokens(deployment));
+        tally.saw(events);
+        return tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
+    }
+
+    /** A guardrail refused what {@code deployment} answered: it is charged when the call ends. */
+    void refusedAnswer(String group, Deployment deployment, TokenUsage usage) {
+        refused = new Served(group, deployment, usage);
+    }
+
+    /** A whole answer served by {@code deployment} of {@code group}, before it is written. */
+    void served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
+        double cost = ticket.finish(new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status));
+        response.putHeader(COST_HEADER, PythonFloats.repr(Math.max(0, cost)));
+    }
+
+    /** An error is about to be answered: what the call cost (0 unless a refused answer was billed). */
+    void putErrorCost(HttpServerResponse response, String group) {
+        if (!response.headWritten()) {
+            response.putHeader(COST_HEADER, PythonFloats.repr(ticket.price(end(group, 0))));
+        }
+    }
+
+    /** The call ended with nothing served: an error answered with {@code status}, or the caller left (499). */
+    void unserved(String group, int status) {
+        ticket.finish(end(group, status));
+    }
+
+    private CallEnd end(String group, int status) {
+        if (refused == null) {
+            return CallEnd.unserved(group, status);
+        }
+        return new CallEnd(refused.group(), Optional.of(refused.deployment()), refused.usage().promptTokens(),
+                refused.usage().completionTokens(), status);
+    }
+
+    /** A stream's head is about to go out: it announces the cost trailer. */
+    void streamHead(HttpServerResponse response) {
+        response.putHeader("Trailer", COST_HEADER);
+    }
+
+    /** A stream is about to end (completed or cut after its commit): counts it and sets the trailer. */
+    /** Whether a stream of {@code deployment} must keep its text, to count it should it report no usage. */
+    boolean keepsStreamText(Deployment deployment) {
+        return ticket.needsTokens(deployment);
+    }
+
+    void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
+        TokenUsage usage = tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
+        double cost = ticket.finish(new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status));
+        if (cost >= 0 && !response.ended() && !response.closed()) {
+            response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
+        }
+    }
+
+    /** The prompt's tokens: as routing counted them, else counted now, or estimated for a very large body. */
+    int promptTokens(TokenEncoding encoding) {
+        if (facts.promptTokens() > 0) {
+            return facts.promptTokens();
+        }
+        if (bodyBytes > COUNTED_BYTES) {
+            return bodyBytes / 4;
+        }
+        return PROMPT_TOKENS.count(request.body(), encoding);
+    }
+
+    /** A text's tokens, counted up to {@link #COUNTED_BYTES} and estimated beyond. */
+    static long textTokens(String text, TokenEncoding encoding) {
+        if (text.length() <= COUNTED_BYTES / 4) {
+            return encoding.count(text);
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= COUNTED_BYTES) {
+            return encoding.count(text);
+        }
+        String counted = new String(bytes, 0, COUNTED_BYTES, StandardCharsets.UTF_8);
+        return encoding.count(counted) + (bytes.length - COUNTED_BYTES) / 4;
+    }
+
+    private static TokenEncoding encoding(Deployment deployment) {
+        return TokenEncoding.forModel(deployment.params().providerModel());
+    }
+
+    /** For the fallback gate: the prompt's tokens counted with {@code encoding}, as cheaply as {@link #promptTokens}. */
+    LongSupplier promptTokensWith(TokenEncoding encoding) {
+        return () -> promptTokens(encoding);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.sluice.call;
+
+import dev.sluice.config.Deployment;
+import dev.sluice.config.RouterSettings;
+import java.time.Duration;
+
+/** How long an attempt, and each chunk of a stream, may take. */
+public final class Deadlines {
+    private Deadlines() {}
+
+    /**
+     * The deadline for an answer (for a stream: until its status and headers arrive; the
+     * chunks are then bounded by {@link #betweenChunks}):
+     * {@code litellm_params.timeout}, else the router's {@code timeout}, never more than the
+     * router's {@code timeout}, which covers the whole call.
+     */
+    public static Duration attempt(RouterSettings router, Deployment deployment) {
+        Duration own = deployment.params().timeout().orElse(router.timeout());
+        return own.compareTo(router.timeout()) < 0 ? own : router.timeout();
+    }
+
+    /**
+     * The longest wait between two chunks of a stream: {@code litellm_params.stream_timeout},
+     * else the router's {@code stream_timeout}, else the attempt deadline.
+     */
+    static Duration betweenChunks(RouterSettings router, Deployment deployment) {
+        return deployment.params().streamTimeout()
+                .or(router::streamTimeout)
+                .orElseGet(() -> attempt(router, deployment));
+    }
+}

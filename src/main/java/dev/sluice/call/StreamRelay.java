@@ -1,0 +1,250 @@
+package dev.sluice.call;
+
+import dev.sluice.api.ErrorBodies;
+import dev.sluice.json.Json;
+import dev.sluice.upstream.SseEventSplitter;
+import dev.sluice.upstream.UpstreamExchange;
+import dev.sluice.upstream.UpstreamFailure;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerResponse;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Relays an upstream's server-sent events to the caller event by event, as they arrive:
+ * nothing is buffered beyond the event being received. The wait for each chunk is bounded
+ * by the stream timeout. Back-pressure runs end to end: a slow caller pauses the upstream
+ * read.
+ *
+ * <p>Nothing reaches the caller before the first whole event (or the end of an empty
+ * stream): until then the attempt can still fail like any other, and the router may try
+ * another deployment. That moment is the commit ({@link #committed()}); the caller's status
+ * and headers are set then, by the {@code beforeHead} hook. After it, an upstream that breaks
+ * off or stalls gives the caller a final {@code data: {"error": ...}} event and no
+ * {@code [DONE]}, so it cannot mistake a cut stream for a complete one.
+ *
+ * <p>Events decoded from one upstream read are written to the caller together, at the end of
+ * that event-loop turn: the caller gets them at the same moment it would have anyway, in one
+ * socket write instead of one per event.
+ */
+final class StreamRelay {
+    private final HttpServerResponse client;
+    private final UpstreamExchange upstream;
+    private final Duration chunkTimeout;
+    private final String source;
+    private final Runnable beforeHead;
+    private final Consumer<StreamTally> beforeEnd;
+    private final StreamTally tally;
+    private final LongSupplier nanoTime;
+    private final long commitByNanos;
+    private final String stallReason;
+    private final SseEventSplitter splitter = new SseEventSplitter();
+    private final Promise<Void> committed = Promise.promise();
+    private final Promise<StreamOutcome> outcome = Promise.promise();
+    private int events;
+    /** Whole events received in this event-loop turn and not yet written; null when none. */
+    private Buffer pending;
+    private boolean flushScheduled;
+
+    /** How a relayed stream ended. */
+    enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
+
+    /** What broke a stream already relayed to the caller; null unless it broke after its first event. */
+    private volatile UpstreamFailure cutBy;
+
+    /** What broke this stream after its first event went to the caller, if that is how it ended. */
+    java.util.Optional<UpstreamFailure> cutBy() {
+        return java.util.Optional.ofNullable(cutBy);
+    }
+
+    /**
+     * @param source     names the deployment and group in error events, e.g.
+     *                   {@code deployment 'a1' of model group 'gpt-4o'}
+     * @param beforeHead sets the caller's headers, run once, just before the head is written
+     * @param tally      what watches the events for the stream's usage
+     * @param beforeEnd  run once before the caller's response ends after the commit (the
+     *                   stream completed or broke off) with what it used, to set trailers
+     * @param commitBy   the latest {@code nanoTime} by which the first event must have come
+     *                   (what is left of the request's total deadline): the wait for the first
+     *                   event, partial chunks or not, never goes past it
+     */
+    StreamRelay(HttpServerResponse client, UpstreamExchange upstream, Duration chunkTimeout, String source, Runnable beforeHead,
+            Consumer<StreamTally> beforeEnd, StreamTally tally, LongSupplier nanoTime, long commitBy) {
+        this.client = client;
+        this.upstream = upstream;
+        this.chunkTimeout = chunkTimeout;
+        this.source = source;
+        this.beforeHead = beforeHead;
+        this.beforeEnd = beforeEnd;
+        this.tally = tally;
+        this.nanoTime = nanoTime;
+        this.commitByNanos = commitBy;
+        this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
+    }
+
+    /**
+     * Starts relaying. The returned future completes at the commit, or fails with an
+     * {@link UpstreamFailure} if the upstream broke off or stalled before its first event, in
+     * which case the caller has been sent nothing. {@link #finished()} then tells how the
+     * stream ended.
+     */
+    Future<Void> start() {
+        HttpClientResponse stream = upstream.stream();
+        armChunkDeadline();
+        stream.handler(chunk -> {
+            armChunkDeadline();
+            Buffer whole = splitter.feed(chunk);
+            if (whole.length() > 0) {
+                events++;
+                tally.saw(whole);
+                hold(whole);
+                scheduleFlush(stream);
+            }
+        });
+        stream.endHandler(v -> {
+            upstream.finish();
+            Buffer remainder = splitter.remainder();
+            tally.saw(remainder);
+            hold(remainder);
+            if (pending == null && !committed.future().isComplete()) {
+                // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
+                committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the stream ended before its first event"));
+                outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                return;
+            }
+            commit();
+            Buffer last = takePending();
+            beforeEnd.accept(tally);
+            client.end(last);
+            outcome.tryComplete(StreamOutcome.COMPLETED);
+        });
+        stream.exceptionHandler(t -> {
+            if (outcome.future().isComplete()) {
+                return;
+            }
+            UpstreamFailure failure = upstream.failure(t);
+            if (!committed.future().isComplete()) {
+                if (events > 0 && !client.closed()) {
+                    // Whole events arrived in this same turn: they are the caller's, with the error after them.
+                    commit();
+                } else {
+                    committed.tryFail(failure);
+                    outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                    return;
+                }
+            }
+            if (client.closed()) {
+                outcome.tryComplete(StreamOutcome.CLIENT_GONE);
+                return;
+            }
+            Buffer last = takePending().appendBuffer(errorEvent(failure));
+            beforeEnd.accept(tally);
+            client.end(last);
+            cutBy = failure;
+            outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+        });
+        return committed.future();
+    }
+
+    /** Completes when the stream has ended one way or another, after the commit. */
+    Future<StreamOutcome> finished() {
+        return outcome.future();
+    }
+
+    /** What the events relayed so far used. */
+    StreamTally tally() {
+        return tally;
+    }
+
+    /** The caller hung up: stop the upstream at once. */
+    void clientGone() {
+        if (outcome.tryComplete(StreamOutcome.CLIENT_GONE)) {
+            committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the caller left"));
+            upstream.cancel();
+        }
+    }
+
+    private void commit() {
+        if (committed.future().isComplete()) {
+            return;
+        }
+        beforeHead.run();
+        UpstreamHeaders.copy(upstream.headers(), client);
+        client.setStatusCode(upstream.status())
+                .setChunked(true)
+                .putHeader("Content-Type", "text/event-stream")
+                .putHeader("Cache-Control", "no-cache");
+        committed.tryComplete();
+    }
+
+    private void hold(Buffer events) {
+        if (events.length() == 0) {
+            return;
+        }
+        if (pending == null) {
+            pending = events;
+        } else {
+            pending = Buffer.buffer(pending.length() + events.length()).appendBuffer(pending).appendBuffer(events);
+        }
+    }
+
+    private Buffer takePending() {
+        Buffer held = pending == null ? Buffer.buffer() : pending;
+        pending = null;
+        return held;
+    }
+
+    /** Runs {@link #flush} once, after the events of the current upstream read have arrived. */
+    private void scheduleFlush(HttpClientResponse stream) {
+        if (!flushScheduled) {
+            flushScheduled = true;
+            Vertx.currentContext().runOnContext(v -> flush(stream));
+        }
+    }
+
+    private void flush(HttpClientResponse stream) {
+        flushScheduled = false;
+        if (outcome.future().isComplete() || client.ended() || pending == null) {
+            return;
+        }
+        commit();
+        client.write(takePending());
+        if (client.writeQueueFull()) {
+            // The caller is the slow side: the upstream is not stalling, so its stall
+            // deadline waits until the caller has caught up.
+            stream.pause();
+            upstream.clearDeadline();
+            client.drainHandler(v -> {
+                armChunkDeadline();
+                stream.resume();
+            });
+        }
+    }
+
+    private void armChunkDeadline() {
+        long millis = chunkTimeout.toMillis();
+        if (!committed.future().isComplete()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(commitByNanos - nanoTime.getAsLong());
+            if (left < millis) {
+                upstream.armDeadline(Math.max(1, left), "no stream event before the request's timeout ran out");
+                return;
+            }
+        }
+        upstream.armDeadline(millis, stallReason);
+    }
+
+    private Buffer errorEvent(UpstreamFailure failure) {
+        boolean timeout = failure.kind() == UpstreamFailure.Kind.TIMEOUT;
+        String message = "Sluice: the stream from " + source + " broke off after " + events + " event(s): " + failure.getMessage();
+        Buffer event = Buffer.buffer("data: ");
+        event.appendBuffer(Json.buffer(ErrorBodies.node(message, timeout ? "timeout_error" : "server_error", null,
+                timeout ? "stream_timeout" : "stream_interrupted")));
+        return event.appendString("\n\n");
+    }
+}

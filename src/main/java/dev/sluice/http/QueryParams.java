@@ -1,0 +1,71 @@
+package dev.sluice.http;
+
+import dev.sluice.api.ApiError;
+import io.vertx.core.MultiMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The query parameters of a key or team API call (the first value of each), copied on the
+ * event loop so the call's store work can read them on a worker. A malformed value is
+ * refused with a 400 naming the parameter.
+ */
+public record QueryParams(Map<String, String> values) {
+    public static final QueryParams NONE = new QueryParams(Map.of());
+
+    public QueryParams {
+        values = Map.copyOf(values);
+    }
+
+    public static QueryParams of(MultiMap params) {
+        Map<String, String> first = new LinkedHashMap<>();
+        for (String name : params.names()) {
+            first.put(name, params.get(name));
+        }
+        return new QueryParams(first);
+    }
+
+    /** The parameter's value; an empty one counts as absent, as {@code ?team_id=} means no filter. */
+    public Optional<String> text(String name) {
+        return Optional.ofNullable(values.get(name)).filter(value -> !value.isEmpty());
+    }
+
+    /** A whole number from {@code min} to {@code max}, or {@code otherwise} when absent. */
+    public int number(String name, int otherwise, int min, int max) {
+        Optional<String> text = text(name);
+        if (text.isEmpty()) {
+            return otherwise;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(text.get().strip());
+        } catch (NumberFormatException e) {
+            throw invalid(name, text.get(), "a whole number from " + min + " to " + max);
+        }
+        if (value < min || value > max) {
+            throw invalid(name, text.get(), "a whole number from " + min + " to " + max);
+        }
+        return value;
+    }
+
+    /** {@code true} or {@code false} (any case), or {@code otherwise} when absent. */
+    public boolean flag(String name, boolean otherwise) {
+        Optional<String> text = text(name);
+        if (text.isEmpty()) {
+            return otherwise;
+        }
+        return switch (text.get().strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(name, text.get(), "true or false");
+        };
+    }
+
+    private static ApiError invalid(String name, String value, String expected) {
+        String shown = value.length() <= 60 ? value : value.substring(0, 60) + "...";
+        return ApiError.invalidRequest("Invalid '" + name + "': \"" + shown + "\" (expected: " + expected + ").", name,
+                "invalid_value");
+    }
+}

@@ -1,0 +1,122 @@
+package dev.sluice.http;
+
+import dev.sluice.api.ApiError;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Reads a request body up to a size limit. An oversized body is refused with a 413 the
+ * client can read: when the client waits for {@code 100 Continue} it is answered at once
+ * and never sends the body; otherwise the rest of the body is read and thrown away (up to
+ * a hard cap) so the client is not reset while still writing.
+ */
+public final class RequestBodyReader {
+    /** Past this many discarded bytes the connection is closed instead. */
+    private static final long DISCARD_CAP = 1L << 30;
+    /** A buffer holds at most this much; larger configured limits are cut to it. */
+    private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
+    /** Memory set aside before any byte arrives: a declared length alone reserves no more. */
+    private static final int MAX_INITIAL_CAPACITY = 16 * 1024;
+    /** How long a client may take to send its whole body. */
+    static final long BODY_TIMEOUT_MS = 60_000;
+
+    /** A body still arriving, and since when. */
+    private record PendingBody(HttpServerRequest request, Promise<Buffer> body, long startedNanos) {}
+
+    private final long limit;
+    private final LongSupplier nanoTime;
+    /** Bodies still arriving, oldest first; one sweep a second fails the late ones. */
+    private final Set<PendingBody> pending = new LinkedHashSet<>();
+
+    /** Must be created on the event loop whose requests it reads. */
+    public RequestBodyReader(Vertx vertx, long limit, LongSupplier nanoTime) {
+        this.limit = Math.min(limit, LARGEST_BODY);
+        this.nanoTime = nanoTime;
+        // One periodic sweep per event loop rather than a timer per request: a timer
+        // created and cancelled for every call is measurable on the hot path.
+        vertx.setPeriodic(1000, id -> failLateBodies());
+    }
+
+    private void failLateBodies() {
+        long deadline = nanoTime.getAsLong() - TimeUnit.MILLISECONDS.toNanos(BODY_TIMEOUT_MS);
+        for (Iterator<PendingBody> it = pending.iterator(); it.hasNext(); ) {
+            PendingBody late = it.next();
+            if (late.startedNanos() > deadline) {
+                return; // the rest started later still
+            }
+            it.remove();
+            if (late.body().tryFail(new ApiError(408, "timeout_error",
+                    "The request body did not arrive within " + BODY_TIMEOUT_MS / 1000 + " s.", null, "request_timeout"))) {
+                late.request().response().putHeader("Connection", "close");
+            }
+        }
+    }
+
+    public Future<Buffer> read(HttpServerRequest request) {
+        String declared = request.getHeader("Content-Length");
+        long length = -1;
+        if (declared != null) {
+            try {
+                length = Long.parseLong(declared.strip());
+            } catch (NumberFormatException e) {
+                return Future.failedFuture(ApiError.invalidRequest("Content-Length is not a number: " + declared, null, null));
+            }
+            if (length > limit) {
+                return refuse(request);
+            }
+        }
+        if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+            request.response().writeContinue();
+        }
+        Promise<Buffer> body = Promise.promise();
+        Buffer received = Buffer.buffer(length < 0 ? 1024 : (int) Math.min(MAX_INITIAL_CAPACITY, length));
+        long[] discarded = {0};
+        PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
+        pending.add(pendingBody);
+        body.future().onComplete(done -> pending.remove(pendingBody));
+        request.handler(chunk -> {
+            if (body.future().isComplete()) {
+                discard(request, discarded, chunk.length());
+            } else if ((long) received.length() + chunk.length() > limit) {
+                body.tryFail(tooLarge());
+            } else {
+                received.appendBuffer(chunk);
+            }
+        });
+        request.exceptionHandler(body::tryFail);
+        request.endHandler(v -> body.tryComplete(received));
+        return body.future();
+    }
+
+    private Future<Buffer> refuse(HttpServerRequest request) {
+        if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+            // The client has not sent the body and will not: the connection can go.
+            request.response().putHeader("Connection", "close");
+        } else {
+            long[] discarded = {0};
+            request.handler(chunk -> discard(request, discarded, chunk.length()));
+        }
+        return Future.failedFuture(tooLarge());
+    }
+
+    private static void discard(HttpServerRequest request, long[] discarded, int bytes) {
+        discarded[0] += bytes;
+        if (discarded[0] > DISCARD_CAP) {
+            request.connection().close();
+        }
+    }
+
+    private ApiError tooLarge() {
+        return new ApiError(413, "invalid_request_error",
+                "Request body is larger than the limit of " + limit + " bytes (general_settings.max_request_size_mb).",
+                null, "request_too_large");
+    }
+}

@@ -1,0 +1,52 @@
+package dev.sluice.limits;
+
+import dev.sluice.spend.PythonFloats;
+import dev.sluice.limits.BudgetCheck.Budget;
+import java.util.Optional;
+
+/**
+ * The message of the 400 {@code budget_exceeded} answer, worded as LiteLLM words it so that
+ * the alerts and parsers written against LiteLLM keep matching:
+ *
+ * <pre>
+ *   Budget has been exceeded! Key=support-bot (sk-...3xQa) Current cost: 0.0102, Max budget: 0.01
+ *   Budget has been exceeded! Team=team-7 Current cost: 2.0, Max budget: 1.0
+ *   Budget has been exceeded! Key=support-bot (sk-...3xQa) Model=gpt-4o Current cost: 5.0, Max budget: 5.0
+ * </pre>
+ *
+ * Amounts are written as Python writes floats ({@code 6.2e-05}, {@code 100.0}), as LiteLLM's
+ * messages have them. For a key's per-model budget LiteLLM says only
+ * {@code exceeded budget for model=...}; Sluice gives the cost and the budget there too.
+ */
+public final class BudgetExceeded {
+
+    /** The error {@code type} of the answer. */
+    public static final String TYPE = "budget_exceeded";
+
+    private BudgetExceeded() {}
+
+    /**
+     * The message for {@code budget}, found exhausted by {@link BudgetCheck#exhausted}.
+     *
+     * @param keyLabel how the key is named in it, from {@link #keyLabel}; unused for a team
+     */
+    public static String message(Budget budget, String keyLabel) {
+        String who = switch (budget.scope()) {
+            case Scope.Key key -> "Key=" + keyLabel;
+            case Scope.Team team -> "Team=" + team.teamId();
+            case Scope.KeyModel model -> "Key=" + keyLabel + " Model=" + model.modelGroup();
+        };
+        return "Budget has been exceeded! " + who + " Current cost: " + PythonFloats.repr(budget.spend())
+                + ", Max budget: " + PythonFloats.repr(budget.maxBudget());
+    }
+
+    /**
+     * A key as LiteLLM names it in the message: its alias and its abbreviation
+     * ({@code support-bot (sk-...3xQa)}), or the abbreviation alone. The abbreviation shows
+     * only the last four characters, and none of a key too short to spare them.
+     */
+    public static String keyLabel(Optional<String> alias, String key) {
+        String abbreviated = key.length() >= 8 ? "sk-..." + key.substring(key.length() - 4) : "sk-...";
+        return alias.filter(a -> !a.isBlank()).map(a -> a + " (" + abbreviated + ")").orElse(abbreviated);
+    }
+}

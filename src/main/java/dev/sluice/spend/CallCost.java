@@ -1,0 +1,61 @@
+package dev.sluice.spend;
+
+import dev.sluice.catalog.ModelCatalog;
+import dev.sluice.catalog.ModelCatalog.Prices;
+import dev.sluice.config.Deployment;
+import java.math.BigDecimal;
+import java.util.Objects;
+
+/**
+ * What a call cost: its prompt tokens at the deployment's input price plus its completion
+ * tokens at its output price, the prices being the deployment's
+ * {@code input_cost_per_token}/{@code output_cost_per_token}, else the bundled table's
+ * (see {@link ModelCatalog#prices}). A deployment with no known price costs 0, and the cost
+ * says so, for the caller to log: the call is not free, only unpriced.
+ *
+ * <p>The sum is worked in decimal from the prices as written, so 1000 tokens at 0.0000025
+ * cost exactly 0.0025. Stateless and thread-safe.
+ */
+public final class CallCost {
+
+    /**
+     * @param dollars US dollars
+     * @param priced  false when the deployment has no known price, so {@code dollars} is 0
+     *                for want of one
+     */
+    public record Cost(double dollars, boolean priced) {
+        /** The cost of a call on a deployment with no known price. */
+        public static final Cost UNPRICED = new Cost(0, false);
+    }
+
+    private final ModelCatalog catalog;
+
+    public CallCost(ModelCatalog catalog) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+    }
+
+    /** Whether calls of {@code deployment} have a known price, so that their tokens decide their cost. */
+    public boolean priced(Deployment deployment) {
+        return catalog.prices(deployment).isPresent();
+    }
+
+    public Cost of(Deployment deployment, long promptTokens, long completionTokens) {
+        atLeastZero("promptTokens", promptTokens);
+        atLeastZero("completionTokens", completionTokens);
+        return catalog.prices(deployment)
+                .map(prices -> new Cost(dollars(prices, promptTokens, completionTokens), true))
+                .orElse(Cost.UNPRICED);
+    }
+
+    static double dollars(Prices prices, long promptTokens, long completionTokens) {
+        return BigDecimal.valueOf(prices.inputPerToken()).multiply(BigDecimal.valueOf(promptTokens))
+                .add(BigDecimal.valueOf(prices.outputPerToken()).multiply(BigDecimal.valueOf(completionTokens)))
+                .doubleValue();
+    }
+
+    private static void atLeastZero(String field, long tokens) {
+        if (tokens < 0) {
+            throw new IllegalArgumentException(field + ": " + tokens + " (expected: >= 0)");
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.sluice.spend;
+
+import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.store.SpendRow;
+
+/**
+ * The spend recorder that also tells the metrics of every finished call: each call, keyed or
+ * not, with a store or without, ends in exactly one spend row, which carries its group, tokens
+ * and cost.
+ */
+public final class MeteredSpend implements SpendRecorder {
+    private final SpendRecorder recorder;
+    private final GatewayMetrics metrics;
+
+    public MeteredSpend(SpendRecorder recorder, GatewayMetrics metrics) {
+        this.recorder = recorder;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public boolean record(SpendRow row) {
+        metrics.callEnded(row);
+        return recorder.record(row);
+    }
+
+    @Override
+    public boolean accepting() {
+        return recorder.accepting();
+    }
+
+    @Override
+    public boolean keepsRows() {
+        return recorder.keepsRows();
+    }
+}
