@@ -4,8 +4,8 @@ import dev.sluice.access.Accounts;
 import dev.sluice.call.CallServices;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.server.EdgeServices;
-import dev.sluice.server.StoredModelSync;
-import dev.sluice.server.StoredRouterSettingsSync;
+import dev.sluice.sync.StoredModelSync;
+import dev.sluice.sync.StoredRouterSettingsSync;
 import dev.sluice.time.TimeSource;
 import java.util.Optional;
 

@@ -1,15 +1,20 @@
 package dev.sluice.boot;
 
+import dev.sluice.admin.AccountApi;
+import dev.sluice.admin.KeyAdminHandlers;
+import dev.sluice.admin.ModelAdminHandlers;
+import dev.sluice.admin.RouterSettingsHandlers;
+import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.Authenticator;
-import dev.sluice.server.AccountApi;
+import dev.sluice.admin.AccountApi;
 import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
-import dev.sluice.server.KeyAdminHandlers;
+import dev.sluice.admin.KeyAdminHandlers;
 import dev.sluice.server.MalformedRequests;
-import dev.sluice.server.ModelAdminHandlers;
-import dev.sluice.server.RouterSettingsHandlers;
+import dev.sluice.admin.ModelAdminHandlers;
+import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.server.Routes;
-import dev.sluice.server.TeamAdminHandlers;
+import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.upstream.UpstreamClient;

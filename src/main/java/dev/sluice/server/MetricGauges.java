@@ -8,6 +8,7 @@ import dev.sluice.router.ModelRegistry;
 import dev.sluice.state.RoutingSignals;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.store.SpendWriterStatus;
+import dev.sluice.sync.StoredModelSync;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,9 @@
 package dev.sluice.server;
 
+import dev.sluice.admin.KeyAdminHandlers;
+import dev.sluice.admin.ModelAdminHandlers;
+import dev.sluice.admin.RouterSettingsHandlers;
+import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.CallIds;
 import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;

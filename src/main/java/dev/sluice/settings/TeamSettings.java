@@ -2,8 +2,9 @@ package dev.sluice.settings;
 
 import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.admin.AccountTimes;
 import dev.sluice.api.ApiError;
-import dev.sluice.server.AccountTimes;
+import dev.sluice.admin.AccountTimes;
 import dev.sluice.http.JsonFields;
 import dev.sluice.store.Team;
 import java.time.Instant;

@@ -21,9 +21,13 @@ import java.util.TreeMap;
  */
 public final class SpendLedger implements SpendSink {
     private final Database database;
+    private final KeyRepository keys;
+    private final TeamRepository teams;
 
     public SpendLedger(Database database) {
         this.database = Objects.requireNonNull(database, "database");
+        this.keys = new KeyRepository(database);
+        this.teams = new TeamRepository(database);
     }
 
     /** @return how many rows were new, and so counted */
@@ -47,10 +51,10 @@ public final class SpendLedger implements SpendSink {
                 row.teamId().ifPresent(team -> byTeam.merge(team, row.cost(), BigDecimal::add));
             }
             for (Map.Entry<String, BigDecimal> key : byKey.entrySet()) {
-                KeyRepository.addSpend(connection, key.getKey(), key.getValue());
+                keys.addSpend(connection, key.getKey(), key.getValue());
             }
             for (Map.Entry<String, BigDecimal> team : byTeam.entrySet()) {
-                TeamRepository.addSpend(connection, team.getKey(), team.getValue());
+                teams.addSpend(connection, team.getKey(), team.getValue());
             }
             return count;
         });

@@ -33,7 +33,7 @@ public record Team(
         OptionalLong tpmLimit,
         ObjectNode routerSettings,
         ObjectNode metadata,
-        Instant createdAt) {
+        Instant createdAt) implements BudgetHolder {
 
     public Team {
         Objects.requireNonNull(teamId, "teamId");
@@ -78,38 +78,21 @@ public record Team(
      * Builds a {@link Team}; values are checked by {@link #build()}. A setter given
      * {@code null} clears the value.
      */
-    public static final class Builder {
+    public static final class Builder extends BudgetHolder.Builder<Builder> {
         private String teamId;
         private String teamAlias;
-        private List<String> models = List.of();
-        private BigDecimal maxBudget;
-        private String budgetDuration;
-        private Instant budgetResetAt;
-        private BigDecimal spend = Money.ZERO;
-        private Long rpmLimit;
-        private Long tpmLimit;
         private ObjectNode routerSettings;
-        private ObjectNode metadata;
-        private Instant createdAt;
 
         private Builder(String teamId, Instant createdAt) {
+            super(createdAt);
             this.teamId = teamId;
-            this.createdAt = createdAt;
         }
 
         private Builder(Team team) {
+            super(team);
             teamId = team.teamId;
             teamAlias = team.teamAlias.orElse(null);
-            models = team.models;
-            maxBudget = team.maxBudget.orElse(null);
-            budgetDuration = team.budgetDuration.orElse(null);
-            budgetResetAt = team.budgetResetAt.orElse(null);
-            spend = team.spend;
-            rpmLimit = Limits.boxed(team.rpmLimit);
-            tpmLimit = Limits.boxed(team.tpmLimit);
             routerSettings = team.routerSettings;
-            metadata = team.metadata;
-            createdAt = team.createdAt;
         }
 
         public Builder teamId(String teamId) {
@@ -122,53 +105,8 @@ public record Team(
             return this;
         }
 
-        public Builder models(List<String> models) {
-            this.models = models == null ? List.of() : models;
-            return this;
-        }
-
-        public Builder maxBudget(BigDecimal maxBudget) {
-            this.maxBudget = maxBudget;
-            return this;
-        }
-
-        public Builder budgetDuration(String budgetDuration) {
-            this.budgetDuration = budgetDuration;
-            return this;
-        }
-
-        public Builder budgetResetAt(Instant budgetResetAt) {
-            this.budgetResetAt = budgetResetAt;
-            return this;
-        }
-
-        public Builder spend(BigDecimal spend) {
-            this.spend = spend == null ? Money.ZERO : spend;
-            return this;
-        }
-
-        public Builder rpmLimit(Long rpmLimit) {
-            this.rpmLimit = rpmLimit;
-            return this;
-        }
-
-        public Builder tpmLimit(Long tpmLimit) {
-            this.tpmLimit = tpmLimit;
-            return this;
-        }
-
         public Builder routerSettings(ObjectNode routerSettings) {
             this.routerSettings = routerSettings;
-            return this;
-        }
-
-        public Builder metadata(ObjectNode metadata) {
-            this.metadata = metadata;
-            return this;
-        }
-
-        public Builder createdAt(Instant createdAt) {
-            this.createdAt = createdAt;
             return this;
         }
 

@@ -56,7 +56,7 @@ public record VirtualKey(
         ObjectNode metadata,
         Optional<Instant> expiresAt,
         Instant createdAt,
-        boolean blocked) {
+        boolean blocked) implements BudgetHolder {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
 
@@ -126,54 +126,37 @@ public record VirtualKey(
      * Builds a {@link VirtualKey}; values are checked by {@link #build()}. A setter given
      * {@code null} clears the value.
      */
-    public static final class Builder {
+    public static final class Builder extends BudgetHolder.Builder<Builder> {
         private String tokenHash;
         private String keyAlias;
         private String keyName;
         private String teamId;
         private String userId;
-        private List<String> models = List.of();
-        private BigDecimal maxBudget;
-        private String budgetDuration;
-        private Instant budgetResetAt;
-        private BigDecimal spend = Money.ZERO;
-        private Long rpmLimit;
-        private Long tpmLimit;
         private Integer maxParallelRequests;
         private Map<String, ModelBudget> modelMaxBudget = Map.of();
         private Map<String, Long> modelRpmLimit = Map.of();
         private Map<String, Long> modelTpmLimit = Map.of();
-        private ObjectNode metadata;
         private Instant expiresAt;
-        private Instant createdAt;
         private boolean blocked;
 
         private Builder(String tokenHash, String keyName, Instant createdAt) {
+            super(createdAt);
             this.tokenHash = tokenHash;
             this.keyName = keyName;
-            this.createdAt = createdAt;
         }
 
         private Builder(VirtualKey key) {
+            super(key);
             tokenHash = key.tokenHash;
             keyAlias = key.keyAlias.orElse(null);
             keyName = key.keyName;
             teamId = key.teamId.orElse(null);
             userId = key.userId.orElse(null);
-            models = key.models;
-            maxBudget = key.maxBudget.orElse(null);
-            budgetDuration = key.budgetDuration.orElse(null);
-            budgetResetAt = key.budgetResetAt.orElse(null);
-            spend = key.spend;
-            rpmLimit = Limits.boxed(key.rpmLimit);
-            tpmLimit = Limits.boxed(key.tpmLimit);
             maxParallelRequests = Limits.boxed(key.maxParallelRequests);
             modelMaxBudget = key.modelMaxBudget;
             modelRpmLimit = key.modelRpmLimit;
             modelTpmLimit = key.modelTpmLimit;
-            metadata = key.metadata;
             expiresAt = key.expiresAt.orElse(null);
-            createdAt = key.createdAt;
             blocked = key.blocked;
         }
 
@@ -202,41 +185,6 @@ public record VirtualKey(
             return this;
         }
 
-        public Builder models(List<String> models) {
-            this.models = models == null ? List.of() : models;
-            return this;
-        }
-
-        public Builder maxBudget(BigDecimal maxBudget) {
-            this.maxBudget = maxBudget;
-            return this;
-        }
-
-        public Builder budgetDuration(String budgetDuration) {
-            this.budgetDuration = budgetDuration;
-            return this;
-        }
-
-        public Builder budgetResetAt(Instant budgetResetAt) {
-            this.budgetResetAt = budgetResetAt;
-            return this;
-        }
-
-        public Builder spend(BigDecimal spend) {
-            this.spend = spend == null ? Money.ZERO : spend;
-            return this;
-        }
-
-        public Builder rpmLimit(Long rpmLimit) {
-            this.rpmLimit = rpmLimit;
-            return this;
-        }
-
-        public Builder tpmLimit(Long tpmLimit) {
-            this.tpmLimit = tpmLimit;
-            return this;
-        }
-
         public Builder maxParallelRequests(Integer maxParallelRequests) {
             this.maxParallelRequests = maxParallelRequests;
             return this;
@@ -257,18 +205,8 @@ public record VirtualKey(
             return this;
         }
 
-        public Builder metadata(ObjectNode metadata) {
-            this.metadata = metadata;
-            return this;
-        }
-
         public Builder expiresAt(Instant expiresAt) {
             this.expiresAt = expiresAt;
-            return this;
-        }
-
-        public Builder createdAt(Instant createdAt) {
-            this.createdAt = createdAt;
             return this;
         }
 

@@ -66,12 +66,12 @@ class LogLineEncoderTest {
 
     @Test
     void aJsonLineHasTheStandardFieldsTheEventAndItsTypedFields() throws Exception {
-        JsonNode line = json(encoder(LogFormat.JSON).encode(event("dev.sluice.server.ModelAdminHandlers", Level.INFO,
+        JsonNode line = json(encoder(LogFormat.JSON).encode(event("dev.sluice.admin.ModelAdminHandlers", Level.INFO,
                 "models.deployment_added group={} deployment={} provider={} weight={}", null, "g", "dep 1", "openai", 3)));
 
         assertThat(line.path("timestamp").asText()).isEqualTo("2026-08-13T17:55:00.123Z");
         assertThat(line.path("level").asText()).isEqualTo("INFO");
-        assertThat(line.path("logger").asText()).isEqualTo("dev.sluice.server.ModelAdminHandlers");
+        assertThat(line.path("logger").asText()).isEqualTo("dev.sluice.admin.ModelAdminHandlers");
         assertThat(line.path("thread").asText()).isEqualTo("vert.x-eventloop-thread-1");
         assertThat(line.path("event").asText()).isEqualTo("models.deployment_added");
         assertThat(line.path("message").asText()).isEqualTo("models.deployment_added group=g deployment=dep 1 provider=openai weight=3");

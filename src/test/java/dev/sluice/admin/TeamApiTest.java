@@ -1,11 +1,11 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.admin.AccountApiServer.Answer;
 import dev.sluice.json.Json;
 import dev.sluice.router.strategy.Strategies;
-import dev.sluice.server.AccountApiServer.Answer;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.KeyRepository;

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

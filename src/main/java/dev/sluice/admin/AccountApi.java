@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import dev.sluice.access.AccountChanges;
 import dev.sluice.access.Caller;

@@ -1,17 +1,18 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
-import dev.sluice.config.RouterSettingOverrides;
 import dev.sluice.config.RouterSettingOverrides.Refusal;
+import dev.sluice.config.RouterSettingOverrides;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.config.RouterSettingsJson;
 import dev.sluice.json.Json;
 import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelRegistry;
-import dev.sluice.server.AccountCalls.Access;
+import dev.sluice.sync.StoredRouterSettingsSync;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Clock;
@@ -50,12 +51,12 @@ public final class RouterSettingsHandlers {
     }
 
     /** {@code GET /router/settings}. */
-    void get(HttpServerRequest request) {
+    public void get(HttpServerRequest request) {
         calls.answer(request, "/router/settings", Access.MASTER_KEY, call -> describe(settings.current()));
     }
 
     /** {@code POST /router/settings/update}. */
-    void update(HttpServerRequest request) {
+    public void update(HttpServerRequest request) {
         calls.answer(request, "/router/settings/update", Access.MASTER_KEY, call -> {
             RouterSettingOverrides.Change change = read(call.body());
             sync.change(change, clock.instant());

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import dev.sluice.http.JsonFields;
 import dev.sluice.http.QueryParams;
@@ -10,6 +10,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
+import dev.sluice.http.JsonFields;
+import dev.sluice.http.QueryParams;
+import dev.sluice.http.RequestBodyReader;
+import dev.sluice.http.Responses;
 import dev.sluice.json.Json;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;

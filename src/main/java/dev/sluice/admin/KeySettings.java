@@ -1,9 +1,9 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
-import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
+import dev.sluice.http.JsonFields;
 import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.VirtualKey;
@@ -11,8 +11,8 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Map.Entry;
+import java.util.Map;
 import java.util.Optional;
 
 /**

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import java.security.SecureRandom;
 import java.util.Base64;

@@ -1,10 +1,9 @@
-package dev.sluice.server;
+package dev.sluice.sync;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.store.ModelRepository;
-import dev.sluice.store.StoreException;
 import dev.sluice.store.StoredModel;
 import java.io.IOException;
 import java.time.Duration;
@@ -13,7 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,30 +38,21 @@ public final class StoredModelSync implements AutoCloseable {
     private final ModelRepository store;
     private final ModelRegistry registry;
     private final ModelEntries entries;
-    private final Duration interval;
-    /**
-     * Held by a round and by a change, so neither interleaves with the other. A lock rather than
-     * {@code synchronized}: both read or write the database while holding it, and a virtual
-     * thread blocked inside a monitor keeps its carrier thread on Java 21.
-     */
-    private final ReentrantLock lock = new ReentrantLock();
+    private final StorePoller<List<StoredModel>> poller;
     /** Entries already parsed, by version: the deployment, or null for one that cannot be served. */
     private final Map<Version, Deployment> parsed = new HashMap<>();
-    private volatile Thread loop;
-    private boolean unreachableLogged;
-    private volatile boolean readable = true;
 
     public StoredModelSync(ModelRepository store, ModelRegistry registry, ModelEntries entries, Duration interval) {
         this.store = store;
         this.registry = registry;
         this.entries = entries;
-        this.interval = interval;
+        this.poller = new StorePoller<>(new StorePoller.Subject(log, "models", "added models", "sluice-model-sync"), interval,
+                store::list, this::serve);
     }
 
     /** Reads the store once now (serving what it holds from the first request), then every interval. */
     public StoredModelSync start() {
-        syncNow();
-        loop = Rounds.every("sluice-model-sync", interval, this::syncNow);
+        poller.start();
         return this;
     }
 
@@ -71,59 +61,29 @@ public final class StoredModelSync implements AutoCloseable {
      * round can interleave with it: a round that read the store before the write would otherwise
      * put back what the store held then.
      */
-    <T> T change(java.util.function.Supplier<T> work) {
-        lock.lock();
-        try {
-            return work.get();
-        } finally {
-            lock.unlock();
-        }
+    public <T> T change(Supplier<T> work) {
+        return poller.locked(work);
     }
 
     /** Whether the last read of the store succeeded. */
-    boolean readable() {
-        return readable;
+    public boolean readable() {
+        return poller.readable();
     }
 
-    ModelRepository store() {
+    public ModelRepository store() {
         return store;
     }
 
-    ModelRegistry registry() {
+    public ModelRegistry registry() {
         return registry;
     }
 
-    ModelEntries entries() {
+    public ModelEntries entries() {
         return entries;
     }
 
-    /** One round: serve what the store holds. Never throws. */
-    void syncNow() {
-        lock.lock();
-        try {
-            syncRound();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void syncRound() {
-        List<StoredModel> stored;
-        try {
-            stored = store.list();
-        } catch (StoreException e) {
-            readable = false;
-            if (!unreachableLogged) {
-                log.warn("models.store_unreadable reason={}; serving the added models as they were", e.getMessage());
-                unreachableLogged = true;
-            }
-            return;
-        }
-        readable = true;
-        if (unreachableLogged) {
-            log.info("models.store_readable; added models follow the store again");
-            unreachableLogged = false;
-        }
+    /** Serves exactly the stored entries, parsing only those whose version is new. */
+    private void serve(List<StoredModel> stored) {
         List<Deployment> served = new ArrayList<>(stored.size());
         Map<Version, Deployment> seen = new HashMap<>();
         for (StoredModel model : stored) {
@@ -158,9 +118,6 @@ public final class StoredModelSync implements AutoCloseable {
 
     @Override
     public void close() {
-        Thread running = loop;
-        if (running != null) {
-            running.interrupt();
-        }
+        poller.close();
     }
 }

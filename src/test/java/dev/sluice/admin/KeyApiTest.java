@@ -1,9 +1,9 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.server.AccountApiServer.Answer;
+import dev.sluice.admin.AccountApiServer.Answer;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.ModelBudget;

@@ -1,8 +1,8 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
-import dev.sluice.http.QueryParams;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.http.QueryParams;
 
 /**
  * One key or team API call once its caller is known and its body read.

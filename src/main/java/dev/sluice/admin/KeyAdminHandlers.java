@@ -1,14 +1,14 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
-import dev.sluice.http.JsonFields;
-import dev.sluice.http.QueryParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
+import dev.sluice.http.JsonFields;
+import dev.sluice.http.QueryParams;
 import dev.sluice.json.Json;
-import dev.sluice.server.AccountCalls.Access;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.Page;
 import dev.sluice.store.StoreException;
@@ -47,37 +47,37 @@ public final class KeyAdminHandlers {
     }
 
     /** {@code POST /key/generate}: a new key, shown in the answer and never again. */
-    void generate(HttpServerRequest request) {
+    public void generate(HttpServerRequest request) {
         calls.answer(request, "/key/generate", Access.MASTER_KEY, this::generated);
     }
 
     /** {@code GET /key/info?key=}: a key's settings and spend; a virtual key may ask about itself. */
-    void info(HttpServerRequest request) {
+    public void info(HttpServerRequest request) {
         calls.answer(request, "/key/info", Access.MASTER_KEY_OR_OWN_KEY, this::described);
     }
 
     /** {@code POST /key/update}: changes the settings the body holds, leaving the others. */
-    void update(HttpServerRequest request) {
+    public void update(HttpServerRequest request) {
         calls.answer(request, "/key/update", Access.MASTER_KEY, this::updated);
     }
 
     /** {@code POST /key/delete}: deletes keys named by key, token or alias. */
-    void delete(HttpServerRequest request) {
+    public void delete(HttpServerRequest request) {
         calls.answer(request, "/key/delete", Access.MASTER_KEY, this::deleted);
     }
 
     /** {@code GET /key/list}: one page of tokens, or of whole keys with {@code return_full_object=true}. */
-    void list(HttpServerRequest request) {
+    public void list(HttpServerRequest request) {
         calls.answer(request, "/key/list", Access.MASTER_KEY, this::listed);
     }
 
     /** {@code POST /key/block}: the key is refused until unblocked. */
-    void block(HttpServerRequest request) {
+    public void block(HttpServerRequest request) {
         calls.answer(request, "/key/block", Access.MASTER_KEY, call -> blocked(call, true));
     }
 
     /** {@code POST /key/unblock}. */
-    void unblock(HttpServerRequest request) {
+    public void unblock(HttpServerRequest request) {
         calls.answer(request, "/key/unblock", Access.MASTER_KEY, call -> blocked(call, false));
     }
 

@@ -1,7 +1,7 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
-import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.http.JsonFields;
 import dev.sluice.limits.BudgetDuration;
 import java.time.DateTimeException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import dev.sluice.store.VirtualKey;
 import java.util.regex.Pattern;

@@ -1,21 +1,17 @@
-package dev.sluice.server;
+package dev.sluice.sync;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.RouterSettingOverrides;
 import dev.sluice.json.Json;
 import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.store.RouterSettingRepository;
-import dev.sluice.store.StoreException;
-import dev.sluice.store.StoredRouterSetting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,35 +34,27 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
 
     private final RouterSettingRepository store;
-    /**
-     * Held by a round and by a change, so neither interleaves with the other. A lock rather than
-     * {@code synchronized}: both read or write the database while holding it, and a virtual
-     * thread blocked inside a monitor keeps its carrier thread on Java 21.
-     */
-    private final ReentrantLock lock = new ReentrantLock();
     private final LiveRouterSettings settings;
-    private final Duration interval;
+    private final StorePoller<Map<String, String>> poller;
     /** The stored values (JSON text by name) the settings in effect were built from. */
     private Map<String, String> served = Map.of();
     private RouterSettingOverrides overrides = RouterSettingOverrides.NONE;
     private final Set<String> skippedLogged = new HashSet<>();
-    private volatile Thread loop;
-    private boolean unreachableLogged;
 
     public StoredRouterSettingsSync(RouterSettingRepository store, LiveRouterSettings settings, Duration interval) {
         this.store = store;
         this.settings = settings;
-        this.interval = interval;
+        this.poller = new StorePoller<>(new StorePoller.Subject(log, "router_settings", "router settings",
+                "sluice-router-settings-sync"), interval, this::read, this::serveChanged);
     }
 
     /** Reads the store once now (serving what it holds from the first request), then every interval. */
     public StoredRouterSettingsSync start() {
-        syncNow();
-        loop = Rounds.every("sluice-router-settings-sync", interval, this::syncNow);
+        poller.start();
         return this;
     }
 
-    LiveRouterSettings settings() {
+    public LiveRouterSettings settings() {
         return settings;
     }
 
@@ -74,11 +62,10 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
      * Stores a change and serves it from the next request on. Runs under the same lock as a
      * round, so a round that read the store before the write cannot put the old values back.
      *
-     * @throws StoreException when the store cannot take the change; nothing changes then
+     * @throws dev.sluice.store.StoreException when the store cannot take the change; nothing changes then
      */
-    void change(RouterSettingOverrides.Change change, Instant now) {
-        lock.lock();
-        try {
+    public void change(RouterSettingOverrides.Change change, Instant now) {
+        poller.locked(() -> {
             Map<String, String> set = new LinkedHashMap<>();
             change.set().forEach((name, value) -> set.put(name, value.toString()));
             store.write(set, change.reset(), now);
@@ -86,38 +73,18 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
             stored.putAll(set);
             change.reset().forEach(stored::remove);
             serve(stored);
-        } finally {
-            lock.unlock();
-        }
+            return null;
+        });
     }
 
-    /** One round: serve what the store holds. Never throws. */
-    void syncNow() {
-        lock.lock();
-        try {
-            syncRound();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void syncRound() {
-        List<StoredRouterSetting> rows;
-        try {
-            rows = store.list();
-        } catch (StoreException e) {
-            if (!unreachableLogged) {
-                log.warn("router_settings.store_unreadable reason={}; serving the router settings as they were", e.getMessage());
-                unreachableLogged = true;
-            }
-            return;
-        }
-        if (unreachableLogged) {
-            log.info("router_settings.store_readable; router settings follow the store again");
-            unreachableLogged = false;
-        }
+    /** The stored values, JSON text by name. */
+    private Map<String, String> read() {
         Map<String, String> stored = new LinkedHashMap<>();
-        rows.forEach(row -> stored.put(row.name(), row.value()));
+        store.list().forEach(row -> stored.put(row.name(), row.value()));
+        return stored;
+    }
+
+    private void serveChanged(Map<String, String> stored) {
         if (!stored.equals(served)) {
             serve(stored);
         }
@@ -150,9 +117,6 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
 
     @Override
     public void close() {
-        Thread running = loop;
-        if (running != null) {
-            running.interrupt();
-        }
+        poller.close();
     }
 }

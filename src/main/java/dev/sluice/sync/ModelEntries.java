@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.sync;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.ConfigException;
@@ -18,7 +18,7 @@ import java.util.Map;
 public final class ModelEntries {
 
     /** Why an entry cannot be served, each problem named by its field. */
-    static final class Invalid extends Exception {
+    public static final class Invalid extends Exception {
         private final List<String> problems;
 
         Invalid(List<String> problems) {
@@ -26,13 +26,13 @@ public final class ModelEntries {
             this.problems = List.copyOf(problems);
         }
 
-        List<String> problems() {
+        public List<String> problems() {
             return problems;
         }
     }
 
     /** A deployment, and the keys of its entry that Sluice does not act on. */
-    record Parsed(Deployment deployment, List<String> ignoredKeys) {}
+    public record Parsed(Deployment deployment, List<String> ignoredKeys) {}
 
     private final Map<String, String> env;
     private final Providers providers;
@@ -47,7 +47,7 @@ public final class ModelEntries {
     /** The longest deployment id and group name the store keeps. */
     static final int MAX_NAME_LENGTH = 255;
 
-    Parsed parse(JsonNode entry) throws Invalid {
+    public Parsed parse(JsonNode entry) throws Invalid {
         List<String> tooLong = new ArrayList<>();
         checkLength(entry.path("model_name"), "model_name", tooLong);
         checkLength(entry.path("model_info").path("id"), "model_info.id", tooLong);

@@ -1,8 +1,8 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.server.AccountApiServer.Answer;
+import dev.sluice.admin.AccountApiServer.Answer;
 import dev.sluice.store.Database;
 import dev.sluice.testing.StoreTest;
 import java.util.LinkedHashMap;

@@ -1,12 +1,12 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
-import dev.sluice.http.JsonFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
+import dev.sluice.http.JsonFields;
 import dev.sluice.json.Json;
-import dev.sluice.server.AccountCalls.Access;
 import dev.sluice.settings.TeamSettings;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.Page;
@@ -45,27 +45,27 @@ public final class TeamAdminHandlers {
     }
 
     /** {@code POST /team/new}: a new team; its id is generated when the body has none. */
-    void create(HttpServerRequest request) {
+    public void create(HttpServerRequest request) {
         calls.answer(request, "/team/new", Access.MASTER_KEY, this::created);
     }
 
     /** {@code GET /team/info?team_id=}: a team and its keys. */
-    void info(HttpServerRequest request) {
+    public void info(HttpServerRequest request) {
         calls.answer(request, "/team/info", Access.MASTER_KEY, this::described);
     }
 
     /** {@code POST /team/update}: changes the settings the body holds, leaving the others. */
-    void update(HttpServerRequest request) {
+    public void update(HttpServerRequest request) {
         calls.answer(request, "/team/update", Access.MASTER_KEY, this::updated);
     }
 
     /** {@code POST /team/delete}: deletes teams and their keys, all or (when one is unknown) none. */
-    void delete(HttpServerRequest request) {
+    public void delete(HttpServerRequest request) {
         calls.answer(request, "/team/delete", Access.MASTER_KEY, this::deleted);
     }
 
     /** {@code GET /team/list}: every team, oldest first. */
-    void list(HttpServerRequest request) {
+    public void list(HttpServerRequest request) {
         calls.answer(request, "/team/list", Access.MASTER_KEY, this::listed);
     }
 

@@ -1,14 +1,16 @@
-package dev.sluice.server;
+package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.router.ModelRegistry;
-import dev.sluice.server.AccountCalls.Access;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoredModel;
+import dev.sluice.sync.ModelEntries;
+import dev.sluice.sync.StoredModelSync;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
@@ -44,7 +46,7 @@ public final class ModelAdminHandlers {
     }
 
     /** {@code POST /model/new}. */
-    void add(HttpServerRequest request) {
+    public void add(HttpServerRequest request) {
         calls.answer(request, "/model/new", Access.MASTER_KEY, call -> {
             ModelEntries.Parsed parsed = parse(call.body());
             Deployment deployment = parsed.deployment();
@@ -77,7 +79,7 @@ public final class ModelAdminHandlers {
     }
 
     /** {@code POST /model/update}: the stored entry with the given fields over it; {@code null} removes a field. */
-    void update(HttpServerRequest request) {
+    public void update(HttpServerRequest request) {
         calls.answer(request, "/model/update", Access.MASTER_KEY, call -> {
             String id = idOf(call.body().path("model_info").path("id"), "model_info.id");
             ModelEntries.Parsed parsed = models.change(() -> {
@@ -105,7 +107,7 @@ public final class ModelAdminHandlers {
     }
 
     /** {@code POST /model/delete} with {@code {"id": ...}}. */
-    void delete(HttpServerRequest request) {
+    public void delete(HttpServerRequest request) {
         calls.answer(request, "/model/delete", Access.MASTER_KEY, call -> {
             String id = idOf(call.body().path("id"), "id");
             models.change(() -> {

@@ -1,0 +1,128 @@
+package dev.sluice.sync;
+
+import dev.sluice.store.StoreException;
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+
+/**
+ * One part of the store kept in step with this replica: a round reads it and serves what it
+ * holds, once at {@link #start()} and then every interval on a virtual thread, until closed.
+ *
+ * <p>A round holds a lock that changes made through the API hold too ({@link #locked}), so
+ * neither interleaves with the other: a round that read the store before a write would
+ * otherwise put back what the store held then. A lock rather than {@code synchronized}: both
+ * read or write the database while holding it, and a virtual thread blocked inside a monitor
+ * keeps its carrier thread on Java 21.
+ *
+ * <p>While the store cannot be read what is served stays as it was. The first failed read is
+ * logged ({@code <event>.store_unreadable}), and so is the first read that succeeds after it
+ * ({@code <event>.store_readable}); the rounds between say nothing.
+ *
+ * @param <T> what one read of the store gives
+ */
+final class StorePoller<T> implements AutoCloseable {
+
+    /**
+     * How a poller speaks of itself.
+     *
+     * @param log    the poller owner's logger
+     * @param event  the prefix of its log events, e.g. {@code models}
+     * @param served what it serves, in the log's sentences, e.g. {@code added models}
+     * @param thread the name of its virtual thread
+     */
+    record Subject(Logger log, String event, String served, String thread) {}
+
+    private final Subject subject;
+    private final Duration interval;
+    private final Supplier<T> read;
+    private final Consumer<T> serve;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile Thread loop;
+    private boolean unreadableLogged;
+    private volatile boolean readable = true;
+
+    /**
+     * @param read  reads the store; a {@link StoreException} means it cannot be read now
+     * @param serve serves what a read gave; runs under the lock
+     */
+    StorePoller(Subject subject, Duration interval, Supplier<T> read, Consumer<T> serve) {
+        this.subject = subject;
+        this.interval = interval;
+        this.read = read;
+        this.serve = serve;
+    }
+
+    /** Runs a round now (serving what the store holds from the first request), then every interval. */
+    void start() {
+        runRound();
+        loop = Thread.ofVirtual().name(subject.thread()).start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(interval);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                runRound();
+            }
+        });
+    }
+
+    /** Runs {@code work} under the rounds' lock, so no round interleaves with it. */
+    <R> R locked(Supplier<R> work) {
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the last read of the store succeeded. */
+    boolean readable() {
+        return readable;
+    }
+
+    /** One round: serve what the store holds. Never throws a {@link StoreException}. */
+    void runRound() {
+        locked(() -> {
+            T held;
+            try {
+                held = read.get();
+            } catch (StoreException e) {
+                unreadable(e);
+                return null;
+            }
+            readableAgain();
+            serve.accept(held);
+            return null;
+        });
+    }
+
+    private void unreadable(StoreException e) {
+        readable = false;
+        if (!unreadableLogged) {
+            subject.log().warn("{}.store_unreadable reason={}; serving the {} as they were", subject.event(), e.getMessage(),
+                    subject.served());
+            unreadableLogged = true;
+        }
+    }
+
+    private void readableAgain() {
+        readable = true;
+        if (unreadableLogged) {
+            subject.log().info("{}.store_readable; {} follow the store again", subject.event(), subject.served());
+            unreadableLogged = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread running = loop;
+        if (running != null) {
+            running.interrupt();
+        }
+    }
+}
