@@ -65,13 +65,25 @@ public final class AccessControl {
     private final LongSupplier nanoTime;
 
     /**
+     * Where calls' money is counted.
+     *
+     * @param counters each key's, team's and model's spend in its current budget period
+     * @param cost     what a call costs
+     * @param spend    where each finished call's spend row goes
+     */
+    public record Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend) {}
+
+    /**
      * @param directory the store's keys; empty when no store is open, and then only the master
      *                  key is known
      */
-    public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, SpendCounters counters, RateLimiter limits,
-            CallCost cost, SpendRecorder spend, TimeSource time) {
+    public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, RateLimiter limits, Ledger ledger,
+            TimeSource time) {
         Clock clock = time.clock();
         LongSupplier nanoTime = time.ticker();
+        SpendCounters counters = ledger.counters();
+        CallCost cost = ledger.cost();
+        SpendRecorder spend = ledger.spend();
         this.masterKeyDigest = general.masterKey().map(Secret::value).map(AccessControl::digest).orElse(null);
         this.directory = directory;
         this.general = general;
@@ -159,9 +171,9 @@ public final class AccessControl {
                     "spend_log_full"));
         }
         Instant now = clock.instant();
-        long startedNanos = nanoTime.getAsLong();
+        CallTicket.Start start = new CallTicket.Start(caller, callId, group, now, nanoTime.getAsLong());
         if (!(caller instanceof Caller.Keyed keyed)) {
-            return Future.succeededFuture(new CallTicket(caller, callId, group, null, Map.of(), now, startedNanos, accounting));
+            return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
         }
         Optional<ApiError> refusal = ModelAccess.refusal(keyed, group);
         if (refusal.isPresent()) {
@@ -180,8 +192,7 @@ public final class AccessControl {
                         .withHeaders(headers));
             }
             case Admission.Admitted admitted -> Future.succeededFuture(
-                    new CallTicket(caller, callId, group, admitted.permit(), admitted.headers().values(), now, startedNanos,
-                            accounting));
+                    new CallTicket(start, admitted.permit(), admitted.headers().values(), accounting));
         });
     }
 

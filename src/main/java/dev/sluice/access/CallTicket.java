@@ -38,15 +38,27 @@ public final class CallTicket {
     /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
     record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime) {}
 
-    CallTicket(Caller caller, String callId, String requestedGroup, Permit permit, Map<String, String> headers,
-            Instant startedAt, long startedNanos, Accounting accounting) {
-        this.caller = caller;
-        this.callId = callId;
-        this.requestedGroup = requestedGroup;
+    /**
+     * Who made the call and when it was admitted.
+     *
+     * @param requestedGroup the group the caller asked for
+     * @param startedAt      the wall-clock instant, for the spend row
+     * @param startedNanos   the ticker's reading, for the call's duration
+     */
+    record Start(Caller caller, String callId, String requestedGroup, Instant startedAt, long startedNanos) {}
+
+    /**
+     * @param permit  the caller's place among its parallel calls, released when the call ends; null when it has no such limit
+     * @param headers the {@code x-ratelimit-*} headers of the caller's limits as they stood at admission
+     */
+    CallTicket(Start start, Permit permit, Map<String, String> headers, Accounting accounting) {
+        this.caller = start.caller();
+        this.callId = start.callId();
+        this.requestedGroup = start.requestedGroup();
         this.permit = permit;
         this.headers = Map.copyOf(headers);
-        this.startedAt = startedAt;
-        this.startedNanos = startedNanos;
+        this.startedAt = start.startedAt();
+        this.startedNanos = start.startedNanos();
         this.accounting = accounting;
     }
 

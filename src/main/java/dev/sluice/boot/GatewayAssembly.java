@@ -24,7 +24,6 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.Strategies;
 import dev.sluice.server.EdgeServices;
-import dev.sluice.server.MetricGauges;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
@@ -89,7 +88,9 @@ final class GatewayAssembly {
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(new StoredModelSync(store.models(), models,
                 new ModelEntries(options.env(), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start()));
-        MetricGauges.register(metrics, models, cooldowns, shared.signals(), shared.redis(), accounts, storedModels);
+        MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
+        MetricGauges.redis(metrics, shared.redis());
+        MetricGauges.store(metrics, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
@@ -121,6 +122,7 @@ final class GatewayAssembly {
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
                 KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), time.clock())));
         SpendRecorder spend = new MeteredSpend(accounts.map(Accounts::spend).orElse(SpendRecorder.NONE), metrics);
-        return new AccessControl(config.general(), directory, counters, limits, new CallCost(catalog), spend, time);
+        return new AccessControl(config.general(), directory, limits, new AccessControl.Ledger(counters, new CallCost(catalog), spend),
+                time);
     }
 }

@@ -83,10 +83,8 @@ public final class LimitDecisions {
         Instant nextMinute = Instant.ofEpochSecond((minuteOf(now) + 1) * 60);
         String reset = Long.toString(RateLimits.wholeSecondsUp(Duration.between(now, nextMinute)));
         Map<String, String> values = new LinkedHashMap<>();
-        tightest(limited, used, LimitKind.REQUESTS, values,
-                RateLimitHeaders.LIMIT_REQUESTS, RateLimitHeaders.REMAINING_REQUESTS, RateLimitHeaders.RESET_REQUESTS, reset);
-        tightest(limited, used, LimitKind.TOKENS, values,
-                RateLimitHeaders.LIMIT_TOKENS, RateLimitHeaders.REMAINING_TOKENS, RateLimitHeaders.RESET_TOKENS, reset);
+        tightest(limited, used, LimitKind.REQUESTS, values, reset);
+        tightest(limited, used, LimitKind.TOKENS, values, reset);
         for (int i = 0; i < limited.size(); i++) {
             Scoped scoped = limited.get(i);
             for (LimitKind kind : LimitKind.values()) {
@@ -112,8 +110,8 @@ public final class LimitDecisions {
     }
 
     /** Writes the OpenAI-style headers of one kind from the scope with the fewest remaining. */
-    private static void tightest(List<Scoped> limited, List<Usage> used, LimitKind kind, Map<String, String> values,
-            String limitHeader, String remainingHeader, String resetHeader, String reset) {
+    /** The unscoped headers of requests or tokens: those of the scope with the least remaining. */
+    private static void tightest(List<Scoped> limited, List<Usage> used, LimitKind kind, Map<String, String> values, String reset) {
         long bestLimit = -1;
         long bestRemaining = Long.MAX_VALUE;
         for (int i = 0; i < limited.size(); i++) {
@@ -128,9 +126,11 @@ public final class LimitDecisions {
             }
         }
         if (bestLimit >= 0) {
-            values.put(limitHeader, Long.toString(bestLimit));
-            values.put(remainingHeader, Long.toString(bestRemaining));
-            values.put(resetHeader, reset);
+            boolean requests = kind == LimitKind.REQUESTS;
+            values.put(requests ? RateLimitHeaders.LIMIT_REQUESTS : RateLimitHeaders.LIMIT_TOKENS, Long.toString(bestLimit));
+            values.put(requests ? RateLimitHeaders.REMAINING_REQUESTS : RateLimitHeaders.REMAINING_TOKENS,
+                    Long.toString(bestRemaining));
+            values.put(requests ? RateLimitHeaders.RESET_REQUESTS : RateLimitHeaders.RESET_TOKENS, reset);
         }
     }
 

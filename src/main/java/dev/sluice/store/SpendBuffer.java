@@ -1,12 +1,8 @@
 package dev.sluice.store;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -14,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,8 +56,6 @@ public final class SpendBuffer implements AutoCloseable {
     public static final long DEFAULT_MAX_BYTES = 256L * 1024 * 1024;
 
     private static final long MAX_SEGMENT_BYTES = 16L * 1024 * 1024;
-    private static final String SEGMENT_PREFIX = "segment-";
-    private static final String SEGMENT_SUFFIX = ".jsonl";
     private static final String LOCK_FILE = "buffer.lock";
 
     private final Path folder;
@@ -72,7 +64,7 @@ public final class SpendBuffer implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     /** Oldest first; guarded by this. */
-    private final ArrayDeque<Segment> segments;
+    private final ArrayDeque<SpendSegment> segments;
     private long nextSegment;
     /** The newest segment's file while it takes appends; null once sealed. Guarded by this. */
     private FileChannel appending;
@@ -80,7 +72,7 @@ public final class SpendBuffer implements AutoCloseable {
     /** Replaced whole, so a reader never sees the rows of one moment with the bytes of another. */
     private volatile Totals totals;
 
-    private SpendBuffer(Path folder, long maxBytes, FileChannel lockChannel, FileLock lock, ArrayDeque<Segment> segments,
+    private SpendBuffer(Path folder, long maxBytes, FileChannel lockChannel, FileLock lock, ArrayDeque<SpendSegment> segments,
             long nextSegment) {
         this.folder = folder;
         this.maxBytes = maxBytes;
@@ -91,7 +83,7 @@ public final class SpendBuffer implements AutoCloseable {
         this.nextSegment = nextSegment;
         long rows = 0;
         long bytes = 0;
-        for (Segment segment : segments) {
+        for (SpendSegment segment : segments) {
             rows += segment.lines;
             bytes += segment.size;
         }
@@ -121,15 +113,15 @@ public final class SpendBuffer implements AutoCloseable {
                 throw new StoreException(StoreException.Reason.FAILED, "open spend buffer " + absolute
                         + ": in use by another buffer (" + LOCK_FILE + " is locked)", null);
             }
-            ArrayDeque<Segment> segments = new ArrayDeque<>();
+            ArrayDeque<SpendSegment> segments = new ArrayDeque<>();
             long next = 0;
-            for (Path file : segmentFiles(absolute)) {
-                next = Math.max(next, segmentNumber(file) + 1);
+            for (Path file : SpendSegment.files(absolute)) {
+                next = Math.max(next, SpendSegment.number(file) + 1);
                 long size = Files.size(file);
                 if (size == 0) {
                     Files.delete(file);
                 } else {
-                    segments.addLast(new Segment(file, size, countLines(file)));
+                    segments.addLast(new SpendSegment(file, size, SpendSegment.countLines(file)));
                 }
             }
             SpendBuffer buffer = new SpendBuffer(absolute, maxBytes, lockChannel, lock, segments, next);
@@ -153,37 +145,6 @@ public final class SpendBuffer implements AutoCloseable {
         } catch (OverlappingFileLockException e) {
             return null;  // held by another buffer in this process
         }
-    }
-
-    private static List<Path> segmentFiles(Path folder) throws IOException {
-        try (Stream<Path> files = Files.list(folder)) {
-            return files.filter(SpendBuffer::isSegment).sorted().toList();
-        }
-    }
-
-    private static boolean isSegment(Path file) {
-        String name = file.getFileName().toString();
-        return name.startsWith(SEGMENT_PREFIX) && name.endsWith(SEGMENT_SUFFIX)
-                && name.substring(SEGMENT_PREFIX.length(), name.length() - SEGMENT_SUFFIX.length()).matches("\\d{20}");
-    }
-
-    private static long segmentNumber(Path file) {
-        String name = file.getFileName().toString();
-        return Long.parseLong(name.substring(SEGMENT_PREFIX.length(), name.length() - SEGMENT_SUFFIX.length()));
-    }
-
-    /** Complete lines: a torn last line has no {@code \n} and is not a row. */
-    private static long countLines(Path file) throws IOException {
-        long lines = 0;
-        byte[] block = new byte[64 * 1024];
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n = in.read(block); n >= 0; n = in.read(block)) {
-                for (int i = 0; i < n; i++) {
-                    lines += block[i] == '\n' ? 1 : 0;
-                }
-            }
-        }
-        return lines;
     }
 
     public Path folder() {
@@ -246,7 +207,7 @@ public final class SpendBuffer implements AutoCloseable {
             if (appending == null) {
                 startSegment();
             }
-            Segment newest = segments.getLast();
+            SpendSegment newest = segments.getLast();
             try {
                 ByteBuffer remaining = ByteBuffer.wrap(data);
                 while (remaining.hasRemaining()) {
@@ -276,9 +237,9 @@ public final class SpendBuffer implements AutoCloseable {
     }
 
     private void startSegment() throws IOException {
-        Path file = folder.resolve(String.format("%s%020d%s", SEGMENT_PREFIX, nextSegment++, SEGMENT_SUFFIX));
+        Path file = folder.resolve(SpendSegment.name(nextSegment++));
         appending = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        segments.addLast(new Segment(file, 0, 0));
+        segments.addLast(new SpendSegment(file, 0, 0));
         syncFolder();
     }
 
@@ -308,63 +269,16 @@ public final class SpendBuffer implements AutoCloseable {
     synchronized Chunk oldest(int maxRows) {
         checkOpen();
         while (!segments.isEmpty()) {
-            Segment first = segments.getFirst();
+            SpendSegment first = segments.getFirst();
             if (first == segments.getLast() && appending != null) {
                 seal();
             }
             if (first.readOffset < first.size) {
-                return read(first, maxRows);
+                return first.read(maxRows, folder);
             }
             delete(first);
         }
         return Chunk.NONE;
-    }
-
-    private Chunk read(Segment segment, int maxRows) {
-        List<SpendRow> read = new ArrayList<>();
-        long offset = segment.readOffset;
-        int lines = 0;
-        try (FileChannel channel = FileChannel.open(segment.file, StandardOpenOption.READ)) {
-            InputStream in = new BufferedInputStream(Channels.newInputStream(channel.position(offset)));
-            ByteArrayOutputStream line = new ByteArrayOutputStream(512);
-            while (lines < maxRows && offset < segment.size) {
-                int b = in.read();
-                if (b < 0) {
-                    // Shorter than it was written: cut by something else. Count the rest as read, or
-                    // the segment would never be finished.
-                    LOG.warn("spend buffer {}: {} ends at byte {}, before the {} bytes written to it", folder,
-                            segment.file.getFileName(), offset, segment.size);
-                    offset = segment.size;
-                    break;
-                }
-                offset++;
-                if (b != '\n') {
-                    line.write(b);
-                    continue;
-                }
-                lines++;
-                try {
-                    read.add(SpendRowJson.read(line.toByteArray()));
-                } catch (IOException e) {
-                    LOG.warn("spend buffer {}: skipping an unreadable line at byte {} of {}: {}", folder,
-                            offset - line.size() - 1, segment.file.getFileName(), firstLine(e.getMessage()));
-                }
-                line.reset();
-            }
-            if (line.size() > 0 && offset >= segment.size) {
-                LOG.warn("spend buffer {}: skipping a torn last line ({} bytes) of {}, left by a write the process"
-                        + " did not finish", folder, line.size(), segment.file.getFileName());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("read spend buffer " + segment.file + ": " + e.getMessage(), e);
-        }
-        return new Chunk(List.copyOf(read), lines, segment.file, segment.readOffset, offset);
-    }
-
-    /** Jackson's messages go on to a second line about where the source was. */
-    private static String firstLine(String message) {
-        int end = message == null ? -1 : message.indexOf('\n');
-        return end < 0 ? String.valueOf(message) : message.substring(0, end);
     }
 
     /**
@@ -378,7 +292,7 @@ public final class SpendBuffer implements AutoCloseable {
         if (chunk == Chunk.NONE) {
             return;
         }
-        Segment first = segments.peekFirst();
+        SpendSegment first = segments.peekFirst();
         if (first == null || !first.file.equals(chunk.segment()) || first.readOffset != chunk.start()) {
             throw new IllegalStateException("spend buffer " + folder + ": the chunk at byte " + chunk.start() + " of "
                     + chunk.segment().getFileName() + " is not the oldest");
@@ -393,7 +307,7 @@ public final class SpendBuffer implements AutoCloseable {
     }
 
     /** Deletes the oldest segment, with its rows not yet counted as read. */
-    private void delete(Segment segment) {
+    private void delete(SpendSegment segment) {
         try {
             Files.deleteIfExists(segment.file);
         } catch (IOException e) {
@@ -451,18 +365,4 @@ public final class SpendBuffer implements AutoCloseable {
         }
     }
 
-    /** One segment file: its size and lines, and how far its rows were posted. */
-    private static final class Segment {
-        final Path file;
-        long size;
-        long lines;
-        long readOffset;
-        long linesRead;
-
-        Segment(Path file, long size, long lines) {
-            this.file = file;
-            this.size = size;
-            this.lines = lines;
-        }
-    }
 }

@@ -1,4 +1,4 @@
-package dev.sluice.server;
+package dev.sluice.boot;
 
 import dev.sluice.access.Accounts;
 import dev.sluice.config.Deployment;
@@ -20,15 +20,19 @@ import java.util.function.ToDoubleFunction;
  * their state: calls in flight and benches per deployment, the Redis link, the database and
  * the spend writer. Reading them takes no lock and makes no call.
  */
-public final class MetricGauges {
+final class MetricGauges {
     private MetricGauges() {}
 
-    public static void register(GatewayMetrics metrics, ModelRegistry models, Cooldowns cooldowns, RoutingSignals signals,
-            Optional<RedisLink> redis, Optional<Accounts> accounts, Optional<StoredModelSync> storedModels) {
+    /** Calls in flight and benches, per deployment. */
+    static void deployments(GatewayMetrics metrics, ModelRegistry models, Cooldowns cooldowns, RoutingSignals signals) {
         metrics.gauge("sluice_deployment_in_flight", "Calls open on each deployment (across replicas when they share Redis).",
                 () -> perDeployment(models, d -> signals.inFlight().count(d.id())), "model_group", "deployment");
         metrics.gauge("sluice_deployment_benched", "1 while a deployment is benched (cooled down), else 0.",
                 () -> perDeployment(models, d -> cooldowns.isBenched(d) ? 1 : 0), "model_group", "deployment");
+    }
+
+    /** The Redis link's health, when replicas share state through it. */
+    static void redis(GatewayMetrics metrics, Optional<RedisLink> redis) {
         redis.ifPresent(link -> {
             metrics.gauge("sluice_redis_up", "1 while the Redis link is up, 0 while replicas serve on local state.",
                     () -> link.isUp() ? 1.0 : 0.0);
@@ -40,6 +44,10 @@ public final class MetricGauges {
                     "Rate-limit admissions and deployment claims decided on this replica's counts because Redis could not answer.",
                     () -> (double) link.health().decidedLocally());
         });
+    }
+
+    /** The database and the spend writer, when a store is open. */
+    static void store(GatewayMetrics metrics, Optional<Accounts> accounts, Optional<StoredModelSync> storedModels) {
         storedModels.ifPresent(sync -> metrics.gauge("sluice_database_up",
                 "1 when the last read of the database (every 2 s) succeeded, else 0.", () -> sync.readable() ? 1.0 : 0.0));
         accounts.ifPresent(store -> {
