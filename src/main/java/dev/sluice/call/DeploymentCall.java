@@ -9,7 +9,6 @@ import dev.sluice.failure.FailureClassifier;
 import dev.sluice.guardrail.AnswerText;
 import dev.sluice.guardrail.GuardrailRefusal;
 import dev.sluice.json.Json;
-import dev.sluice.provider.ForwardedBody;
 import dev.sluice.provider.OpenAiShape;
 import dev.sluice.router.strategy.RequestFacts;
 import dev.sluice.router.strategy.SignalRecorder;
@@ -77,8 +76,7 @@ final class DeploymentCall implements Attempter<Answer> {
     private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
         Provider provider = services.providers().forDeployment(deployment);
-        UpstreamRequest upstreamRequest = traced(provider.request(deployment, call.decoded().operation(),
-                ForwardedBody.of(call.decoded().body(), deployment.params().providerModel())));
+        UpstreamRequest upstreamRequest = traced(provider.request(deployment, call.decoded()));
         long opened = services.nanoTime().getAsLong();
         UpstreamExchange exchange = upstreams.open(upstreamRequest, deadline(plan));
         call.state.opened(exchange);

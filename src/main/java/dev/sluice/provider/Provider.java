@@ -3,6 +3,8 @@ package dev.sluice.provider;
 import dev.sluice.llm.Operation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
+import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClassifier;
 import io.vertx.core.MultiMap;
@@ -15,6 +17,24 @@ import java.util.Optional;
  * small and declarative; everything about retries and routing lives elsewhere.
  */
 public interface Provider {
+
+    /**
+     * The wire format this vendor's bodies, answers, stream events and errors are written in.
+     * A request decoded from the same dialect reaches it natively, losing nothing.
+     */
+    default Dialect dialect() {
+        return Dialect.OPENAI;
+    }
+
+    /**
+     * Lays out the call of one routed request. In the vendor's own dialect it is the caller's
+     * body with {@code model} set to the deployment's provider model and Sluice's own fields
+     * removed ({@link ForwardedBody}), every other field kept. An adapter of another dialect
+     * overrides this to write the request from the internal model instead.
+     */
+    default UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        return request(deployment, request.operation(), ForwardedBody.of(request.body(), deployment.params().providerModel()));
+    }
 
     /**
      * Lays out the call. {@code body} is the caller's body with Sluice's own fields removed
