@@ -46,7 +46,7 @@ final class WireFields {
     static String text(JsonNode parent, String field, String parentPath) {
         String value = optionalText(parent, field, parentPath);
         if (value == null) {
-            throw refused(path(parentPath, field), null, "a string");
+            throw refused(path(parentPath, field), parent.get(field), "a string");
         }
         return value;
     }

@@ -216,6 +216,7 @@ class OpenAiChatRequestTest {
             {"model": "m", "messages": []}                                                 | messages: [] (expected: at least one message)
             {"model": "m", "messages": [{"role": "robot", "content": "hi"}]}                 | messages[0].role: "robot" (expected: one of system, developer, user, assistant, tool)
             {"model": "m", "messages": [{"content": "hi"}]}                                | messages[0].role: missing (expected: a string)
+            {"model": null, "messages": [{"role": "user", "content": "hi"}]}                 | model: null (expected: a string)
             {"model": "m", "messages": [{"role": "user", "content": 42}]}                    | messages[0].content: 42 (expected: a string or an array of content parts)
             {"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "input_audio"}]}]} | messages[0].content[1].type: "input_audio" (expected: text or image_url)
             {"model": "m", "messages": [{"role": "system", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}]} | messages[0].content[0].type: "image_url" (expected: text)
