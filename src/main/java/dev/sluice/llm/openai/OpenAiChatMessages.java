@@ -1,0 +1,117 @@
+package dev.sluice.llm.openai;
+
+import static dev.sluice.llm.openai.WireFields.NODES;
+import static dev.sluice.llm.openai.WireFields.array;
+import static dev.sluice.llm.openai.WireFields.object;
+import static dev.sluice.llm.openai.WireFields.optionalText;
+import static dev.sluice.llm.openai.WireFields.path;
+import static dev.sluice.llm.openai.WireFields.refused;
+import static dev.sluice.llm.openai.WireFields.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.llm.ContentPart;
+import dev.sluice.llm.ContentPart.Reasoning;
+import dev.sluice.llm.ContentPart.ToolCall;
+import dev.sluice.llm.ContentPart.ToolResult;
+import dev.sluice.llm.Message;
+import dev.sluice.llm.Role;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * OpenAI's {@code messages[]} to and from {@link Message}s. OpenAI gives each tool result a
+ * message of its own ({@code role: tool}, {@code tool_call_id}); Anthropic puts them inside a
+ * user message. So one {@code Message} may encode as several OpenAI messages: its tool
+ * results first, each as a {@code tool} message, then whatever else it holds.
+ */
+final class OpenAiChatMessages {
+    private static final String ROLES = "one of system, developer, user, assistant, tool";
+
+    private OpenAiChatMessages() {}
+
+    static List<Message> decode(JsonNode messages, String path) {
+        ArrayNode array = array(messages, path);
+        if (array.isEmpty()) {
+            throw refused(path, array, "at least one message");
+        }
+        List<Message> decoded = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            decoded.add(decodeOne(array.get(i), path(path, i)));
+        }
+        return decoded;
+    }
+
+    private static Message decodeOne(JsonNode node, String path) {
+        ObjectNode message = object(node, path);
+        String name = optionalText(message, "name", path);
+        String content = path(path, "content");
+        return switch (text(message, "role", path)) {
+            case "system" -> new Message(Role.SYSTEM, OpenAiContent.decodeParts(message.get("content"), content, false), name);
+            case "developer" -> new Message(Role.DEVELOPER, OpenAiContent.decodeParts(message.get("content"), content, false), name);
+            case "user" -> new Message(Role.USER, OpenAiContent.decodeParts(message.get("content"), content, true), name);
+            case "assistant" -> new Message(Role.ASSISTANT, OpenAiContent.decodeAssistant(message, path), name);
+            case "tool" -> new Message(Role.TOOL, List.of(new ToolResult(text(message, "tool_call_id", path),
+                    OpenAiContent.decodeParts(message.get("content"), content, false), false)), null);
+            default -> throw refused(path(path, "role"), message.get("role"), ROLES);
+        };
+    }
+
+    static ArrayNode encode(List<Message> messages) {
+        ArrayNode array = NODES.arrayNode();
+        for (int i = 0; i < messages.size(); i++) {
+            encodeOne(messages.get(i), "messages[" + i + "].parts", array);
+        }
+        return array;
+    }
+
+    private static void encodeOne(Message message, String where, ArrayNode out) {
+        List<ContentPart> rest = new ArrayList<>();
+        for (ContentPart part : message.parts()) {
+            if (part instanceof ToolResult result) {
+                out.addObject().put("role", "tool").put("tool_call_id", result.toolCallId())
+                        .set("content", OpenAiContent.encodeParts(result.content(), where + ".content", false));
+            } else {
+                rest.add(part);
+            }
+        }
+        boolean onlyToolResults = rest.isEmpty() && !message.parts().isEmpty();
+        if (message.role() == Role.TOOL || onlyToolResults) {
+            return;
+        }
+        ObjectNode encoded = out.addObject().put("role", message.role().name().toLowerCase(Locale.ROOT));
+        if (message.name() != null) {
+            encoded.put("name", message.name());
+        }
+        if (message.role() == Role.ASSISTANT) {
+            encodeAssistant(rest, where, encoded);
+        } else {
+            encoded.set("content", OpenAiContent.encodeParts(rest, where, message.role() == Role.USER));
+        }
+    }
+
+    /** Reasoning, text and tool calls of an assistant turn; {@code content} is left out when tool calls stand alone. */
+    private static void encodeAssistant(List<ContentPart> parts, String where, ObjectNode message) {
+        List<ContentPart> texts = new ArrayList<>();
+        List<ToolCall> calls = new ArrayList<>();
+        List<Reasoning> reasoning = new ArrayList<>();
+        for (ContentPart part : parts) {
+            switch (part) {
+                case ToolCall call -> calls.add(call);
+                case Reasoning thought -> reasoning.add(thought);
+                default -> texts.add(part);
+            }
+        }
+        if (!texts.isEmpty()) {
+            message.set("content", OpenAiContent.encodeParts(texts, where, false));
+        } else if (calls.isEmpty()) {
+            message.put("content", "");
+        }
+        if (!calls.isEmpty()) {
+            message.set("tool_calls", OpenAiContent.encodeToolCalls(calls));
+        }
+        OpenAiContent.encodeReasoning(reasoning, message);
+    }
+}
