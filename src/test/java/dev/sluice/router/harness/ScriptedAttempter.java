@@ -61,9 +61,4 @@ public final class ScriptedAttempter implements Attempter<String> {
     public List<AttemptPlan> plans() {
         return List.copyOf(plans);
     }
-
-    /** Whether every queued step was used: a test that scripted more than happened left some behind. */
-    public boolean allUsed() {
-        return scripts.values().stream().allMatch(Deque::isEmpty);
-    }
 }
