@@ -42,7 +42,7 @@ public final class CostBasedStrategy extends WithinLimitsStrategy {
         this.catalog = catalog;
     }
 
-    /** The cheapest. */
+    /** The cheapest per token pair; equal prices at random. */
     @Override
     Deployment choose(List<Fit> fits, RequestFacts request, Instant now) {
         double[] price = new double[fits.size()];
