@@ -40,11 +40,6 @@ public final class Accounts implements AutoCloseable {
     private static final Duration MIGRATE_RETRY = Duration.ofSeconds(2);
 
     private final Database database;
-    private final KeyRepository keys;
-    private final TeamRepository teams;
-    private final SpendRepository spendLog;
-    private final ModelRepository models;
-    private final RouterSettingRepository routerSettings;
     private final SpendBuffer buffer;
     private final SpendWriter writer;
     private final Thread migrator;
@@ -52,15 +47,10 @@ public final class Accounts implements AutoCloseable {
 
     private Accounts(Database database, boolean migrated, SpendBuffer buffer, Clock clock) {
         this.database = database;
-        this.keys = new KeyRepository(database);
-        this.teams = new TeamRepository(database);
-        this.spendLog = new SpendRepository(database);
-        this.models = new ModelRepository(database);
-        this.routerSettings = new RouterSettingRepository(database);
         this.buffer = buffer;
         this.writer = SpendWriter.start(new SpendLedger(database), buffer, SpendWriterOptions.DEFAULTS);
         this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
-        this.resets = new BudgetResets(keys, teams, clock, ZoneOffset.UTC).start();
+        this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start();
     }
 
     /** Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()}). */
@@ -107,26 +97,28 @@ public final class Accounts implements AutoCloseable {
         }
     }
 
+    // A repository holds only the database and its statements: each accessor hands out a new one.
+
     public KeyRepository keys() {
-        return keys;
+        return new KeyRepository(database);
     }
 
     public TeamRepository teams() {
-        return teams;
+        return new TeamRepository(database);
     }
 
     public SpendRepository spendLog() {
-        return spendLog;
+        return new SpendRepository(database);
     }
 
     /** Deployments added through the model API. */
     public ModelRepository models() {
-        return models;
+        return new ModelRepository(database);
     }
 
     /** Router settings changed through the router settings API. */
     public RouterSettingRepository routerSettings() {
-        return routerSettings;
+        return new RouterSettingRepository(database);
     }
 
     /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */

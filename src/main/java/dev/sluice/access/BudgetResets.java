@@ -24,23 +24,11 @@ import org.slf4j.LoggerFactory;
  * gateway see the new period. (Admission does not wait for this: the in-process counters
  * reset on the instant.) A reset already made by another replica is not made twice.
  */
-public final class BudgetResets {
+public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock, ZoneId zone) {
     private static final Logger log = LoggerFactory.getLogger(BudgetResets.class);
     /** How often the store is asked for budgets due. */
     public static final Duration EVERY = Duration.ofSeconds(10);
     private static final int BATCH = 500;
-
-    private final KeyRepository keys;
-    private final TeamRepository teams;
-    private final Clock clock;
-    private final ZoneId zone;
-
-    public BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock, ZoneId zone) {
-        this.keys = keys;
-        this.teams = teams;
-        this.clock = clock;
-        this.zone = zone;
-    }
 
     /** Resets every key and team whose period has ended; returns how many were reset. Blocks on the store. */
     public int runOnce() {

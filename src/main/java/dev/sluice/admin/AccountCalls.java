@@ -1,11 +1,5 @@
 package dev.sluice.admin;
 
-import dev.sluice.http.JsonFields;
-import dev.sluice.http.QueryParams;
-import dev.sluice.http.RequestBodyReader;
-import dev.sluice.http.Responses;
-import dev.sluice.json.JsonProblems;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
@@ -15,12 +9,12 @@ import dev.sluice.http.QueryParams;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.json.Json;
+import dev.sluice.json.JsonBody;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
-import java.io.IOException;
 
 /**
  * How every key and team API call runs, in one place:
@@ -124,23 +118,9 @@ final class AccountCalls {
         return read.map(AccountCalls::parse);
     }
 
+    /** The body's JSON object; an empty one when the body holds no value. */
     private static ObjectNode parse(Buffer bytes) {
-        if (bytes.length() == 0) {
-            return Json.MAPPER.createObjectNode();
-        }
-        JsonNode root;
-        try {
-            root = Json.parse(bytes.getBytes());
-        } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + JsonProblems.describe(e), null,
-                    "invalid_json");
-        } catch (IOException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null,
-                    "invalid_json");
-        }
-        if (root == null || root.isMissingNode()) {
-            return Json.MAPPER.createObjectNode();
-        }
+        JsonNode root = JsonBody.parse(bytes.getBytes()).orElseGet(Json.MAPPER::createObjectNode);
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("The body must be a JSON object, but got " + JsonFields.shown(root) + ".", null,
                     "invalid_type");

@@ -10,16 +10,7 @@ import java.util.Optional;
  * resolved, numbers accepted as text (a variable is always text), and every problem
  * collected, so one start-up attempt reports them all.
  */
-final class ConfigWritten implements Written {
-    private final ConfigNode node;
-    private final EnvResolver env;
-    private final Problems problems;
-
-    ConfigWritten(ConfigNode node, EnvResolver env, Problems problems) {
-        this.node = node;
-        this.env = env;
-        this.problems = problems;
-    }
+record ConfigWritten(ConfigNode node, EnvResolver env, Problems problems) implements Written {
 
     @Override
     public String path() {

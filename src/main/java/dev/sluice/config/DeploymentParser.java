@@ -3,18 +3,7 @@ package dev.sluice.config;
 import java.util.Optional;
 
 /** Reads one entry of {@code model_list}; its id is settled later by {@link DeploymentIds}. */
-final class DeploymentParser {
-    private final FieldReader read;
-    private final IgnoredKeys ignored;
-    private final LitellmParamsParser params;
-    private final ModelInfoParser info;
-
-    DeploymentParser(FieldReader read, IgnoredKeys ignored, LitellmParamsParser params, ModelInfoParser info) {
-        this.read = read;
-        this.ignored = ignored;
-        this.params = params;
-        this.info = info;
-    }
+record DeploymentParser(FieldReader read, IgnoredKeys ignored, LitellmParamsParser params, ModelInfoParser info) {
 
     /**
      * An entry as far as it could be read.

@@ -8,19 +8,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
-final class GeneralSettingsParser {
+record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
     private static final BigDecimal BYTES_PER_MB = BigDecimal.valueOf(1024L * 1024);
     private static final BigDecimal MAX_MB = BigDecimal.valueOf(Long.MAX_VALUE / (1024L * 1024));
-
-    private final FieldReader read;
-    private final IgnoredKeys ignored;
-    private final EnvResolver env;
-
-    GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
-        this.read = read;
-        this.ignored = ignored;
-        this.env = env;
-    }
 
     GeneralSettings parse(ConfigNode node) {
         Section general = Section.open(node, ignored, read.problems(), "a map");

@@ -19,7 +19,7 @@ import java.util.Set;
  * that would make the filter match more (categories, a keyword file) or act otherwise
  * (MASK) is a problem rather than a warning.
  */
-final class GuardrailsParser {
+record GuardrailsParser(FieldReader read, IgnoredKeys ignored) {
     static final List<String> TYPES = List.of(GuardrailConfig.CONTENT_FILTER);
 
     private static final String LIST_RULE = "a list of guardrails, each a map with guardrail_name and litellm_params";
@@ -29,14 +29,6 @@ final class GuardrailsParser {
     private static final String MODE_RULE = "pre_call, post_call or a list of them";
     private static final String WORD_RULE = "a keyword, or a map with keyword and action";
     private static final String PATTERN_RULE = "a map with pattern_type and pattern (regex) or pattern_name (prebuilt)";
-
-    private final FieldReader read;
-    private final IgnoredKeys ignored;
-
-    GuardrailsParser(FieldReader read, IgnoredKeys ignored) {
-        this.read = read;
-        this.ignored = ignored;
-    }
 
     /**
      * @param names    every {@code guardrail_name} that was read, even from an entry with

@@ -7,16 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 /** Reads {@code model_list}: every entry, the model groups they form, and their ids. */
-final class ModelListParser {
+record ModelListParser(FieldReader read, DeploymentParser entries) {
     private static final String EXPECTED = "a non-empty list of deployments";
-
-    private final FieldReader read;
-    private final DeploymentParser entries;
-
-    ModelListParser(FieldReader read, DeploymentParser entries) {
-        this.read = read;
-        this.entries = entries;
-    }
 
     /**
      * @param groups every {@code model_name} that was read, even from an entry with other

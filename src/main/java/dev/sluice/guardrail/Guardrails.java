@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The guardrails of a config, ready to check calls. A call is checked by every guardrail
@@ -88,11 +89,7 @@ public final class Guardrails {
      * @param requested guardrail names the caller asked for; each must be configured ({@link #has})
      */
     public Optional<GuardrailRefusal> checkPrompt(Deployment deployment, ObjectNode requestBody, Collection<String> requested) {
-        List<ContentFilter> applicable = applicable(deployment, requested, GuardrailMode.PRE_CALL);
-        if (applicable.isEmpty()) {
-            return Optional.empty();
-        }
-        return check(applicable, PromptText.of(requestBody), GuardrailMode.PRE_CALL);
+        return check(deployment, requested, GuardrailMode.PRE_CALL, () -> PromptText.of(requestBody));
     }
 
     /** {@link #checkAnswer(Deployment, String, Collection)} with no guardrails asked for by the caller. */
@@ -107,11 +104,17 @@ public final class Guardrails {
      * @param requested guardrail names the caller asked for; each must be configured ({@link #has})
      */
     public Optional<GuardrailRefusal> checkAnswer(Deployment deployment, String answerText, Collection<String> requested) {
-        List<ContentFilter> applicable = applicable(deployment, requested, GuardrailMode.POST_CALL);
+        return check(deployment, requested, GuardrailMode.POST_CALL, () -> List.of(answerText));
+    }
+
+    /** The texts are only extracted when a guardrail of this mode applies to the deployment. */
+    private Optional<GuardrailRefusal> check(Deployment deployment, Collection<String> requested, GuardrailMode mode,
+            Supplier<List<String>> texts) {
+        List<ContentFilter> applicable = applicable(deployment, requested, mode);
         if (applicable.isEmpty()) {
             return Optional.empty();
         }
-        return check(applicable, List.of(answerText), GuardrailMode.POST_CALL);
+        return check(applicable, texts.get(), mode);
     }
 
     private static Optional<GuardrailRefusal> check(List<ContentFilter> applicable, List<String> texts, GuardrailMode mode) {

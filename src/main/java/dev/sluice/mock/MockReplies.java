@@ -56,8 +56,7 @@ final class MockReplies {
     /** The whole (non-streamed) answer to a model call. */
     Buffer answer(MockCall call) {
         return switch (call.kind()) {
-            case CHAT -> chat(call);
-            case COMPLETION -> completion(call);
+            case CHAT, COMPLETION -> completion(call, call.kind());
             case EMBEDDING -> embeddings(call);
             default -> throw new IllegalArgumentException("not a model call: " + call.kind());
         };
@@ -78,42 +77,28 @@ final class MockReplies {
         });
     }
 
-    private Buffer chat(MockCall call) {
+    /** A chat or text completion: one choice holding the reply text, then the usage. */
+    private Buffer completion(MockCall call, MockRoute.Kind kind) {
         String text = replyText(call);
+        boolean chat = kind == MockRoute.Kind.CHAT;
         return MockJson.buffer(json -> {
             json.writeStartObject();
-            json.writeStringField("id", nextId(MockRoute.Kind.CHAT));
-            json.writeStringField("object", "chat.completion");
+            json.writeStringField("id", nextId(kind));
+            json.writeStringField("object", chat ? "chat.completion" : "text_completion");
             json.writeNumberField("created", created());
             json.writeStringField("model", call.model());
             json.writeArrayFieldStart("choices");
             json.writeStartObject();
-            json.writeNumberField("index", 0);
-            json.writeObjectFieldStart("message");
-            json.writeStringField("role", "assistant");
-            json.writeStringField("content", text);
-            json.writeEndObject();
-            json.writeNullField("logprobs");
-            json.writeStringField("finish_reason", "stop");
-            json.writeEndObject();
-            json.writeEndArray();
-            usage(json, call.promptChars(), text.length());
-            json.writeEndObject();
-        });
-    }
-
-    private Buffer completion(MockCall call) {
-        String text = replyText(call);
-        return MockJson.buffer(json -> {
-            json.writeStartObject();
-            json.writeStringField("id", nextId(MockRoute.Kind.COMPLETION));
-            json.writeStringField("object", "text_completion");
-            json.writeNumberField("created", created());
-            json.writeStringField("model", call.model());
-            json.writeArrayFieldStart("choices");
-            json.writeStartObject();
-            json.writeStringField("text", text);
-            json.writeNumberField("index", 0);
+            if (chat) {
+                json.writeNumberField("index", 0);
+                json.writeObjectFieldStart("message");
+                json.writeStringField("role", "assistant");
+                json.writeStringField("content", text);
+                json.writeEndObject();
+            } else {
+                json.writeStringField("text", text);
+                json.writeNumberField("index", 0);
+            }
             json.writeNullField("logprobs");
             json.writeStringField("finish_reason", "stop");
             json.writeEndObject();

@@ -25,18 +25,7 @@ import java.util.function.Predicate;
  * as in LiteLLM; a virtual key sees (and has probed) only the groups it may call.
  * {@code ?model=<group>} narrows it to one group. One instance per event loop.
  */
-public final class HealthHandlers {
-    private final Vertx vertx;
-    private final EdgeServices gateway;
-    private final Authenticator authenticator;
-    private final UpstreamClient upstreams;
-
-    public HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, UpstreamClient upstreams) {
-        this.vertx = vertx;
-        this.gateway = gateway;
-        this.authenticator = authenticator;
-        this.upstreams = upstreams;
-    }
+public record HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, UpstreamClient upstreams) {
 
     void health(HttpServerRequest request) {
         authenticator.withCaller(request, caller -> report(request, caller));

@@ -17,20 +17,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
 /** The answers that involve no upstream: the model list and the probes of the gateway itself. */
-public final class InfoHandlers {
+public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator) {
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
     /** The longest readiness waits for the database to answer its probe. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(1);
-
-    private final Vertx vertx;
-    private final EdgeServices gateway;
-    private final Authenticator authenticator;
-
-    public InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator) {
-        this.vertx = vertx;
-        this.gateway = gateway;
-        this.authenticator = authenticator;
-    }
 
     /** {@code GET /v1/models}: the groups the caller may use, in OpenAI's list shape. */
     void models(HttpServerRequest request) {

@@ -8,14 +8,7 @@ import dev.sluice.store.SpendRow;
  * not, with a store or without, ends in exactly one spend row, which carries its group, tokens
  * and cost.
  */
-public final class MeteredSpend implements SpendRecorder {
-    private final SpendRecorder recorder;
-    private final GatewayMetrics metrics;
-
-    public MeteredSpend(SpendRecorder recorder, GatewayMetrics metrics) {
-        this.recorder = recorder;
-        this.metrics = metrics;
-    }
+public record MeteredSpend(SpendRecorder recorder, GatewayMetrics metrics) implements SpendRecorder {
 
     @Override
     public boolean record(SpendRow row) {

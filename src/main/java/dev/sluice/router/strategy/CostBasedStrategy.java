@@ -5,6 +5,7 @@ import dev.sluice.config.Deployment;
 import dev.sluice.router.strategy.CapacityCheck.Fit;
 import dev.sluice.state.UsageWindows;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -29,39 +30,21 @@ import java.util.random.RandomGenerator;
  * and is never given another's price. What is kept is one entry per deployment id ever
  * picked among, which only deployments added at run time make grow.
  */
-public final class CostBasedStrategy implements RoutingStrategy {
+public final class CostBasedStrategy extends WithinLimitsStrategy {
     public static final String NAME = "cost-based-routing";
 
     private final ModelCatalog catalog;
     /** Each deployment's {@link #perTokenPair}, by id. */
     private final ConcurrentMap<String, Priced> prices = new ConcurrentHashMap<>();
-    private final CapacityCheck capacity;
-    private final Clock clock;
-    private final RandomGenerator random;
 
     public CostBasedStrategy(ModelCatalog catalog, UsageWindows usage, Clock clock, RandomGenerator random) {
+        super(NAME, usage, clock, random);
         this.catalog = catalog;
-        this.capacity = new CapacityCheck(usage);
-        this.clock = clock;
-        this.random = random;
     }
 
+    /** The cheapest per token pair; equal prices at random. */
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean keepsWithinLimits() {
-        return true;
-    }
-
-    @Override
-    public Pick pick(List<Deployment> candidates, RequestFacts request) {
-        return capacity.pick(candidates, request, clock.instant(), this::cheapest);
-    }
-
-    private Deployment cheapest(List<Fit> fits) {
+    Deployment choose(List<Fit> fits, RequestFacts request, Instant now) {
         double[] price = new double[fits.size()];
         for (int i = 0; i < price.length; i++) {
             price[i] = perTokenPair(fits.get(i).deployment());

@@ -34,25 +34,20 @@ import java.util.random.RandomGenerator;
  * <p>As in LiteLLM, candidates over their {@code tpm}/{@code rpm} this minute are skipped
  * first (see {@link CapacityCheck}); when none has room, a {@link Pick.NoCapacity} says why.
  */
-public final class LatencyBasedStrategy implements RoutingStrategy {
+public final class LatencyBasedStrategy extends WithinLimitsStrategy {
     public static final String NAME = "latency-based-routing";
 
     /** The sample a timeout adds, in seconds; LiteLLM's figure. */
     public static final double TIMEOUT_PENALTY_SECONDS = 1000.0;
 
     private final LatencySamples latency;
-    private final CapacityCheck capacity;
     private final LatencyArgs args;
-    private final Clock clock;
-    private final RandomGenerator random;
 
     public LatencyBasedStrategy(LatencySamples latency, UsageWindows usage, LatencyArgs args, Clock clock,
             RandomGenerator random) {
+        super(NAME, usage, clock, random);
         this.latency = latency;
-        this.capacity = new CapacityCheck(usage);
         this.args = args;
-        this.clock = clock;
-        this.random = random;
     }
 
     /** The series that ranks a request: time to first event for a stream, else seconds per output token. */
@@ -60,24 +55,10 @@ public final class LatencyBasedStrategy implements RoutingStrategy {
         return stream ? LatencySeries.FIRST_EVENT : LatencySeries.PER_OUTPUT_TOKEN;
     }
 
+    /** The fastest in the series that ranks the request. */
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean keepsWithinLimits() {
-        return true;
-    }
-
-    @Override
-    public Pick pick(List<Deployment> candidates, RequestFacts request) {
-        Instant now = clock.instant();
+    Deployment choose(List<Fit> fits, RequestFacts request, Instant now) {
         LatencySeries series = series(request.stream());
-        return capacity.pick(candidates, request, now, fits -> fastest(fits, series, now));
-    }
-
-    private Deployment fastest(List<Fit> fits, LatencySeries series, Instant now) {
         int n = fits.size();
         double[] average = new double[n];
         List<Deployment> unmeasured = new ArrayList<>();

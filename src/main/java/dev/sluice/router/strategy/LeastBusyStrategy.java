@@ -15,16 +15,8 @@ import java.util.random.RandomGenerator;
  * is a backup, as in {@code simple-shuffle}: it is chosen only when every candidate is one,
  * however busy the others are. It never refuses.
  */
-public final class LeastBusyStrategy implements RoutingStrategy {
+public record LeastBusyStrategy(InFlightCounts inFlight, RandomGenerator random) implements RoutingStrategy {
     public static final String NAME = "least-busy";
-
-    private final InFlightCounts inFlight;
-    private final RandomGenerator random;
-
-    public LeastBusyStrategy(InFlightCounts inFlight, RandomGenerator random) {
-        this.inFlight = inFlight;
-        this.random = random;
-    }
 
     @Override
     public String name() {

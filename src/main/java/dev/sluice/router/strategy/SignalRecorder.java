@@ -28,18 +28,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * </ul>
  * Other failures leave no sample: the cooldowns deal with them.
  */
-public final class SignalRecorder {
+public record SignalRecorder(RoutingSignals signals, LatencyArgs latencyArgs, Clock clock) {
     private static final Future<Boolean> CLAIMED = Future.succeededFuture(true);
-
-    private final RoutingSignals signals;
-    private final LatencyArgs latencyArgs;
-    private final Clock clock;
-
-    public SignalRecorder(RoutingSignals signals, LatencyArgs latencyArgs, Clock clock) {
-        this.signals = signals;
-        this.latencyArgs = latencyArgs;
-        this.clock = clock;
-    }
 
     /**
      * Counts a request to {@code deployment} in this minute's window. With {@code withinLimits}

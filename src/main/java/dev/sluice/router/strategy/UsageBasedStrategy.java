@@ -4,6 +4,7 @@ import dev.sluice.config.Deployment;
 import dev.sluice.router.strategy.CapacityCheck.Fit;
 import dev.sluice.state.UsageWindows;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -20,42 +21,25 @@ import java.util.random.RandomGenerator;
  * {@link SignalRecorder} counts a request when its attempt starts, and ties are random for
  * both names, so v2's behaviour is what either name gets.
  */
-public final class UsageBasedStrategy implements RoutingStrategy {
+public final class UsageBasedStrategy extends WithinLimitsStrategy {
     public static final String NAME = "usage-based-routing";
     public static final String NAME_V2 = "usage-based-routing-v2";
 
-    private final String name;
-    private final CapacityCheck capacity;
-    private final Clock clock;
-    private final RandomGenerator random;
-
     /** @param name {@link #NAME} or {@link #NAME_V2} */
     public UsageBasedStrategy(String name, UsageWindows usage, Clock clock, RandomGenerator random) {
+        super(checked(name), usage, clock, random);
+    }
+
+    private static String checked(String name) {
         if (!name.equals(NAME) && !name.equals(NAME_V2)) {
             throw new IllegalArgumentException("name: '" + name + "' (expected: " + NAME + " or " + NAME_V2 + ")");
         }
-        this.name = name;
-        this.capacity = new CapacityCheck(usage);
-        this.clock = clock;
-        this.random = random;
-    }
-
-    @Override
-    public String name() {
         return name;
     }
 
+    /** The one that has used the fewest tokens this minute. */
     @Override
-    public boolean keepsWithinLimits() {
-        return true;
-    }
-
-    @Override
-    public Pick pick(List<Deployment> candidates, RequestFacts request) {
-        return capacity.pick(candidates, request, clock.instant(), this::leastUsed);
-    }
-
-    private Deployment leastUsed(List<Fit> fits) {
+    Deployment choose(List<Fit> fits, RequestFacts request, Instant now) {
         double[] tokens = new double[fits.size()];
         for (int i = 0; i < tokens.length; i++) {
             tokens[i] = fits.get(i).used().tokens();
