@@ -38,16 +38,7 @@ import java.util.Optional;
  * a stream commits to the caller at its first event. Everything the router needs to decide
  * comes back as an {@link AttemptResult}. Runs on the request's event loop.
  */
-final class DeploymentCall implements Attempter<Answer> {
-    private final CallServices services;
-    private final UpstreamClient upstreams;
-    private final ModelCall call;
-
-    DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall call) {
-        this.services = services;
-        this.upstreams = upstreams;
-        this.call = call;
-    }
+record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall call) implements Attempter<Answer> {
 
     @Override
     public Future<AttemptResult<Answer>> attempt(AttemptPlan plan) {

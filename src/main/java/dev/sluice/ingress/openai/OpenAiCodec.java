@@ -1,17 +1,15 @@
 package dev.sluice.ingress.openai;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.IngressCodec;
-import dev.sluice.json.Json;
+import dev.sluice.json.JsonBody;
 import dev.sluice.json.JsonProblems;
 import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 
 /**
  * OpenAI's entry APIs: chat completions, text completions and embeddings. A body is checked
@@ -72,21 +70,8 @@ public final class OpenAiCodec implements IngressCodec {
     }
 
     private static ObjectNode object(Buffer bytes) {
-        if (bytes.length() == 0) {
-            throw ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json");
-        }
-        JsonNode root;
-        try {
-            root = Json.parse(bytes.getBytes());
-        } catch (JsonProcessingException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + JsonProblems.describe(e), null,
-                    "invalid_json");
-        } catch (IOException e) {
-            throw ApiError.invalidRequest("We could not parse the JSON body of your request: " + e.getMessage(), null, "invalid_json");
-        }
-        if (root == null || root.isMissingNode()) {
-            throw ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json");
-        }
+        JsonNode root = JsonBody.parse(bytes.getBytes()).orElseThrow(
+                () -> ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json"));
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("Request body must be a JSON object, but got " + JsonProblems.typeName(root) + ".", null,
                     "invalid_type");
