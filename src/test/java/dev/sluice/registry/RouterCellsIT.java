@@ -13,9 +13,8 @@ import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.SlowStreamUpstream;
+import dev.sluice.testing.ScriptedUpstream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -60,7 +59,7 @@ class RouterCellsIT {
     private GatewayProcess a;
     private GatewayProcess b;
     /** Sends a stream's first event at once, then nothing for 2 s. */
-    private SlowStreamUpstream holding;
+    private ScriptedUpstream holding;
 
     @BeforeAll
     void startReplicas(@TempDir Path folder) {
@@ -103,7 +102,7 @@ class RouterCellsIT {
         pair.mock(MockOptions.defaults("cut", MockMode.CUT));
         pair.mock(MockOptions.defaults("cut-sibling", MockMode.OK));
 
-        holding = uncheckedSlowStream();
+        holding = ScriptedUpstream.always("stream-gap", ScriptedUpstream.Reply.heldStream("stream-gap", Duration.ofSeconds(2)));
         pair.mock(MockOptions.defaults("hangup", MockMode.HANG));
         String modelList = pair.deployment("retry-timeout", "retry-timeout", "retry-timeout", "timeout: " + SHORT_TIMEOUT)
                 + pair.deployment("retry-server", "retry-server", "retry-server", "")
@@ -184,14 +183,6 @@ class RouterCellsIT {
         pair.close();
         if (holding != null) {
             holding.close();
-        }
-    }
-
-    private static SlowStreamUpstream uncheckedSlowStream() {
-        try {
-            return new SlowStreamUpstream("stream-gap", Duration.ofSeconds(2));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
+import dev.sluice.testing.CalendarMinutes;
 import dev.sluice.testing.GatewayProcess;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -145,10 +146,7 @@ class RoutingCellsIT {
      * attempt claims its place in Redis first), and the rest go to its roomy sibling.
      */
     private void assertWithinRpmAcrossReplicas(String group, String strategy) throws InterruptedException {
-        long secondOfMinute = java.time.Instant.now().getEpochSecond() % 60;
-        if (secondOfMinute > 50) {
-            Thread.sleep((61 - secondOfMinute) * 1000); // the windows are calendar minutes
-        }
+        CalendarMinutes.awayFromTheEnd(Duration.ofSeconds(10)); // the windows are calendar minutes
         String override = ", \"router_settings_override\": {\"routing_strategy\": \"" + strategy + "\"}";
         Map<String, Integer> picks = new TreeMap<>();
         for (int i = 0; i < 10; i++) {

@@ -7,7 +7,7 @@ import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
-import dev.sluice.testing.SlowStreamUpstream;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.URI;
@@ -115,7 +115,7 @@ class StrategyRoutingTest {
 
     @Test
     void leastBusyAvoidsTheDeploymentHoldingALongStreamWhichStillEndsWithDone() throws Exception {
-        try (SlowStreamUpstream holding = new SlowStreamUpstream("holding", Duration.ofMillis(2500));
+        try (ScriptedUpstream holding = ScriptedUpstream.always("holding", ScriptedUpstream.Reply.heldStream("holding", Duration.ofMillis(2500)));
                 MockUpstream free = MockUpstream.start(MockOptions.defaults("free", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
