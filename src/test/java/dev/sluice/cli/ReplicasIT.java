@@ -217,7 +217,8 @@ class ReplicasIT {
         assertThat(throughA.headers().firstValue("x-litellm-model-id")).hasValue("backup");
         assertThat(failing.requests()).as("a tried the failing deployment once").isEqualTo(before + 1);
 
-        Thread.sleep(100);
+        // The mock is named after its deployment: b must have seen the bench before its calls count.
+        b.awaitMetric("b sees the bench a set", "sluice_deployment_benched{deployment=\"" + failing.name() + "\",model_group=\"g\"}", 1.0);
         long firstThroughB = System.nanoTime();
         for (int i = 0; i < 5; i++) {
             HttpResponse<String> throughB = b.post("/v1/chat/completions", Chat.body("g", "hi"));

@@ -196,6 +196,16 @@ public final class GatewayProcess implements AutoCloseable {
         }
     }
 
+    /** One sample of {@code GET /metrics}, written as the format writes it; 0 when absent. */
+    public double metric(String sample) {
+        return MetricSamples.parse(get("/metrics").body()).getOrDefault(sample, 0.0);
+    }
+
+    /** Waits until {@link #metric} reads {@code value}: for state that reaches this replica from elsewhere. */
+    public void awaitMetric(String what, String sample, double value) {
+        Eventually.until(what + " (" + sample + " = " + value + ")", Duration.ofSeconds(10), () -> metric(sample) == value);
+    }
+
     public HttpClient client() {
         return http;
     }
