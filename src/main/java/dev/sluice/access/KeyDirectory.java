@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -100,6 +101,8 @@ public final class KeyDirectory {
     private volatile StoreException lastOutage;
     /** Counts forgets: a read that began before one must not seed counters with what it read. */
     private final AtomicLong forgets = new AtomicLong();
+    /** Reads the store answered, counted once what they read has been handed on. */
+    private final LongAdder storeReads = new LongAdder();
 
     /** @param onRead told of every key read from the store (to seed its spend counters), on the reading thread */
     public KeyDirectory(KeyRepository keys, TeamRepository teams, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
@@ -132,6 +135,11 @@ public final class KeyDirectory {
      */
     public CompletableFuture<Optional<Found>> find(String tokenHash) {
         return entries.get(tokenHash);
+    }
+
+    /** Reads of the store that it answered (first reads and refreshes), each counted after its spend seeding. */
+    public long storeReads() {
+        return storeReads.sum();
     }
 
     /** Drops what is held of a key, so its next use reads the store. */
@@ -168,6 +176,7 @@ public final class KeyDirectory {
         if (forgets.get() == forgetsBefore) {
             found.ifPresent(onRead);
         }
+        storeReads.increment();
         return found;
     }
 

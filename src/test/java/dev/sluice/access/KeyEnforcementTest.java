@@ -14,7 +14,11 @@ import dev.sluice.store.SpendRow;
 import dev.sluice.store.Team;
 import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.testing.CalendarMinutes;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestGateway;
@@ -180,11 +184,12 @@ class KeyEnforcementTest {
 
     @StoreTest
     void aSpentBudgetComesBackWhenItsDurationComesRound(TestDatabase store) throws Exception {
+        FakeClock clock = new FakeClock(Instant.now());
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, """
                           - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %s, %s}}
-                        """.formatted(upstream.baseUrl(), PRICES)))) {
-            Instant resetAt = Instant.now().plusSeconds(2);
+                        """.formatted(upstream.baseUrl(), PRICES)), Map.of(), RouterEvents.NONE, clock)) {
+            Instant resetAt = clock.instant().plusSeconds(2);
             insertKey(store, "sk-periodic-0001", key -> key.maxBudget(new BigDecimal("0.000001"))
                     .budgetDuration("2s").budgetResetAt(resetAt));
 
@@ -193,8 +198,10 @@ class KeyEnforcementTest {
             assertThat(spent.statusCode()).isEqualTo(400);
             assertThat(error(spent).path("type").asText()).isEqualTo("budget_exceeded");
 
-            Thread.sleep(Math.max(0, Duration.between(Instant.now(), resetAt).toMillis()) + 100);
-            assertThat(call(gateway, "sk-periodic-0001", "gpt-a").statusCode()).isEqualTo(200);
+            clock.set(resetAt.minusMillis(1));
+            assertThat(call(gateway, "sk-periodic-0001", "gpt-a").statusCode()).as("just before the reset").isEqualTo(400);
+            clock.set(resetAt.plusMillis(1));
+            assertThat(call(gateway, "sk-periodic-0001", "gpt-a").statusCode()).as("just after the reset").isEqualTo(200);
         }
     }
 
@@ -269,7 +276,7 @@ class KeyEnforcementTest {
             assertThat(gateway.get("/v1/models", "Authorization", "Bearer sk-parallel-0001").statusCode()).isEqualTo(200);
             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
             Future<HttpResponse<String>> open = pool.submit(() -> call(gateway, "sk-parallel-0001", "gpt-a"));
-            Thread.sleep(250);
+            Eventually.until("the first call is open at the upstream", Duration.ofSeconds(5), () -> slow.requests() == 1);
 
             HttpResponse<String> second = call(gateway, "sk-parallel-0001", "gpt-a");
 
@@ -358,17 +365,9 @@ class KeyEnforcementTest {
         }
     }
 
-    static SpendRow awaitRow(TestDatabase store, String callId) throws InterruptedException {
+    static SpendRow awaitRow(TestDatabase store, String callId) {
         SpendRepository spendLog = new SpendRepository(store.database());
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            Optional<SpendRow> row = spendLog.find(callId);
-            if (row.isPresent()) {
-                return row.get();
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no spend row for call " + callId + " within 10 s");
+        return Eventually.value("a spend row for call " + callId, Duration.ofSeconds(10), () -> spendLog.find(callId));
     }
 
     private static List<HttpResponse<String>> parallel(int n, Callable<HttpResponse<String>> call) throws Exception {
@@ -389,10 +388,7 @@ class KeyEnforcementTest {
      * Waits, when the minute is nearly over, for the next one to begin: rpm counts per
      * calendar minute, and a burst that straddled two minutes would be admitted twice.
      */
-    static void awayFromAMinuteBoundary() throws InterruptedException {
-        long secondOfMinute = Instant.now().getEpochSecond() % 60;
-        if (secondOfMinute >= 45) {
-            Thread.sleep((60 - secondOfMinute) * 1000 + 100);
-        }
+    static void awayFromAMinuteBoundary() {
+        CalendarMinutes.awayFromTheEnd(Duration.ofSeconds(15));
     }
 }

@@ -7,12 +7,20 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.store.SpendRepository;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.MovableTicker;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.time.TimeSource;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * other within a key refresh and a spend flush.
  */
 class SharedBudgetTest {
+    private static final String KEY_READS = "sluice_key_store_reads_total";
     private static final String MASTER = "sk-1234";
 
     @Test
@@ -53,7 +62,9 @@ class SharedBudgetTest {
         try (TestDatabase store = TestDatabases.postgres();
                 MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK))) {
             String config = config(store, upstream);
-            try (TestGateway a = TestGateway.start(config); TestGateway b = TestGateway.start(config)) {
+            MovableTicker bTicker = new MovableTicker();
+            try (TestGateway a = TestGateway.start(config);
+                    TestGateway b = TestGateway.start(config, Map.of(), RouterEvents.NONE, new TimeSource(Clock.systemUTC(), bTicker))) {
                 double perCall = costOfOneCall(a);
                 HttpResponse<String> generated = a.post("/key/generate",
                         "{\"model_max_budget\": {\"gpt-a\": {\"budget_limit\": " + perCall * 2.5 + ", \"time_period\": \"1d\"}}}",
@@ -63,17 +74,21 @@ class SharedBudgetTest {
 
                 // B reads the key (and seeds its gpt-a budget at nothing spent) before A spends it.
                 assertThat(call(b, key, "free").statusCode()).isEqualTo(200);
-                int admittedByA = 0;
-                while (call(a, key, "gpt-a").statusCode() == 200) {
-                    admittedByA++;
+                List<String> spentByA = new ArrayList<>();
+                for (HttpResponse<String> byA = call(a, key, "gpt-a"); byA.statusCode() == 200; byA = call(a, key, "gpt-a")) {
+                    spentByA.add(byA.headers().firstValue("x-litellm-call-id").orElseThrow());
                 }
-                assertThat(admittedByA).isEqualTo(3);
+                assertThat(spentByA).hasSize(3);
 
                 // Once B reads the key again (a 5 s cache, refreshed in the background on use) it
                 // raises its count from the spend log, and its very first gpt-a call is refused.
-                Thread.sleep(KeyDirectory.DEFAULT_TTL.toMillis() + 500);
+                SpendRepository spendLog = new SpendRepository(store.database());
+                Eventually.until("A's calls are in the spend log", Duration.ofSeconds(10),
+                        () -> spentByA.stream().allMatch(id -> spendLog.find(id).isPresent()));
+                double readsBefore = b.metric(KEY_READS);
+                bTicker.advance(KeyDirectory.DEFAULT_TTL.plusMillis(1));
                 assertThat(call(b, key, "free").statusCode()).isEqualTo(200);
-                Thread.sleep(1_500);
+                Eventually.until("B has read the key again", Duration.ofSeconds(10), () -> b.metric(KEY_READS) > readsBefore);
                 HttpResponse<String> refused = call(b, key, "gpt-a");
                 assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
                 assertThat(refused.body()).contains("budget_exceeded");

@@ -7,21 +7,26 @@ import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
+import dev.sluice.router.RouterEvents;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.MovableTicker;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +39,7 @@ class StoreOutageTest {
 
     @Test
     void keysSeenKeepWorkingAndEverySpendRowLandsWhenTheDatabaseReturns() throws Exception {
+        MovableTicker ticker = new MovableTicker();
         try (TestDatabase store = TestDatabases.postgres();
                 TcpProxy proxy = TcpProxy.to(TestDatabases.postgresAddress());
                 MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
@@ -43,7 +49,8 @@ class StoreOutageTest {
                         general_settings:
                           master_key: %s
                           %s
-                        """.formatted(upstream.baseUrl(), MASTER, store.generalSettingThrough(proxy.port())))) {
+                        """.formatted(upstream.baseUrl(), MASTER, store.generalSettingThrough(proxy.port())), Map.of(), RouterEvents.NONE,
+                        new TimeSource(Clock.systemUTC(), ticker))) {
             String seen = generate(gateway);
             String unseen = generate(gateway);
             List<String> calls = new ArrayList<>();
@@ -52,7 +59,7 @@ class StoreOutageTest {
 
             proxy.stop();
             // Past the key cache's lifetime, so the gateway must go to the database and find it gone.
-            Thread.sleep(KeyDirectory.DEFAULT_TTL.toMillis() + 200);
+            ticker.advance(KeyDirectory.DEFAULT_TTL.plusMillis(1));
             for (int i = 0; i < 20; i++) {
                 call(gateway, seen, calls, costs);
             }
@@ -74,6 +81,8 @@ class StoreOutageTest {
             Eventually.until("the key's spend is the exact sum of its calls", Duration.ofSeconds(10),
                     () -> keys.findByHash(VirtualKey.hash(seen)).orElseThrow().spend().compareTo(sum) == 0);
             assertThat(readiness(gateway).path("db").asText()).isEqualTo("connected");
+            // Unseen keys are refused at once for a back-off after a read found the store gone: past it, they are read again.
+            ticker.advance(KeyDirectory.OUTAGE_BACKOFF);
             assertThat(gateway.post("/v1/chat/completions", Chat.body("gpt-a", "hi"), "Authorization", "Bearer " + unseen)
                     .statusCode()).isEqualTo(200);
         }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.sluice.catalog.BundledModelCatalog.Entry;
 import dev.sluice.catalog.ModelCatalog.Prices;
 import dev.sluice.config.Deployment;
+import dev.sluice.testing.Deployments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -6,11 +6,12 @@ import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.CalendarMinutes;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.MetricSamples;
-import dev.sluice.testing.SlowStreamUpstream;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
@@ -102,11 +103,7 @@ class ReplicasIT {
                 assertThat(key).startsWith("sk-");
 
                 // The limit counts per UTC calendar minute: all twenty calls must fall in one.
-                Instant now = Instant.now();
-                Instant nextMinute = now.truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
-                if (Duration.between(now, nextMinute).compareTo(Duration.ofSeconds(10)) < 0) {
-                    Thread.sleep(Duration.between(now, nextMinute).plusMillis(200));
-                }
+                CalendarMinutes.awayFromTheEnd(Duration.ofSeconds(10));
 
                 Instant first = Instant.now();
                 List<String> outcomes = new ArrayList<>();
@@ -134,7 +131,7 @@ class ReplicasIT {
 
     @Test
     void leastBusyOnOneReplicaAvoidsADeploymentHoldingAStreamOpenedThroughAnother() throws Exception {
-        try (SlowStreamUpstream holding = new SlowStreamUpstream("holding", Duration.ofSeconds(5));
+        try (ScriptedUpstream holding = ScriptedUpstream.always("holding", ScriptedUpstream.Reply.heldStream("holding", Duration.ofSeconds(5)));
                 MockUpstream free = MockUpstream.start(MockOptions.defaults("free", MockMode.OK))) {
             String yaml = """
                     model_list:
@@ -220,7 +217,8 @@ class ReplicasIT {
         assertThat(throughA.headers().firstValue("x-litellm-model-id")).hasValue("backup");
         assertThat(failing.requests()).as("a tried the failing deployment once").isEqualTo(before + 1);
 
-        Thread.sleep(100);
+        // The mock is named after its deployment: b must have seen the bench before its calls count.
+        b.awaitMetric("b sees the bench a set", "sluice_deployment_benched{deployment=\"" + failing.name() + "\",model_group=\"g\"}", 1.0);
         long firstThroughB = System.nanoTime();
         for (int i = 0; i < 5; i++) {
             HttpResponse<String> throughB = b.post("/v1/chat/completions", Chat.body("g", "hi"));

@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.Ports;
 import java.io.IOException;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,17 +57,17 @@ class SluiceJarIT {
         Process demo = start(JAVA, Map.of(), "--port", Integer.toString(port), "--host", "127.0.0.1");
         try {
             HttpClient http = HttpClient.newHttpClient();
-            HttpResponse<String> ready = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
+            HttpResponse<String> ready = Eventually.value("the demo answers readiness", Duration.ofSeconds(30), () -> {
                 try {
-                    ready = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/readiness")).build(),
-                            HttpResponse.BodyHandlers.ofString());
-                    break;
+                    return Optional.of(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health/readiness")).build(),
+                            HttpResponse.BodyHandlers.ofString()));
                 } catch (IOException notYet) {
-                    Thread.sleep(50);
+                    return Optional.empty();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
                 }
-            }
+            });
             assertThat(ready).as("demo answered readiness").isNotNull();
             HttpResponse<String> chat = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
                             .header("Authorization", "Bearer sk-sluice-demo")
@@ -147,12 +149,8 @@ class SluiceJarIT {
         assumeTrue(Files.isExecutable(java17), "no Java 17 on this machine");
         int port = Ports.refusing();
         Process launcher = start(java17.toString(), Map.of(), "--port", Integer.toString(port), "--host", "127.0.0.1");
-        ProcessHandle gateway = null;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (gateway == null && System.nanoTime() < deadline) {
-            gateway = launcher.children().findFirst().orElse(null);
-            Thread.sleep(50);
-        }
+        ProcessHandle gateway = Eventually.value("the launcher starts a gateway", Duration.ofSeconds(30),
+                () -> launcher.children().findFirst());
         assertThat(gateway).as("the launcher started a gateway").isNotNull();
 
         try {

@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.testing.Configs;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.Configs;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;

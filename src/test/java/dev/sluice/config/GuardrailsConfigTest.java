@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.GuardrailConfig.ContentPattern;
+import dev.sluice.testing.Configs;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

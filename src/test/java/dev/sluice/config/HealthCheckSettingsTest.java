@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.Configs;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,6 +3,7 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.sluice.testing.Configs;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
+import dev.sluice.testing.Configs;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;

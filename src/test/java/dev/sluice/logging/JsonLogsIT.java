@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,15 +74,18 @@ class JsonLogsIT {
         builder.environment().remove("JSON_LOGS");
         builder.environment().putAll(env);
         Process process = builder.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() - deadline < 0 && process.isAlive()) {
-            Optional<Integer> port = startedPort(stderr);
-            if (port.isPresent()) {
-                return new Gateway(process, port.get(), stdout, stderr);
-            }
-            Thread.sleep(50);
+        // Started (its port named), or ended without starting: 0 stands for the latter.
+        int port = Eventually.value("the gateway starts or ends", Duration.ofSeconds(60),
+                () -> startedPortNow(stderr).or(() -> process.isAlive() ? Optional.empty() : Optional.of(0)));
+        return new Gateway(process, port, stdout, stderr);
+    }
+
+    private static Optional<Integer> startedPortNow(Path stderr) {
+        try {
+            return startedPort(stderr);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return new Gateway(process, 0, stdout, stderr);
     }
 
     /** The port named by the {@code server.started} line, once it is written. */

@@ -3,6 +3,7 @@ package dev.sluice.mock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.Eventually;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package dev.sluice.mock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testing.Eventually;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.ConnectException;

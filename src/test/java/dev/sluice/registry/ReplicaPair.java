@@ -101,6 +101,11 @@ final class ReplicaPair implements AutoCloseable {
         return b;
     }
 
+    /** The {@code redis_key_prefix} both replicas share. */
+    String redisPrefix() {
+        return prefix;
+    }
+
     @Override
     public void close() {
         if (a != null) {

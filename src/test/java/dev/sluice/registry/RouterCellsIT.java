@@ -13,9 +13,8 @@ import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.SlowStreamUpstream;
+import dev.sluice.testing.ScriptedUpstream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -60,7 +59,7 @@ class RouterCellsIT {
     private GatewayProcess a;
     private GatewayProcess b;
     /** Sends a stream's first event at once, then nothing for 2 s. */
-    private SlowStreamUpstream holding;
+    private ScriptedUpstream holding;
 
     @BeforeAll
     void startReplicas(@TempDir Path folder) {
@@ -103,7 +102,7 @@ class RouterCellsIT {
         pair.mock(MockOptions.defaults("cut", MockMode.CUT));
         pair.mock(MockOptions.defaults("cut-sibling", MockMode.OK));
 
-        holding = uncheckedSlowStream();
+        holding = ScriptedUpstream.always("stream-gap", ScriptedUpstream.Reply.heldStream("stream-gap", Duration.ofSeconds(2)));
         pair.mock(MockOptions.defaults("hangup", MockMode.HANG));
         String modelList = pair.deployment("retry-timeout", "retry-timeout", "retry-timeout", "timeout: " + SHORT_TIMEOUT)
                 + pair.deployment("retry-server", "retry-server", "retry-server", "")
@@ -184,14 +183,6 @@ class RouterCellsIT {
         pair.close();
         if (holding != null) {
             holding.close();
-        }
-    }
-
-    private static SlowStreamUpstream uncheckedSlowStream() {
-        try {
-            return new SlowStreamUpstream("stream-gap", Duration.ofSeconds(2));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
@@ -318,22 +309,15 @@ class RouterCellsIT {
         assertThat(primary.requests()).as("b never called the primary a benched").isEqualTo(1);
 
         primary.setMode(MockMode.OK);
-        long deadline = tripped + TimeUnit.SECONDS.toNanos(benchSeconds + 4);
-        while (true) {
-            long sent = System.nanoTime();
-            HttpResponse<String> throughB = b.post("/v1/chat/completions", chat(group, "hi", ""));
-            assertThat(throughB.statusCode()).as(throughB.body()).isEqualTo(200);
-            String servedBy = throughB.headers().firstValue("x-litellm-model-id").orElse("(none)");
-            if (servedBy.equals(group)) {
-                assertThat(TimeUnit.NANOSECONDS.toMillis(sent - tripped))
-                        .as("the primary took traffic again only once its %d s bench was nearly over", benchSeconds)
-                        .isGreaterThanOrEqualTo(benchSeconds * 1_000L - 500);
-                break;
-            }
-            assertThat(servedBy).isEqualTo(backup);
-            assertThat(System.nanoTime() - deadline).as("the primary never took traffic again after its bench").isNegative();
-            sleep(200);
-        }
+        Eventually.until("b sees the bench end", Duration.ofSeconds(benchSeconds + 4), () -> b.metric(benched) == 0.0);
+        long sent = System.nanoTime();
+        HttpResponse<String> throughB = b.post("/v1/chat/completions", chat(group, "hi", ""));
+        assertThat(throughB.statusCode()).as(throughB.body()).isEqualTo(200);
+        assertThat(throughB.headers().firstValue("x-litellm-model-id")).as("the primary takes traffic again after its bench")
+                .hasValue(group);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(sent - tripped))
+                .as("the primary took traffic again only once its %d s bench was nearly over", benchSeconds)
+                .isGreaterThanOrEqualTo(benchSeconds * 1_000L - 500);
         assertThat(primary.requests()).as("the benched call, then the one after its bench").isEqualTo(2);
     }
 
@@ -433,7 +417,7 @@ class RouterCellsIT {
                 .contains("[stream-gap] first").contains("\"stream_timeout\"").doesNotContain("[DONE]");
         assertThat(took).as("ms: the stream ended at its 0.5 s gap, not when the upstream went on after 2 s").isLessThan(1_800);
         assertThat(holding.calls()).isEqualTo(1);
-        sleep(300);
+        a.awaitMetric("a's call is over", "sluice_requests_in_flight", 0.0);
         assertThat(requests("cut-sibling")).as("not retried on the sibling once events were sent").isEqualTo(siblingBefore);
         assertThat(requests("fb-default-target")).as("nor on a default fallback").isEqualTo(defaultBefore);
     }
@@ -450,7 +434,8 @@ class RouterCellsIT {
                 .isInstanceOf(HttpTimeoutException.class);
         MockUpstream hangup = pair.mock("hangup");
         Eventually.until("the upstream sees the call given up", Duration.ofSeconds(3), () -> hangup.cancelledStreams() == 1);
-        sleep(500);
+        b.awaitMetric("the attempt is released", "sluice_deployment_in_flight{deployment=\"hangup\",model_group=\"hangup\"}", 0.0);
+        b.awaitMetric("b's call is over", "sluice_requests_in_flight", 0.0);
         assertThat(hangup.requests()).as("nothing is retried for a caller who left").isEqualTo(1);
         assertThat(requests("fb-default-target")).as("nor sent to a default fallback").isEqualTo(defaultBefore);
     }
@@ -463,14 +448,5 @@ class RouterCellsIT {
 
     private static long millisSince(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
+import dev.sluice.testing.CalendarMinutes;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
+import dev.sluice.testing.TestRedis;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,7 +101,9 @@ class RoutingCellsIT {
             sampled.add(servedBy(a.post("/v1/chat/completions", ReplicaPair.chat("latency", "hi", override))));
         }
         assertThat(sampled).as("deployments without a sample are tried first").containsExactlyInAnyOrder("latency-slow", "latency-fast");
-        Thread.sleep(300); // samples reach Redis a moment after the answer
+        // A real wait: latency samples are published to the other replica, never stored, so neither
+        // Redis nor b's /metrics shows when b has taken them in.
+        Thread.sleep(300);
         List<String> picks = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             GatewayProcess replica = i % 2 == 0 ? b : a;
@@ -117,7 +122,9 @@ class RoutingCellsIT {
         String body = "{\"model\":\"cache\",\"messages\":[{\"role\":\"system\",\"content\":\"" + instructions
                 + "\"},{\"role\":\"user\",\"content\":\"first question\"}]}";
         String holder = servedBy(a.post("/v1/chat/completions", body));
-        Thread.sleep(300); // the pin reaches Redis a moment after the answer
+        // A pin is set in Redis and told to the other replica in one script: wait until the first
+        // call's two cacheable prefixes (the system prompt, the whole call) are pinned there.
+        Eventually.until("the pins are in Redis", Duration.ofSeconds(5), () -> TestRedis.countKeys(pair.redisPrefix() + "pins:*") >= 2);
         List<String> picks = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             GatewayProcess replica = i % 2 == 0 ? b : a;
@@ -145,10 +152,7 @@ class RoutingCellsIT {
      * attempt claims its place in Redis first), and the rest go to its roomy sibling.
      */
     private void assertWithinRpmAcrossReplicas(String group, String strategy) throws InterruptedException {
-        long secondOfMinute = java.time.Instant.now().getEpochSecond() % 60;
-        if (secondOfMinute > 50) {
-            Thread.sleep((61 - secondOfMinute) * 1000); // the windows are calendar minutes
-        }
+        CalendarMinutes.awayFromTheEnd(Duration.ofSeconds(10)); // the windows are calendar minutes
         String override = ", \"router_settings_override\": {\"routing_strategy\": \"" + strategy + "\"}";
         Map<String, Integer> picks = new TreeMap<>();
         for (int i = 0; i < 10; i++) {

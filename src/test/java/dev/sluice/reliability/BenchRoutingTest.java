@@ -6,12 +6,14 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RecordedEvents;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,13 +29,14 @@ class BenchRoutingTest {
     @Test
     void rateLimitedDeploymentIsBenchedAtOnceAndReturnsWhenItsBenchEnds() throws Exception {
         RecordedEvents events = new RecordedEvents();
+        FakeClock clock = new FakeClock();
         try (ScriptedUpstream limited = ScriptedUpstream.start("limited", new Reply(429, "{\"error\":{\"message\":\"busy\"}}", "1"));
                 MockUpstream other = MockUpstream.start(MockOptions.defaults("other", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
                           - {model_name: g, litellm_params: {model: openai/a, api_base: %s, weight: 1000}, model_info: {id: limited}}
                           - {model_name: g, litellm_params: {model: openai/b, api_base: %s, weight: 1}, model_info: {id: other}}
-                        """.formatted(limited.baseUrl(), other.baseUrl()), Map.of(), events)) {
+                        """.formatted(limited.baseUrl(), other.baseUrl()), Map.of(), events, clock)) {
             HttpResponse<String> first = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
             assertThat(first.statusCode()).isEqualTo(200);
             assertThat(first.headers().firstValue("x-litellm-model-id")).hasValue("other");
@@ -45,7 +48,10 @@ class BenchRoutingTest {
             }
             assertThat(limited.calls()).as("benched for its Retry-After of 1 s").isEqualTo(1);
 
-            Thread.sleep(1100);
+            clock.advance(Duration.ofMillis(999));
+            HttpResponse<String> justBefore = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+            assertThat(justBefore.headers().firstValue("x-litellm-model-id")).as("a millisecond before its bench ends").hasValue("other");
+            clock.advance(Duration.ofMillis(1));
             HttpResponse<String> after = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
             assertThat(after.headers().firstValue("x-litellm-model-id")).hasValue("limited");
             assertThat(events.lines()).contains("unbench limited");

@@ -7,6 +7,7 @@ import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -91,7 +92,7 @@ class DeadlineTest {
 
     @Test
     void streamThatNeverCompletesAnEventCannotOutlastTheTotalDeadline() throws IOException {
-        try (dev.sluice.testing.HalfEventUpstream stalling = new dev.sluice.testing.HalfEventUpstream(true);
+        try (ScriptedUpstream stalling = ScriptedUpstream.always("stalling", ScriptedUpstream.Reply.halfEvent(true));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
                           - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
@@ -125,8 +126,8 @@ class DeadlineTest {
 
     @Test
     void waitsBeforeRetriesAreNotCountedAsOverhead() throws IOException {
-        try (dev.sluice.testing.ScriptedUpstream limited = dev.sluice.testing.ScriptedUpstream.start("up",
-                new dev.sluice.testing.ScriptedUpstream.Reply(429, "{\"error\":{\"message\":\"busy\"}}", "1"));
+        try (ScriptedUpstream limited = ScriptedUpstream.start("up",
+                new ScriptedUpstream.Reply(429, "{\"error\":{\"message\":\"busy\"}}", "1"));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
                           - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}

@@ -6,7 +6,8 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
-import dev.sluice.testing.EndlessErrorUpstream;
+import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.TestGateway;
 import java.net.http.HttpResponse;
@@ -23,7 +24,7 @@ class ErrorBodyBoundTest {
 
     @Test
     void anEndlessErrorBodyIsCutAt64KibAndTheRequestFailsOverAtOnce() throws Exception {
-        try (EndlessErrorUpstream endless = new EndlessErrorUpstream();
+        try (ScriptedUpstream endless = ScriptedUpstream.always("endless", Reply.endlessError());
                 MockUpstream sibling = MockUpstream.start(MockOptions.defaults("sibling", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:

@@ -6,12 +6,14 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.RecordedEvents;
 import dev.sluice.testing.TestGateway;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -35,12 +37,12 @@ class HangUpTest {
                 out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
                         + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
                 out.flush();
-                long until = System.nanoTime() + 5_000_000_000L;
-                while (hanging.requests() == 0 && System.nanoTime() < until) {
-                    Thread.sleep(10);
-                }
+                Eventually.until("the call reaches the hanging upstream", Duration.ofSeconds(5), () -> hanging.requests() >= 1);
             }
-            Thread.sleep(300);
+            // The call is over once the gateway saw the hang-up, let the upstream go and released the attempt.
+            Eventually.until("the upstream sees the call given up", Duration.ofSeconds(5), () -> hanging.cancelledStreams() == 1);
+            gateway.awaitMetric("the attempt is released", "sluice_deployment_in_flight{deployment=\"hanging\",model_group=\"g\"}", 0.0);
+            gateway.awaitMetric("the call is over", "sluice_requests_in_flight", 0.0);
 
             assertThat(hanging.requests()).isEqualTo(1);
             assertThat(other.requests()).as("no failover for a caller who left").isZero();

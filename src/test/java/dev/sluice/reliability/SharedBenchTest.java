@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * {@code redis_key_prefix} of its own and deletes its keys.
  */
 class SharedBenchTest {
+    private static final String BENCHED_FAILING = "sluice_deployment_benched{deployment=\"failing\",model_group=\"g\"}";
+
     private final String prefix = TestRedis.newPrefix();
 
     @AfterEach
@@ -57,7 +59,7 @@ class SharedBenchTest {
                 assertThat(eventsA.lines()).contains("bench failing server");
                 assertThat(failing.requests()).isEqualTo(1);
 
-                Thread.sleep(100);
+                b.awaitMetric("b sees the bench a set", BENCHED_FAILING, 1.0);
                 for (int i = 0; i < 5; i++) {
                     HttpResponse<String> throughB = b.post("/v1/chat/completions", Chat.body("g", "hi"));
                     assertThat(throughB.statusCode()).isEqualTo(200);
@@ -96,6 +98,7 @@ class SharedBenchTest {
                 b.post("/v1/chat/completions", Chat.body("g", "hi"));
                 Eventually.until("b benches on the shared total of 2", Duration.ofSeconds(1),
                         () -> eventsB.lines().contains("bench failing server"));
+                a.awaitMetric("a sees the bench b set", BENCHED_FAILING, 1.0);
 
                 for (int i = 0; i < 3; i++) {
                     assertThat(a.post("/v1/chat/completions", Chat.body("g", "hi")).headers().firstValue("x-litellm-model-id"))

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
-import dev.sluice.testing.SlowStreamUpstream;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
 import java.net.http.HttpClient;
@@ -31,7 +32,7 @@ class SharedInFlightCountsTest {
 
     @Test
     void aStreamHeldOpenThroughOneReplicaSteersLeastBusyOnTheOtherAndStillEndsWithDone() throws Exception {
-        try (SlowStreamUpstream holding = new SlowStreamUpstream("holding", Duration.ofMillis(2500));
+        try (ScriptedUpstream holding = ScriptedUpstream.always("holding", ScriptedUpstream.Reply.heldStream("holding", Duration.ofMillis(2500)));
                 MockUpstream free = MockUpstream.start(MockOptions.defaults("free", MockMode.OK))) {
             String settings = """
                     router_settings:
@@ -59,13 +60,10 @@ class SharedInFlightCountsTest {
                                          "messages":[{"role":"user","content":"tell me a long story"}]}"""))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
-                long waited = 0;
-                while (holding.open() == 0 && waited < 2_000) {
-                    Thread.sleep(20);
-                    waited += 20;
-                }
-                assertThat(holding.open()).as("a stream is being held open through a").isEqualTo(1);
-                Thread.sleep(200);
+                Eventually.until("a stream is held open through a", Duration.ofSeconds(2), () -> holding.open() == 1);
+                // In-flight counts go out a few milliseconds after they change: wait until b counts the stream.
+                b.awaitMetric("b counts the stream open through a",
+                        "sluice_deployment_in_flight{deployment=\"holding\",model_group=\"g\"}", 1.0);
 
                 for (int i = 0; i < 8; i++) {
                     HttpResponse<String> answer = b.post("/v1/chat/completions", """

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.CalendarMinutes;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,10 +117,7 @@ class SharedUsageWindowsTest {
     }
 
     /** The windows are calendar minutes: start with time to spare before the next one. */
-    private static void awayFromAMinutesEnd() throws InterruptedException {
-        long secondOfMinute = Instant.now().getEpochSecond() % 60;
-        if (secondOfMinute > 45) {
-            Thread.sleep((61 - secondOfMinute) * 1000);
-        }
+    private static void awayFromAMinutesEnd() {
+        CalendarMinutes.awayFromTheEnd(Duration.ofSeconds(15));
     }
 }

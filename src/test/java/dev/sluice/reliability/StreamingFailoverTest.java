@@ -6,7 +6,6 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
-import dev.sluice.testing.HalfEventUpstream;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
@@ -38,7 +37,7 @@ class StreamingFailoverTest {
 
     @Test
     void streamCutBeforeItsFirstEventIsRetriedElsewhere() throws IOException {
-        try (HalfEventUpstream cut = new HalfEventUpstream();
+        try (ScriptedUpstream cut = ScriptedUpstream.always("cut", ScriptedUpstream.Reply.halfEvent(false));
                 MockUpstream healthy = MockUpstream.start(MockOptions.defaults("healthy", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:

@@ -7,7 +7,8 @@ import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
-import dev.sluice.testing.SlowStreamUpstream;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.URI;
@@ -115,26 +116,24 @@ class StrategyRoutingTest {
 
     @Test
     void leastBusyAvoidsTheDeploymentHoldingALongStreamWhichStillEndsWithDone() throws Exception {
-        try (SlowStreamUpstream holding = new SlowStreamUpstream("holding", Duration.ofMillis(2500));
+        try (ScriptedUpstream holding = ScriptedUpstream.always("holding", ScriptedUpstream.Reply.heldStream("holding", Duration.ofMillis(2500)));
                 MockUpstream free = MockUpstream.start(MockOptions.defaults("free", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
-                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: holding}}
                           - {model_name: g, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: free}}
-                        """.formatted(holding.baseUrl(), free.baseUrl()))) {
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: holding}}
+                        """.formatted(free.baseUrl(), holding.baseUrl()))) {
             HttpClient client = HttpClient.newHttpClient();
-            CompletableFuture<HttpResponse<String>> stream = null;
-            for (int i = 0; i < 20 && holding.open() == 0; i++) {
-                // Both are idle at first, so the first pick is a coin toss: ask until the stream lands on 'holding'.
-                stream = client.sendAsync(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/chat/completions"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("""
-                                {"model":"g","stream":true,"router_settings_override":{"routing_strategy":"least-busy"},
-                                 "messages":[{"role":"user","content":"tell me a long story"}]}"""))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-                Thread.sleep(150);
-            }
-            assertThat(holding.open()).as("a stream is being held open").isEqualTo(1);
+            // Both are idle at first, so the first pick is the seeded random's: with the test seed it is 'holding'.
+            CompletableFuture<HttpResponse<String>> stream = client.sendAsync(
+                    HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/chat/completions"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("""
+                                    {"model":"g","stream":true,"router_settings_override":{"routing_strategy":"least-busy"},
+                                     "messages":[{"role":"user","content":"tell me a long story"}]}"""))
+                            .build(), HttpResponse.BodyHandlers.ofString());
+            Eventually.until("the stream is held open at 'holding'", Duration.ofSeconds(5), () -> holding.open() == 1);
+            assertThat(free.requests()).as("the first pick went to 'holding'").isZero();
 
             for (int i = 0; i < 5; i++) {
                 assertThat(servedBy(gateway.post("/v1/chat/completions", body("g", "least-busy", "hi")))).isEqualTo("free");

@@ -2,13 +2,16 @@ package dev.sluice.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Configs;
+import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.ScriptedUpstream.Chunk;
+import dev.sluice.testing.ScriptedUpstream.End;
+import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Callers and upstreams that behave unusually, and what Sluice makes of them. */
@@ -31,6 +35,7 @@ class EdgeCasesTest {
             OutputStream out = socket.getOutputStream();
             out.write(request.getBytes(StandardCharsets.UTF_8));
             out.flush();
+            // A caller slow on purpose: it reads nothing for this long, so the gateway's writes back up.
             Thread.sleep(pauseBeforeReadingMs);
             InputStream in = socket.getInputStream();
             ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -46,27 +51,15 @@ class EdgeCasesTest {
 
     @Test
     void aSlowCallerDoesNotTripTheUpstreamStallDeadline() throws Exception {
-        HttpServer fast = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         String event = "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"" + "x".repeat(1000) + "\"}}]}\n\n";
-        fast.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, 0);
-            try (OutputStream out = exchange.getResponseBody()) {
-                for (int i = 0; i < 8000; i++) {
-                    out.write(event.getBytes(StandardCharsets.UTF_8));
-                }
-                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-            }
-        });
-        fast.start();
-        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment(
-                "http://127.0.0.1:" + fast.getAddress().getPort() + "/v1", ", stream_timeout: 0.5"))) {
+        Chunk[] events = new Chunk[8001];
+        Arrays.fill(events, Chunk.now(event));
+        events[8000] = Chunk.now("data: [DONE]\n\n");
+        try (ScriptedUpstream fast = ScriptedUpstream.always("fast", Reply.stream(End.COMPLETE, events));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(fast.baseUrl(), ", stream_timeout: 0.5"))) {
             String answer = rawExchange(gateway.port(), post("/v1/chat/completions", Chat.stream("chat", "hi"), "HTTP/1.1"), 20_000, 1500);
 
             assertThat(answer).doesNotContain("stream_timeout").contains("data: [DONE]");
-        } finally {
-            fast.stop(0);
         }
     }
 
@@ -94,22 +87,13 @@ class EdgeCasesTest {
 
     @Test
     void aRedirectingUpstreamIsA502ThatNamesTheRedirect() throws IOException {
-        HttpServer redirecting = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        redirecting.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            exchange.getResponseHeaders().add("Location", "https://elsewhere/v1/chat/completions");
-            exchange.sendResponseHeaders(307, -1);
-            exchange.close();
-        });
-        redirecting.start();
-        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment(
-                "http://127.0.0.1:" + redirecting.getAddress().getPort() + "/v1", ""))) {
+        try (ScriptedUpstream redirecting = ScriptedUpstream.always("redirecting",
+                        Reply.body(307, null, "", "Location", "https://elsewhere/v1/chat/completions"));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(redirecting.baseUrl(), ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(502);
             assertThat(Json.parse(response.body().getBytes()).at("/error/message").asText()).contains("307").contains("https://elsewhere");
-        } finally {
-            redirecting.stop(0);
         }
     }
 

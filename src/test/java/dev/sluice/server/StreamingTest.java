@@ -2,19 +2,22 @@ package dev.sluice.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Configs;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.ScriptedUpstream.Chunk;
+import dev.sluice.testing.ScriptedUpstream.End;
+import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -99,26 +101,9 @@ class StreamingTest {
 
     @Test
     void stalledStreamEndsWithATimeoutEventAfterStreamTimeout() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        HttpServer stalling = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        stalling.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, 0);
-            OutputStream out = exchange.getResponseBody();
-            out.write("data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"
-                    .getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            try {
-                release.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
-            }
-            exchange.close();
-        });
-        stalling.start();
-        try (TestGateway gateway = TestGateway.start(
-                Configs.singleDeployment("http://127.0.0.1:" + stalling.getAddress().getPort() + "/v1", ", stream_timeout: 1, timeout: 10"))) {
+        try (ScriptedUpstream stalling = ScriptedUpstream.always("stalling", Reply.stream(End.STALL,
+                        Chunk.now("data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n")));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(stalling.baseUrl(), ", stream_timeout: 1, timeout: 10"))) {
             long started = System.nanoTime();
             List<Event> events = readEvents(gateway, Chat.stream("chat", "hi"));
             long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -126,9 +111,6 @@ class StreamingTest {
             assertThat(events).hasSize(2);
             assertThat(Json.parse(events.get(1).data().getBytes()).at("/error/code").asText()).isEqualTo("stream_timeout");
             assertThat(tookMs).isBetween(900L, 8000L);
-        } finally {
-            release.countDown();
-            stalling.stop(0);
         }
     }
 
@@ -151,10 +133,7 @@ class StreamingTest {
                 assertThat(line).startsWith("data: ");
                 assertThat(upstream.cancelledStreams()).isZero();
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            while (upstream.cancelledStreams() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Eventually.until("the upstream sees its stream given up", Duration.ofSeconds(2), () -> upstream.cancelledStreams() >= 1);
             assertThat(upstream.cancelledStreams()).isEqualTo(1);
         }
     }
@@ -169,16 +148,10 @@ class StreamingTest {
                 out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
                         + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
                 out.flush();
-                long arrived = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (upstream.requests() == 0 && System.nanoTime() < arrived) {
-                    Thread.sleep(10);
-                }
+                Eventually.until("the call reaches the upstream", Duration.ofSeconds(2), () -> upstream.requests() >= 1);
                 assertThat(upstream.requests()).isEqualTo(1);
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-            while (upstream.cancelledStreams() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Eventually.until("the upstream sees the call given up", Duration.ofSeconds(2), () -> upstream.cancelledStreams() >= 1);
             assertThat(upstream.cancelledStreams()).isEqualTo(1);
         }
     }

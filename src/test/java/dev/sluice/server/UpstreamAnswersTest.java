@@ -3,17 +3,17 @@ package dev.sluice.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Configs;
+import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.Ports;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -114,17 +114,9 @@ class UpstreamAnswersTest {
 
     @Test
     void nonOpenAiErrorBodiesAreWrappedWithTheirTextKept() throws IOException {
-        HttpServer html = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        html.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] page = "<html><body>502 Bad Gateway from nginx</body></html>".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "text/html");
-            exchange.sendResponseHeaders(503, page.length);
-            exchange.getResponseBody().write(page);
-            exchange.close();
-        });
-        html.start();
-        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + html.getAddress().getPort() + "/v1", ""))) {
+        try (ScriptedUpstream html = ScriptedUpstream.always("html",
+                        Reply.body(503, "text/html", "<html><body>502 Bad Gateway from nginx</body></html>"));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(html.baseUrl(), ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(503);
@@ -132,24 +124,14 @@ class UpstreamAnswersTest {
             assertThat(error.get("message").asText()).contains("502 Bad Gateway from nginx");
             assertThat(error.get("type").asText()).isEqualTo("server_error");
             assertThat(error.get("upstream_status").asInt()).isEqualTo(503);
-        } finally {
-            html.stop(0);
         }
     }
 
     @Test
     void anthropicShapedErrorKeepsItsMessage() throws IOException {
-        HttpServer anthropic = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        anthropic.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] body = "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(529, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        anthropic.start();
-        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + anthropic.getAddress().getPort() + "/v1", ""))) {
+        try (ScriptedUpstream anthropic = ScriptedUpstream.always("anthropic", Reply.body(529, null,
+                        "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(anthropic.baseUrl(), ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(529);
@@ -157,29 +139,17 @@ class UpstreamAnswersTest {
             assertThat(error.get("message").asText())
                     .isEqualTo("Overloaded\n\nSluice: model group 'chat' failed with the error above. No fallback was attempted.");
             assertThat(error.get("code").asText()).isEqualTo("overloaded_error");
-        } finally {
-            anthropic.stop(0);
         }
     }
 
     @Test
     void successBodyThatIsNotJsonIsA502() throws IOException {
-        HttpServer broken = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        broken.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] body = "not json".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        broken.start();
-        try (TestGateway gateway = TestGateway.start(Configs.singleDeployment("http://127.0.0.1:" + broken.getAddress().getPort() + "/v1", ""))) {
+        try (ScriptedUpstream broken = ScriptedUpstream.always("broken", Reply.body(200, null, "not json"));
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(broken.baseUrl(), ""))) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(502);
             assertThat(Json.parse(response.body().getBytes()).at("/error/code").asText()).isEqualTo("invalid_upstream_response");
-        } finally {
-            broken.stop(0);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.spend.CallCost.Cost;
+import dev.sluice.testing.Deployments;
 import org.junit.jupiter.api.Test;
 
 class CallCostTest {
@@ -12,7 +13,7 @@ class CallCostTest {
 
     @Test
     void pricesPromptAndCompletionTokensAtTheDeploymentsOwnPrices() {
-        var deployment = TestDeployments.one(
+        var deployment = Deployments.one(
                 "model: openai/house-model, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002");
 
         assertThat(cost.of(deployment, 1000, 500)).isEqualTo(new Cost(0.002, true));
@@ -21,14 +22,14 @@ class CallCostTest {
     @Test
     void usesTheBundledTableWhenTheConfigGivesNoPrice() {
         // gpt-4o-mini: 0.15 and 0.60 dollars per million tokens.
-        var deployment = TestDeployments.one("model: openai/gpt-4o-mini");
+        var deployment = Deployments.one("model: openai/gpt-4o-mini");
 
         assertThat(cost.of(deployment, 1_000_000, 1_000_000)).isEqualTo(new Cost(0.75, true));
     }
 
     @Test
     void aPriceInTheConfigWinsOverTheTable() {
-        var deployment = TestDeployments.one("model: openai/gpt-4o, input_cost_per_token: 0");
+        var deployment = Deployments.one("model: openai/gpt-4o, input_cost_per_token: 0");
 
         // gpt-4o's output is 10 dollars per million tokens; its input is free here.
         assertThat(cost.of(deployment, 1_000_000, 1000)).isEqualTo(new Cost(0.01, true));
@@ -36,7 +37,7 @@ class CallCostTest {
 
     @Test
     void aModelWithoutAKnownPriceCostsZeroAndSaysSo() {
-        var deployment = TestDeployments.one("model: openai/house-model");
+        var deployment = Deployments.one("model: openai/house-model");
 
         Cost unpriced = cost.of(deployment, 1000, 1000);
 
@@ -47,7 +48,7 @@ class CallCostTest {
 
     @Test
     void aModelPricedAtZeroIsFreeNotUnpriced() {
-        var deployment = TestDeployments.one(
+        var deployment = Deployments.one(
                 "model: openai/house-model, input_cost_per_token: 0, output_cost_per_token: 0");
 
         assertThat(cost.of(deployment, 1000, 1000)).isEqualTo(new Cost(0, true));
@@ -55,7 +56,7 @@ class CallCostTest {
 
     @Test
     void theSumIsExactInDecimal() {
-        var deployment = TestDeployments.one(
+        var deployment = Deployments.one(
                 "model: openai/house-model, input_cost_per_token: 0.000001, output_cost_per_token: 0.000002");
 
         // In binary floating point 1000 * 0.000001 + 256 * 0.000002 is 0.0015119999999999999.
@@ -64,7 +65,7 @@ class CallCostTest {
 
     @Test
     void negativeTokenCountsAreRefused() {
-        var deployment = TestDeployments.one("model: openai/gpt-4o-mini");
+        var deployment = Deployments.one("model: openai/gpt-4o-mini");
 
         assertThatThrownBy(() -> cost.of(deployment, -1, 0)).hasMessage("promptTokens: -1 (expected: >= 0)");
         assertThatThrownBy(() -> cost.of(deployment, 0, -1)).hasMessage("completionTokens: -1 (expected: >= 0)");

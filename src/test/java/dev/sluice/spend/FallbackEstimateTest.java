@@ -8,6 +8,7 @@ import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.spend.FallbackEstimate.Estimate;
+import dev.sluice.testing.Deployments;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,7 +49,7 @@ class FallbackEstimateTest {
 
     @Test
     void promptTokensAtTheInputPricePlusTheMaximumAnswerAtTheOutputPrice() {
-        List<Deployment> group = TestDeployments.of(priced("fast", "0.000001", "0.000002"));
+        List<Deployment> group = Deployments.of(priced("fast", "0.000001", "0.000002"));
 
         Estimate e = estimate.of(group, 1000, body("{\"max_tokens\": 500}"));
 
@@ -60,7 +61,7 @@ class FallbackEstimateTest {
 
     @Test
     void withoutAMaximumTheAnswerIsTaken256TokensLong() {
-        List<Deployment> group = TestDeployments.of(priced("fast", "0.000001", "0.000002"));
+        List<Deployment> group = Deployments.of(priced("fast", "0.000001", "0.000002"));
 
         // 1000 * 0.000001 + 256 * 0.000002
         assertThat(estimate.of(group, 1000, body("{}")).dollars()).isEqualTo(0.001512);
@@ -68,7 +69,7 @@ class FallbackEstimateTest {
 
     @Test
     void theCheapestDeploymentForThisCallIsTheBasis() {
-        List<Deployment> group = TestDeployments.of(
+        List<Deployment> group = Deployments.of(
                 priced("cheap-in", "0.000001", "0.00001"),
                 priced("cheap-out", "0.000005", "0.000001"));
 
@@ -83,7 +84,7 @@ class FallbackEstimateTest {
 
     @Test
     void amongEquallyCheapDeploymentsTheFirstIsTheBasis() {
-        List<Deployment> group = TestDeployments.of(
+        List<Deployment> group = Deployments.of(
                 priced("a", "0.000001", "0.000001"), priced("b", "0.000001", "0.000001"));
 
         assertThat(estimate.of(group, 100, body("{}")).basis().id()).isEqualTo("d0");
@@ -91,7 +92,7 @@ class FallbackEstimateTest {
 
     @Test
     void aGroupWithAnUnpricedDeploymentIsFreeAndSaysItIsUnpriced() {
-        List<Deployment> group = TestDeployments.of(priced("a", "0.000001", "0.000001"), "model: openai/house-model");
+        List<Deployment> group = Deployments.of(priced("a", "0.000001", "0.000001"), "model: openai/house-model");
 
         Estimate e = estimate.of(group, 100, body("{}"));
 
@@ -102,7 +103,7 @@ class FallbackEstimateTest {
 
     @Test
     void aGroupPricedAtZeroIsFree() {
-        List<Deployment> group = TestDeployments.of(priced("local", "0", "0"));
+        List<Deployment> group = Deployments.of(priced("local", "0", "0"));
 
         Estimate e = estimate.of(group, 100_000, body("{\"max_tokens\": 4096}"));
 

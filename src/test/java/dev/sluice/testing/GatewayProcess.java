@@ -100,32 +100,36 @@ public final class GatewayProcess implements AutoCloseable {
     }
 
     private void awaitReady() {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("gateway " + name + " ended with exit code " + process.exitValue()
-                        + " before it was ready:\n" + output());
-            }
-            if (port == 0) {
-                Matcher started = STARTED.matcher(output());
-                if (!started.find()) {
-                    sleep(50);
-                    continue;
-                }
-                port = Integer.parseInt(started.group(1));
-            }
-            try {
-                http.send(HttpRequest.newBuilder(uri("/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                return;
-            } catch (IOException notYet) {
-                sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted waiting for gateway " + name, e);
-            }
+        try {
+            Eventually.until("gateway " + name + " ready", START_TIMEOUT, this::ready);
+        } catch (AssertionError notReady) {
+            throw new IllegalStateException(notReady.getMessage() + ":\n" + output(), notReady);
         }
-        throw new IllegalStateException("gateway " + name + " not ready within " + START_TIMEOUT.toSeconds() + " s:\n" + output());
+    }
+
+    /** True once the process has said its port and answers readiness; fails at once if it ended. */
+    private boolean ready() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("gateway " + name + " ended with exit code " + process.exitValue()
+                    + " before it was ready:\n" + output());
+        }
+        if (port == 0) {
+            Matcher started = STARTED.matcher(output());
+            if (!started.find()) {
+                return false;
+            }
+            port = Integer.parseInt(started.group(1));
+        }
+        try {
+            http.send(HttpRequest.newBuilder(uri("/health/readiness")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            return true;
+        } catch (IOException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for gateway " + name, e);
+        }
     }
 
     public String name() {
@@ -192,6 +196,16 @@ public final class GatewayProcess implements AutoCloseable {
         }
     }
 
+    /** One sample of {@code GET /metrics}, written as the format writes it; 0 when absent. */
+    public double metric(String sample) {
+        return MetricSamples.parse(get("/metrics").body()).getOrDefault(sample, 0.0);
+    }
+
+    /** Waits until {@link #metric} reads {@code value}: for state that reaches this replica from elsewhere. */
+    public void awaitMetric(String what, String sample, double value) {
+        Eventually.until(what + " (" + sample + " = " + value + ")", Duration.ofSeconds(10), () -> metric(sample) == value);
+    }
+
     public HttpClient client() {
         return http;
     }
@@ -229,14 +243,5 @@ public final class GatewayProcess implements AutoCloseable {
     @Override
     public String toString() {
         return "gateway " + name + " on port " + port;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -7,13 +7,13 @@ import java.io.InputStream;
 public final class RawRequests {
     private RawRequests() {}
 
-    /** Reads the head and a {@code Content-Length} body; returns early if the peer closes. */
-    public static void read(InputStream in) throws IOException {
+    /** Reads the head and a {@code Content-Length} body; false when the peer closed before a whole head. */
+    public static boolean read(InputStream in) throws IOException {
         StringBuilder head = new StringBuilder();
         while (!head.toString().endsWith("\r\n\r\n")) {
             int b = in.read();
             if (b < 0) {
-                return;
+                return false;
             }
             head.append((char) b);
         }
@@ -24,5 +24,6 @@ public final class RawRequests {
             }
         }
         in.readNBytes(length);
+        return true;
     }
 }

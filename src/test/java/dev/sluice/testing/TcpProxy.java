@@ -174,6 +174,7 @@ public final class TcpProxy implements AutoCloseable {
             for (int n = in.read(block); n >= 0; n = in.read(block)) {
                 Duration held = lag;
                 if (held.isPositive()) {
+                    // The proxy holds each block on purpose: a slow network is what lag() is for.
                     Thread.sleep(held);
                 }
                 out.write(block, 0, n);

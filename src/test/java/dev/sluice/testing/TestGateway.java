@@ -63,6 +63,20 @@ public final class TestGateway implements AutoCloseable {
 
     /** A gateway whose wall-clock time (bench ends, budget periods, key expiry, rate-limit minutes) is {@code clock}'s. */
     public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events, Clock clock) {
+        return start(yaml, env, events, new TimeSource(clock, System::nanoTime));
+    }
+
+    /**
+     * A gateway that reads all its time from {@code time}: a {@link FakeClock} or a
+     * {@link MovableTicker} there lets a test reach a bench end, a budget reset or a cache
+     * entry's end of life by moving time instead of sleeping.
+     */
+    public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events, TimeSource time) {
+        return start(yaml, env, events, time, new Random(7));
+    }
+
+    /** A gateway whose shuffles and weighted picks come from {@code random}, so a test can assert exact picks. */
+    public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events, TimeSource time, Random random) {
         try {
             SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
             Path storeFolder = null;
@@ -77,7 +91,7 @@ public final class TestGateway implements AutoCloseable {
                         config.guardrails(), config.ignoredKeys());
             }
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
-                    .withRandom(new Random(7)).withTime(new TimeSource(clock, System::nanoTime)).withEventLoops(2)
+                    .withRandom(random).withTime(time).withEventLoops(2)
                     .withEvents(events).withBackoff(TEST_BACKOFF)), storeFolder);
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
@@ -156,6 +170,19 @@ public final class TestGateway implements AutoCloseable {
 
     public HttpClient client() {
         return http;
+    }
+
+    /**
+     * One sample of {@code GET /metrics}, written as the format writes it
+     * ({@code sluice_deployment_benched{deployment="d",model_group="g"}}); 0 when absent.
+     */
+    public double metric(String sample) {
+        return MetricSamples.parse(get("/metrics").body()).getOrDefault(sample, 0.0);
+    }
+
+    /** Waits until {@link #metric} reads {@code value}: for state that reaches this gateway from elsewhere. */
+    public void awaitMetric(String what, String sample, double value) {
+        Eventually.until(what + " (" + sample + " = " + value + ")", Duration.ofSeconds(5), () -> metric(sample) == value);
     }
 
     @Override

@@ -86,6 +86,11 @@ public final class TestRedis {
         return Long.parseLong(command("EVAL", DELETE_SCRIPT, "0", prefix + "*"));
     }
 
+    /** How many keys match {@code pattern} (e.g. {@code prefix + "pins:*"}). */
+    public static long countKeys(String pattern) {
+        return Long.parseLong(command("EVAL", "return #redis.call('KEYS', ARGV[1])", "0", pattern));
+    }
+
     /** Runs one command and returns its reply as text (an integer, a simple or a bulk string). */
     public static String command(String... args) {
         try (Socket socket = new Socket()) {

@@ -63,6 +63,8 @@ class RedisInFlightCountsTest {
         a.started("d");
         Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
         a.close();
+        // A real wait: a heartbeat a sent before it closed may still be on its way, and b would stamp
+        // it at the time its clock is moved to below; nothing shows when the last one has landed.
         Thread.sleep(3 * HEARTBEAT.toMillis());
 
         // b stamped a's last heartbeat with its own clock, which has not moved since.
@@ -80,6 +82,7 @@ class RedisInFlightCountsTest {
         a.started("d");
         Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
         for (int i = 0; i < 10; i++) {
+            // A real wait: heartbeats run on a's own timer, and the lease counts the system clock's time.
             Thread.sleep(LEASE.toMillis() / 3);
             assertThat(b.count("d")).as("renewed by heartbeats").isEqualTo(1);
         }

@@ -9,6 +9,7 @@ import dev.sluice.testing.TestRedis;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +86,10 @@ class RedisLatencySamplesTest {
         a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 4.0, 3);
         Eventually.until("b has all of a's", Duration.ofSeconds(1),
                 () -> b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).contains(4.0));
-        Thread.sleep(100);
+        // Each store trims to the bound as a sample arrives: wait until both hold their last three.
+        Eventually.until("both hold the three latest", Duration.ofSeconds(1),
+                () -> a.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).equals(List.of(2.0, 3.0, 4.0))
+                        && b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).equals(List.of(2.0, 3.0, 4.0)));
 
         assertThat(a.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).containsExactly(2.0, 3.0, 4.0);
         assertThat(b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).containsExactly(2.0, 3.0, 4.0);

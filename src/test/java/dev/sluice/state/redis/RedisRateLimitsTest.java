@@ -220,7 +220,8 @@ class RedisRateLimitsTest {
             assertThat(a.decidedLocally()).isEqualTo(1);
 
             proxy.lag(Duration.ZERO);
-            // The late replies of the slow calls arrive first; then decisions are Redis's again.
+            // The late replies of the slow calls arrive first; then decisions are Redis's again. A real
+            // wait: the proxy holds each block already in flight for the lag it was sent under.
             Thread.sleep(RedisReplicas.BUDGET.multipliedBy(5).toMillis());
             Admitted shared = (Admitted) decide(a, subject, now);
             assertThat(a.decidedLocally()).as("back on the shared counts").isEqualTo(1);
@@ -242,6 +243,7 @@ class RedisRateLimitsTest {
         assertThat(decide(a, subject, clock.instant())).isInstanceOf(Admitted.class);
         // Past the first lease, on the clock the scripts read: only a renewal keeps the place.
         clock.advance(lease.plusMillis(100));
+        // A real wait: renewals run on the store's own 100 ms timer, which no clock of the test drives.
         Thread.sleep(400); // a few renewals at the advanced time
         assertThat(decide(b, subject, clock.instant())).as("renewed past its first lease").isInstanceOf(Refused.class);
 

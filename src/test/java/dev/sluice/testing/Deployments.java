@@ -1,4 +1,4 @@
-package dev.sluice.catalog;
+package dev.sluice.testing;
 
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
@@ -6,12 +6,18 @@ import dev.sluice.provider.Providers;
 import java.util.List;
 import java.util.Map;
 
-/** Deployments read from config text, one per flow map of litellm_params (and model_info). */
-final class Deployments {
+/**
+ * Deployments of one group {@code g} read from config text, as start-up reads them: deployment
+ * {@code i} has id {@code d<i>} and an unreachable {@code api_base}.
+ */
+public final class Deployments {
     private Deployments() {}
 
-    /** @param entries each {@code litellm_params} as a flow map body, optionally followed by {@code | model_info} */
-    static List<Deployment> of(String... entries) {
+    /**
+     * @param entries each the body of a {@code litellm_params} flow map, optionally followed by
+     *                {@code | } and more of {@code model_info} (e.g. {@code "model: openai/a | max_input_tokens: 10"})
+     */
+    public static List<Deployment> of(String... entries) {
         StringBuilder yaml = new StringBuilder("model_list:\n");
         for (int i = 0; i < entries.length; i++) {
             String[] parts = entries[i].split("\\|");
@@ -26,7 +32,7 @@ final class Deployments {
         }
     }
 
-    static Deployment one(String entry) {
+    public static Deployment one(String entry) {
         return of(entry).getFirst();
     }
 }
