@@ -28,6 +28,7 @@ import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
 import dev.sluice.spend.CallCost;
+import dev.sluice.state.RoutingSignals;
 import dev.sluice.spend.MeteredSpend;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.spend.SpendRecorder;
@@ -77,10 +78,7 @@ final class GatewayAssembly {
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
         ModelCatalog catalog = new BundledModelCatalog();
-        Router router = new Router(models, settings, cooldowns,
-                new Router.Picking(new Strategies(shared.signals(), catalog, config.router().routingStrategyArgs(), time.clock(),
-                        options.random()), new PreCallChecks(config.router(), catalog, shared.signals().cachePins(), time.clock()),
-                        options.random()),
+        Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
                 new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
         AccessControl access = accessControl(accounts, catalog, shared.rateLimiter(), metrics);
         Providers providers = Providers.builtIn(options.env());
@@ -98,6 +96,13 @@ final class GatewayAssembly {
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time);
+    }
+
+    /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */
+    private Router.Picking picking(RoutingSignals signals, ModelCatalog catalog) {
+        Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), time.clock(), options.random());
+        PreCallChecks checks = new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock());
+        return new Router.Picking(strategies, checks, options.random());
     }
 
     /**
