@@ -30,6 +30,7 @@ import dev.sluice.time.TimeSource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +95,11 @@ public final class AccessControl {
         this.spend = spend;
         this.clock = clock;
         this.nanoTime = nanoTime;
+    }
+
+    /** Whether {@code presented} (null when none was sent) is the master key. */
+    public boolean isMasterKey(String presented) {
+        return masterKeyDigest != null && presented != null && MessageDigest.isEqual(masterKeyDigest, digest(presented));
     }
 
     /** Whether callers must present a key: a master key is configured. */
@@ -271,6 +277,16 @@ public final class AccessControl {
     /** Whether {@code caller} may call {@code group}: every caller but a key limited to other groups. */
     public boolean mayUse(Caller caller, String group) {
         return !(caller instanceof Caller.Keyed keyed) || ModelAccess.allows(keyed, group);
+    }
+
+    /**
+     * The error for a group that does not exist, or that {@code caller} may not see: it lists
+     * only the groups of {@code served} the caller may use, so a key learns nothing of the rest.
+     */
+    public ApiError unknownGroup(Caller caller, String requested, Collection<String> served) {
+        List<String> usable = served.stream().filter(name -> mayUse(caller, name)).toList();
+        return ApiError.invalidRequest("Invalid model name passed in model=" + requested + ". Model groups you may use: "
+                + String.join(", ", usable) + ".", "model", "model_not_found");
     }
 
     /** Forgets what is held in memory of a key changed or deleted through the key API. */

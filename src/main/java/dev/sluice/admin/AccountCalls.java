@@ -63,10 +63,9 @@ final class AccountCalls {
     void answer(HttpServerRequest request, String route, Access access, StoreWork work) {
         QueryParams query;
         try {
-            query = QueryParams.of(request.params());
-        } catch (IllegalArgumentException e) {
-            Responses.error(request.response(), ApiError.invalidRequest("The query string is malformed: " + e.getMessage(),
-                    null, "invalid_query"));
+            query = QueryParams.of(request);
+        } catch (ApiError e) {
+            Responses.error(request.response(), e);
             return;
         }
         WrittenAccounts written = new WrittenAccounts();

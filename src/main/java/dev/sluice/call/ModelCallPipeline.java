@@ -118,7 +118,8 @@ public final class ModelCallPipeline {
 
     private Void resolve(ModelCall call) {
         String name = call.decoded().group();
-        ModelGroup group = services.models().current().find(name).orElseThrow(() -> unknownGroup(name));
+        ModelGroup group = services.models().current().find(name)
+                .orElseThrow(() -> services.access().unknownGroup(call.caller(), name, services.models().current().names()));
         CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
         call.resolved(group, withTeamSettings(call.caller(), requested, group),
                 RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
@@ -176,10 +177,6 @@ public final class ModelCallPipeline {
         }
     }
 
-    private ApiError unknownGroup(String name) {
-        return ApiError.invalidRequest("Invalid model name passed in model=" + name + ". Model groups you may use: "
-                + String.join(", ", services.models().current().names()) + ".", "model", "model_not_found");
-    }
 
     private static void fail(ModelCall call, Throwable t) {
         if (!call.response.headWritten()) {

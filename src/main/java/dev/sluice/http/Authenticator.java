@@ -56,7 +56,7 @@ public final class Authenticator {
     }
 
     /** The key a request presents, or null. */
-    static String presentedKey(HttpServerRequest request) {
+    public static String presentedKey(HttpServerRequest request) {
         String authorization = request.getHeader("Authorization");
         if (authorization != null && !authorization.isBlank()) {
             String value = authorization.strip();

@@ -2,6 +2,9 @@ package dev.sluice.http;
 
 import dev.sluice.api.ApiError;
 import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpServerRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,12 +22,52 @@ public record QueryParams(Map<String, String> values) {
         values = Map.copyOf(values);
     }
 
+    /**
+     * The request's query parameters. A query that is not valid percent-encoding is refused
+     * with a 400 naming the parameter it is in, never a fault of Sluice's own.
+     */
+    public static QueryParams of(HttpServerRequest request) {
+        try {
+            return of(request.params());
+        } catch (IllegalArgumentException e) {
+            String param = malformedParameter(request.query());
+            throw ApiError.invalidRequest("The query string is malformed" + (param == null ? "" : " in '" + param + "'")
+                    + ": " + e.getMessage(), param, "invalid_query");
+        }
+    }
+
+    /** The name of the first parameter whose name or value does not decode; null when none can be told. */
+    private static String malformedParameter(String query) {
+        if (query == null) {
+            return null;
+        }
+        for (String pair : query.split("&")) {
+            try {
+                URLDecoder.decode(pair, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                int equals = pair.indexOf('=');
+                String name = equals < 0 ? pair : pair.substring(0, equals);
+                try {
+                    return URLDecoder.decode(name, StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException undecodable) {
+                    return null; // the name itself is broken: there is no name to give
+                }
+            }
+        }
+        return null;
+    }
+
     public static QueryParams of(MultiMap params) {
         Map<String, String> first = new LinkedHashMap<>();
         for (String name : params.names()) {
             first.put(name, params.get(name));
         }
         return new QueryParams(first);
+    }
+
+    /** The parameter's value as sent, an empty one included. */
+    public Optional<String> raw(String name) {
+        return Optional.ofNullable(values.get(name));
     }
 
     /** The parameter's value; an empty one counts as absent, as {@code ?team_id=} means no filter. */

@@ -1,6 +1,7 @@
 package dev.sluice.server;
 
 import dev.sluice.http.Authenticator;
+import dev.sluice.http.QueryParams;
 import dev.sluice.http.Responses;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -32,7 +33,7 @@ public record HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator au
     }
 
     private void report(HttpServerRequest request, Caller caller) {
-        String group = request.getParam("model");
+        String group = QueryParams.of(request).raw("model").orElse(null);
         if (group != null && (gateway.models().current().find(group).isEmpty() || !gateway.access().mayUse(caller, group))) {
             throw unknownGroup(group, caller);
         }
@@ -55,9 +56,7 @@ public record HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator au
     }
 
     private ApiError unknownGroup(String group, Caller caller) {
-        List<String> usable = gateway.models().current().names().stream().filter(name -> gateway.access().mayUse(caller, name)).toList();
-        return ApiError.invalidRequest("Invalid model name passed in model=" + group + ". Model groups you may use: "
-                + String.join(", ", usable) + ".", "model", "model_not_found");
+        return gateway.access().unknownGroup(caller, group, gateway.models().current().names());
     }
 
     /** LiteLLM's shape, with when the probes were sent; API keys never appear. */

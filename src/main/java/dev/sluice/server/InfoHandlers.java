@@ -1,6 +1,7 @@
 package dev.sluice.server;
 
 import dev.sluice.http.Authenticator;
+import dev.sluice.http.QueryParams;
 import dev.sluice.http.Responses;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -10,6 +11,7 @@ import dev.sluice.json.Json;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.store.SpendWriterStatus;
+import dev.sluice.store.StoreStatus;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -53,7 +55,7 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
      */
     void modelInfo(HttpServerRequest request) {
         authenticator.withCaller(request, caller -> {
-            String only = request.getParam("litellm_model_id");
+            String only = QueryParams.of(request).raw("litellm_model_id").orElse(null);
             ArrayNode data = JsonNodeFactory.instance.arrayNode();
             var registry = gateway.models();
             for (var deployment : registry.deployments()) {
@@ -93,6 +95,9 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         }
         // A probe of an unreachable database can wait out the connection timeout; readiness
         // answers within PROBE_WAIT whatever the database does.
+        // Where the database is (its host, user and name) and why it cannot be reached are the
+        // operator's to see: shown only to the master key, as readiness needs no key at all.
+        boolean detailed = !gateway.access().required() || gateway.access().isMasterKey(Authenticator.presentedKey(request));
         Promise<Void> answered = Promise.promise();
         long timer = vertx.setTimer(PROBE_WAIT.toMillis(), id -> {
             if (answered.tryComplete()) {
@@ -105,10 +110,12 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
                 return;
             }
             if (probe.failed()) {
-                readiness(request, "unreachable: " + probe.cause().getMessage(), null);
+                readiness(request, detailed ? "unreachable: " + probe.cause().getMessage() : "unreachable", null);
                 return;
             }
-            readiness(request, probe.result().describe(), probe.result().location());
+            StoreStatus status = probe.result();
+            readiness(request, detailed || status.connected() ? status.describe() : "unreachable",
+                    detailed ? status.location() : null);
         });
     }
 

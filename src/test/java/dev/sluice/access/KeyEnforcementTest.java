@@ -103,6 +103,14 @@ class KeyEnforcementTest {
 
             JsonNode models = Json.parse(gateway.get("/v1/models", "Authorization", "Bearer sk-only-a-0001").body().getBytes());
             assertThat(models.path("data").findValuesAsText("id")).containsExactly("gpt-a");
+
+            // A group that does not exist: the error lists only what the key may use, never the other groups.
+            HttpResponse<String> unknown = call(gateway, "sk-only-a-0001", "gpt-z");
+            assertThat(unknown.statusCode()).isEqualTo(400);
+            assertThat(error(unknown).path("message").asText())
+                    .isEqualTo("Invalid model name passed in model=gpt-z. Model groups you may use: gpt-a.");
+            assertThat(error(call(gateway, MASTER, "gpt-z")).path("message").asText())
+                    .endsWith("Model groups you may use: gpt-a, gpt-b.");
         }
     }
 
@@ -362,6 +370,12 @@ class KeyEnforcementTest {
                 """))) {
             JsonNode ready = Json.parse(gateway.get("/health/readiness").body().getBytes());
             assertThat(ready.path("db").asText()).isEqualTo("connected");
+            assertThat(ready.has("db_location")).as("where the database is, shown to anyone: %s", ready).isFalse();
+            JsonNode detailed = Json.parse(gateway.get("/health/readiness", "Authorization", "Bearer " + MASTER).body().getBytes());
+            assertThat(detailed.path("db_location").asText()).as("shown to the master key").isNotEmpty();
+            JsonNode virtual = Json.parse(gateway.get("/health/readiness", "Authorization", "Bearer sk-not-the-master").body()
+                    .getBytes());
+            assertThat(virtual.has("db_location")).isFalse();
         }
     }
 

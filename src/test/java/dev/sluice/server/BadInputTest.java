@@ -164,4 +164,51 @@ class BadInputTest {
         assertThat(error.has("message") && error.has("type") && error.has("param") && error.has("code")).isTrue();
         return error;
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            /model/info?litellm_model_id=%ZZ        | litellm_model_id
+            /v1/model/info?litellm_model_id=%4      | litellm_model_id
+            /health?model=%ZZ                       | model
+            /health?x=1&model=ok%E                  | model
+            """)
+    void queryStringsThatAreNotPercentEncodingAreA400NamingTheParameter(String path, String param) throws IOException {
+        // Sent over a raw socket: an HTTP client refuses to build such a URI at all.
+        String answer;
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertThat(answer).as(answer).startsWith("HTTP/1.1 400 ");
+        JsonNode error = Json.parse(answer.substring(answer.indexOf("\r\n\r\n") + 4).getBytes()).path("error");
+        assertThat(error.path("code").asText()).isEqualTo("invalid_query");
+        assertThat(error.path("param").asText()).isEqualTo(param);
+        assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
+        assertThat(error.path("message").asText()).startsWith("The query string is malformed in '" + param + "'");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a NUL in the value of a key header | GET /v1/models HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer sk-secret-123\\0x\\r\\n\\r\\n | a header value contains a prohibited character
+            a control byte in a header name | GET /v1/models HTTP/1.1\\r\\nHost: x\\r\\nX-Bad\\1Name: sk-secret-123\\r\\n\\r\\n | a header name cannot contain some prohibited characters
+            a request line with a space | GET /v1/mo dels?sk-secret-123 HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n | invalid version format
+            """)
+    void unparsableRequestsAreToldWhatIsWrongWithoutWhatWasSent(String what, String raw, String said) throws IOException {
+        String answer;
+        try (Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(raw.translateEscapes().getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+        // A request line the parser cannot read has no version either: the answer is HTTP/1.0.
+        assertThat(answer).as(what).matches("(?s)HTTP/1\\.[01] 400 .*").doesNotContainIgnoringCase("secret");
+        JsonNode error = Json.parse(answer.substring(answer.indexOf("\r\n\r\n") + 4).getBytes()).path("error");
+        assertThat(error.path("code").asText()).isEqualTo("malformed_http");
+        assertThat(error.path("message").asText()).startsWith("The request is not valid HTTP: " + said).endsWith(".");
+    }
 }
