@@ -10,6 +10,7 @@ import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.json.Json;
 import dev.sluice.json.JsonBody;
+import dev.sluice.json.JsonProblems;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -124,6 +125,10 @@ final class AccountCalls {
             throw ApiError.invalidRequest("The body must be a JSON object, but got " + JsonFields.shown(root) + ".", null,
                     "invalid_type");
         }
+        JsonProblems.nulAt(body).ifPresent(path -> {
+            throw ApiError.invalidRequest("Invalid '" + path + "': it contains a NUL character, which no name, id or key may hold.",
+                    path, "invalid_value");
+        });
         return body;
     }
 

@@ -27,13 +27,22 @@ public record QueryParams(Map<String, String> values) {
      * with a 400 naming the parameter it is in, never a fault of Sluice's own.
      */
     public static QueryParams of(HttpServerRequest request) {
+        QueryParams query;
         try {
-            return of(request.params());
+            query = of(request.params());
         } catch (IllegalArgumentException e) {
             String param = malformedParameter(request.query());
             throw ApiError.invalidRequest("The query string is malformed" + (param == null ? "" : " in '" + param + "'")
                     + ": " + e.getMessage(), param, "invalid_query");
         }
+        for (Map.Entry<String, String> param : query.values().entrySet()) {
+            if (param.getKey().indexOf('\0') >= 0 || param.getValue().indexOf('\0') >= 0) {
+                throw ApiError.invalidRequest("Invalid '" + param.getKey().replace('\0', '?')
+                        + "': it contains a NUL character, which no name, id or key may hold.", param.getKey().replace('\0', '?'),
+                        "invalid_value");
+            }
+        }
+        return query;
     }
 
     /** The name of the first parameter whose name or value does not decode; null when none can be told. */
