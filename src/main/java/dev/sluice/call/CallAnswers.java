@@ -13,9 +13,11 @@ import io.vertx.core.http.HttpServerResponse;
  * written as it came; its stage ends when the stream does.
  */
 final class CallAnswers {
+    private final Providers providers;
     private final RoutedErrors errors;
 
     CallAnswers(Providers providers) {
+        this.providers = providers;
         this.errors = new RoutedErrors(providers);
     }
 
@@ -40,7 +42,8 @@ final class CallAnswers {
             case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
             case Answer.Whole whole -> {
                 call.headers.ended(outcome);
-                UpstreamHeaders.copy(whole.upstreamHeaders(), response);
+                KeyMask mask = new KeyMask(providers.forDeployment(outcome.lastDeployment()).key(outcome.lastDeployment()));
+                UpstreamHeaders.copy(mask.headers(whole.upstreamHeaders()), response);
                 call.headers.apply(response);
                 charge.putLimitHeaders(response);
                 charge.served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());

@@ -60,14 +60,16 @@ final class RoutedErrors {
             return;
         }
         if (failure.answered()) {
+            KeyMask mask = new KeyMask(providers.forDeployment(failed).key(failed));
             ObjectNode body = providers.forDeployment(failed).normaliseError(failure.status(), failure.body());
+            mask.tree(body);
             JsonNode error = body.get("error");
             if (error instanceof ObjectNode e) {
                 JsonNode message = e.get("message");
-                String upstream = withoutKey(message != null && message.isTextual() ? message.textValue() : "", failed);
+                String upstream = message != null && message.isTextual() ? message.textValue() : "";
                 e.put("message", upstream.isEmpty() ? what : upstream + "\n\n" + what);
             }
-            UpstreamHeaders.copy(failure.headers(), response);
+            UpstreamHeaders.copy(mask.headers(failure.headers()), response);
             Responses.json(response, failure.status(), Json.buffer(body));
             return;
         }
@@ -148,17 +150,5 @@ final class RoutedErrors {
             }
         }
         return String.join("; ", parts);
-    }
-
-    /**
-     * An upstream's message with the deployment's own API key masked: providers quote the key
-     * they were sent ("Incorrect API key provided: sk-..."), and the caller must never see the
-     * gateway's key.
-     */
-    private static String withoutKey(String message, Deployment deployment) {
-        return deployment.params().apiKey()
-                .filter(key -> key.value().length() >= 4 && message.contains(key.value()))
-                .map(key -> message.replace(key.value(), key.masked()))
-                .orElse(message);
     }
 }

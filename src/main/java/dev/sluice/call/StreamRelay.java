@@ -73,7 +73,7 @@ final class StreamRelay {
 
     /** What the call does at the relay's two moments. */
     interface Hooks {
-        /** Sets the caller's headers; run once, just before the head is written. */
+        /** Sets the caller's headers, the upstream's relayed ones included; run once, just before the head is written. */
         void beforeHead();
 
         /**
@@ -188,7 +188,6 @@ final class StreamRelay {
             return;
         }
         hooks.beforeHead();
-        UpstreamHeaders.copy(upstream.headers(), client);
         client.setStatusCode(upstream.status())
                 .setChunked(true)
                 .putHeader("Content-Type", "text/event-stream")

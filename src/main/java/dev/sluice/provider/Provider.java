@@ -3,6 +3,7 @@ package dev.sluice.provider;
 import dev.sluice.llm.Operation;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
+import dev.sluice.config.Secret;
 import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.failure.Failure;
@@ -42,6 +43,13 @@ public interface Provider {
      * change it further.
      */
     UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body);
+
+    /**
+     * The secret this adapter sends for {@code deployment}, wherever it came from (the
+     * deployment's {@code api_key}, or a provider variable such as {@code OPENAI_API_KEY}):
+     * everything relayed back to a caller has it masked.
+     */
+    Optional<Secret> key(Deployment deployment);
 
     /**
      * Why this deployment cannot be called as configured, as a config problem relative to

@@ -74,6 +74,32 @@ class UpstreamAnswersTest {
     }
 
     @Test
+    void aKeyTakenFromTheEnvironmentIsMaskedInEveryStringOfTheErrorAndInEveryRelayedHeader() throws IOException {
+        String key = "sk-from-the-environment-9876543210";
+        String body = "{\"error\":{\"message\":\"Incorrect API key provided: " + key + ".\",\"type\":\"invalid_request_error\","
+                + "\"param\":\"" + key + "\",\"code\":\"bad_key_" + key + "\",\"details\":{\"sent\":[\"Bearer " + key + "\"]}},"
+                + "\"echo\":\"" + key + "\"}";
+        try (dev.sluice.testing.ScriptedUpstream upstream = dev.sluice.testing.ScriptedUpstream.start("quoting",
+                        dev.sluice.testing.ScriptedUpstream.Reply.body(401, "application/json", body,
+                                "x-seen-authorization", "Bearer " + key, "www-authenticate", "Bearer realm=" + key));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(upstream.baseUrl()), java.util.Map.of("OPENAI_API_KEY", key))) {
+            HttpResponse<String> answer = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+
+            assertThat(answer.statusCode()).isEqualTo(401);
+            assertThat(answer.body()).doesNotContain(key).contains("Incorrect API key provided: ****3210.");
+            JsonNode error = Json.parse(answer.body().getBytes()).path("error");
+            assertThat(error.path("param").asText()).isEqualTo("****3210");
+            assertThat(error.path("code").asText()).isEqualTo("bad_key_****3210");
+            assertThat(answer.headers().map().toString()).doesNotContain(key);
+            assertThat(answer.headers().firstValue("llm_provider-x-seen-authorization")).hasValue("Bearer ****3210");
+        }
+    }
+
+    @Test
     void contextWindowRefusalKeepsItsCode() throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.CONTEXT).withMaxChars(10));
                 TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {

@@ -37,10 +37,14 @@ public final class AzureProvider implements Provider {
         String url = base + "/openai/deployments/"
                 + URLEncoder.encode(deployment.params().providerModel(), StandardCharsets.UTF_8).replace("+", "%20")
                 + endpoint.path() + "?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8);
-        Optional<String> key = deployment.params().apiKey().map(Secret::value)
-                .or(() -> Optional.ofNullable(env.get("AZURE_API_KEY")));
-        Map<String, String> headers = key.map(k -> Map.of("api-key", k)).orElse(Map.of());
+        Map<String, String> headers = key(deployment).map(k -> Map.of("api-key", k.value())).orElse(Map.of());
         return new UpstreamRequest(url, headers, Json.bytes(body));
+    }
+
+    @Override
+    public Optional<Secret> key(Deployment deployment) {
+        return deployment.params().apiKey()
+                .or(() -> Optional.ofNullable(env.get("AZURE_API_KEY")).map(Secret::new));
     }
 
     @Override

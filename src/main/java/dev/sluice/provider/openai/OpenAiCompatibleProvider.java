@@ -27,10 +27,14 @@ public final class OpenAiCompatibleProvider implements Provider {
     @Override
     public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
         String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
-        Optional<String> key = deployment.params().apiKey().map(Secret::value)
-                .or(() -> Optional.ofNullable(flavour.keyVariable()).map(env::get));
-        Map<String, String> headers = key.map(k -> Map.of("Authorization", "Bearer " + k)).orElse(Map.of());
+        Map<String, String> headers = key(deployment).map(k -> Map.of("Authorization", "Bearer " + k.value())).orElse(Map.of());
         return new UpstreamRequest(base + endpoint.path(), headers, Json.bytes(body));
+    }
+
+    @Override
+    public Optional<Secret> key(Deployment deployment) {
+        return deployment.params().apiKey()
+                .or(() -> Optional.ofNullable(flavour.keyVariable()).map(env::get).map(Secret::new));
     }
 
     @Override
