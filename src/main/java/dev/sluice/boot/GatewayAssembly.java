@@ -39,6 +39,7 @@ import dev.sluice.tracing.GatewayTracing;
 import dev.sluice.tracing.OtlpSetup;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The composition root: builds every shared part of one gateway from its options, in
@@ -92,7 +93,7 @@ final class GatewayAssembly {
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), config.general().maxRequestBytes());
+                time.ticker(), config.general().maxRequestBytes(), UUID.randomUUID().toString());
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time);

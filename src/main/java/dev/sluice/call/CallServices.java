@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  * @param clock           wall-clock time, for Retry-After dates
  * @param nanoTime        the monotonic time deadlines and durations are measured with
  * @param maxRequestBytes the largest request body accepted
+ * @param instance        this gateway's own mark on the calls it sends upstream ({@link dev.sluice.http.Hops})
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
-        long maxRequestBytes) {}
+        long maxRequestBytes, String instance) {}

@@ -2,6 +2,7 @@ package dev.sluice.call;
 
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.access.CallEnd;
+import dev.sluice.http.Hops;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
@@ -96,15 +97,15 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         });
     }
 
-    /** With tracing on, the request carries the attempt's trace context, so the upstream's spans join the call's trace. */
+    /**
+     * The request as it goes upstream: with this gateway's hop mark and, with tracing on, the
+     * attempt's trace context, so the upstream's spans join the call's trace.
+     */
     private UpstreamRequest traced(UpstreamRequest upstreamRequest) {
-        Map<String, String> trace = services.tracing().map(t -> t.upstreamHeaders(call.callId))
-                .orElse(Map.of());
-        if (trace.isEmpty()) {
-            return upstreamRequest;
-        }
         Map<String, String> headers = new LinkedHashMap<>(upstreamRequest.headers());
-        headers.putAll(trace);
+        services.tracing().ifPresent(t -> headers.putAll(t.upstreamHeaders(call.callId)));
+        // Every call upstream carries this gateway's mark, so one that comes back to it is refused at once.
+        headers.put(Hops.HEADER, Hops.next(call.request.getHeader(Hops.HEADER), services.instance()));
         return new UpstreamRequest(upstreamRequest.url(), headers, upstreamRequest.body());
     }
 

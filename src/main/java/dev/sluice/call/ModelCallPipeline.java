@@ -6,6 +6,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.http.Authenticator;
 import dev.sluice.http.CallIds;
+import dev.sluice.http.Hops;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.ingress.IngressCodec;
@@ -67,13 +68,21 @@ public final class ModelCallPipeline {
 
     public void handle(HttpServerRequest request, IngressCodec codec) {
         ModelCall call = open(request, codec);
-        authenticator.caller(request)
+        Future.<Void>succeededFuture()
+                .map(v -> refuseLoops(call))
+                .compose(v -> authenticator.caller(request))
                 .transform(who -> readBody(call, who))
                 .map(body -> decode(call, body))
                 .map(v -> resolve(call))
                 .compose(v -> admit(call))
                 .compose(v -> admitted(call))
                 .onFailure(t -> fail(call, t));
+    }
+
+    /** A call that has come round to this gateway again is answered 508 before anything else is done. */
+    private Void refuseLoops(ModelCall call) {
+        Hops.check(call.request, services.instance());
+        return null;
     }
 
     /** The stages after admission, whose every ending finishes the call's ticket. */
