@@ -42,8 +42,7 @@ final class CallAnswers {
             case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
             case Answer.Whole whole -> {
                 call.headers.ended(outcome);
-                KeyMask mask = new KeyMask(providers.forDeployment(outcome.lastDeployment()).key(outcome.lastDeployment()));
-                UpstreamHeaders.copy(mask.headers(whole.upstreamHeaders()), response);
+                UpstreamHeaders.copy(KeyMask.of(providers, outcome.lastDeployment()).headers(whole.upstreamHeaders()), response);
                 call.headers.apply(response);
                 charge.putLimitHeaders(response);
                 charge.served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());

@@ -164,8 +164,8 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                         call.headers.apply(call.response);
                         call.charge().putLimitHeaders(call.response);
                         call.charge().streamHead(call.response);
-                        KeyMask mask = new KeyMask(services.providers().forDeployment(deployment).key(deployment));
-                        UpstreamHeaders.copy(mask.headers(exchange.headers()), call.response);
+                        UpstreamHeaders.copy(KeyMask.of(services.providers(), deployment).headers(exchange.headers()),
+                                call.response);
                     }
 
                     @Override

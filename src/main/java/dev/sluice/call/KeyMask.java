@@ -3,7 +3,9 @@ package dev.sluice.call;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
+import dev.sluice.provider.Providers;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -18,8 +20,12 @@ import java.util.Optional;
  * characters is not looked for: it would match ordinary text.
  */
 record KeyMask(Optional<Secret> key) {
-    static final KeyMask NONE = new KeyMask(Optional.empty());
     private static final int SHORTEST_KEY = 4;
+
+    /** The mask of the key {@code deployment}'s provider adapter sends it. */
+    static KeyMask of(Providers providers, Deployment deployment) {
+        return new KeyMask(providers.forDeployment(deployment).key(deployment));
+    }
 
     String text(String text) {
         if (key.isEmpty() || key.get().value().length() < SHORTEST_KEY || !text.contains(key.get().value())) {

@@ -8,6 +8,7 @@ import dev.sluice.api.ErrorBodies;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.json.Json;
+import dev.sluice.provider.Provider;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteOutcome.GroupRun;
@@ -60,8 +61,9 @@ final class RoutedErrors {
             return;
         }
         if (failure.answered()) {
-            KeyMask mask = new KeyMask(providers.forDeployment(failed).key(failed));
-            ObjectNode body = providers.forDeployment(failed).normaliseError(failure.status(), failure.body());
+            Provider provider = providers.forDeployment(failed);
+            KeyMask mask = new KeyMask(provider.key(failed));
+            ObjectNode body = provider.normaliseError(failure.status(), failure.body());
             mask.tree(body);
             JsonNode error = body.get("error");
             if (error instanceof ObjectNode e) {

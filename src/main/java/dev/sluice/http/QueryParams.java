@@ -66,7 +66,7 @@ public record QueryParams(Map<String, String> values) {
         return null;
     }
 
-    public static QueryParams of(MultiMap params) {
+    private static QueryParams of(MultiMap params) {
         Map<String, String> first = new LinkedHashMap<>();
         for (String name : params.names()) {
             first.put(name, params.get(name));
