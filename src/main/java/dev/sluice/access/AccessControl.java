@@ -9,6 +9,11 @@ import dev.sluice.limits.Admission;
 import dev.sluice.limits.BudgetCheck;
 import dev.sluice.limits.BudgetCheck.Budget;
 import dev.sluice.limits.BudgetExceeded;
+import dev.sluice.limits.BudgetReserver;
+import dev.sluice.router.ModelGroup;
+import dev.sluice.spend.BudgetReservations;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.function.DoubleSupplier;
 import dev.sluice.spend.CallCost;
 import dev.sluice.spend.FallbackEstimate;
 import dev.sluice.limits.LimitSubject;
@@ -61,6 +66,7 @@ public final class AccessControl {
     private final RateLimiter limits;
     private final FallbackEstimate estimate;
     private final CallTicket.Accounting accounting;
+    private final BudgetReserver budgets;
     private final SpendRecorder spend;
     private final Clock clock;
     private final LongSupplier nanoTime;
@@ -71,8 +77,15 @@ public final class AccessControl {
      * @param counters each key's, team's and model's spend in its current budget period
      * @param cost     what a call costs
      * @param spend    where each finished call's spend row goes
+     * @param budgets  where calls' budgets are checked and their estimates held: in this
+     *                 process, or in the store the replicas share
      */
-    public record Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend) {}
+    public record Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend, BudgetReserver budgets) {
+        /** A ledger whose budgets are held in this process. */
+        public Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend) {
+            this(counters, cost, spend, new BudgetReservations(counters));
+        }
+    }
 
     /**
      * @param directory the store's keys; empty when no store is open, and then only the master
@@ -92,6 +105,7 @@ public final class AccessControl {
         this.limits = limits;
         this.estimate = new FallbackEstimate(cost);
         this.accounting = new CallTicket.Accounting(cost, counters, spend, nanoTime);
+        this.budgets = ledger.budgets();
         this.spend = spend;
         this.clock = clock;
         this.nanoTime = nanoTime;
@@ -167,10 +181,11 @@ public final class AccessControl {
     /**
      * Admits a call of {@code caller} to {@code group}, or fails with the {@link ApiError} that
      * refuses it. The ticket must be {@linkplain CallTicket#finish finished} once the call ends.
-     * Completes on the calling event loop; rate limits shared with other replicas may take one
-     * round trip to the store they share.
+     * Under a budget the call holds {@code estimate} (US dollars, asked for only then) of it
+     * until it ends ({@link BudgetReserver}). Completes on the calling event loop; budgets and
+     * rate limits shared with other replicas may take a round trip to the store they share.
      */
-    public Future<CallTicket> admit(Caller caller, String group, String callId) {
+    public Future<CallTicket> admit(Caller caller, String group, String callId, DoubleSupplier estimate) {
         if (!spend.accepting()) {
             return Future.failedFuture(new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store "
                     + "is unreachable and the spend buffer is full. Calls resume as soon as the store is back.", null,
@@ -185,21 +200,41 @@ public final class AccessControl {
         if (refusal.isPresent()) {
             return Future.failedFuture(refusal.get());
         }
-        Optional<Budget> spent = BudgetCheck.exhausted(budgets(keyed, group));
-        if (spent.isPresent()) {
-            return Future.failedFuture(new ApiError(400, BudgetExceeded.TYPE, BudgetExceeded.message(spent.get(), keyed.label()),
-                    null, "400"));
-        }
-        return limits.check(subject(keyed, group), now).compose(admission -> switch (admission) {
-            case Admission.Refused refused -> {
-                Map<String, String> headers = new LinkedHashMap<>(refused.headers().values());
-                headers.put("Retry-After", Long.toString(refused.retryAfterSeconds()));
-                yield Future.failedFuture(new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded")
-                        .withHeaders(headers));
-            }
-            case Admission.Admitted admitted -> Future.succeededFuture(
-                    new CallTicket(start, admitted.permit(), admitted.headers().values(), accounting));
+        List<Budget> applying = budgets(keyed, group);
+        Future<BudgetReserver.Reservation> reserved = applying.isEmpty()
+                ? Future.succeededFuture(NO_BUDGET)
+                : budgets.reserve(applying, estimate.getAsDouble());
+        return reserved.compose(reservation -> switch (reservation) {
+            case BudgetReserver.Reached reached -> Future.failedFuture(new ApiError(400, BudgetExceeded.TYPE,
+                    BudgetExceeded.message(reached.budget(), keyed.label()), null, "400"));
+            case BudgetReserver.Held held -> limits.check(subject(keyed, group), now).compose(admission -> switch (admission) {
+                case Admission.Refused refused -> {
+                    // Refused after all: what the call held of its budgets goes back at once.
+                    if (held.hold() != null) {
+                        held.hold().settle(List.of(), 0);
+                    }
+                    Map<String, String> headers = new LinkedHashMap<>(refused.headers().values());
+                    headers.put("Retry-After", Long.toString(refused.retryAfterSeconds()));
+                    yield Future.failedFuture(new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded")
+                            .withHeaders(headers));
+                }
+                case Admission.Admitted admitted -> Future.succeededFuture(new CallTicket(start, admitted.permit(),
+                        admitted.headers().values(), accounting).holding(held.hold()));
+            });
         });
+    }
+
+    /** A call under no budget holds nothing. */
+    private static final BudgetReserver.Held NO_BUDGET = new BudgetReserver.Held(null);
+
+    /**
+     * What a call of {@code body} ({@code bodyBytes} long) to {@code group} is reckoned to cost
+     * when admitted, the {@link FallbackEstimate} with the prompt taken as four bytes of the
+     * body a token: counting the prompt's tokens costs more than the rest of admission, and the
+     * body's bytes are never fewer than its prompt's.
+     */
+    public double admissionEstimate(ModelGroup group, JsonNode body, int bodyBytes) {
+        return group.deployments().isEmpty() ? 0 : estimate.of(group.deployments(), bodyBytes / 4, body).dollars();
     }
 
     /**

@@ -3,7 +3,10 @@ package dev.sluice.access;
 import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.Deployment;
 import dev.sluice.spend.CallCost;
+import dev.sluice.limits.BudgetHold;
 import dev.sluice.limits.Permit;
+import java.util.ArrayList;
+import java.util.List;
 import dev.sluice.limits.Scope;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.store.Money;
@@ -34,6 +37,8 @@ public final class CallTicket {
     private final long startedNanos;
     private final Accounting accounting;
     private final AtomicBoolean finished = new AtomicBoolean();
+    /** What the call holds of its budgets; null when it is under none. */
+    private BudgetHold hold;
 
     /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
     record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime) {}
@@ -60,6 +65,12 @@ public final class CallTicket {
         this.startedAt = start.startedAt();
         this.startedNanos = start.startedNanos();
         this.accounting = accounting;
+    }
+
+    /** This ticket, holding {@code hold} of the caller's budgets until it is finished; null: under no budget. */
+    CallTicket holding(BudgetHold hold) {
+        this.hold = hold;
+        return this;
     }
 
     /** The {@code x-ratelimit-*} headers of the caller's limits as they stood when the call was admitted. */
@@ -92,11 +103,16 @@ public final class CallTicket {
             return -1;
         }
         double dollars = price(end);
-        if (caller instanceof Caller.Keyed keyed && dollars > 0) {
-            SpendCounters counters = accounting.counters();
-            counters.add(new Scope.Key(keyed.keyHash()), dollars);
-            keyed.team().ifPresent(team -> counters.add(new Scope.Team(team.teamId()), dollars));
-            counters.add(new Scope.KeyModel(keyed.keyHash(), end.group()), dollars);
+        if (caller instanceof Caller.Keyed keyed) {
+            List<Scope> charged = new ArrayList<>(3);
+            charged.add(new Scope.Key(keyed.keyHash()));
+            keyed.team().ifPresent(team -> charged.add(new Scope.Team(team.teamId())));
+            charged.add(new Scope.KeyModel(keyed.keyHash(), end.group()));
+            if (hold != null) {
+                hold.settle(charged, dollars);
+            } else if (dollars > 0) {
+                charged.forEach(scope -> accounting.counters().add(scope, dollars));
+            }
         }
         if (permit != null) {
             permit.release(end.promptTokens() + end.completionTokens());

@@ -144,7 +144,9 @@ public final class ModelCallPipeline {
     }
 
     private Future<Void> admit(ModelCall call) {
-        return services.access().admit(call.caller(), call.group().name(), CallIds.spendRowId(call.request, call.callId))
+        ModelGroup group = call.group();
+        return services.access().admit(call.caller(), group.name(), CallIds.spendRowId(call.request, call.callId),
+                        () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {
                     call.admitted(ticket);
                     return null;

@@ -13,8 +13,9 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@link #exhausted}: may the request be served at all? Not when any budget's current
- *       spend has reached its limit ({@code spend >= max_budget}, as LiteLLM checks, so a
- *       {@code max_budget} of 0 admits nothing). This is the 400 {@code budget_exceeded}.
+ *       spend, with what calls in flight have reserved of it, has reached its limit
+ *       ({@code spend + reserved >= max_budget}; with nothing reserved this is LiteLLM's check,
+ *       so a {@code max_budget} of 0 admits nothing). This is the 400 {@code budget_exceeded}.
  *   <li>{@link #fallback}: may a fallback target be tried? Only if every budget's remaining
  *       amount covers the {@link FallbackEstimate} of the call: remaining equal to the
  *       estimate passes, one cent less does not. A target whose estimate is 0 is always
@@ -33,19 +34,32 @@ public final class BudgetCheck {
      *
      * @param maxBudget US dollars the scope may spend in its period
      * @param spend     US dollars it has spent in its current period
+     * @param reserved  US dollars that calls admitted and not yet ended hold of it
      */
-    public record Budget(Scope scope, double maxBudget, double spend) {
+    public record Budget(Scope scope, double maxBudget, double spend, double reserved) {
         public Budget {
             Objects.requireNonNull(scope, "scope");
             if (!Double.isFinite(maxBudget)) {
                 throw new IllegalArgumentException("max_budget: " + maxBudget + " (expected: a number of US dollars)");
             }
             SpendCounters.checkDollars("spend", spend);
+            SpendCounters.checkDollars("reserved", reserved);
         }
 
-        /** What is left of the budget; below 0 when it is overspent. */
+        /** A budget with nothing reserved of it. */
+        public Budget(Scope scope, double maxBudget, double spend) {
+            this(scope, maxBudget, spend, 0);
+        }
+
+        /** The same budget with {@code reserved} held of it. */
+        public Budget reserving(double reserved) {
+            return new Budget(scope, maxBudget, spend, reserved);
+        }
+
+        /** What is left of the budget once spend and reservations are taken; below 0 when it is overspent. */
         public BigDecimal remaining() {
-            return BigDecimal.valueOf(maxBudget).subtract(BigDecimal.valueOf(spend));
+            BigDecimal left = BigDecimal.valueOf(maxBudget).subtract(BigDecimal.valueOf(spend));
+            return reserved == 0 ? left : left.subtract(BigDecimal.valueOf(reserved));
         }
     }
 

@@ -17,6 +17,8 @@ import java.util.Optional;
  * Amounts are written as Python writes floats ({@code 6.2e-05}, {@code 100.0}), as LiteLLM's
  * messages have them. For a key's per-model budget LiteLLM says only
  * {@code exceeded budget for model=...}; Sluice gives the cost and the budget there too.
+ * When what calls still in flight have reserved of the budget is what reaches it, the
+ * message ends with that amount ({@code , Reserved by calls in flight: 0.002}).
  */
 public final class BudgetExceeded {
 
@@ -37,7 +39,8 @@ public final class BudgetExceeded {
             case Scope.KeyModel model -> "Key=" + keyLabel + " Model=" + model.modelGroup();
         };
         return "Budget has been exceeded! " + who + " Current cost: " + PythonFloats.repr(budget.spend())
-                + ", Max budget: " + PythonFloats.repr(budget.maxBudget());
+                + ", Max budget: " + PythonFloats.repr(budget.maxBudget())
+                + (budget.reserved() > 0 ? ", Reserved by calls in flight: " + PythonFloats.repr(budget.reserved()) : "");
     }
 
     /**

@@ -63,7 +63,7 @@ class AccessControlTest {
 
     /** The ticket, or the refusal thrown: admission without a shared store decides at once. */
     private static CallTicket admit(AccessControl access, Caller caller, String group, String callId) {
-        io.vertx.core.Future<CallTicket> admitted = access.admit(caller, group, callId);
+        io.vertx.core.Future<CallTicket> admitted = access.admit(caller, group, callId, () -> 0);
         assertThat(admitted.isComplete()).isTrue();
         if (admitted.failed()) {
             throw (RuntimeException) admitted.cause();
@@ -91,6 +91,37 @@ class AccessControlTest {
                 });
         assertThat(rows).extracting(SpendRow::callId).containsExactly("c1", "c2");
         assertThat(rows.getFirst().cost()).isEqualByComparingTo("0.009");
+    }
+
+    @Test
+    void callsInFlightHoldTheirEstimateSoParallelCallsOverrunABudgetByAtMostOne() throws Exception {
+        Caller.Keyed caller = keyed(key -> key.maxBudget(new BigDecimal("0.01")).rpmLimit(3L));
+        AccessControl access = access();
+        counters.seed(new Scope.Key(caller.keyHash()), StoredSpend.lifetime(0));
+
+        CallTicket first = access.admit(caller, "g", "c1", () -> 0.006).result();
+        CallTicket second = access.admit(caller, "g", "c2", () -> 0.006).result(); // 0.006 held is below 0.01
+        assertThat(second).isNotNull();
+        assertThat(access.admit(caller, "g", "c3", () -> 0.006).cause())
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.type()).isEqualTo("budget_exceeded");
+                    assertThat(e.getMessage()).isEqualTo("Budget has been exceeded! Key=sk-...0001 Current cost: 0.0, "
+                            + "Max budget: 0.01, Reserved by calls in flight: 0.012");
+                });
+
+        // Ended at less than its estimate, the first call gives back the rest of what it held.
+        first.finish(new CallEnd("g", Optional.of(priced()), 1, 0, 200)); // 0.001
+        second.finish(CallEnd.unserved("g", 502));
+        CallTicket third = access.admit(caller, "g", "c4", () -> 0.006).result();
+        assertThat(third).isNotNull();
+        // The rate limit refuses the next call: it must give back what it held of the budget at once.
+        assertThat(access.admit(caller, "g", "c5", () -> 0.002).cause()).isInstanceOfSatisfying(ApiError.class,
+                e -> assertThat(e.status()).isEqualTo(429));
+        third.finish(CallEnd.unserved("g", 502));
+        assertThat(counters.current(new Scope.Key(caller.keyHash()))).isEqualTo(0.001);
+        clock.advance(Duration.ofMinutes(1));
+        CallTicket last = access.admit(caller, "g", "c6", () -> 0.0089).result();
+        assertThat(last).as("0.001 spent and nothing held: a call fits again").isNotNull();
     }
 
     @Test
