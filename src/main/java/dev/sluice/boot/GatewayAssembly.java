@@ -12,7 +12,7 @@ import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
-import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.BudgetReserver;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
@@ -27,8 +27,10 @@ import dev.sluice.server.EdgeServices;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
+import dev.sluice.spend.BudgetReservations;
 import dev.sluice.spend.CallCost;
 import dev.sluice.state.RoutingSignals;
+import dev.sluice.state.redis.RedisBudgets;
 import dev.sluice.spend.MeteredSpend;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.spend.SpendRecorder;
@@ -81,7 +83,7 @@ final class GatewayAssembly {
         ModelCatalog catalog = new BundledModelCatalog();
         Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
                 new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
-        AccessControl access = accessControl(accounts, catalog, shared.rateLimiter(), metrics);
+        AccessControl access = accessControl(accounts, catalog, shared, metrics);
         Providers providers = Providers.builtIn(options.env());
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
@@ -122,7 +124,11 @@ final class GatewayAssembly {
         Thread.ofVirtual().name("sluice-tokenizer-load").start(() -> used.forEach(TokenEncoding::load));
     }
 
-    private AccessControl accessControl(Optional<Accounts> accounts, ModelCatalog catalog, RateLimiter limits,
+    /**
+     * Who may call, and how much. With Redis, budgets are held there so they hold across
+     * replicas and through a database outage; rate limits are wherever {@code shared} keeps them.
+     */
+    private AccessControl accessControl(Optional<Accounts> accounts, ModelCatalog catalog, SharedState shared,
             GatewayMetrics metrics) {
         SpendCounters counters = new SpendCounters(time.clock());
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
@@ -130,7 +136,10 @@ final class GatewayAssembly {
         directory.ifPresent(keys -> metrics.counterOf("sluice_key_store_reads_total",
                 "Keys read from the database (first reads and refreshes of the key cache).", () -> (double) keys.storeReads()));
         SpendRecorder spend = new MeteredSpend(accounts.map(Accounts::spend).orElse(SpendRecorder.NONE), metrics);
-        return new AccessControl(config.general(), directory, limits, new AccessControl.Ledger(counters, new CallCost(catalog), spend),
-                time);
+        BudgetReservations local = new BudgetReservations(counters);
+        BudgetReserver budgets = shared.redis().<BudgetReserver>map(link -> new RedisBudgets(link, local, counters, time.clock()))
+                .orElse(local);
+        return new AccessControl(config.general(), directory, shared.rateLimiter(),
+                new AccessControl.Ledger(counters, new CallCost(catalog), spend, budgets), time);
     }
 }

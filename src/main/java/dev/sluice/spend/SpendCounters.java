@@ -142,6 +142,25 @@ public final class SpendCounters {
     }
 
     /**
+     * Brings {@code scope}'s count in its current period up to {@code spend}, what the
+     * replicas' shared store counts for that period. Never lowers a count; a scope not yet
+     * seeded from the store is left alone, as its seed will bring the store's figures.
+     */
+    public void raiseCurrent(Scope scope, double spend) {
+        Counter counter = counters.get(scope);
+        if (counter == null || !counter.seeded.get() || !(spend > 0)) {
+            return;
+        }
+        synchronized (counter) {
+            Period period = currentPeriod(counter, clock.instant());
+            double behind = spend - period.spend().sum();
+            if (behind > 0) {
+                period.spend().add(behind);
+            }
+        }
+    }
+
+    /**
      * Counts {@code cost} (US dollars, at least 0) for {@code scope} in its current period,
      * now. Returns the period's spend after it.
      */
