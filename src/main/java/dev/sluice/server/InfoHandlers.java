@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.json.Json;
 import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.state.redis.RedisHealth;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.store.SpendWriterStatus;
 import dev.sluice.store.StoreStatus;
@@ -141,11 +142,12 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
                 .put("model_groups", gateway.models().current().names().size())
                 .put("deployments", gateway.models().deployments().size());
         gateway.redis().ifPresent(link -> {
-            RedisLink.Health health = link.health();
+            RedisHealth health = link.health();
             ObjectNode redis = body.putObject("redis")
                     .put("outages", health.outages())
                     .put("call_failures", health.callFailures())
-                    .put("decided_locally", health.decidedLocally());
+                    .put("decided_locally", health.decidedLocally())
+                    .put("replicas_seen", health.replicasSeen());
             health.downSince().ifPresent(since -> redis.put("down_since", since.toString()));
         });
         Responses.json(request.response(), 200, Json.buffer(body));

@@ -6,14 +6,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * once with a failed future while Redis is down, and fails any call that takes longer than the
  * budget; callers keep serving on their local state. The link is <em>up</em> from the moment
  * both connections are open and every channel is subscribed, and <em>down</em> from the first
- * error or close of either connection (or a failed connect): it then closes both, logs the
+ * error or close of either connection, the first call left unanswered past its budget, or a
+ * connect that fails or is not done within a few seconds: it then closes both, logs the
  * outage once at WARN with its reason, and reconnects by itself after a wait that doubles
  * from {@link #FIRST_RETRY} to {@link #LONGEST_RETRY}. When it is up again it logs that once
  * at INFO and runs every {@link #onUp} listener, so the stores can read what they missed.
@@ -56,14 +55,17 @@ public final class RedisLink implements AutoCloseable {
     public static final Duration DEFAULT_CALL_BUDGET = Duration.ofMillis(50);
     static final Duration FIRST_RETRY = Duration.ofMillis(50);
     static final Duration LONGEST_RETRY = Duration.ofSeconds(2);
-    private static final int CONNECT_TIMEOUT_MS = 1_000;
+    /** How long one attempt to connect and subscribe may take in all. */
+    private static final long CONNECT_ATTEMPT_LIMIT_MS = 3L * RedisAddress.CONNECT_TIMEOUT_MS;
 
     /** The failure every call gets while Redis is down: cheap, since it is thrown on every call of an outage. */
     private static final RedisUnavailable DOWN = new RedisUnavailable("Redis is unreachable");
 
     private final Vertx vertx;
     private final Context context;
-    private final Redis client;
+    private final RedisOptions options;
+    /** Replaced when a connection stops answering: a pooled connection closed by its user goes back to the pool. */
+    private volatile Redis client;
     private final String where;
     private final String prefix;
     private final long budgetMillis;
@@ -71,6 +73,8 @@ public final class RedisLink implements AutoCloseable {
     private final Map<String, Consumer<String>> channels = new ConcurrentHashMap<>();
     private final List<Runnable> upListeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
+    private final ReplicaPresence presence;
+    private final long beatEveryMillis;
 
     private final LongAdder outages = new LongAdder();
     private final LongAdder callFailures = new LongAdder();
@@ -87,62 +91,28 @@ public final class RedisLink implements AutoCloseable {
     private boolean outageLogged;
     private Duration nextRetry = FIRST_RETRY;
 
-    private RedisLink(RedisOptions options, String where, String prefix, Duration budget, Clock clock) {
+    private RedisLink(RedisAddress address, String prefix, Duration budget, Duration beatEvery, Clock clock) {
         this.clock = clock;
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
         this.context = vertx.getOrCreateContext();
+        this.options = address.options();
         this.client = Redis.createClient(vertx, options);
-        this.where = where;
+        this.where = address.where();
         this.prefix = prefix;
         this.budgetMillis = budget.toMillis();
+        this.presence = new ReplicaPresence(this, clock, beatEvery.multipliedBy(3));
+        this.beatEveryMillis = beatEvery.toMillis();
     }
 
     /** The link the router settings ask for, or empty when they name no Redis. Not connected until {@link #start}. */
     public static Optional<RedisLink> configured(RouterSettings router, Clock clock) {
-        return configured(router, DEFAULT_CALL_BUDGET, clock);
+        return RedisAddress.of(router).map(address -> new RedisLink(address, router.redisKeyPrefix(), DEFAULT_CALL_BUDGET,
+                ReplicaPresence.BEAT_EVERY, clock));
     }
 
-    static Optional<RedisLink> configured(RouterSettings router, Duration budget, Clock clock) {
-        if (router.redisUrl().isEmpty() && router.redisHost().isEmpty()) {
-            return Optional.empty();
-        }
-        RedisOptions options = new RedisOptions()
-                .setMaxPoolSize(4)
-                .setMaxPoolWaiting(64)
-                .setNetClientOptions(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true));
-        String where;
-        if (router.redisUrl().isPresent()) {
-            // rediss:// asks for TLS; the URL's own password and /db win over redis_password and redis_db.
-            String url = router.redisUrl().get().value();
-            options.setConnectionString(url);
-            where = withoutCredentials(url);
-        } else {
-            String host = router.redisHost().get();
-            int port = router.redisPort().orElse(6379);
-            int db = router.redisDb().orElse(0);
-            where = host + ":" + port;
-            options.setConnectionString("redis://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + db);
-        }
-        router.redisPassword().ifPresent(password -> options.setPassword(password.value()));
-        return Optional.of(new RedisLink(options, where, router.redisKeyPrefix(), budget, clock));
-    }
-
-    /** A link to a Redis URL, for tests and tools. */
-    static RedisLink to(String url, String prefix, Duration budget) {
-        RedisOptions options = new RedisOptions()
-                .setConnectionString(url)
-                .setMaxPoolSize(4)
-                .setNetClientOptions(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true));
-        return new RedisLink(options, withoutCredentials(url), prefix, budget, Clock.systemUTC());
-    }
-
-    private static String withoutCredentials(String url) {
-        try {
-            URI uri = URI.create(url);
-            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
-        } catch (IllegalArgumentException e) {
-            return "the configured redis_url";
-        }
+    /** A link to a Redis URL, for tests and tools; {@code beatEvery}: how often it tells the others it is alive. */
+    static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery) {
+        return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, Clock.systemUTC());
     }
 
     /** What every key and channel of this gateway starts with. */
@@ -153,6 +123,11 @@ public final class RedisLink implements AutoCloseable {
     /** Whether Redis answered the last connect and has not failed since. */
     public boolean isUp() {
         return commands != null;
+    }
+
+    /** The replicas sharing this Redis, as last seen. */
+    ReplicaPresence presence() {
+        return presence;
     }
 
     /**
@@ -174,6 +149,11 @@ public final class RedisLink implements AutoCloseable {
      */
     public void start(Duration wait) {
         context.runOnContext(v -> connect());
+        vertx.setPeriodic(beatEveryMillis, id -> {
+            if (isUp()) {
+                presence.beat();
+            }
+        });
         try {
             firstAttempt.await(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -191,7 +171,35 @@ public final class RedisLink implements AutoCloseable {
             callFailures.increment();
             return Future.failedFuture(DOWN);
         }
-        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS).onFailure(e -> callFailures.increment());
+        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS).onFailure(e -> {
+            callFailures.increment();
+            if (e instanceof java.util.concurrent.TimeoutException) {
+                context.runOnContext(v -> unanswered(connection));
+            }
+        });
+    }
+
+    /**
+     * A call on {@code connection} got no answer within the budget: Redis is taken for down at
+     * once (a frozen or overloaded Redis would otherwise cost every call its whole budget), the
+     * connection is closed and the link reconnects as after any outage.
+     */
+    private void unanswered(RedisConnection connection) {
+        if (commands != connection) {
+            return; // already down, or another connection since
+        }
+        down(generation, new RedisUnavailable("no answer within " + budgetMillis + " ms"));
+        replaceClient();
+    }
+
+    /**
+     * Closes the client, and with it every connection it pooled (one that stopped answering
+     * included, which closing it alone would hand back to the pool), and makes a new one.
+     */
+    private void replaceClient() {
+        Redis stale = client;
+        client = Redis.createClient(vertx, options);
+        stale.close();
     }
 
     /** A store decided a request on this replica's own state, as Redis could not answer in time. */
@@ -200,20 +208,11 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /** How the link has fared since it was made, for readiness and metrics. */
-    public Health health() {
+    public RedisHealth health() {
         long since = downSinceMillis;
-        return new Health(isUp(), outages.sum(), callFailures.sum(), decidedLocally.sum(),
-                since == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(since)));
+        return new RedisHealth(isUp(), outages.sum(), callFailures.sum(), decidedLocally.sum(),
+                since == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(since)), presence.replicasSeen());
     }
-
-    /**
-     * @param outages        how many times Redis became unreachable (a failed first connect included)
-     * @param callFailures   calls that failed, timed out, or were not sent because Redis was down
-     * @param decidedLocally requests whose rate limits or deployment claim were decided on this
-     *                       replica's own counts because Redis could not answer
-     * @param downSince      when the current outage began; empty while up
-     */
-    public record Health(boolean up, long outages, long callFailures, long decidedLocally, Optional<Instant> downSince) {}
 
     /** Runs {@code task} on the link's event loop after {@code delay}, whether Redis is up or not. */
     void later(Duration delay, Runnable task) {
@@ -246,7 +245,18 @@ public final class RedisLink implements AutoCloseable {
             return;
         }
         long attempt = ++generation;
+        // A Redis that accepts connections and never answers (stopped, say) would hold this attempt for good.
+        vertx.setTimer(CONNECT_ATTEMPT_LIMIT_MS, id -> {
+            if (attempt == generation && commands == null) {
+                down(attempt, new RedisUnavailable("no answer to connect within " + CONNECT_ATTEMPT_LIMIT_MS + " ms"));
+                replaceClient();
+            }
+        });
         client.connect().compose(sub -> {
+            if (attempt != generation) {
+                sub.close(); // this attempt was given up meanwhile
+                return Future.failedFuture("superseded");
+            }
             subscriber = sub;
             watch(sub, attempt);
             sub.handler(this::onPush);
@@ -278,6 +288,7 @@ public final class RedisLink implements AutoCloseable {
                 outageLogged = false;
             }
             firstAttempt.countDown();
+            presence.beat();
             for (Runnable listener : upListeners) {
                 try {
                     listener.run();
@@ -294,7 +305,7 @@ public final class RedisLink implements AutoCloseable {
         }
         Request subscribe = Request.cmd(Command.SUBSCRIBE);
         channels.keySet().forEach(subscribe::arg);
-        return subscriber.send(subscribe).timeout(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS).mapEmpty();
+        return subscriber.send(subscribe).timeout(RedisAddress.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS).mapEmpty();
     }
 
     private void watch(RedisConnection connection, long attempt) {
@@ -353,6 +364,9 @@ public final class RedisLink implements AutoCloseable {
     /** Closes the connections and the link's event loop; waits a few seconds at most. */
     @Override
     public void close() {
+        if (isUp()) {
+            presence.leave();
+        }
         closed = true;
         try {
             context.runOnContext(v -> {

@@ -63,12 +63,12 @@ import org.slf4j.LoggerFactory;
  * for a few milliseconds ({@link GatheredWrites}) and added together, one script for all of them.
  *
  * <p><b>Redis trouble never refuses a request.</b> When the link is down, or the script does
- * not answer within the link's budget, this replica decides on its own counts
- * ({@link RateLimits}): the limits then hold per replica, and that replica's calls of the
- * outage are not in the shared counts when Redis returns. A script that timed out may still
- * have counted its request in Redis; its lease, if any, is dropped at once. A release that
- * cannot reach Redis loses its tokens for the shared {@code tpm}, and its lease runs out on
- * its own.
+ * not answer within the link's budget (which takes the link down), this replica decides on
+ * its own counts at its share of each limit among the replicas it last saw alive, and writes
+ * what it admitted back to the shared counts when Redis returns ({@link OutageLimits}). A
+ * script that timed out may still have counted its request in Redis; its lease, if any, is
+ * dropped at once. A release that cannot reach Redis loses its tokens for the shared
+ * {@code tpm}, and its lease runs out on its own.
  */
 public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("dev.sluice.state.redis");
@@ -146,7 +146,6 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             """);
 
     private final RedisLink link;
-    private final RateLimits local;
     private final Clock clock;
     private final String keyPrefix;
     /** Permit id → the in-flight sets it holds a lease in, for the calls of this replica still open. */
@@ -158,6 +157,8 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     private record Lease(List<String> keys, long takenAtMillis) {}
     private final ScheduledExecutorService renewer;
     private final AtomicLong decidedLocally = new AtomicLong();
+    private final ReplicaPresence presence;
+    private final OutageLimits outage;
     /** Permit ids are this store's id and a count: unique across replicas without a random draw per call. */
     private final String origin = UUID.randomUUID() + ":";
     private final AtomicLong permits = new AtomicLong();
@@ -174,12 +175,13 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             throw new IllegalArgumentException("lease: " + lease + " (expected: longer than the renewal, " + renewEvery + ")");
         }
         this.link = link;
-        this.local = local;
         this.clock = clock;
         this.lease = lease;
         this.maxLeaseLife = maxLeaseLife;
         this.keyPrefix = link.prefix() + "limits:";
         this.unsentTokens = new GatheredWrites<>(link, Long::sum, this::sendTokens);
+        this.presence = link.presence();
+        this.outage = new OutageLimits(link, local, presence, clock, this::windowKey, WINDOW_SECONDS);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "sluice-limit-leases");
             thread.setDaemon(true);
@@ -189,9 +191,11 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         this.renewer = executor;
         long every = renewEvery.toMillis();
         renewer.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
-        // Leases may have lapsed while Redis was away, or gone with a restarted Redis: write them all again.
+        // Leases may have lapsed while Redis was away, or gone with a restarted Redis: write them all again,
+        // and add what this replica admitted on its own meanwhile to the shared counts.
         link.onUp(() -> renewer.execute(() -> {
             try {
+                outage.writeBack();
                 writeLeases(clock.millis(), false);
             } catch (RuntimeException e) {
                 log.warn("limits.lease_restore_failed reason={}", e.toString());
@@ -246,7 +250,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             decidedLocally.incrementAndGet();
             link.decidedLocally();
         }
-        return Future.succeededFuture(local.admit(subject, now));
+        return Future.succeededFuture(outage.admit(subject, now));
     }
 
     /** The admission the script's counts say. */
@@ -339,6 +343,11 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         });
     }
 
+
+    /** How many replicas this one last saw alive, itself included. */
+    int replicasSeen() {
+        return presence.replicasSeen();
+    }
 
     /** How many decisions this replica made on its own counts because Redis could not answer. */
     public long decidedLocally() {

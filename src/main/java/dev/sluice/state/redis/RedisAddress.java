@@ -1,0 +1,61 @@
+package dev.sluice.state.redis;
+
+import dev.sluice.config.RouterSettings;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.redis.client.RedisOptions;
+import java.net.URI;
+import java.util.Optional;
+
+/**
+ * Where a Redis is and how to connect to it: the client's options, and the address as logs
+ * may show it (no password).
+ *
+ * @param where the scheme, host and port, or host and port, without credentials
+ */
+record RedisAddress(RedisOptions options, String where) {
+    /** How long opening one connection may take. */
+    static final int CONNECT_TIMEOUT_MS = 1_000;
+
+    /** The Redis the router settings name ({@code redis_url}, else {@code redis_host} and the rest), if any. */
+    static Optional<RedisAddress> of(RouterSettings router) {
+        if (router.redisUrl().isEmpty() && router.redisHost().isEmpty()) {
+            return Optional.empty();
+        }
+        RedisOptions options = pooled().setMaxPoolWaiting(64);
+        String where;
+        if (router.redisUrl().isPresent()) {
+            // rediss:// asks for TLS; the URL's own password and /db win over redis_password and redis_db.
+            String url = router.redisUrl().get().value();
+            options.setConnectionString(url);
+            where = withoutCredentials(url);
+        } else {
+            String host = router.redisHost().get();
+            int port = router.redisPort().orElse(6379);
+            int db = router.redisDb().orElse(0);
+            where = host + ":" + port;
+            options.setConnectionString("redis://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + db);
+        }
+        router.redisPassword().ifPresent(password -> options.setPassword(password.value()));
+        return Optional.of(new RedisAddress(options, where));
+    }
+
+    /** The Redis at {@code url}, for tests and tools. */
+    static RedisAddress ofUrl(String url) {
+        return new RedisAddress(pooled().setConnectionString(url), withoutCredentials(url));
+    }
+
+    private static RedisOptions pooled() {
+        return new RedisOptions()
+                .setMaxPoolSize(4)
+                .setNetClientOptions(new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true));
+    }
+
+    private static String withoutCredentials(String url) {
+        try {
+            URI uri = URI.create(url);
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
+        } catch (IllegalArgumentException e) {
+            return "the configured redis_url";
+        }
+    }
+}
