@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
+import dev.sluice.egress.ApiBaseRules;
 import dev.sluice.json.Json;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.store.StoreException;
@@ -29,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * within {@link StoredModelSync#DEFAULT_INTERVAL}, and a restarted one from its first.
  * Deployments of the config file cannot be changed or deleted here: the file is their source.
  * Master key only.
+ *
+ * <p>What an entry given here may reach is narrower than the file's: it may name only the
+ * variables {@code general_settings.admin_allowed_env_vars} lists ({@link ModelEntries}), and
+ * its {@code api_base} must pass {@link ApiBaseRules} (no metadata, link-local or unspecified
+ * address, not this gateway's own port, http or https without user info).
  */
 public final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
@@ -38,8 +44,11 @@ public final class ModelAdminHandlers {
     private final ModelRegistry registry;
     private final java.time.Clock clock;
 
-    public ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models) {
+    private final ApiBaseRules apiBases;
+
+    public ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models, ApiBaseRules apiBases) {
         this.calls = new AccountCalls(vertx, api, "models");
+        this.apiBases = apiBases;
         this.clock = api.clock();
         this.models = models;
         this.registry = models.registry();
@@ -136,12 +145,34 @@ public final class ModelAdminHandlers {
         }
     }
 
+    /**
+     * The entry read as a deployment, its {@code api_base} checked. A written URL is checked
+     * before it is read, so a refusal never repeats it (it may hold a password); one taken from
+     * an allowed variable is checked once resolved.
+     */
     private ModelEntries.Parsed parse(JsonNode entry) {
-        try {
-            return models.entries().parse(entry);
-        } catch (ModelEntries.Invalid e) {
-            throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), null, "invalid_model");
+        JsonNode written = entry.path("litellm_params").path("api_base");
+        boolean checked = written.isTextual() && !written.textValue().startsWith("os.environ/");
+        if (checked) {
+            checkApiBase(written.textValue());
         }
+        ModelEntries.Parsed parsed;
+        try {
+            parsed = models.entries().parse(entry);
+        } catch (ModelEntries.Invalid e) {
+            throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), e.field(), e.code());
+        }
+        if (!checked) {
+            parsed.deployment().params().apiBase().ifPresent(this::checkApiBase);
+        }
+        return parsed;
+    }
+
+    private void checkApiBase(String url) {
+        apiBases.refusal(url).ifPresent(reason -> {
+            throw ApiError.invalidRequest("The model is not valid: litellm_params.api_base is refused: " + reason + ".",
+                    "litellm_params.api_base", "api_base_not_allowed");
+        });
     }
 
     private static ObjectNode readEntry(StoredModel stored) {
