@@ -16,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
+    private static final String API_BASE = "litellm_params.api_base";
 
     private final AccountCalls calls;
     private final StoredModelSync models;
@@ -147,32 +149,41 @@ public final class ModelAdminHandlers {
 
     /**
      * The entry read as a deployment, its {@code api_base} checked. A written URL is checked
-     * before it is read, so a refusal never repeats it (it may hold a password); one taken from
-     * an allowed variable is checked once resolved.
+     * before it is read, and its refusal replaces what reading says about it, so the answer
+     * never repeats it (it may hold a password); one taken from an allowed variable is checked
+     * once resolved.
      */
     private ModelEntries.Parsed parse(JsonNode entry) {
         JsonNode written = entry.path("litellm_params").path("api_base");
         boolean checked = written.isTextual() && !written.textValue().startsWith("os.environ/");
-        if (checked) {
-            checkApiBase(written.textValue());
-        }
+        Optional<String> refused = checked ? apiBases.refusal(written.textValue()) : Optional.empty();
         ModelEntries.Parsed parsed;
         try {
             parsed = models.entries().parse(entry);
         } catch (ModelEntries.Invalid e) {
+            if (refused.isPresent()) {
+                List<String> others = e.problems().stream().filter(problem -> !problem.startsWith(API_BASE + ":")).toList();
+                throw apiBaseRefused(refused.get(), others);
+            }
+            if (e.field() != null) {
+                log.warn("models.entry_refused field={} code={}", e.field(), e.code());
+            }
             throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), e.field(), e.code());
         }
         if (!checked) {
-            parsed.deployment().params().apiBase().ifPresent(this::checkApiBase);
+            refused = parsed.deployment().params().apiBase().flatMap(apiBases::refusal);
+        }
+        if (refused.isPresent()) {
+            throw apiBaseRefused(refused.get(), List.of());
         }
         return parsed;
     }
 
-    private void checkApiBase(String url) {
-        apiBases.refusal(url).ifPresent(reason -> {
-            throw ApiError.invalidRequest("The model is not valid: litellm_params.api_base is refused: " + reason + ".",
-                    "litellm_params.api_base", "api_base_not_allowed");
-        });
+    private static ApiError apiBaseRefused(String reason, List<String> otherProblems) {
+        log.warn("models.entry_refused field={} code=api_base_not_allowed reason={}", API_BASE, reason);
+        String others = otherProblems.isEmpty() ? "" : "; " + String.join("; ", otherProblems);
+        return ApiError.invalidRequest("The model is not valid: " + API_BASE + " is refused: " + reason + others + ".", API_BASE,
+                "api_base_not_allowed");
     }
 
     private static ObjectNode readEntry(StoredModel stored) {
