@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -124,6 +125,19 @@ class ApiBaseRulesTest {
         assertThat(on80.refusal("http://127.0.0.1")).isPresent();
         assertThat(on80.refusal("https://127.0.0.1")).isEmpty();
         assertThat(on80.refusal("http://127.0.0.1:81")).isEmpty();
+    }
+
+    @Test
+    void theOwnPortOnAnyAddressOfThisHostIsRefused() throws Exception {
+        Optional<InetAddress> local = java.net.NetworkInterface.networkInterfaces()
+                .flatMap(java.net.NetworkInterface::inetAddresses)
+                .filter(address -> address instanceof java.net.Inet4Address && !address.isLoopbackAddress()
+                        && !address.isLinkLocalAddress())
+                .findFirst();
+        Assumptions.assumeTrue(local.isPresent(), "this host has a non-loopback IPv4 address");
+        String host = local.get().getHostAddress();
+        assertThat(DEFAULTS.refusal("http://" + host + ":" + OWN_PORT)).contains("its host is this gateway's own address and port");
+        assertThat(DEFAULTS.refusal("http://" + host + ":" + (OWN_PORT + 1))).isEmpty();
     }
 
     @Test
