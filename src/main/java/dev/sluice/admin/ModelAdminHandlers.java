@@ -59,7 +59,7 @@ public final class ModelAdminHandlers {
     /** {@code POST /model/new}. */
     public void add(HttpServerRequest request) {
         calls.answer(request, "/model/new", Access.MASTER_KEY, call -> {
-            ModelEntries.Parsed parsed = parse(call.body());
+            ModelEntries.Parsed parsed = parse(call.body(), Optional.empty());
             Deployment deployment = parsed.deployment();
             ObjectNode entry = call.body().deepCopy();
             // Stored with its id, so every replica, and every later change, serves it under the same one.
@@ -93,11 +93,16 @@ public final class ModelAdminHandlers {
     public void update(HttpServerRequest request) {
         calls.answer(request, "/model/update", Access.MASTER_KEY, call -> {
             String id = idOf(call.body().path("model_info").path("id"), "model_info.id");
+            // A new api_base is looked up before the store is locked, so a slow resolver holds up no sync round.
+            JsonNode newApiBase = call.body().path("litellm_params").path("api_base");
+            Optional<Checked> checked = written(newApiBase)
+                    ? Optional.of(new Checked(newApiBase.textValue(), apiBases.refusal(newApiBase.textValue())))
+                    : Optional.empty();
             ModelEntries.Parsed parsed = models.change(() -> {
                 StoredModel stored = stored(id);
                 ObjectNode entry = merged(readEntry(stored), call.body());
                 ((ObjectNode) entry.get("model_info")).put("id", id);
-                ModelEntries.Parsed read = parse(entry);
+                ModelEntries.Parsed read = parse(entry, checked);
                 Deployment changed = read.deployment();
                 if (!models.store().update(new StoredModel(id, changed.modelName(), entry.toString(), stored.createdAt(),
                         clock.instant()))) {
@@ -153,10 +158,12 @@ public final class ModelAdminHandlers {
      * never repeats it (it may hold a password); one taken from an allowed variable is checked
      * once resolved.
      */
-    private ModelEntries.Parsed parse(JsonNode entry) {
-        JsonNode written = entry.path("litellm_params").path("api_base");
-        boolean checked = written.isTextual() && !written.textValue().startsWith("os.environ/");
-        Optional<String> refused = checked ? apiBases.refusal(written.textValue()) : Optional.empty();
+    private ModelEntries.Parsed parse(JsonNode entry, Optional<Checked> earlier) {
+        JsonNode apiBase = entry.path("litellm_params").path("api_base");
+        boolean checked = written(apiBase);
+        Optional<String> refused = !checked ? Optional.empty()
+                : earlier.filter(check -> check.url().equals(apiBase.textValue())).map(Checked::refusal)
+                        .orElseGet(() -> apiBases.refusal(apiBase.textValue()));
         ModelEntries.Parsed parsed;
         try {
             parsed = models.entries().parse(entry);
@@ -177,6 +184,14 @@ public final class ModelAdminHandlers {
             throw apiBaseRefused(refused.get(), List.of());
         }
         return parsed;
+    }
+
+    /** An api_base already checked in this call, and why it was refused, if it was. */
+    private record Checked(String url, Optional<String> refusal) {}
+
+    /** Whether an api_base is a URL written out (checked before reading) rather than a variable (checked once resolved). */
+    private static boolean written(JsonNode apiBase) {
+        return apiBase.isTextual() && !apiBase.textValue().startsWith("os.environ/");
     }
 
     private static ApiError apiBaseRefused(String reason, List<String> otherProblems) {
