@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
+import dev.sluice.egress.ApiBaseRules;
 import dev.sluice.json.Json;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.store.StoreException;
@@ -15,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -29,17 +31,26 @@ import org.slf4j.LoggerFactory;
  * within {@link StoredModelSync#DEFAULT_INTERVAL}, and a restarted one from its first.
  * Deployments of the config file cannot be changed or deleted here: the file is their source.
  * Master key only.
+ *
+ * <p>What an entry given here may reach is narrower than the file's: it may name only the
+ * variables {@code general_settings.admin_allowed_env_vars} lists ({@link ModelEntries}), and
+ * its {@code api_base} must pass {@link ApiBaseRules} (no metadata, link-local or unspecified
+ * address, not this gateway's own port, http or https without user info).
  */
 public final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
+    private static final String API_BASE = "litellm_params.api_base";
 
     private final AccountCalls calls;
     private final StoredModelSync models;
     private final ModelRegistry registry;
     private final java.time.Clock clock;
 
-    public ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models) {
+    private final ApiBaseRules apiBases;
+
+    public ModelAdminHandlers(Vertx vertx, AccountApi api, StoredModelSync models, ApiBaseRules apiBases) {
         this.calls = new AccountCalls(vertx, api, "models");
+        this.apiBases = apiBases;
         this.clock = api.clock();
         this.models = models;
         this.registry = models.registry();
@@ -48,7 +59,7 @@ public final class ModelAdminHandlers {
     /** {@code POST /model/new}. */
     public void add(HttpServerRequest request) {
         calls.answer(request, "/model/new", Access.MASTER_KEY, call -> {
-            ModelEntries.Parsed parsed = parse(call.body());
+            ModelEntries.Parsed parsed = parse(call.body(), Optional.empty());
             Deployment deployment = parsed.deployment();
             ObjectNode entry = call.body().deepCopy();
             // Stored with its id, so every replica, and every later change, serves it under the same one.
@@ -82,11 +93,16 @@ public final class ModelAdminHandlers {
     public void update(HttpServerRequest request) {
         calls.answer(request, "/model/update", Access.MASTER_KEY, call -> {
             String id = idOf(call.body().path("model_info").path("id"), "model_info.id");
+            // A new api_base is looked up before the store is locked, so a slow resolver holds up no sync round.
+            JsonNode newApiBase = call.body().path("litellm_params").path("api_base");
+            Optional<Checked> checked = written(newApiBase)
+                    ? Optional.of(new Checked(newApiBase.textValue(), apiBases.refusal(newApiBase.textValue())))
+                    : Optional.empty();
             ModelEntries.Parsed parsed = models.change(() -> {
                 StoredModel stored = stored(id);
                 ObjectNode entry = merged(readEntry(stored), call.body());
                 ((ObjectNode) entry.get("model_info")).put("id", id);
-                ModelEntries.Parsed read = parse(entry);
+                ModelEntries.Parsed read = parse(entry, checked);
                 Deployment changed = read.deployment();
                 if (!models.store().update(new StoredModel(id, changed.modelName(), entry.toString(), stored.createdAt(),
                         clock.instant()))) {
@@ -136,12 +152,53 @@ public final class ModelAdminHandlers {
         }
     }
 
-    private ModelEntries.Parsed parse(JsonNode entry) {
+    /**
+     * The entry read as a deployment, its {@code api_base} checked. A written URL is checked
+     * before it is read, and its refusal replaces what reading says about it, so the answer
+     * never repeats it (it may hold a password); one taken from an allowed variable is checked
+     * once resolved.
+     */
+    private ModelEntries.Parsed parse(JsonNode entry, Optional<Checked> earlier) {
+        JsonNode apiBase = entry.path("litellm_params").path("api_base");
+        boolean checked = written(apiBase);
+        Optional<String> refused = !checked ? Optional.empty()
+                : earlier.filter(check -> check.url().equals(apiBase.textValue())).map(Checked::refusal)
+                        .orElseGet(() -> apiBases.refusal(apiBase.textValue()));
+        ModelEntries.Parsed parsed;
         try {
-            return models.entries().parse(entry);
+            parsed = models.entries().parse(entry);
         } catch (ModelEntries.Invalid e) {
-            throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), null, "invalid_model");
+            if (refused.isPresent()) {
+                List<String> others = e.problems().stream().filter(problem -> !problem.startsWith(API_BASE + ":")).toList();
+                throw apiBaseRefused(refused.get(), others);
+            }
+            if (e.field() != null) {
+                log.warn("models.entry_refused field={} code={}", e.field(), e.code());
+            }
+            throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), e.field(), e.code());
         }
+        if (!checked) {
+            refused = parsed.deployment().params().apiBase().flatMap(apiBases::refusal);
+        }
+        if (refused.isPresent()) {
+            throw apiBaseRefused(refused.get(), List.of());
+        }
+        return parsed;
+    }
+
+    /** An api_base already checked in this call, and why it was refused, if it was. */
+    private record Checked(String url, Optional<String> refusal) {}
+
+    /** Whether an api_base is a URL written out (checked before reading) rather than a variable (checked once resolved). */
+    private static boolean written(JsonNode apiBase) {
+        return apiBase.isTextual() && !apiBase.textValue().startsWith("os.environ/");
+    }
+
+    private static ApiError apiBaseRefused(String reason, List<String> otherProblems) {
+        log.warn("models.entry_refused field={} code=api_base_not_allowed reason={}", API_BASE, reason);
+        String others = otherProblems.isEmpty() ? "" : "; " + String.join("; ", otherProblems);
+        return ApiError.invalidRequest("The model is not valid: " + API_BASE + " is refused: " + reason + others + ".", API_BASE,
+                "api_base_not_allowed");
     }
 
     private static ObjectNode readEntry(StoredModel stored) {

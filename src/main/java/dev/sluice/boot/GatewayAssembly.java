@@ -87,8 +87,9 @@ final class GatewayAssembly {
         Providers providers = Providers.builtIn(options.env());
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
+        ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().allowedEnvVars(), providers, guardrails);
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(new StoredModelSync(store.models(), models,
-                new ModelEntries(options.env(), providers, guardrails), StoredModelSync.DEFAULT_INTERVAL).start()));
+                entries, StoredModelSync.DEFAULT_INTERVAL).start()));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
         MetricGauges.redis(metrics, shared.redis());
         MetricGauges.store(metrics, accounts, storedModels);

@@ -16,7 +16,10 @@ import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.server.Routes;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.call.ModelCallPipeline;
+import dev.sluice.config.ModelApiSettings;
 import dev.sluice.config.RouterSettings;
+import dev.sluice.egress.ApiBaseRules;
+import dev.sluice.egress.HostLookup;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -51,7 +54,8 @@ final class GatewayVerticle extends VerticleBase {
                 accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
                 gateway.config().general().maxRequestBytes(), gateway.time().ticker()));
         Routes.Admin admin = new Routes.Admin(
-                accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models))),
+                accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models,
+                        apiBaseRules()))),
                 accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)),
                 accountApi.flatMap(api -> gateway.storedSettings().map(sync -> new RouterSettingsHandlers(vertx, api, sync,
                         gateway.calls().models()))));
@@ -83,6 +87,12 @@ final class GatewayVerticle extends VerticleBase {
         Duration longest = settings.maxClientTimeout().compareTo(settings.timeout()) > 0 ? settings.maxClientTimeout()
                 : settings.timeout();
         return longest.plus(Duration.ofSeconds(60));
+    }
+
+    /** Where a deployment given through the model API may point; the own port is this server's, once it listens. */
+    private ApiBaseRules apiBaseRules() {
+        ModelApiSettings settings = gateway.config().general().modelApi();
+        return new ApiBaseRules(settings.deniedNetworks(), settings.allowedNetworks(), () -> server.actualPort(), HostLookup.JDK);
     }
 
     int actualPort() {

@@ -124,6 +124,12 @@ public final class ConfigPrinter {
         yaml.entry(1, "health_check_timeout", YamlWriter.seconds(health.timeout()), null);
         yaml.entry(1, "health_check_bench_unhealthy", Boolean.toString(health.benchUnhealthy()),
                 !health.benchUnhealthy() || health.background() ? null : "unused: background_health_checks is off");
+        ModelApiSettings modelApi = general.modelApi();
+        yaml.entry(1, "admin_allowed_env_vars", YamlWriter.strings(modelApi.allowedEnvVars().stream().sorted().toList()), null);
+        yaml.entry(1, "admin_api_base_denied_networks", YamlWriter.strings(modelApi.deniedNetworks().stream()
+                .map(Object::toString).toList()), null);
+        yaml.entry(1, "admin_api_base_allowed_networks", YamlWriter.strings(modelApi.allowedNetworks().stream()
+                .map(Object::toString).toList()), null);
     }
 
     private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {

@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param healthChecks                 how {@code GET /health} probes the deployments: {@code background_health_checks},
  *                                     {@code health_check_interval} and Sluice's {@code health_check_timeout} and
  *                                     {@code health_check_bench_unhealthy}
+ * @param modelApi                     what deployments given through the model API may reach: the
+ *                                     {@code admin_allowed_env_vars} and {@code admin_api_base_*_networks} keys
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -27,7 +29,8 @@ public record GeneralSettings(
         Path storePath,
         boolean enforceFallbackModelAccess,
         boolean enforceFallbackBudget,
-        HealthCheckSettings healthChecks) {
+        HealthCheckSettings healthChecks,
+        ModelApiSettings modelApi) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");

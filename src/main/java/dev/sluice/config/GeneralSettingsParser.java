@@ -21,7 +21,8 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),
                 read.bool(general.take("enforce_fallback_budget")).orElse(true),
-                healthChecks(general));
+                healthChecks(general),
+                new ModelApiSettingsParser(read).parse(general));
         general.finish();
         return settings;
     }

@@ -9,25 +9,47 @@ import dev.sluice.provider.Providers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns a {@code model_list} entry given to the model API, or read back from the store, into
- * a deployment by the same rules as the config file, with this gateway's environment for
- * {@code os.environ/} references and its guardrails.
+ * a deployment by the same rules as the config file, with this gateway's guardrails. Unlike
+ * the file, such an entry may name only the variables listed in
+ * {@code general_settings.admin_allowed_env_vars} as {@code os.environ/NAME} (see
+ * {@link EnvReferences}); a stored entry that names another, written before that rule or
+ * before the list changed, is refused the same way and so is not served.
  */
 public final class ModelEntries {
 
     /** Why an entry cannot be served, each problem named by its field. */
     public static final class Invalid extends Exception {
         private final List<String> problems;
+        private final String field;
+        private final String code;
 
         Invalid(List<String> problems) {
+            this(problems, null, "invalid_model");
+        }
+
+        Invalid(List<String> problems, String field, String code) {
             super(String.join("; ", problems));
             this.problems = List.copyOf(problems);
+            this.field = field;
+            this.code = code;
         }
 
         public List<String> problems() {
             return problems;
+        }
+
+        /** The field refused, when one rule about one field refused the entry; else null. */
+        public String field() {
+            return field;
+        }
+
+        /** What refused it: {@code invalid_model}, or {@code env_reference_not_allowed}. */
+        public String code() {
+            return code;
         }
     }
 
@@ -35,11 +57,14 @@ public final class ModelEntries {
     public record Parsed(Deployment deployment, List<String> ignoredKeys) {}
 
     private final Map<String, String> env;
+    private final Set<String> allowedEnvVars;
     private final Providers providers;
     private final Guardrails guardrails;
 
-    public ModelEntries(Map<String, String> env, Providers providers, Guardrails guardrails) {
+    /** @param allowedEnvVars the variables an entry may name, {@code general_settings.admin_allowed_env_vars} */
+    public ModelEntries(Map<String, String> env, Set<String> allowedEnvVars, Providers providers, Guardrails guardrails) {
         this.env = env;
+        this.allowedEnvVars = Set.copyOf(allowedEnvVars);
         this.providers = providers;
         this.guardrails = guardrails;
     }
@@ -48,6 +73,15 @@ public final class ModelEntries {
     static final int MAX_NAME_LENGTH = 255;
 
     public Parsed parse(JsonNode entry) throws Invalid {
+        List<EnvReferences.Refused> references = EnvReferences.refused(entry, allowedEnvVars);
+        if (!references.isEmpty()) {
+            String rule = allowedEnvVars.isEmpty()
+                    ? "a value written out: the model API may not read the gateway's environment unless "
+                            + "general_settings.admin_allowed_env_vars lists the variable"
+                    : "a value written out, or a variable listed in general_settings.admin_allowed_env_vars";
+            throw new Invalid(references.stream().map(ref -> ref.field() + ": " + ref.written() + " (expected: " + rule + ")")
+                    .toList(), references.getFirst().field(), "env_reference_not_allowed");
+        }
         List<String> tooLong = new ArrayList<>();
         checkLength(entry.path("model_name"), "model_name", tooLong);
         checkLength(entry.path("model_info").path("id"), "model_info.id", tooLong);
