@@ -70,8 +70,15 @@ final class FieldReader {
     }
 
     Optional<String> httpUrl(ConfigNode node) {
-        return string(node, FieldReader::isHttpUrl,
-                "an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment");
+        return resolve(node).flatMap(value -> text(node, value, false).filter(text -> {
+            if (isHttpUrl(text)) {
+                return true;
+            }
+            // The user info of a refused URL is often a password: the error names where it was, not what.
+            problems.add(node, value.shownText().replaceFirst("(?<=//)[^/?#@]*@", "***@"),
+                    "an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment");
+            return false;
+        }));
     }
 
     /** A string that must also pass {@code rule}, described by {@code ruleText} when it does not. */

@@ -51,6 +51,7 @@ class LitellmParamsValidationTest {
             api_base: localhost:8000          | model_list[0].litellm_params.api_base: localhost:8000 (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
             api_base: /v1                     | model_list[0].litellm_params.api_base: /v1 (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
             api_base: ftp://files.example.com | model_list[0].litellm_params.api_base: ftp://files.example.com (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
+            api_base: http://user:s3cret@h.example.com | model_list[0].litellm_params.api_base: http://***@h.example.com (expected: an absolute http or https URL with a host, a port up to 65535 and no user info, query or fragment)
             api_base: http://localhost:8000   | accepted
             api_base: https://x.example.com/v1| accepted
             api_version: ""                   | model_list[0].litellm_params.api_version: "" (expected: a non-empty string)
