@@ -22,8 +22,10 @@ import java.util.function.Predicate;
 
 /**
  * {@code GET /health}: LiteLLM's report of which deployments answer a real call, from probes
- * sent now or from the latest background round ({@link HealthChecks}). Any valid key may ask,
- * as in LiteLLM; a virtual key sees (and has probed) only the groups it may call.
+ * sent now or from the latest background round ({@link HealthChecks}). Probes are sent only for
+ * the master key (or on a gateway without one): each is a real call on a deployment's own key,
+ * outside any virtual key's budget and limits. A virtual key sees only the groups it may call,
+ * from the latest background round, and is refused (403) when background rounds are off.
  * {@code ?model=<group>} narrows it to one group. One instance per event loop.
  */
 public record HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, UpstreamClient upstreams) {
@@ -39,6 +41,12 @@ public record HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator au
         }
         Predicate<Deployment> shown = d -> (group == null || d.modelName().equals(group)) && gateway.access().mayUse(caller, d.modelName());
         HealthChecks health = gateway.health();
+        if (!health.inBackground() && caller instanceof Caller.Keyed) {
+            // A probe is a real call on the deployment's own key, outside the caller's budget and limits.
+            throw new ApiError(403, "permission_error", "Probing deployments needs the master key. A virtual key sees "
+                    + "its groups' health from the latest background round, which general_settings.background_health_checks "
+                    + "turns on.", null, "master_key_required");
+        }
         if (!health.inBackground()) {
             List<Deployment> probed = gateway.models().deployments().stream().filter(shown).toList();
             health.probe(probed, upstreams).onComplete(done -> answer(request, done.result()));

@@ -167,7 +167,7 @@ class HealthEndpointTest {
     }
 
     @Test
-    void aVirtualKeySeesAndProbesOnlyTheGroupsItMayCallAndModelNarrowsToOneGroup() throws IOException {
+    void withoutBackgroundRoundsOnlyTheMasterKeyProbesAndModelNarrowsToOneGroup() throws IOException {
         try (MockUpstream a = MockUpstream.start(MockOptions.defaults("a", MockMode.OK));
                 MockUpstream b = MockUpstream.start(MockOptions.defaults("b", MockMode.FAIL));
                 TestGateway gateway = TestGateway.start("""
@@ -176,15 +176,14 @@ class HealthEndpointTest {
                           - {model_name: group-b, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: b}}
                         general_settings: {master_key: %s}
                         """.formatted(a.baseUrl(), b.baseUrl(), MASTER))) {
-            HttpResponse<String> generated = gateway.post("/key/generate", "{\"models\": [\"group-a\"]}", "Authorization",
-                    "Bearer " + MASTER);
-            assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
-            String key = json(generated).path("key").asText();
+            String key = generate(gateway);
 
-            JsonNode seen = json(health(gateway, "", key));
-            assertThat(seen.path("healthy_endpoints").findValuesAsText("model_id")).containsExactly("a");
-            assertThat(seen.path("unhealthy_count").asInt()).isZero();
-            assertThat(b.requests()).as("a group the key may not call is not probed for it").isZero();
+            // A probe is a real call on the deployment's key, outside the caller's budget and limits.
+            HttpResponse<String> refused = health(gateway, "", key);
+            assertThat(refused.statusCode()).isEqualTo(403);
+            assertThat(json(refused).path("error").path("code").asText()).isEqualTo("master_key_required");
+            assertThat(json(refused).path("error").path("message").asText()).contains("background_health_checks");
+            assertThat(a.requests() + b.requests()).as("nothing probed for a virtual key").isZero();
 
             HttpResponse<String> forbidden = health(gateway, "?model=group-b", key);
             assertThat(forbidden.statusCode()).isEqualTo(400);
@@ -195,11 +194,40 @@ class HealthEndpointTest {
             JsonNode onlyB = json(health(gateway, "?model=group-b", MASTER));
             assertThat(onlyB.path("unhealthy_endpoints").findValuesAsText("model_id")).containsExactly("b");
             assertThat(onlyB.path("healthy_count").asInt()).isZero();
-            assertThat(a.requests()).as("?model= probes that group only").isEqualTo(1);
+            assertThat(a.requests()).as("?model= probes that group only").isZero();
 
             HttpResponse<String> unknown = health(gateway, "?model=nope", MASTER);
             assertThat(unknown.statusCode()).isEqualTo(400);
             assertThat(json(unknown).path("error").path("code").asText()).isEqualTo("model_not_found");
         }
+    }
+
+    @Test
+    void withBackgroundRoundsAVirtualKeySeesItsGroupsFromTheLatestRoundWithoutAProbe() throws IOException {
+        try (MockUpstream a = MockUpstream.start(MockOptions.defaults("a", MockMode.OK));
+                MockUpstream b = MockUpstream.start(MockOptions.defaults("b", MockMode.FAIL));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: group-a, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
+                          - {model_name: group-b, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: b}}
+                        general_settings: {master_key: %s, background_health_checks: true, health_check_interval: 3600}
+                        """.formatted(a.baseUrl(), b.baseUrl(), MASTER))) {
+            String key = generate(gateway);
+            // The master key's answer waits for the first round; after it, none comes for an hour.
+            assertThat(json(health(gateway, "", MASTER)).path("healthy_count").asInt()).isEqualTo(1);
+            long probedBefore = a.requests() + b.requests();
+
+            JsonNode seen = json(health(gateway, "", key));
+            assertThat(seen.path("healthy_endpoints").findValuesAsText("model_id")).containsExactly("a");
+            assertThat(seen.path("unhealthy_count").asInt()).as("group-b is not the key's to see").isZero();
+            assertThat(a.requests() + b.requests()).as("answered from the latest round").isEqualTo(probedBefore);
+        }
+    }
+
+    private static String generate(TestGateway gateway) throws IOException {
+        HttpResponse<String> generated = gateway.post("/key/generate", "{\"models\": [\"group-a\"]}", "Authorization",
+                "Bearer " + MASTER);
+        assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
+        return json(generated).path("key").asText();
     }
 }
