@@ -70,6 +70,7 @@ public final class AccessControl {
     private final SpendRecorder spend;
     private final Clock clock;
     private final LongSupplier nanoTime;
+    private final AuthThrottle throttle;
 
     /**
      * Where calls' money is counted.
@@ -109,6 +110,7 @@ public final class AccessControl {
         this.spend = spend;
         this.clock = clock;
         this.nanoTime = nanoTime;
+        this.throttle = new AuthThrottle(general.authFailures(), nanoTime);
     }
 
     /** Whether {@code presented} (null when none was sent) is the master key. */
@@ -122,12 +124,14 @@ public final class AccessControl {
     }
 
     /**
-     * Who sent {@code presented} (null when the request carried no key). Completes on the
-     * calling event loop, the store being read off it (on a virtual thread) when the key is not
-     * cached. Fails with a 401 {@link ApiError} for a missing, unknown, blocked or expired key,
-     * and a 503 when the store cannot be reached for a key never seen.
+     * Who sent {@code presented} (null when the request carried no key) from {@code client} (its
+     * address). Completes on the calling event loop, the store being read off it (on a virtual
+     * thread) when the key is not cached. Fails with a 401 {@link ApiError} for a missing,
+     * unknown, blocked or expired key, a 503 when the store cannot be reached for a key never
+     * seen, and a 429 when {@code client} has presented too many unknown keys of late and this
+     * one would need the store ({@link AuthThrottle}).
      */
-    public Future<Caller> authenticate(String presented, Vertx vertx) {
+    public Future<Caller> authenticate(String presented, String client, Vertx vertx) {
         if (masterKeyDigest == null) {
             return Future.succeededFuture(Caller.OPEN);
         }
@@ -143,7 +147,23 @@ public final class AccessControl {
             return Future.failedFuture(ApiError.unauthorized("Invalid API key."));
         }
         String hash = java.util.HexFormat.of().formatHex(presentedDigest);
-        CompletableFuture<Optional<KeyDirectory.Found>> found = directory.get().find(hash);
+        Optional<KeyDirectory.Found> held = directory.get().held(hash);
+        if (held.isPresent()) {
+            return settle(held, presented);
+        }
+        Optional<java.time.Duration> throttled = throttle.refused(client);
+        if (throttled.isPresent()) {
+            long seconds = Math.max(1, (throttled.get().toMillis() + 999) / 1000);
+            return Future.failedFuture(new ApiError(429, "rate_limit_error", "Too many unknown keys from this address; "
+                    + "try again in " + seconds + " s.", null, "too_many_failed_authentications")
+                    .withHeaders(Map.of("Retry-After", Long.toString(seconds))));
+        }
+        CompletableFuture<Optional<KeyDirectory.Found>> found = directory.get().find(hash)
+                .whenComplete((key, failure) -> {
+                    if (failure == null && key.isEmpty()) {
+                        throttle.failed(client);
+                    }
+                });
         if (found.isDone() && !found.isCompletedExceptionally()) {
             return settle(found.join(), presented);
         }

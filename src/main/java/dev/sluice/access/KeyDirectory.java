@@ -137,6 +137,12 @@ public final class KeyDirectory {
         return entries.get(tokenHash);
     }
 
+    /** What is held of {@code tokenHash} without reading the store: a key found, or empty for one not held or held as unknown. */
+    public Optional<Found> held(String tokenHash) {
+        CompletableFuture<Optional<Found>> entry = entries.getIfPresent(tokenHash);
+        return entry != null && entry.isDone() && !entry.isCompletedExceptionally() ? entry.join() : Optional.empty();
+    }
+
     /** Reads of the store that it answered (first reads and refreshes), each counted after its spend seeding. */
     public long storeReads() {
         return storeReads.sum();

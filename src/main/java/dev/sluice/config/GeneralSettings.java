@@ -21,6 +21,8 @@ import java.util.Optional;
  *                                     {@code health_check_bench_unhealthy}
  * @param modelApi                     what deployments given through the model API may reach: the
  *                                     {@code admin_allowed_env_vars} and {@code admin_api_base_*_networks} keys
+ * @param authFailures                 how failed authentication from one address is slowed down:
+ *                                     {@code auth_failure_limit} and {@code auth_failure_window_seconds}
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -30,10 +32,17 @@ public record GeneralSettings(
         boolean enforceFallbackModelAccess,
         boolean enforceFallbackBudget,
         HealthCheckSettings healthChecks,
-        ModelApiSettings modelApi) {
+        ModelApiSettings modelApi,
+        AuthFailureSettings authFailures) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");
+
+    /** The same settings with the embedded store in {@code path}. */
+    public GeneralSettings withStorePath(Path path) {
+        return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
+                healthChecks, modelApi, authFailures);
+    }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */
     public boolean usesStore() {

@@ -22,7 +22,9 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),
                 read.bool(general.take("enforce_fallback_budget")).orElse(true),
                 healthChecks(general),
-                new ModelApiSettingsParser(read).parse(general));
+                new ModelApiSettingsParser(read).parse(general),
+                new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
+                        read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)));
         general.finish();
         return settings;
     }

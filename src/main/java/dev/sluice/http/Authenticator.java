@@ -26,7 +26,7 @@ public final class Authenticator {
      * waits in Vert.x's queue: whoever reads the body resumes it once its handlers are set.
      */
     public Future<Caller> caller(HttpServerRequest request) {
-        Future<Caller> caller = access.authenticate(presentedKey(request), vertx);
+        Future<Caller> caller = access.authenticate(presentedKey(request), clientAddress(request), vertx);
         if (!caller.isComplete()) {
             request.pause();
         }
@@ -53,6 +53,11 @@ public final class Authenticator {
                 Responses.internalError(request.response(), request.path(), e);
             }
         });
+    }
+
+    /** The address the request came from (the peer's; behind a proxy, the proxy's), or null. */
+    private static String clientAddress(HttpServerRequest request) {
+        return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
     }
 
     /** The key a request presents, or null. */

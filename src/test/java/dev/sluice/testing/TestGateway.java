@@ -85,9 +85,7 @@ public final class TestGateway implements AutoCloseable {
                 // Each test gateway keeps its embedded store in its own folder, removed on close.
                 storeFolder = Files.createTempDirectory("sluice-gateway-store-");
                 config = new SluiceConfig(config.deployments(), config.router(),
-                        new GeneralSettings(general.masterKey(), general.databaseUrl(), general.maxRequestBytes(),
-                                storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget(),
-                                general.healthChecks(), general.modelApi()),
+                        general.withStorePath(storeFolder.resolve("sluice")),
                         config.guardrails(), config.ignoredKeys());
             }
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
