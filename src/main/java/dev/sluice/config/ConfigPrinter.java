@@ -130,6 +130,9 @@ public final class ConfigPrinter {
                 .map(Object::toString).toList()), null);
         yaml.entry(1, "admin_api_base_allowed_networks", YamlWriter.strings(modelApi.allowedNetworks().stream()
                 .map(Object::toString).toList()), null);
+        yaml.entry(1, "auth_failure_limit", Integer.toString(general.authFailures().limit()),
+                general.authFailures().on() ? null : "off");
+        yaml.entry(1, "auth_failure_window_seconds", YamlWriter.seconds(general.authFailures().window()), null);
     }
 
     private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {

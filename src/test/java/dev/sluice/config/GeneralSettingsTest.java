@@ -17,6 +17,15 @@ class GeneralSettingsTest {
         assertThat(general.masterKey()).isEmpty();
         assertThat(general.databaseUrl()).isEmpty();
         assertThat(general.maxRequestBytes()).isEqualTo(32L * 1024 * 1024);
+        assertThat(general.authFailures()).isEqualTo(AuthFailureSettings.DEFAULTS);
+    }
+
+    @Test
+    void readsTheFailedAuthenticationLimit() throws ConfigException {
+        GeneralSettings general = Configs.parse(Configs.withSection(
+                "general_settings: {auth_failure_limit: 5, auth_failure_window_seconds: 30}")).general();
+
+        assertThat(general.authFailures()).isEqualTo(new AuthFailureSettings(5, java.time.Duration.ofSeconds(30)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -38,6 +47,8 @@ class GeneralSettingsTest {
             max_request_size_mb: big   | general_settings.max_request_size_mb: "big" (expected: a number > 0)
             master_key: ""             | general_settings.master_key: **** (expected: a non-empty string)
             database_url: {host: db}   | general_settings.database_url: **** (expected: a non-empty string)
+            auth_failure_limit: -1     | general_settings.auth_failure_limit: -1 (expected: >= 0)
+            auth_failure_window_seconds: 0 | general_settings.auth_failure_window_seconds: 0 (expected: > 0)
             """)
     void checksEachGeneralSetting(String setting, String problem) {
         assertThat(Configs.problems(Configs.withSection("general_settings:\n  " + setting))).containsExactly(problem);
