@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param healthChecks                 how {@code GET /health} probes the deployments: {@code background_health_checks},
  *                                     {@code health_check_interval} and Sluice's {@code health_check_timeout} and
  *                                     {@code health_check_bench_unhealthy}
+ * @param edge                         what a client connection may do before a route runs: the request head
+ *                                     timeout and the bound on open connections
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -27,7 +29,8 @@ public record GeneralSettings(
         Path storePath,
         boolean enforceFallbackModelAccess,
         boolean enforceFallbackBudget,
-        HealthCheckSettings healthChecks) {
+        HealthCheckSettings healthChecks,
+        EdgeLimits edge) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");

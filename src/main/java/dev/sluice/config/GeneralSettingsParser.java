@@ -21,7 +21,10 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),
                 read.bool(general.take("enforce_fallback_budget")).orElse(true),
-                healthChecks(general));
+                healthChecks(general),
+                new EdgeLimits(
+                        read.positiveSeconds(general.take("request_head_timeout_seconds")).orElse(EdgeLimits.DEFAULT_REQUEST_HEAD_TIMEOUT),
+                        read.positiveInt(general.take("max_open_connections")).orElse(EdgeLimits.DEFAULT_MAX_OPEN_CONNECTIONS)));
         general.finish();
         return settings;
     }
