@@ -1,8 +1,6 @@
 package dev.sluice.server;
 
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.impl.ConnectionBase;
@@ -41,15 +39,16 @@ public final class ConnectionGate {
             return; // not an HTTP/1.1 connection over Netty: nothing to fit
         }
         Channel channel = base.channel();
+        if (channel.pipeline().get("httpDecoder") == null) {
+            return;
+        }
+        StrictRequestDecoder decoder = new StrictRequestDecoder(options, headTimeout);
+        channel.pipeline().replace("httpDecoder", "httpDecoder", decoder);
         if (open.incrementAndGet() > max) {
             open.decrementAndGet();
-            channel.config().setAutoRead(false);
-            channel.writeAndFlush(Unpooled.wrappedBuffer(TOO_MANY)).addListener(ChannelFutureListener.CLOSE);
+            decoder.answerAndClose(channel.pipeline().context(decoder), TOO_MANY);
             return;
         }
         channel.closeFuture().addListener(closed -> open.decrementAndGet());
-        if (channel.pipeline().get("httpDecoder") != null) {
-            channel.pipeline().replace("httpDecoder", "httpDecoder", new StrictRequestDecoder(options, headTimeout));
-        }
     }
 }

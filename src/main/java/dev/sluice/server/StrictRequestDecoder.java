@@ -2,7 +2,7 @@ package dev.sluice.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -40,6 +40,9 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             super(rule);
         }
     }
+
+    /** How long a refused connection is read (and dropped) after its answer, so the client gets the answer. */
+    private static final long LINGER_SECONDS = 2;
 
     private final long headTimeoutNanos;
     /** Between requests or reading a head: the parser has not yet given out this request's head. */
@@ -163,9 +166,28 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     private void headTimedOut(ChannelHandlerContext ctx) {
         headTimer = null;
         if (readingHead && ctx.channel().isActive()) {
-            // Written from here, below the response encoder: no request object exists to answer on.
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(HEAD_TIMEOUT_ANSWER)).addListener(ChannelFutureListener.CLOSE);
+            answerAndClose(ctx, HEAD_TIMEOUT_ANSWER);
         }
+    }
+
+    /**
+     * Writes a whole answer from below the response encoder (no request object exists to answer
+     * on), then reads and drops whatever the client still sends until it closes, or for a few
+     * seconds at most: closing on unread bytes would reset the connection and lose the answer.
+     */
+    void answerAndClose(ChannelHandlerContext ctx, byte[] answer) {
+        refused = true;
+        readingHead = false;
+        cancelHeadTimer();
+        ctx.channel().config().setAutoRead(true);
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(answer)).addListener(written -> {
+            if (ctx.channel() instanceof SocketChannel socket && written.isSuccess()) {
+                socket.shutdownOutput();
+                ctx.executor().schedule(() -> ctx.close(), LINGER_SECONDS, TimeUnit.SECONDS);
+            } else {
+                ctx.close();
+            }
+        });
     }
 
     @Override
