@@ -165,9 +165,16 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
 
     private void headTimedOut(ChannelHandlerContext ctx) {
         headTimer = null;
-        if (readingHead && ctx.channel().isActive()) {
-            answerAndClose(ctx, HEAD_TIMEOUT_ANSWER);
+        if (!readingHead || !ctx.channel().isActive()) {
+            return;
         }
+        if (!ctx.channel().config().isAutoRead()) {
+            // The server stopped reading (an earlier request on the connection is still being
+            // answered): the head cannot be blamed for not arriving, and no answer may be cut into.
+            headTimer = ctx.executor().schedule(() -> headTimedOut(ctx), headTimeoutNanos, TimeUnit.NANOSECONDS);
+            return;
+        }
+        answerAndClose(ctx, HEAD_TIMEOUT_ANSWER);
     }
 
     /**
