@@ -86,6 +86,20 @@ class UnknownKeysTest {
         }
     }
 
+    @Test
+    void aKeyRememberedAsUnknownWorksOnItsNextCallOnceGeneratedHere() throws Exception {
+        try (TestDatabase store = TestDatabases.postgres();
+                MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(upstream, store, ""))) {
+            String chosen = "sk-chosen-" + System.nanoTime();
+            assertThat(call(gateway, chosen).statusCode()).as("unknown, and remembered so").isEqualTo(401);
+            HttpResponse<String> generated = gateway.post("/key/generate", "{\"key\": \"" + chosen + "\"}",
+                    "Authorization", "Bearer " + MASTER);
+            assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
+            assertThat(call(gateway, chosen).statusCode()).isEqualTo(200);
+        }
+    }
+
     private static String generate(TestGateway gateway) throws Exception {
         HttpResponse<String> generated = gateway.post("/key/generate", "{}", "Authorization", "Bearer " + MASTER);
         assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
