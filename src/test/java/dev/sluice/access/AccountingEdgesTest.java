@@ -115,7 +115,15 @@ class AccountingEdgesTest {
             assertThat(broken).contains("stream_interrupted");
             assertThat(call(gateway, key, Chat.body("ok", "hello")).statusCode()).isEqualTo(200);
 
-            gateway.rawChatThenHangUp(key, Chat.stream("slow", "hello"));
+            // Hung up once the call is admitted and upstream: no later call can be admitted before it.
+            try (java.net.Socket caller = new java.net.Socket("127.0.0.1", gateway.port())) {
+                byte[] body = Chat.stream("slow", "hello").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                caller.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + key
+                        + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                caller.getOutputStream().write(body);
+                Eventually.until("the slow call reaches its upstream", Duration.ofSeconds(5), () -> slow.requests() == 1);
+            }
             Eventually.until("the caller's permit comes back after it hung up", Duration.ofSeconds(5),
                     () -> call(gateway, key, Chat.body("ok", "hello")).statusCode() == 200);
 
