@@ -4,8 +4,6 @@ import dev.sluice.config.SluiceConfig;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import dev.sluice.config.EdgeLimits;
-import dev.sluice.server.ConnectionGate;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,10 +63,8 @@ public final class GatewayServer implements AutoCloseable {
     private static int listen(Vertx vertx, Gateway gateway, GatewayOptions options) throws Exception {
         int requested = options.port() == 0 ? -1 : options.port();
         List<GatewayVerticle> verticles = new CopyOnWriteArrayList<>();
-        EdgeLimits edge = gateway.config().general().edge();
-        ConnectionGate connections = new ConnectionGate(edge.maxOpenConnections(), edge.requestHeadTimeout());
         vertx.deployVerticle(() -> {
-            GatewayVerticle verticle = new GatewayVerticle(gateway, options.host(), requested, connections);
+            GatewayVerticle verticle = new GatewayVerticle(gateway, options.host(), requested);
             verticles.add(verticle);
             return verticle;
         }, new DeploymentOptions().setInstances(options.eventLoops())).await(30, TimeUnit.SECONDS);

@@ -6,7 +6,6 @@ import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.Authenticator;
-import dev.sluice.server.ConnectionGate;
 import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
 import dev.sluice.server.MalformedRequests;
@@ -33,15 +32,13 @@ final class GatewayVerticle extends VerticleBase {
     private final Gateway gateway;
     private final String host;
     private final int port;
-    private final ConnectionGate connections;
     private UpstreamClient upstreams;
     private HttpServer server;
 
-    GatewayVerticle(Gateway gateway, String host, int port, ConnectionGate connections) {
+    GatewayVerticle(Gateway gateway, String host, int port) {
         this.gateway = gateway;
         this.host = host;
         this.port = port;
-        this.connections = connections;
     }
 
     @Override
@@ -71,8 +68,7 @@ final class GatewayVerticle extends VerticleBase {
                 // once no call on them could still be waiting for an answer.
                 .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.calls().router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
-        server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer)
-                .connectionHandler(connection -> connections.accept(connection, options));
+        server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }
 

@@ -133,8 +133,6 @@ public final class ConfigPrinter {
         yaml.entry(1, "auth_failure_limit", Integer.toString(general.authFailures().limit()),
                 general.authFailures().on() ? null : "off");
         yaml.entry(1, "auth_failure_window_seconds", YamlWriter.seconds(general.authFailures().window()), null);
-        yaml.entry(1, "request_head_timeout_seconds", YamlWriter.seconds(general.edge().requestHeadTimeout()), null);
-        yaml.entry(1, "max_open_connections", Integer.toString(general.edge().maxOpenConnections()), null);
     }
 
     private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {

@@ -24,10 +24,7 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 healthChecks(general),
                 new ModelApiSettingsParser(read).parse(general),
                 new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
-                        read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)),
-                new EdgeLimits(
-                        read.positiveSeconds(general.take("request_head_timeout_seconds")).orElse(EdgeLimits.DEFAULT_REQUEST_HEAD_TIMEOUT),
-                        read.positiveInt(general.take("max_open_connections")).orElse(EdgeLimits.DEFAULT_MAX_OPEN_CONNECTIONS)));
+                        read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)));
         general.finish();
         return settings;
     }

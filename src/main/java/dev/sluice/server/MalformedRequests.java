@@ -37,9 +37,6 @@ public final class MalformedRequests {
             error = new ApiError(414, "invalid_request_error", "The request line is too long.", null, "uri_too_long");
         } else if (cause instanceof TooLongHttpHeaderException || cause instanceof TooLongFrameException) {
             error = new ApiError(431, "invalid_request_error", "The request headers are too large.", null, "headers_too_large");
-        } else if (cause instanceof StrictRequestDecoder.AmbiguousFraming) {
-            error = new ApiError(400, "invalid_request_error", "The request's framing is ambiguous: " + cause.getMessage() + ".",
-                    null, "ambiguous_framing");
         } else {
             error = new ApiError(400, "invalid_request_error", "The request is not valid HTTP: " + describe(cause) + ".", null,
                     "malformed_http");

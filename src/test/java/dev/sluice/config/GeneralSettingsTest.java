@@ -45,9 +45,6 @@ class GeneralSettingsTest {
             max_request_size_mb: 0     | general_settings.max_request_size_mb: 0 (expected: > 0)
             max_request_size_mb: -1    | general_settings.max_request_size_mb: -1 (expected: > 0)
             max_request_size_mb: big   | general_settings.max_request_size_mb: "big" (expected: a number > 0)
-            request_head_timeout_seconds: 0 | general_settings.request_head_timeout_seconds: 0 (expected: > 0)
-            max_open_connections: 0    | general_settings.max_open_connections: 0 (expected: > 0)
-            max_open_connections: 1.5  | general_settings.max_open_connections: 1.5 (expected: an integer > 0)
             master_key: ""             | general_settings.master_key: **** (expected: a non-empty string)
             database_url: {host: db}   | general_settings.database_url: **** (expected: a non-empty string)
             auth_failure_limit: -1     | general_settings.auth_failure_limit: -1 (expected: >= 0)
@@ -55,15 +52,6 @@ class GeneralSettingsTest {
             """)
     void checksEachGeneralSetting(String setting, String problem) {
         assertThat(Configs.problems(Configs.withSection("general_settings:\n  " + setting))).containsExactly(problem);
-    }
-
-    @Test
-    void readsTheEdgeLimitsAndTheirDefaults() throws ConfigException {
-        assertThat(Configs.parse(Configs.withSection("")).general().edge()).isEqualTo(EdgeLimits.DEFAULTS);
-        EdgeLimits edge = Configs.parse(Configs.withSection(
-                "general_settings: {request_head_timeout_seconds: 2.5, max_open_connections: 40}")).general().edge();
-
-        assertThat(edge).isEqualTo(new EdgeLimits(java.time.Duration.ofMillis(2500), 40));
     }
 
     @Test
