@@ -6,6 +6,7 @@ import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.Authenticator;
+import dev.sluice.server.ConnectionGuard;
 import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
 import dev.sluice.server.MalformedRequests;
@@ -68,7 +69,8 @@ final class GatewayVerticle extends VerticleBase {
                 // once no call on them could still be waiting for an answer.
                 .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.calls().router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
-        server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
+        server = vertx.createHttpServer(options).connectionHandler(new ConnectionGuard(options)::accept)
+                .requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }
 
