@@ -24,6 +24,7 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.Strategies;
 import dev.sluice.server.EdgeServices;
+import dev.sluice.server.OpenConnections;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
@@ -99,7 +100,8 @@ final class GatewayAssembly {
                 time.ticker(), config.general().maxRequestBytes(), UUID.randomUUID().toString());
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
-        return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time);
+        return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
+                new OpenConnections(config.general().edge().maxOpenConnections()));
     }
 
     /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */

@@ -69,7 +69,8 @@ final class GatewayVerticle extends VerticleBase {
                 // once no call on them could still be waiting for an answer.
                 .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.calls().router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
-        server = vertx.createHttpServer(options).connectionHandler(new ConnectionGuard(options)::accept)
+        server = vertx.createHttpServer(options).connectionHandler(new ConnectionGuard(options, gateway.connections(),
+                        gateway.config().general().edge().requestHeadTimeout())::accept)
                 .requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }

@@ -21,6 +21,8 @@ import java.util.Optional;
  *                                     {@code health_check_bench_unhealthy}
  * @param modelApi                     what deployments given through the model API may reach: the
  *                                     {@code admin_allowed_env_vars} and {@code admin_api_base_*_networks} keys
+ * @param edge                         how much of the gateway one client may hold: {@code request_head_timeout_seconds},
+ *                                     {@code max_open_connections}, {@code max_buffered_request_mb}
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -30,7 +32,8 @@ public record GeneralSettings(
         boolean enforceFallbackModelAccess,
         boolean enforceFallbackBudget,
         HealthCheckSettings healthChecks,
-        ModelApiSettings modelApi) {
+        ModelApiSettings modelApi,
+        EdgeSettings edge) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");

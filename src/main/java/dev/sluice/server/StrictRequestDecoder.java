@@ -13,7 +13,10 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.impl.VertxHttpRequestDecoder;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Vert.x's request decoder, made strict where a lenient parser lets a request be smuggled past
@@ -30,9 +33,46 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     private boolean requestLineSeen;
     /** Set once a request has been refused: the rest of the connection's bytes are dropped. */
     private boolean refused;
+    private final long headTimeoutNanos;
+    /** Runs out when the head now arriving is late; null between requests and while a body is read. */
+    private ScheduledFuture<?> headTimer;
 
-    StrictRequestDecoder(HttpServerOptions options) {
+    StrictRequestDecoder(HttpServerOptions options, Duration headTimeout) {
         super(options);
+        this.headTimeoutNanos = headTimeout.toNanos();
+    }
+
+    /**
+     * Starts the clock on a head: the first one from when the connection opens, a later one
+     * from its first byte. The idle timeout cannot do this, since each byte trickled in resets it.
+     */
+    void timeHead(ChannelHandlerContext ctx) {
+        if (headTimer == null && !refused) {
+            headTimer = ctx.executor().schedule(() -> headTimedOut(ctx), headTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void headTimedOut(ChannelHandlerContext ctx) {
+        headTimer = null;
+        if (inHead && !refused && ctx.channel().isActive()) {
+            refused = true;
+            ctx.fireChannelRead(unreadable(new RequestHeadTimeoutException(
+                    Math.max(1, TimeUnit.NANOSECONDS.toSeconds(headTimeoutNanos)))));
+            ctx.fireChannelReadComplete();
+        }
+    }
+
+    private void stopHeadTimer() {
+        if (headTimer != null) {
+            headTimer.cancel(false);
+            headTimer = null;
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+        stopHeadTimer();
+        super.handlerRemoved0(ctx);
     }
 
     @Override
@@ -40,6 +80,9 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
         if (refused) {
             in.skipBytes(in.readableBytes());
             return;
+        }
+        if (inHead && in.isReadable()) {
+            timeHead(ctx);
         }
         if (inHead && hasFoldedLine(in)) {
             refuse(in, out, new RequestFramingException("a header line is folded (obs-fold)"));
@@ -49,7 +92,9 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
         super.decode(ctx, in, out);
         for (int i = before; i < out.size(); i++) {
             Object decoded = out.get(i);
-            if (decoded instanceof HttpRequest) {
+            if (decoded instanceof HttpRequest request) {
+                stopHeadTimer();
+                refused |= request.decoderResult().isFailure(); // the parser drops what follows too
                 inHead = false;
                 requestLineSeen = false;
             }
@@ -115,6 +160,7 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
 
     private void refuse(ByteBuf in, List<Object> out, RuntimeException cause) {
         refused = true;
+        stopHeadTimer();
         in.skipBytes(in.readableBytes());
         out.add(unreadable(cause));
     }

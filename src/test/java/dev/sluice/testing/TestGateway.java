@@ -87,7 +87,7 @@ public final class TestGateway implements AutoCloseable {
                 config = new SluiceConfig(config.deployments(), config.router(),
                         new GeneralSettings(general.masterKey(), general.databaseUrl(), general.maxRequestBytes(),
                                 storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget(),
-                                general.healthChecks(), general.modelApi()),
+                                general.healthChecks(), general.modelApi(), general.edge()),
                         config.guardrails(), config.ignoredKeys());
             }
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
