@@ -48,7 +48,7 @@ final class GatewayVerticle extends VerticleBase {
         Authenticator authenticator = new Authenticator(vertx, gateway.calls().access());
         Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
                 accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
-                gateway.config().general().maxRequestBytes(), gateway.time().ticker()));
+                gateway.config().general().maxRequestBytes(), gateway.time().ticker(), gateway.calls().bodyBudget()));
         Routes.Admin admin = new Routes.Admin(
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models,
                         apiBaseRules()))),

@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
  * Reads a request body up to a size limit. An oversized body is refused with a 413 the
  * client can read: when the client waits for {@code 100 Continue} it is answered at once
  * and never sends the body; otherwise the rest of the body is read and thrown away (up to
- * a hard cap) so the client is not reset while still writing.
+ * a hard cap) so the client is not reset while still writing. A body that would pass the
+ * process-wide {@link BodyBudget} is refused the same way, with a 503 and {@code Retry-After}.
  */
 public final class RequestBodyReader {
     /** Past this many discarded bytes the connection is closed instead. */
@@ -32,13 +33,15 @@ public final class RequestBodyReader {
     private record PendingBody(HttpServerRequest request, Promise<Buffer> body, long startedNanos) {}
 
     private final long limit;
+    private final BodyBudget budget;
     private final LongSupplier nanoTime;
     /** Bodies still arriving, oldest first; one sweep a second fails the late ones. */
     private final Set<PendingBody> pending = new LinkedHashSet<>();
 
     /** Must be created on the event loop whose requests it reads. */
-    public RequestBodyReader(Vertx vertx, long limit, LongSupplier nanoTime) {
+    public RequestBodyReader(Vertx vertx, long limit, BodyBudget budget, LongSupplier nanoTime) {
         this.limit = Math.min(limit, LARGEST_BODY);
+        this.budget = budget;
         this.nanoTime = nanoTime;
         // One periodic sweep per event loop rather than a timer per request: a timer
         // created and cancelled for every call is measurable on the hot path.
@@ -60,7 +63,12 @@ public final class RequestBodyReader {
         }
     }
 
-    public Future<Buffer> read(HttpServerRequest request) {
+    /**
+     * Reads the body, holding its bytes against the {@link BodyBudget} until {@code doneWithBody}
+     * completes (or at once when the read fails): a declared length is held before anything is
+     * read, a chunked body as its bytes arrive.
+     */
+    public Future<Buffer> read(HttpServerRequest request, Future<?> doneWithBody) {
         String declared = request.getHeader("Content-Length");
         long length = -1;
         if (declared != null) {
@@ -70,8 +78,12 @@ public final class RequestBodyReader {
                 return Future.failedFuture(ApiError.invalidRequest("Content-Length is not a number: " + declared, null, null));
             }
             if (length > limit) {
-                return refuse(request);
+                return refuse(request, tooLarge());
             }
+        }
+        HeldBytes held = new HeldBytes();
+        if (length > 0 && !held.tryHold(length)) {
+            return refuse(request, budget.busy());
         }
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
             request.response().writeContinue();
@@ -82,11 +94,15 @@ public final class RequestBodyReader {
         PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
         pending.add(pendingBody);
         body.future().onComplete(done -> pending.remove(pendingBody));
+        body.future().onFailure(e -> held.release());
+        doneWithBody.onComplete(done -> held.release());
         request.handler(chunk -> {
-            if (body.future().isComplete()) {
+            if (body.future().isComplete() || held.released) {
                 discard(request, discarded, chunk.length());
             } else if ((long) received.length() + chunk.length() > limit) {
                 body.tryFail(tooLarge());
+            } else if (!held.tryHold((long) received.length() + chunk.length() - held.bytes)) {
+                body.tryFail(budget.busy());
             } else {
                 received.appendBuffer(chunk);
             }
@@ -96,7 +112,37 @@ public final class RequestBodyReader {
         return body.future();
     }
 
-    private Future<Buffer> refuse(HttpServerRequest request) {
+    /** One body's share of the budget; touched on its request's event loop only. */
+    private final class HeldBytes {
+        long bytes;
+        /** Once released, nothing more is held for this body. */
+        boolean released;
+
+        /** Holds {@code more} bytes (none when not positive); false when the budget has no room or all was released. */
+        boolean tryHold(long more) {
+            if (released) {
+                return false;
+            }
+            if (more <= 0) {
+                return true;
+            }
+            if (!budget.tryHold(more)) {
+                return false;
+            }
+            bytes += more;
+            return true;
+        }
+
+        void release() {
+            if (!released) {
+                released = true;
+                budget.release(bytes);
+                bytes = 0;
+            }
+        }
+    }
+
+    private Future<Buffer> refuse(HttpServerRequest request, ApiError error) {
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
             // The client has not sent the body and will not: the connection can go.
             request.response().putHeader("Connection", "close");
@@ -104,7 +150,7 @@ public final class RequestBodyReader {
             long[] discarded = {0};
             request.handler(chunk -> discard(request, discarded, chunk.length()));
         }
-        return Future.failedFuture(tooLarge());
+        return Future.failedFuture(error);
     }
 
     private static void discard(HttpServerRequest request, long[] discarded, int bytes) {
