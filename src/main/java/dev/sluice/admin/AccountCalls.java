@@ -123,7 +123,7 @@ final class AccountCalls {
 
     /** The body's JSON object; an empty one when the body holds no value. */
     private static ObjectNode parse(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes.getBytes()).orElseGet(Json.MAPPER::createObjectNode);
+        JsonNode root = JsonBody.parse(bytes).orElseGet(Json.MAPPER::createObjectNode);
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("The body must be a JSON object, but got " + JsonFields.shown(root) + ".", null,
                     "invalid_type");

@@ -24,8 +24,6 @@ public final class RequestBodyReader {
     private static final long DISCARD_CAP = 1L << 30;
     /** A buffer holds at most this much; larger configured limits are cut to it. */
     private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
-    /** Memory set aside before any byte arrives: a declared length alone reserves no more. */
-    private static final int MAX_INITIAL_CAPACITY = 16 * 1024;
     /** How long a client may take to send its whole body. */
     static final long BODY_TIMEOUT_MS = 60_000;
 
@@ -89,27 +87,82 @@ public final class RequestBodyReader {
             request.response().writeContinue();
         }
         Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer(length < 0 ? 1024 : (int) Math.min(MAX_INITIAL_CAPACITY, length));
+        Arriving arriving = new Arriving(body, length);
         long[] discarded = {0};
         PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
         pending.add(pendingBody);
         body.future().onComplete(done -> pending.remove(pendingBody));
         body.future().onFailure(e -> held.release());
         doneWithBody.onComplete(done -> held.release());
+        // The request keeps these handlers for as long as the call runs: they reach the body
+        // only through the Arriving, which lets go of it once the body is handed on.
         request.handler(chunk -> {
-            if (body.future().isComplete() || held.released) {
+            if (arriving.isDone() || held.released) {
                 discard(request, discarded, chunk.length());
-            } else if ((long) received.length() + chunk.length() > limit) {
-                body.tryFail(tooLarge());
-            } else if (!held.tryHold((long) received.length() + chunk.length() - held.bytes)) {
-                body.tryFail(budget.busy());
+            } else if ((long) arriving.length() + chunk.length() > limit) {
+                arriving.fail(tooLarge());
+            } else if (!held.tryHold((long) arriving.length() + chunk.length() - held.bytes)) {
+                arriving.fail(budget.busy());
             } else {
-                received.appendBuffer(chunk);
+                arriving.append(chunk);
             }
         });
-        request.exceptionHandler(body::tryFail);
-        request.endHandler(v -> body.tryComplete(received));
+        request.exceptionHandler(arriving::fail);
+        request.endHandler(v -> arriving.complete());
         return body.future();
+    }
+
+    /** The bytes of one body so far, and the promise of all of them; both let go of once it is settled. */
+    private static final class Arriving {
+        private Promise<Buffer> body;
+        private Buffer received;
+        private final long declared;
+
+        Arriving(Promise<Buffer> body, long declared) {
+            this.body = body;
+            this.declared = declared;
+        }
+
+        /** Settled, here or by the sweep of late bodies. */
+        boolean isDone() {
+            if (body != null && body.future().isComplete()) {
+                body = null;
+                received = null;
+            }
+            return body == null;
+        }
+
+        int length() {
+            return received == null ? 0 : received.length();
+        }
+
+        void append(Buffer chunk) {
+            if (received == null) {
+                // Sized once the first bytes arrive, not on the declared length alone; the
+                // budget already holds that length, so growing by copies would only cost more.
+                received = Buffer.buffer(declared < 0 ? Math.max(1024, chunk.length()) : (int) declared);
+            }
+            received.appendBuffer(chunk);
+        }
+
+        void complete() {
+            if (body != null) {
+                Promise<Buffer> settled = body;
+                Buffer whole = received == null ? Buffer.buffer(0) : received;
+                body = null;
+                received = null;
+                settled.tryComplete(whole);
+            }
+        }
+
+        void fail(Throwable cause) {
+            if (body != null) {
+                Promise<Buffer> settled = body;
+                body = null;
+                received = null;
+                settled.tryFail(cause);
+            }
+        }
     }
 
     /** One body's share of the budget; touched on its request's event loop only. */
