@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * Request bodies held at once are bounded by general_settings.max_buffered_request_mb: past it
  * a call is a 503 with Retry-After, and every body's bytes are given back when its call ends.
  */
-class BodyBudgetTest {
+class BufferedBodiesTest {
     private static final String HELD = "sluice_request_body_bytes_held";
     private static final String BIG = Chat.body("chat", "a".repeat(600 * 1024));
     private static MockUpstream upstream;
