@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import dev.sluice.access.AccountChanges;
 import dev.sluice.access.Caller;
+import dev.sluice.http.BodyBudget;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.TeamRepository;
 import io.vertx.core.Future;
@@ -25,6 +26,7 @@ import java.util.function.LongSupplier;
  * @param changes         told of every key and team written, so cached state follows
  * @param maxRequestBytes the largest request body read
  * @param nanoTime        the monotonic clock that times out slow request bodies
+ * @param bodyBudget      the request body bytes all calls together may hold
  */
 public record AccountApi(
         Function<HttpServerRequest, Future<Caller>> authenticate,
@@ -33,7 +35,8 @@ public record AccountApi(
         Clock clock,
         AccountChanges changes,
         long maxRequestBytes,
-        LongSupplier nanoTime) {
+        LongSupplier nanoTime,
+        BodyBudget bodyBudget) {
 
     public AccountApi {
         Objects.requireNonNull(authenticate, "authenticate");
@@ -42,6 +45,7 @@ public record AccountApi(
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(changes, "changes");
         Objects.requireNonNull(nanoTime, "nanoTime");
+        Objects.requireNonNull(bodyBudget, "bodyBudget");
         if (maxRequestBytes < 1) {
             throw new IllegalArgumentException("maxRequestBytes: " + maxRequestBytes + " (expected: >= 1)");
         }

@@ -13,6 +13,7 @@ import dev.sluice.json.JsonBody;
 import dev.sluice.json.JsonProblems;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -58,7 +59,7 @@ final class AccountCalls {
         this.vertx = vertx;
         this.api = api;
         this.managed = managed;
-        this.bodies = new RequestBodyReader(vertx, api.maxRequestBytes(), api.nanoTime());
+        this.bodies = new RequestBodyReader(vertx, api.maxRequestBytes(), api.bodyBudget(), api.nanoTime());
     }
 
     void answer(HttpServerRequest request, String route, Access access, StoreWork work) {
@@ -113,14 +114,16 @@ final class AccountCalls {
     }
 
     private Future<ObjectNode> body(HttpServerRequest request) {
-        Future<Buffer> read = bodies.read(request);
+        Promise<Void> parsed = Promise.promise();
+        Future<Buffer> read = bodies.read(request, parsed.future());
         request.resume();
-        return read.map(AccountCalls::parse);
+        // Once parsed, the bytes are garbage: the JSON object is what the handler keeps.
+        return read.map(AccountCalls::parse).andThen(done -> parsed.tryComplete());
     }
 
     /** The body's JSON object; an empty one when the body holds no value. */
     private static ObjectNode parse(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes.getBytes()).orElseGet(Json.MAPPER::createObjectNode);
+        JsonNode root = JsonBody.parse(bytes).orElseGet(Json.MAPPER::createObjectNode);
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("The body must be a JSON object, but got " + JsonFields.shown(root) + ".", null,
                     "invalid_type");

@@ -23,7 +23,9 @@ import dev.sluice.router.RouterEvents;
 import dev.sluice.router.RouterLog;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.Strategies;
+import dev.sluice.http.BodyBudget;
 import dev.sluice.server.EdgeServices;
+import dev.sluice.server.OpenConnections;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
@@ -95,11 +97,15 @@ final class GatewayAssembly {
         MetricGauges.store(metrics, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);
+        BodyBudget bodyBudget = new BodyBudget(config.general().edge().bufferedRequestBudget());
+        metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
+                + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), config.general().maxRequestBytes(), UUID.randomUUID().toString());
+                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString());
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
-        return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time);
+        return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
+                new OpenConnections(config.general().edge().maxOpenConnections()));
     }
 
     /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */

@@ -6,6 +6,7 @@ import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.Authenticator;
+import dev.sluice.server.ConnectionGuard;
 import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
 import dev.sluice.server.MalformedRequests;
@@ -47,7 +48,7 @@ final class GatewayVerticle extends VerticleBase {
         Authenticator authenticator = new Authenticator(vertx, gateway.calls().access());
         Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
                 accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
-                gateway.config().general().maxRequestBytes(), gateway.time().ticker()));
+                gateway.config().general().maxRequestBytes(), gateway.time().ticker(), gateway.calls().bodyBudget()));
         Routes.Admin admin = new Routes.Admin(
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models,
                         apiBaseRules()))),
@@ -68,7 +69,9 @@ final class GatewayVerticle extends VerticleBase {
                 // once no call on them could still be waiting for an answer.
                 .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.calls().router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
-        server = vertx.createHttpServer(options).requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
+        server = vertx.createHttpServer(options).connectionHandler(new ConnectionGuard(options, gateway.connections(),
+                        gateway.config().general().edge().requestHeadTimeout())::accept)
+                .requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.call;
 
+import dev.sluice.http.BodyBudget;
 import dev.sluice.access.AccessControl;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.metrics.GatewayMetrics;
@@ -24,8 +25,9 @@ import java.util.function.LongSupplier;
  * @param clock           wall-clock time, for Retry-After dates
  * @param nanoTime        the monotonic time deadlines and durations are measured with
  * @param maxRequestBytes the largest request body accepted
+ * @param bodyBudget      the request body bytes all calls together may hold
  * @param instance        this gateway's own mark on the calls it sends upstream ({@link dev.sluice.http.Hops})
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
-        long maxRequestBytes, String instance) {}
+        long maxRequestBytes, BodyBudget bodyBudget, String instance) {}

@@ -8,6 +8,7 @@ import dev.sluice.llm.ModelRequest;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.strategy.RequestFacts;
+import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.List;
@@ -29,6 +30,8 @@ final class ModelCall {
     final CallState state;
     final RoutedHeaders headers;
     final RequestMeter meter;
+    /** Completed when the response has ended or the caller has gone: the call is done with its body. */
+    final Promise<Void> ended = Promise.promise();
 
     private Caller caller;
     private ModelRequest decoded;

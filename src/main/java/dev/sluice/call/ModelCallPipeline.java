@@ -59,7 +59,7 @@ public final class ModelCallPipeline {
         this.services = services;
         this.upstreams = upstreams;
         this.authenticator = authenticator;
-        this.bodies = new RequestBodyReader(vertx, services.maxRequestBytes(), services.nanoTime());
+        this.bodies = new RequestBodyReader(vertx, services.maxRequestBytes(), services.bodyBudget(), services.nanoTime());
         this.overrides = new CallerOverridesReader(services.router().settings()::current, services.models());
         this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
         this.answers = new CallAnswers(services.providers());
@@ -101,8 +101,12 @@ public final class ModelCallPipeline {
                 overhead -> services.metrics().overhead(codec.name(), overhead));
         ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId));
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
-        call.response.endHandler(v -> call.meter.ended(call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED));
+        call.response.endHandler(v -> {
+            call.ended.tryComplete();
+            call.meter.ended(call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED);
+        });
         call.response.closeHandler(v -> {
+            call.ended.tryComplete();
             call.state.onClientGone();
             call.meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
         });
@@ -112,7 +116,7 @@ public final class ModelCallPipeline {
     /** Reads the body once the caller is known; a refused caller's body is not read. */
     private Future<Buffer> readBody(ModelCall call, AsyncResult<Caller> who) {
         // Authentication may have paused the request to read the store: its body waits until read here.
-        Future<Buffer> body = who.succeeded() ? bodies.read(call.request) : Future.failedFuture(who.cause());
+        Future<Buffer> body = who.succeeded() ? bodies.read(call.request, call.ended.future()) : Future.failedFuture(who.cause());
         call.request.resume();
         if (who.succeeded()) {
             call.authenticated(who.result());

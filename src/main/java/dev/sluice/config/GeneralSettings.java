@@ -23,6 +23,8 @@ import java.util.Optional;
  *                                     {@code admin_allowed_env_vars} and {@code admin_api_base_*_networks} keys
  * @param authFailures                 how failed authentication from one address is slowed down:
  *                                     {@code auth_failure_limit} and {@code auth_failure_window_seconds}
+ * @param edge                         how much of the gateway one client may hold: {@code request_head_timeout_seconds},
+ *                                     {@code max_open_connections}, {@code max_buffered_request_mb}
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -33,7 +35,8 @@ public record GeneralSettings(
         boolean enforceFallbackBudget,
         HealthCheckSettings healthChecks,
         ModelApiSettings modelApi,
-        AuthFailureSettings authFailures) {
+        AuthFailureSettings authFailures,
+        EdgeSettings edge) {
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");
@@ -41,7 +44,7 @@ public record GeneralSettings(
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
         return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures);
+                healthChecks, modelApi, authFailures, edge);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */

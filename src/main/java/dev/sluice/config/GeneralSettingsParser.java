@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
 record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
@@ -24,7 +25,8 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 healthChecks(general),
                 new ModelApiSettingsParser(read).parse(general),
                 new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
-                        read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)));
+                        read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)),
+                edge(general));
         general.finish();
         return settings;
     }
@@ -49,6 +51,14 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
         return new HealthCheckSettings(background, interval, timeout, bench);
     }
 
+    private EdgeSettings edge(Section general) {
+        ConfigNode budget = general.take("max_buffered_request_mb");
+        return new EdgeSettings(
+                read.positiveSeconds(general.take("request_head_timeout_seconds")).orElse(EdgeSettings.DEFAULT_REQUEST_HEAD_TIMEOUT),
+                read.positiveInt(general.take("max_open_connections")).orElse(EdgeSettings.DEFAULT_MAX_OPEN_CONNECTIONS),
+                budget.isAbsent() ? OptionalLong.empty() : OptionalLong.of(megabytes(budget, Long.MAX_VALUE)));
+    }
+
     /** An unset key reads the variable, as if written {@code os.environ/VARIABLE}. */
     private Optional<Secret> secretOrEnv(ConfigNode node, String variable) {
         if (node.isAbsent() && env.isSet(variable)) {
@@ -58,13 +68,18 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
     }
 
     private long maxRequestBytes(ConfigNode node) {
+        return megabytes(node, GeneralSettings.DEFAULT_MAX_REQUEST_BYTES);
+    }
+
+    /** Megabytes > 0 (fractions allowed) as bytes, rounded up; the fallback when unset or refused. */
+    private long megabytes(ConfigNode node, long fallback) {
         Optional<BigDecimal> megabytes = read.positiveNumber(node);
         if (megabytes.isEmpty()) {
-            return GeneralSettings.DEFAULT_MAX_REQUEST_BYTES;
+            return fallback;
         }
         if (megabytes.get().compareTo(MAX_MB) > 0) {
             read.problems().add(node, ShownValue.of(node.value(), false), "<= " + MAX_MB);
-            return GeneralSettings.DEFAULT_MAX_REQUEST_BYTES;
+            return fallback;
         }
         return megabytes.get().multiply(BYTES_PER_MB).setScale(0, RoundingMode.CEILING).longValueExact();
     }

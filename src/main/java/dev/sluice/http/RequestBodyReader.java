@@ -16,15 +16,14 @@ import java.util.function.LongSupplier;
  * Reads a request body up to a size limit. An oversized body is refused with a 413 the
  * client can read: when the client waits for {@code 100 Continue} it is answered at once
  * and never sends the body; otherwise the rest of the body is read and thrown away (up to
- * a hard cap) so the client is not reset while still writing.
+ * a hard cap) so the client is not reset while still writing. A body that would pass the
+ * process-wide {@link BodyBudget} is refused the same way, with a 503 and {@code Retry-After}.
  */
 public final class RequestBodyReader {
     /** Past this many discarded bytes the connection is closed instead. */
     private static final long DISCARD_CAP = 1L << 30;
     /** A buffer holds at most this much; larger configured limits are cut to it. */
     private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
-    /** Memory set aside before any byte arrives: a declared length alone reserves no more. */
-    private static final int MAX_INITIAL_CAPACITY = 16 * 1024;
     /** How long a client may take to send its whole body. */
     static final long BODY_TIMEOUT_MS = 60_000;
 
@@ -32,13 +31,15 @@ public final class RequestBodyReader {
     private record PendingBody(HttpServerRequest request, Promise<Buffer> body, long startedNanos) {}
 
     private final long limit;
+    private final BodyBudget budget;
     private final LongSupplier nanoTime;
     /** Bodies still arriving, oldest first; one sweep a second fails the late ones. */
     private final Set<PendingBody> pending = new LinkedHashSet<>();
 
     /** Must be created on the event loop whose requests it reads. */
-    public RequestBodyReader(Vertx vertx, long limit, LongSupplier nanoTime) {
+    public RequestBodyReader(Vertx vertx, long limit, BodyBudget budget, LongSupplier nanoTime) {
         this.limit = Math.min(limit, LARGEST_BODY);
+        this.budget = budget;
         this.nanoTime = nanoTime;
         // One periodic sweep per event loop rather than a timer per request: a timer
         // created and cancelled for every call is measurable on the hot path.
@@ -60,7 +61,12 @@ public final class RequestBodyReader {
         }
     }
 
-    public Future<Buffer> read(HttpServerRequest request) {
+    /**
+     * Reads the body, holding its bytes against the {@link BodyBudget} until {@code doneWithBody}
+     * completes (or at once when the read fails): a declared length is held before anything is
+     * read, a chunked body as its bytes arrive.
+     */
+    public Future<Buffer> read(HttpServerRequest request, Future<?> doneWithBody) {
         String declared = request.getHeader("Content-Length");
         long length = -1;
         if (declared != null) {
@@ -70,33 +76,126 @@ public final class RequestBodyReader {
                 return Future.failedFuture(ApiError.invalidRequest("Content-Length is not a number: " + declared, null, null));
             }
             if (length > limit) {
-                return refuse(request);
+                return refuse(request, tooLarge());
             }
+        }
+        HeldBytes held = new HeldBytes();
+        if (length > 0 && !held.tryHold(length)) {
+            return refuse(request, budget.busy());
         }
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
             request.response().writeContinue();
         }
         Promise<Buffer> body = Promise.promise();
-        Buffer received = Buffer.buffer(length < 0 ? 1024 : (int) Math.min(MAX_INITIAL_CAPACITY, length));
+        Arriving arriving = new Arriving(body, length);
         long[] discarded = {0};
         PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
         pending.add(pendingBody);
         body.future().onComplete(done -> pending.remove(pendingBody));
+        body.future().onFailure(e -> held.release());
+        doneWithBody.onComplete(done -> held.release());
+        // The request keeps these handlers for as long as the call runs: they reach the body
+        // only through the Arriving, which lets go of it once the body is handed on.
         request.handler(chunk -> {
-            if (body.future().isComplete()) {
+            if (arriving.isDone() || held.released) {
                 discard(request, discarded, chunk.length());
-            } else if ((long) received.length() + chunk.length() > limit) {
-                body.tryFail(tooLarge());
+            } else if ((long) arriving.length() + chunk.length() > limit) {
+                arriving.fail(tooLarge());
+            } else if (!held.tryHold((long) arriving.length() + chunk.length() - held.bytes)) {
+                arriving.fail(budget.busy());
             } else {
-                received.appendBuffer(chunk);
+                arriving.append(chunk);
             }
         });
-        request.exceptionHandler(body::tryFail);
-        request.endHandler(v -> body.tryComplete(received));
+        request.exceptionHandler(arriving::fail);
+        request.endHandler(v -> arriving.complete());
         return body.future();
     }
 
-    private Future<Buffer> refuse(HttpServerRequest request) {
+    /** The bytes of one body so far, and the promise of all of them; both let go of once it is settled. */
+    private static final class Arriving {
+        private Promise<Buffer> body;
+        private Buffer received;
+        private final long declared;
+
+        Arriving(Promise<Buffer> body, long declared) {
+            this.body = body;
+            this.declared = declared;
+        }
+
+        /** Settled, here or by the sweep of late bodies. */
+        boolean isDone() {
+            if (body != null && body.future().isComplete()) {
+                body = null;
+                received = null;
+            }
+            return body == null;
+        }
+
+        int length() {
+            return received == null ? 0 : received.length();
+        }
+
+        void append(Buffer chunk) {
+            if (received == null) {
+                // Sized once the first bytes arrive, not on the declared length alone; the
+                // budget already holds that length, so growing by copies would only cost more.
+                received = Buffer.buffer(declared < 0 ? Math.max(1024, chunk.length()) : (int) declared);
+            }
+            received.appendBuffer(chunk);
+        }
+
+        void complete() {
+            if (body != null) {
+                Promise<Buffer> settled = body;
+                Buffer whole = received == null ? Buffer.buffer(0) : received;
+                body = null;
+                received = null;
+                settled.tryComplete(whole);
+            }
+        }
+
+        void fail(Throwable cause) {
+            if (body != null) {
+                Promise<Buffer> settled = body;
+                body = null;
+                received = null;
+                settled.tryFail(cause);
+            }
+        }
+    }
+
+    /** One body's share of the budget; touched on its request's event loop only. */
+    private final class HeldBytes {
+        long bytes;
+        /** Once released, nothing more is held for this body. */
+        boolean released;
+
+        /** Holds {@code more} bytes (none when not positive); false when the budget has no room or all was released. */
+        boolean tryHold(long more) {
+            if (released) {
+                return false;
+            }
+            if (more <= 0) {
+                return true;
+            }
+            if (!budget.tryHold(more)) {
+                return false;
+            }
+            bytes += more;
+            return true;
+        }
+
+        void release() {
+            if (!released) {
+                released = true;
+                budget.release(bytes);
+                bytes = 0;
+            }
+        }
+    }
+
+    private Future<Buffer> refuse(HttpServerRequest request, ApiError error) {
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
             // The client has not sent the body and will not: the connection can go.
             request.response().putHeader("Connection", "close");
@@ -104,7 +203,7 @@ public final class RequestBodyReader {
             long[] discarded = {0};
             request.handler(chunk -> discard(request, discarded, chunk.length()));
         }
-        return Future.failedFuture(tooLarge());
+        return Future.failedFuture(error);
     }
 
     private static void discard(HttpServerRequest request, long[] discarded, int bytes) {

@@ -3,7 +3,9 @@ package dev.sluice.json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.api.ApiError;
+import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Optional;
 
 /**
@@ -16,18 +18,52 @@ public final class JsonBody {
 
     /** The value the body holds; empty when it holds none (no bytes, or only white space). */
     public static Optional<JsonNode> parse(byte[] bytes) {
-        if (bytes.length == 0) {
+        return parse(Buffer.buffer(bytes));
+    }
+
+    /** The same, read in place: a large body is never copied whole into an array first. */
+    public static Optional<JsonNode> parse(Buffer bytes) {
+        if (bytes.length() == 0) {
             return Optional.empty();
         }
         JsonNode root;
         try {
-            root = Json.parse(bytes);
+            root = Json.MAPPER.readTree(new BufferStream(bytes));
         } catch (JsonProcessingException e) {
             throw unparsable(JsonProblems.describe(e));
         } catch (IOException e) {
             throw unparsable(e.getMessage());
         }
         return root == null || root.isMissingNode() ? Optional.empty() : Optional.of(root);
+    }
+
+    /** A buffer as a stream, handing the parser its bytes a piece at a time. */
+    private static final class BufferStream extends InputStream {
+        private final Buffer buffer;
+        private int at;
+
+        BufferStream(Buffer buffer) {
+            this.buffer = buffer;
+        }
+
+        @Override
+        public int read() {
+            return at < buffer.length() ? buffer.getByte(at++) & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) {
+            if (length == 0) {
+                return 0;
+            }
+            if (at >= buffer.length()) {
+                return -1;
+            }
+            int count = Math.min(length, buffer.length() - at);
+            buffer.getBytes(at, at + count, into, offset);
+            at += count;
+            return count;
+        }
     }
 
     private static ApiError unparsable(String reason) {

@@ -33,7 +33,13 @@ public final class MalformedRequests {
     public static void answer(HttpServerRequest request) {
         Throwable cause = request.decoderResult().cause();
         ApiError error;
-        if (cause instanceof TooLongHttpLineException) {
+        if (cause instanceof RequestFramingException) {
+            error = new ApiError(400, "invalid_request_error", "The request's framing is ambiguous: " + cause.getMessage() + ".",
+                    null, "ambiguous_framing");
+        } else if (cause instanceof RequestHeadTimeoutException late) {
+            error = new ApiError(408, "timeout_error", "The request head did not arrive within " + late.seconds
+                    + " s (general_settings.request_head_timeout_seconds).", null, "request_timeout");
+        } else if (cause instanceof TooLongHttpLineException) {
             error = new ApiError(414, "invalid_request_error", "The request line is too long.", null, "uri_too_long");
         } else if (cause instanceof TooLongHttpHeaderException || cause instanceof TooLongFrameException) {
             error = new ApiError(431, "invalid_request_error", "The request headers are too large.", null, "headers_too_large");

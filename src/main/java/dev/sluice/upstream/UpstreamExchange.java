@@ -1,10 +1,12 @@
 package dev.sluice.upstream;
 
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +58,8 @@ public final class UpstreamExchange {
                 request.reset();
                 return;
             }
-            request.send(Buffer.buffer(body)).onComplete(sent -> {
+            // The body's bytes as they are: a large body is not copied again for each attempt.
+            request.send(BufferInternal.buffer(Unpooled.wrappedBuffer(body))).onComplete(sent -> {
                 if (sent.succeeded()) {
                     response = sent.result();
                     answered.tryComplete(this);

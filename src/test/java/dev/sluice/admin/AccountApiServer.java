@@ -90,7 +90,8 @@ final class AccountApiServer implements AutoCloseable {
         Vertx vertx = Vertx.vertx();
         try {
             ApiVerticle verticle = new ApiVerticle(loop -> new AccountApi(authentication(loop, masterKeySet, keys, teams), keys,
-                    teams, clock, recorder, MAX_REQUEST_BYTES, System::nanoTime));
+                    teams, clock, recorder, MAX_REQUEST_BYTES, System::nanoTime,
+                    new dev.sluice.http.BodyBudget(Long.MAX_VALUE)));
             vertx.deployVerticle(verticle).await(30, TimeUnit.SECONDS);
             return new AccountApiServer(vertx, verticle.server.actualPort(), clock, changes);
         } catch (Exception e) {

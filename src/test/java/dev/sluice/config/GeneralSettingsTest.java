@@ -18,6 +18,9 @@ class GeneralSettingsTest {
         assertThat(general.databaseUrl()).isEmpty();
         assertThat(general.maxRequestBytes()).isEqualTo(32L * 1024 * 1024);
         assertThat(general.authFailures()).isEqualTo(AuthFailureSettings.DEFAULTS);
+        assertThat(general.edge().requestHeadTimeout()).hasSeconds(30);
+        assertThat(general.edge().maxOpenConnections()).isEqualTo(10_000);
+        assertThat(general.edge().bufferedRequestBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
     }
 
     @Test
@@ -26,6 +29,20 @@ class GeneralSettingsTest {
                 "general_settings: {auth_failure_limit: 5, auth_failure_window_seconds: 30}")).general();
 
         assertThat(general.authFailures()).isEqualTo(new AuthFailureSettings(5, java.time.Duration.ofSeconds(30)));
+    }
+
+    @Test
+    void readsTheEdgeLimits() throws ConfigException {
+        GeneralSettings general = Configs.parse(Configs.withSection("""
+                general_settings:
+                  request_head_timeout_seconds: 1.5
+                  max_open_connections: 3
+                  max_buffered_request_mb: 0.5
+                """)).general();
+
+        assertThat(general.edge().requestHeadTimeout()).isEqualTo(java.time.Duration.ofMillis(1500));
+        assertThat(general.edge().maxOpenConnections()).isEqualTo(3);
+        assertThat(general.edge().bufferedRequestBudget()).isEqualTo(524288);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -45,6 +62,10 @@ class GeneralSettingsTest {
             max_request_size_mb: 0     | general_settings.max_request_size_mb: 0 (expected: > 0)
             max_request_size_mb: -1    | general_settings.max_request_size_mb: -1 (expected: > 0)
             max_request_size_mb: big   | general_settings.max_request_size_mb: "big" (expected: a number > 0)
+            request_head_timeout_seconds: 0 | general_settings.request_head_timeout_seconds: 0 (expected: > 0)
+            max_open_connections: 0    | general_settings.max_open_connections: 0 (expected: > 0)
+            max_open_connections: 1.5  | general_settings.max_open_connections: 1.5 (expected: an integer > 0)
+            max_buffered_request_mb: 0 | general_settings.max_buffered_request_mb: 0 (expected: > 0)
             master_key: ""             | general_settings.master_key: **** (expected: a non-empty string)
             database_url: {host: db}   | general_settings.database_url: **** (expected: a non-empty string)
             auth_failure_limit: -1     | general_settings.auth_failure_limit: -1 (expected: >= 0)

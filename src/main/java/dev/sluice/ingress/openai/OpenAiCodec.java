@@ -70,7 +70,7 @@ public final class OpenAiCodec implements IngressCodec {
     }
 
     private static ObjectNode object(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes.getBytes()).orElseThrow(
+        JsonNode root = JsonBody.parse(bytes).orElseThrow(
                 () -> ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json"));
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("Request body must be a JSON object, but got " + JsonProblems.typeName(root) + ".", null,
