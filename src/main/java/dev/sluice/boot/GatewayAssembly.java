@@ -79,7 +79,7 @@ final class GatewayAssembly {
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(new StoredRouterSettingsSync(
                 store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL).start()));
-        SharedState shared = SharedState.open(config.router(), time.clock(), teardown);
+        SharedState shared = SharedState.open(config.router(), time.clock(), options.redisCallBudget(), teardown);
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
         ModelCatalog catalog = new BundledModelCatalog();

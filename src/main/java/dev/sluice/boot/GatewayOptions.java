@@ -5,6 +5,8 @@ import dev.sluice.router.Backoff;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.router.ThreadLocalRandomSource;
 import dev.sluice.time.TimeSource;
+import dev.sluice.state.redis.RedisLink;
+import java.time.Duration;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 
@@ -21,7 +23,7 @@ import java.util.random.RandomGenerator;
  * @param backoff    the waits before a deployment is tried again in place
  */
 public record GatewayOptions(SluiceConfig config, String host, int port, Map<String, String> env, RandomGenerator random,
-        TimeSource time, int eventLoops, RouterEvents events, Backoff backoff) {
+        TimeSource time, int eventLoops, RouterEvents events, Backoff backoff, Duration redisCallBudget) {
 
     public GatewayOptions {
         env = Map.copyOf(env);
@@ -30,26 +32,31 @@ public record GatewayOptions(SluiceConfig config, String host, int port, Map<Str
     /** Production defaults: all cores, thread-local randomness, the system's time. */
     public static GatewayOptions of(SluiceConfig config, String host, int port, Map<String, String> env) {
         return new GatewayOptions(config, host, port, env, new ThreadLocalRandomSource(), TimeSource.system(),
-                Runtime.getRuntime().availableProcessors(), RouterEvents.NONE, Backoff.DEFAULT);
+                Runtime.getRuntime().availableProcessors(), RouterEvents.NONE, Backoff.DEFAULT, RedisLink.DEFAULT_CALL_BUDGET);
     }
 
     public GatewayOptions withRandom(RandomGenerator random) {
-        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, redisCallBudget);
     }
 
     public GatewayOptions withTime(TimeSource time) {
-        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, redisCallBudget);
     }
 
     public GatewayOptions withEventLoops(int eventLoops) {
-        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, redisCallBudget);
     }
 
     public GatewayOptions withEvents(RouterEvents events) {
-        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, redisCallBudget);
     }
 
     public GatewayOptions withBackoff(Backoff backoff) {
-        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff);
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, redisCallBudget);
+    }
+
+    /** How long one Redis call may take before the gateway goes on without Redis (default 50 ms); roomier for a busy test machine. */
+    public GatewayOptions withRedisCallBudget(Duration budget) {
+        return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, budget);
     }
 }

@@ -30,8 +30,8 @@ record SharedState(Optional<RedisLink> redis, CooldownStore cooldowns, RoutingSi
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
-    static SharedState open(RouterSettings router, Clock clock, Teardown teardown) {
-        Optional<RedisLink> configured = RedisLink.configured(router, clock);
+    static SharedState open(RouterSettings router, Clock clock, Duration callBudget, Teardown teardown) {
+        Optional<RedisLink> configured = RedisLink.configured(router, callBudget, clock);
         if (configured.isEmpty()) {
             return new SharedState(Optional.empty(), new InMemoryCooldownStore(), RoutingSignals.inMemory(), new RateLimits(clock));
         }

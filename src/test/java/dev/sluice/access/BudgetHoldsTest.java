@@ -126,12 +126,7 @@ class BudgetHoldsTest {
     }
 
     private String redis() {
-        return """
-                router_settings:
-                  redis_host: %s
-                  redis_port: %d
-                  redis_key_prefix: "%s"
-                """.formatted(TestRedis.HOST, TestRedis.PORT, prefix);
+        return "router_settings:\n" + TestRedis.routerSettings(TestRedis.PORT, prefix);
     }
 
     private static String generate(TestGateway gateway, double budget) throws Exception {

@@ -120,8 +120,9 @@ class ReplicaOutagesIT {
                 database.stop();
                 List<String> outcomes = new ArrayList<>();
                 int admitted = spend(replicas, key, 30, outcomes);
-                // 10.5 calls' worth: after the two above, nine more are admitted (the last one over), on both replicas together.
-                assertThat(admitted).as("admitted during the outage: %s", outcomes).isEqualTo(9);
+                // 10.5 calls' worth: after the two above, nine more are admitted (the last one over), on both replicas
+                // together; one more when a Redis call of a busy machine outran its 50 ms and a replica decided alone.
+                assertThat(admitted).as("admitted during the outage: %s", outcomes).isBetween(9, 10);
                 assertThat(outcomes).filteredOn(outcome -> outcome.endsWith(":200")).extracting(o -> o.substring(0, 1))
                         .as("both replicas served").contains("a", "b");
                 database.resume();
@@ -169,10 +170,6 @@ class ReplicaOutagesIT {
     }
 
     private String redisSettings(int port) {
-        return """
-                  redis_host: %s
-                  redis_port: %d
-                  redis_key_prefix: "%s"
-                """.formatted(TestRedis.HOST, port, prefix);
+        return TestRedis.routerSettings(port, prefix);
     }
 }

@@ -294,10 +294,6 @@ class ReplicasIT {
     }
 
     private String redisSettings(int port) {
-        return """
-                  redis_host: %s
-                  redis_port: %d
-                  redis_key_prefix: "%s"
-                """.formatted(TestRedis.HOST, port, prefix);
+        return TestRedis.routerSettings(port, prefix);
     }
 }

@@ -170,12 +170,7 @@ class HealthEndpointTest {
     void withoutBackgroundRoundsOnlyTheMasterKeyProbesAndModelNarrowsToOneGroup() throws IOException {
         try (MockUpstream a = MockUpstream.start(MockOptions.defaults("a", MockMode.OK));
                 MockUpstream b = MockUpstream.start(MockOptions.defaults("b", MockMode.FAIL));
-                TestGateway gateway = TestGateway.start("""
-                        model_list:
-                          - {model_name: group-a, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
-                          - {model_name: group-b, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: b}}
-                        general_settings: {master_key: %s}
-                        """.formatted(a.baseUrl(), b.baseUrl(), MASTER))) {
+                TestGateway gateway = TestGateway.start(twoGroups(a, b, ""))) {
             String key = generate(gateway);
 
             // A probe is a real call on the deployment's key, outside the caller's budget and limits.
@@ -206,12 +201,7 @@ class HealthEndpointTest {
     void withBackgroundRoundsAVirtualKeySeesItsGroupsFromTheLatestRoundWithoutAProbe() throws IOException {
         try (MockUpstream a = MockUpstream.start(MockOptions.defaults("a", MockMode.OK));
                 MockUpstream b = MockUpstream.start(MockOptions.defaults("b", MockMode.FAIL));
-                TestGateway gateway = TestGateway.start("""
-                        model_list:
-                          - {model_name: group-a, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
-                          - {model_name: group-b, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: b}}
-                        general_settings: {master_key: %s, background_health_checks: true, health_check_interval: 3600}
-                        """.formatted(a.baseUrl(), b.baseUrl(), MASTER))) {
+                TestGateway gateway = TestGateway.start(twoGroups(a, b, ", background_health_checks: true, health_check_interval: 3600"))) {
             String key = generate(gateway);
             // The master key's answer waits for the first round; after it, none comes for an hour.
             assertThat(json(health(gateway, "", MASTER)).path("healthy_count").asInt()).isEqualTo(1);
@@ -222,6 +212,16 @@ class HealthEndpointTest {
             assertThat(seen.path("unhealthy_count").asInt()).as("group-b is not the key's to see").isZero();
             assertThat(a.requests() + b.requests()).as("answered from the latest round").isEqualTo(probedBefore);
         }
+    }
+
+    /** Two groups on {@code a} and {@code b}, the master key, and {@code general} more general settings. */
+    private static String twoGroups(MockUpstream a, MockUpstream b, String general) {
+        return """
+                model_list:
+                  - {model_name: group-a, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
+                  - {model_name: group-b, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: b}}
+                general_settings: {master_key: %s%s}
+                """.formatted(a.baseUrl(), b.baseUrl(), MASTER, general);
     }
 
     private static String generate(TestGateway gateway) throws IOException {

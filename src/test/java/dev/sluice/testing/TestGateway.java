@@ -38,6 +38,8 @@ public final class TestGateway implements AutoCloseable {
             .build();
 
     /** Short waits between repeats, so tests of retries do not sleep for the production backoff. */
+    /** Each Redis call's budget: roomier than production's 50 ms, so a busy test machine does not take Redis for down. */
+    static final java.time.Duration REDIS_CALL_BUDGET = java.time.Duration.ofMillis(500);
     public static final Backoff TEST_BACKOFF = new Backoff(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(5));
 
     private TestGateway(GatewayServer server, Path storeFolder) {
@@ -90,7 +92,8 @@ public final class TestGateway implements AutoCloseable {
             }
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
                     .withRandom(random).withTime(time).withEventLoops(2)
-                    .withEvents(events).withBackoff(TEST_BACKOFF)), storeFolder);
+                    .withEvents(events).withBackoff(TEST_BACKOFF)
+                    .withRedisCallBudget(REDIS_CALL_BUDGET)), storeFolder);
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
         }

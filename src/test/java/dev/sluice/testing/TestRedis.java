@@ -68,6 +68,18 @@ public final class TestRedis {
         }
     }
 
+    /**
+     * The lines under {@code router_settings:} that point a gateway at the Redis listening on
+     * {@code port} (this one's, or a proxy's in front of it), its keys under {@code prefix}.
+     */
+    public static String routerSettings(int port, String prefix) {
+        return """
+                  redis_host: %s
+                  redis_port: %d
+                  redis_key_prefix: "%s"
+                """.formatted(HOST, port, prefix);
+    }
+
     public static InetSocketAddress address() {
         return new InetSocketAddress(HOST, PORT);
     }

@@ -104,9 +104,12 @@ public final class RedisLink implements AutoCloseable {
         this.beatEveryMillis = beatEvery.toMillis();
     }
 
-    /** The link the router settings ask for, or empty when they name no Redis. Not connected until {@link #start}. */
-    public static Optional<RedisLink> configured(RouterSettings router, Clock clock) {
-        return RedisAddress.of(router).map(address -> new RedisLink(address, router.redisKeyPrefix(), DEFAULT_CALL_BUDGET,
+    /**
+     * The link the router settings ask for, or empty when they name no Redis; each call may take
+     * {@code budget}. Not connected until {@link #start}.
+     */
+    public static Optional<RedisLink> configured(RouterSettings router, Duration budget, Clock clock) {
+        return RedisAddress.of(router).map(address -> new RedisLink(address, router.redisKeyPrefix(), budget,
                 ReplicaPresence.BEAT_EVERY, clock));
     }
 
