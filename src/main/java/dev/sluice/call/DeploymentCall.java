@@ -90,16 +90,8 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     return failed(provider.classify(status, body.result(), exchange.headers(), services.clock().instant()));
                 });
             }
-            if (isEventStream(exchange)) {
-                if (call.decoded().stream()) {
-                    return stream(plan, exchange, opened);
-                }
-                // An event stream is no answer to a call that asked for one JSON object: like
-                // any malformed answer it is the deployment's failure, and waiting for the
-                // stream's end would only delay the caller's error.
-                exchange.cancel();
-                return failed(Failure.of(FailureClass.SERVER, "answered " + status
-                        + " with an event stream (Content-Type text/event-stream) to a call that did not ask to stream"));
+            if (call.decoded().stream() && isEventStream(exchange)) {
+                return stream(plan, exchange, opened);
             }
             return whole(plan, provider, exchange, opened);
         });

@@ -43,7 +43,6 @@ final class StreamRelay {
     private final long commitByNanos;
     private final String stallReason;
     private final SseEventSplitter splitter = new SseEventSplitter();
-    private final StreamFinish finish = new StreamFinish();
     private final Promise<Void> committed = Promise.promise();
     private final Promise<StreamOutcome> outcome = Promise.promise();
     private int events;
@@ -117,7 +116,6 @@ final class StreamRelay {
             if (whole.length() > 0) {
                 events++;
                 tally.saw(whole);
-                finish.saw(whole);
                 hold(whole);
                 scheduleFlush(stream);
             }
@@ -126,7 +124,6 @@ final class StreamRelay {
             upstream.finish();
             Buffer remainder = splitter.remainder();
             tally.saw(remainder);
-            finish.saw(remainder);
             hold(remainder);
             if (pending == null && !committed.future().isComplete()) {
                 // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
@@ -135,13 +132,6 @@ final class StreamRelay {
                 return;
             }
             commit();
-            if (!finish.seen()) {
-                // The body ended without [DONE] or a finish_reason: the answer was cut short,
-                // and the caller is told so exactly as for a dropped connection.
-                cutOff(new UpstreamFailure(UpstreamFailure.Kind.BROKEN,
-                        "the upstream ended the stream without [DONE] or a finish_reason"));
-                return;
-            }
             Buffer last = takePending();
             hooks.beforeEnd(tally);
             client.end(last);
@@ -162,22 +152,17 @@ final class StreamRelay {
                     return;
                 }
             }
-            cutOff(failure);
+            if (client.closed()) {
+                outcome.tryComplete(StreamOutcome.CLIENT_GONE);
+                return;
+            }
+            Buffer last = takePending().appendBuffer(errorEvent(failure));
+            hooks.beforeEnd(tally);
+            client.end(last);
+            cutBy = failure;
+            outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
         return committed.future();
-    }
-
-    /** Ends a committed stream with an error event after what was relayed, and no {@code [DONE]}. */
-    private void cutOff(UpstreamFailure failure) {
-        if (client.closed()) {
-            outcome.tryComplete(StreamOutcome.CLIENT_GONE);
-            return;
-        }
-        Buffer last = takePending().appendBuffer(errorEvent(failure));
-        hooks.beforeEnd(tally);
-        client.end(last);
-        cutBy = failure;
-        outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
     }
 
     /** Completes when the stream has ended one way or another, after the commit. */
