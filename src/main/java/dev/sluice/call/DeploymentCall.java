@@ -20,6 +20,7 @@ import dev.sluice.router.AttemptResult;
 import dev.sluice.router.Attempter;
 import dev.sluice.upstream.UpstreamClient;
 import dev.sluice.upstream.UpstreamExchange;
+import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -134,6 +135,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             return exchange.body().transform(body -> {
                 if (body.failed()) {
                     return unanswered(exchange, body.cause());
+                }
+                if (!StreamEndMark.in(body.result())) {
+                    return unanswered(exchange, new UpstreamFailure(UpstreamFailure.Kind.BROKEN, StreamRelay.NO_END_MARK));
                 }
                 TokenUsage usage = call.charge().streamUsage(deployment, body.result());
                 if (checkAnswer) {

@@ -39,10 +39,12 @@ final class StreamRelay {
     private final String source;
     private final Hooks hooks;
     private final StreamTally tally;
+    static final String NO_END_MARK = "the upstream ended the stream without data: [DONE] or a finish_reason";
     private final LongSupplier nanoTime;
     private final long commitByNanos;
     private final String stallReason;
     private final SseEventSplitter splitter = new SseEventSplitter();
+    private final StreamEndMark endMark = new StreamEndMark();
     private final Promise<Void> committed = Promise.promise();
     private final Promise<StreamOutcome> outcome = Promise.promise();
     private int events;
@@ -116,6 +118,7 @@ final class StreamRelay {
             if (whole.length() > 0) {
                 events++;
                 tally.saw(whole);
+                endMark.saw(whole);
                 hold(whole);
                 scheduleFlush(stream);
             }
@@ -124,11 +127,18 @@ final class StreamRelay {
             upstream.finish();
             Buffer remainder = splitter.remainder();
             tally.saw(remainder);
+            endMark.saw(remainder);
             hold(remainder);
             if (pending == null && !committed.future().isComplete()) {
                 // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
                 committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the stream ended before its first event"));
                 outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                return;
+            }
+            if (!endMark.seen()) {
+                // A body that ends without [DONE] or a finish_reason was cut short, however cleanly it
+                // ended: the caller is told, as for a dropped connection, rather than given half an answer.
+                brokeOff(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, NO_END_MARK));
                 return;
             }
             commit();
@@ -138,31 +148,37 @@ final class StreamRelay {
             outcome.tryComplete(StreamOutcome.COMPLETED);
         });
         stream.exceptionHandler(t -> {
-            if (outcome.future().isComplete()) {
-                return;
+            if (!outcome.future().isComplete()) {
+                brokeOff(upstream.failure(t));
             }
-            UpstreamFailure failure = upstream.failure(t);
-            if (!committed.future().isComplete()) {
-                if (events > 0 && !client.closed()) {
-                    // Whole events arrived in this same turn: they are the caller's, with the error after them.
-                    commit();
-                } else {
-                    committed.tryFail(failure);
-                    outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
-                    return;
-                }
-            }
-            if (client.closed()) {
-                outcome.tryComplete(StreamOutcome.CLIENT_GONE);
-                return;
-            }
-            Buffer last = takePending().appendBuffer(errorEvent(failure));
-            hooks.beforeEnd(tally);
-            client.end(last);
-            cutBy = failure;
-            outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
         return committed.future();
+    }
+
+    /**
+     * The upstream broke off: before the commit with nothing to relay, the attempt failed;
+     * else the caller gets what came and then an error event, and no {@code [DONE]}.
+     */
+    private void brokeOff(UpstreamFailure failure) {
+        if (!committed.future().isComplete()) {
+            if (events > 0 && !client.closed()) {
+                // Whole events arrived in this same turn: they are the caller's, with the error after them.
+                commit();
+            } else {
+                committed.tryFail(failure);
+                outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                return;
+            }
+        }
+        if (client.closed()) {
+            outcome.tryComplete(StreamOutcome.CLIENT_GONE);
+            return;
+        }
+        Buffer last = takePending().appendBuffer(errorEvent(failure));
+        hooks.beforeEnd(tally);
+        client.end(last);
+        cutBy = failure;
+        outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
     }
 
     /** Completes when the stream has ended one way or another, after the commit. */
