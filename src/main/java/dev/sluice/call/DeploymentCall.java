@@ -2,6 +2,7 @@ package dev.sluice.call;
 
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.access.CallEnd;
+import dev.sluice.http.Drain;
 import dev.sluice.http.Hops;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
@@ -75,9 +76,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         call.state.opened(exchange);
         return exchange.answered().transform(answered -> {
             call.headers.upstreamTook(services.nanoTime().getAsLong() - opened);
-            if (call.state.clientGone()) {
+            if (call.state.stopped()) {
                 exchange.cancel();
-                return unanswered(exchange, new IllegalStateException("the caller left"));
+                return unanswered(exchange, new IllegalStateException("the caller left or the gateway stopped"));
             }
             if (answered.failed()) {
                 return unanswered(exchange, answered.cause());
@@ -174,7 +175,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
 
                     @Override
                     public void beforeEnd(StreamTally tally) {
-                        call.charge().streamEnding(call.response, plan.group().name(), deployment, exchange.status(), tally);
+                        // A stream cut by the gateway's stop is logged as cut, not as the 200 its head said.
+                        call.charge().streamEnding(call.response, plan.group().name(), deployment,
+                                call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
                 new StreamTally(call.charge().keepsStreamText(deployment)));

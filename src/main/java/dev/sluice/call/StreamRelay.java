@@ -53,7 +53,7 @@ final class StreamRelay {
     private boolean flushScheduled;
 
     /** How a relayed stream ended. */
-    enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
+    enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE, CUT }
 
     /** What broke a stream already relayed to the caller; null unless it broke after its first event. */
     private volatile UpstreamFailure cutBy;
@@ -197,6 +197,35 @@ final class StreamRelay {
             committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the caller left"));
             upstream.cancel();
         }
+    }
+
+    /**
+     * The gateway is stopping and its drain deadline ran out: before the commit the attempt
+     * ends with nothing sent (the call is answered 503); after it, the caller gets what came
+     * and then the {@code stream_interrupted} error event, and no {@code [DONE]}.
+     */
+    void cut() {
+        if (outcome.future().isComplete()) {
+            return;
+        }
+        if (!committed.future().isComplete()) {
+            outcome.tryComplete(StreamOutcome.CUT);
+            committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the gateway is shutting down"));
+            upstream.cancel();
+            return;
+        }
+        outcome.tryComplete(StreamOutcome.CUT);
+        upstream.cancel();
+        if (client.closed() || client.ended()) {
+            return;
+        }
+        String message = "Sluice: the stream from " + source + " was cut after " + events
+                + " event(s): the gateway shut down and its drain deadline ran out";
+        Buffer last = takePending().appendString("data: ")
+                .appendBuffer(Json.buffer(ErrorBodies.node(message, "server_error", null, "stream_interrupted")))
+                .appendString("\n\n");
+        hooks.beforeEnd(tally);
+        client.end(last);
     }
 
     private void commit() {

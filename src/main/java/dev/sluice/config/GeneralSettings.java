@@ -21,6 +21,8 @@ import java.util.Optional;
  *                                     {@code health_check_bench_unhealthy}
  * @param modelApi                     what deployments given through the model API may reach: the
  *                                     {@code admin_allowed_env_vars} and {@code admin_api_base_*_networks} keys
+ * @param drainTimeout                 Sluice's {@code drain_timeout_seconds} (default 30): how long calls in flight
+ *                                     get to finish when the gateway stops
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -30,7 +32,10 @@ public record GeneralSettings(
         boolean enforceFallbackModelAccess,
         boolean enforceFallbackBudget,
         HealthCheckSettings healthChecks,
-        ModelApiSettings modelApi) {
+        ModelApiSettings modelApi,
+        java.time.Duration drainTimeout) {
+
+    public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");

@@ -22,7 +22,8 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),
                 read.bool(general.take("enforce_fallback_budget")).orElse(true),
                 healthChecks(general),
-                new ModelApiSettingsParser(read).parse(general));
+                new ModelApiSettingsParser(read).parse(general),
+                read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT));
         general.finish();
         return settings;
     }

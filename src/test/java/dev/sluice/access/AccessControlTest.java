@@ -39,7 +39,7 @@ class AccessControlTest {
     private AccessControl access(SpendRecorder spend) {
         GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), Optional.empty(), 1024,
                 GeneralSettings.DEFAULT_STORE_PATH, true, true, HealthCheckSettings.DEFAULTS,
-                dev.sluice.config.ModelApiSettings.DEFAULTS);
+                dev.sluice.config.ModelApiSettings.DEFAULTS, GeneralSettings.DEFAULT_DRAIN_TIMEOUT);
         return new AccessControl(general, Optional.empty(), new RateLimits(clock),
                 new AccessControl.Ledger(counters, new CallCost(new BundledModelCatalog()), spend),
                 new dev.sluice.time.TimeSource(clock, nanos::get));

@@ -87,7 +87,7 @@ public final class TestGateway implements AutoCloseable {
                 config = new SluiceConfig(config.deployments(), config.router(),
                         new GeneralSettings(general.masterKey(), general.databaseUrl(), general.maxRequestBytes(),
                                 storeFolder.resolve("sluice"), general.enforceFallbackModelAccess(), general.enforceFallbackBudget(),
-                                general.healthChecks(), general.modelApi()),
+                                general.healthChecks(), general.modelApi(), general.drainTimeout()),
                         config.guardrails(), config.ignoredKeys());
             }
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
@@ -183,6 +183,11 @@ public final class TestGateway implements AutoCloseable {
     /** Waits until {@link #metric} reads {@code value}: for state that reaches this gateway from elsewhere. */
     public void awaitMetric(String what, String sample, double value) {
         Eventually.until(what + " (" + sample + " = " + value + ")", Duration.ofSeconds(5), () -> metric(sample) == value);
+    }
+
+    /** Stops the gateway as {@code SIGTERM} does, giving calls in flight {@code deadline} to finish. */
+    public void drain(Duration deadline) {
+        server.drain(deadline);
     }
 
     @Override
