@@ -119,7 +119,7 @@ public final class GatewayServer implements AutoCloseable {
      * the upstream clients and the stores closed ({@link #close()}).
      */
     public void drain(Duration deadline) {
-        drain.start();
+        refuseNewCalls();
         long started = System.nanoTime();
         List<Future<Void>> stopping = verticles.stream().map(v -> v.stopListening(deadline.plus(CUT_GRACE))).toList();
         awaitCalls(started + deadline.toNanos());
@@ -134,6 +134,15 @@ public final class GatewayServer implements AutoCloseable {
             log.warn("shutdown.connections_left error={}", e.toString());
         }
         close();
+    }
+
+    /**
+     * The first step of {@link #drain}, on its own: from now on readiness answers 503 and every
+     * new call 503 {@code shutting_down}, while the gateway still listens and calls in flight
+     * go on.
+     */
+    public void refuseNewCalls() {
+        drain.start();
     }
 
     /** Waits until no call is in flight or {@code untilNanos} has come. */

@@ -90,6 +90,28 @@ class DrainTest {
         }
     }
 
+    @Test
+    void onceDrainingReadinessAndEveryNewCallAnswer503WithRetryAfterAndConnectionClose() throws Exception {
+        try (ScriptedUpstream upstream = ScriptedUpstream.start("up");
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
+            assertThat(gateway.get("/health/readiness").statusCode()).isEqualTo(200);
+
+            gateway.refuseNewCalls();
+
+            HttpResponse<String> ready = gateway.get("/health/readiness");
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(Json.parse(ready.body().getBytes()).at("/error/code").asText()).isEqualTo("shutting_down");
+            HttpResponse<String> call = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"));
+            assertThat(call.statusCode()).isEqualTo(503);
+            assertThat(call.headers().firstValue("retry-after")).hasValue("1");
+            assertThat(call.headers().firstValue("connection")).hasValue("close");
+            assertThat(Json.parse(call.body().getBytes()).at("/error/type").asText()).isEqualTo("service_unavailable");
+            assertThat(Json.parse(call.body().getBytes()).at("/error/code").asText()).isEqualTo("shutting_down");
+            assertThat(upstream.calls()).isZero();
+            assertThat(gateway.get("/health/liveliness").statusCode()).isEqualTo(200);
+        }
+    }
+
     private static CompletableFuture<HttpResponse<String>> send(TestGateway gateway, String body) {
         HttpRequest request = HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
                 .timeout(Duration.ofSeconds(30))
