@@ -10,7 +10,10 @@ import dev.sluice.testing.Configs;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
+import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.store.SpendRepository;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -112,13 +115,44 @@ class DrainTest {
         }
     }
 
-    private static CompletableFuture<HttpResponse<String>> send(TestGateway gateway, String body) {
-        HttpRequest request = HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
+    @Test
+    void callsCutAtTheDeadlineAreLoggedAs503NotAs200() throws Exception {
+        try (TestDatabase store = TestDatabases.postgres();
+                ScriptedUpstream streaming = ScriptedUpstream.always("streaming", Reply.heldStream("streaming", Duration.ofSeconds(60)));
+                ScriptedUpstream hanging = ScriptedUpstream.always("hanging", Reply.hang());
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: s, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: s1}}
+                          - {model_name: w, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: w1}}
+                        general_settings:
+                          master_key: sk-1234
+                          %s
+                        """.formatted(streaming.baseUrl(), hanging.baseUrl(), store.generalSetting()))) {
+            CompletableFuture<HttpResponse<String>> stream = send(gateway, Chat.stream("s", "hi"), "Authorization", "Bearer sk-1234");
+            CompletableFuture<HttpResponse<String>> whole = send(gateway, Chat.body("w", "hi"), "Authorization", "Bearer sk-1234");
+            Eventually.until("both calls are upstream", Duration.ofSeconds(5), () -> streaming.open() == 1 && hanging.open() == 1);
+
+            gateway.drain(Duration.ofMillis(300));
+
+            SpendRepository spendLog = new SpendRepository(store.database());
+            for (HttpResponse<String> cut : List.of(stream.get(10, TimeUnit.SECONDS), whole.get(10, TimeUnit.SECONDS))) {
+                String callId = cut.headers().firstValue("x-litellm-call-id").orElseThrow();
+                Eventually.until("the cut call's spend row is written", Duration.ofSeconds(10),
+                        () -> spendLog.find(callId).isPresent());
+                assertThat(spendLog.find(callId).orElseThrow().status()).as(cut.body()).isEqualTo(503);
+            }
+        }
+    }
+
+    private static CompletableFuture<HttpResponse<String>> send(TestGateway gateway, String body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        return gateway.client().sendAsync(request, HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return gateway.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static boolean refused(int port) {
