@@ -23,6 +23,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class Accounts implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Accounts.class);
     private static final Duration MIGRATE_RETRY = Duration.ofSeconds(2);
+    /** The longest start-up waits for the schema to be applied before it goes on without the database. */
+    static final Duration START_WAIT = Duration.ofSeconds(2);
 
     private final Database database;
     private final SpendBuffer buffer;
@@ -45,11 +51,24 @@ public final class Accounts implements AutoCloseable {
     private final Thread migrator;
     private final Thread resets;
 
-    private Accounts(Database database, boolean migrated, SpendBuffer buffer, Clock clock) {
+    private final CompletableFuture<Void> migrated;
+
+    /**
+     * @param firstMigration the migration started at open: done when it finished within
+     *                       {@link #START_WAIT}; else the migrator waits for it, then tries
+     *                       again until the database answers
+     */
+    private Accounts(Database database, CompletableFuture<Void> firstMigration, SpendBuffer buffer, Clock clock) {
         this.database = database;
         this.buffer = buffer;
+        this.migrated = new CompletableFuture<>();
         this.writer = SpendWriter.start(new SpendLedger(database), buffer, SpendWriterOptions.DEFAULTS);
-        this.migrator = migrated ? null : Thread.ofVirtual().name("sluice-store-migrate").start(this::migrateWhenReachable);
+        if (firstMigration.isDone() && !firstMigration.isCompletedExceptionally()) {
+            migrated.complete(null);
+            this.migrator = null;
+        } else {
+            this.migrator = Thread.ofVirtual().name("sluice-store-migrate").start(() -> migrateWhenReachable(firstMigration));
+        }
         this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start();
     }
 
@@ -60,17 +79,51 @@ public final class Accounts implements AutoCloseable {
         }
         StoreLocation location = StoreLocation.of(general.databaseUrl(), general.storePath());
         SpendBuffer buffer = SpendBuffer.open(spendBufferFolder(general), SpendBuffer.DEFAULT_MAX_BYTES);
-        try {
-            return Optional.of(new Accounts(Database.open(location, options), true, buffer, clock));
-        } catch (StoreException e) {
-            if (e.reason() != StoreException.Reason.UNAVAILABLE) {
-                buffer.close();
-                throw e;
+        Database database = Database.connect(location, options);
+        // The schema is applied before the gateway listens when the database answers at once;
+        // a database that is away does not hold up the start for its connection timeout.
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        Thread.ofVirtual().name("sluice-store-migrate-first").start(() -> {
+            try {
+                database.migrate();
+                first.complete(null);
+            } catch (RuntimeException e) {
+                first.completeExceptionally(e);
             }
-            log.warn("store.unreachable_at_start location={} reason={}; the gateway starts, and the schema is applied "
-                    + "when the store answers", location.describe(), e.getMessage());
-            return Optional.of(new Accounts(Database.connect(location, options), false, buffer, clock));
+        });
+        try {
+            // An embedded file is never away: its schema is always applied before the gateway listens.
+            long wait = location instanceof StoreLocation.Embedded ? Long.MAX_VALUE : START_WAIT.toMillis();
+            first.get(wait, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof StoreException store) || store.reason() != StoreException.Reason.UNAVAILABLE) {
+                database.close();
+                buffer.close();
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+            unreachableAtStart(location, e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            unreachableAtStart(location, "no answer within " + START_WAIT.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            database.close();
+            buffer.close();
+            throw new IllegalStateException("interrupted opening " + location.describe(), e);
         }
+        return Optional.of(new Accounts(database, first, buffer, clock));
+    }
+
+    private static void unreachableAtStart(StoreLocation location, String reason) {
+        log.warn("store.unreachable_at_start location={} reason={}; the gateway starts, and the schema, the stored "
+                + "models and the stored router settings load when the store answers", location.describe(), reason);
+    }
+
+    /**
+     * Completes once the schema is applied: at once when the database answered at start-up,
+     * else when it does. What is read from the store at start-up waits for this.
+     */
+    public CompletableFuture<Void> migrated() {
+        return migrated;
     }
 
     /** The spend buffer's folder: {@code spend-buffer} beside {@code store_path}'s file, whichever store is used. */
@@ -79,11 +132,20 @@ public final class Accounts implements AutoCloseable {
         return parent.resolve("spend-buffer");
     }
 
-    private void migrateWhenReachable() {
+    private void migrateWhenReachable(CompletableFuture<Void> firstMigration) {
+        try {
+            firstMigration.join();
+            migrated.complete(null);
+            log.info("store.reachable location={}", database.location().describe());
+            return;
+        } catch (RuntimeException firstFailed) {
+            // the first attempt found no database: try again below
+        }
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 Thread.sleep(MIGRATE_RETRY);
                 database.migrate();
+                migrated.complete(null);
                 log.info("store.reachable location={}", database.location().describe());
                 return;
             } catch (InterruptedException e) {

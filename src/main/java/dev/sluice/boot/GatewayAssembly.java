@@ -77,8 +77,8 @@ final class GatewayAssembly {
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
         // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
-        Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(new StoredRouterSettingsSync(
-                store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL).start()));
+        Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(
+                store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store)));
         SharedState shared = SharedState.open(config.router(), time.clock(), options.redisCallBudget(), teardown);
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
@@ -90,8 +90,8 @@ final class GatewayAssembly {
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
         ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().allowedEnvVars(), providers, guardrails);
-        Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(new StoredModelSync(store.models(), models,
-                entries, StoredModelSync.DEFAULT_INTERVAL).start()));
+        Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(started(new StoredModelSync(store.models(),
+                models, entries, StoredModelSync.DEFAULT_INTERVAL), store)));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
         MetricGauges.redis(metrics, shared.redis());
         MetricGauges.store(metrics, accounts, storedModels);
@@ -106,6 +106,19 @@ final class GatewayAssembly {
                 time.now().getEpochSecond());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 new OpenConnections(config.general().edge().maxOpenConnections()));
+    }
+
+    /**
+     * A store that answered at start-up is read before the gateway listens, so what it holds is
+     * served from the first request; one that was away is read in the background once it
+     * answers and its schema is applied, so it does not hold up the start.
+     */
+    private static StoredRouterSettingsSync started(StoredRouterSettingsSync sync, Accounts store) {
+        return store.migrated().isDone() ? sync.start() : sync.startAfter(store.migrated());
+    }
+
+    private static StoredModelSync started(StoredModelSync sync, Accounts store) {
+        return store.migrated().isDone() ? sync.start() : sync.startAfter(store.migrated());
     }
 
     /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */

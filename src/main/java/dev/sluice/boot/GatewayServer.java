@@ -1,28 +1,46 @@
 package dev.sluice.boot;
 
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.http.Drain;
+import io.vertx.core.Future;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running gateway: one HTTP server per event loop on one port, all sharing one
  * {@link Gateway}. Start it with {@link #start}; {@link #close} stops it and its event loops.
  */
 public final class GatewayServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(GatewayServer.class);
+    /** How long cut calls get to write their last bytes before their connections are closed anyway. */
+    private static final Duration CUT_GRACE = Duration.ofSeconds(2);
+
     private final Vertx vertx;
     private final int port;
     private final Teardown teardown;
+    private final List<GatewayVerticle> verticles;
+    private final Drain drain;
+    private final Duration drainTimeout;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private GatewayServer(Vertx vertx, int port, Teardown teardown) {
+    private GatewayServer(Vertx vertx, Listening listening, Teardown teardown, Drain drain, Duration drainTimeout) {
         this.vertx = vertx;
-        this.port = port;
+        this.port = listening.port();
+        this.verticles = listening.verticles();
         this.teardown = teardown;
+        this.drain = drain;
+        this.drainTimeout = drainTimeout;
     }
+
+    private record Listening(int port, List<GatewayVerticle> verticles) {}
 
     /** Starts the gateway with production defaults: all cores, thread-local randomness, the system's time. */
     public static GatewayServer start(SluiceConfig config, String host, int port, Map<String, String> env) {
@@ -44,9 +62,10 @@ public final class GatewayServer implements AutoCloseable {
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(options.eventLoops()).setPreferNativeTransport(true));
         try {
-            int port = listen(vertx, gateway, options);
+            Drain drain = new Drain();
+            Listening listening = listen(vertx, gateway, options, drain);
             gateway.edge().health().startBackground(vertx);
-            return new GatewayServer(vertx, port, teardown);
+            return new GatewayServer(vertx, listening, teardown, drain, options.config().general().drainTimeout());
         } catch (Exception e) {
             vertx.close();
             teardown.close();
@@ -60,11 +79,11 @@ public final class GatewayServer implements AutoCloseable {
      * socket among the event loops. A negative port is Vert.x's way of asking for one random
      * port that all instances share; 0 would give each its own.
      */
-    private static int listen(Vertx vertx, Gateway gateway, GatewayOptions options) throws Exception {
+    private static Listening listen(Vertx vertx, Gateway gateway, GatewayOptions options, Drain drain) throws Exception {
         int requested = options.port() == 0 ? -1 : options.port();
         List<GatewayVerticle> verticles = new CopyOnWriteArrayList<>();
         vertx.deployVerticle(() -> {
-            GatewayVerticle verticle = new GatewayVerticle(gateway, options.host(), requested);
+            GatewayVerticle verticle = new GatewayVerticle(gateway, options.host(), requested, drain);
             verticles.add(verticle);
             return verticle;
         }, new DeploymentOptions().setInstances(options.eventLoops())).await(30, TimeUnit.SECONDS);
@@ -74,7 +93,7 @@ public final class GatewayServer implements AutoCloseable {
                 throw new IllegalStateException("event loops listen on different ports: " + verticle.actualPort() + " and " + actual);
             }
         }
-        return actual;
+        return new Listening(actual, List.copyOf(verticles));
     }
 
     public int port() {
@@ -86,8 +105,63 @@ public final class GatewayServer implements AutoCloseable {
         return vertx.isNativeTransportEnabled() ? "epoll" : "nio";
     }
 
+    /** The drain deadline configured ({@code general_settings.drain_timeout_seconds}). */
+    public Duration drainTimeout() {
+        return drainTimeout;
+    }
+
+    /**
+     * Stops the gateway gracefully, as on {@code SIGTERM}: new connections are refused,
+     * readiness answers 503, and a call that arrives on a connection still open is answered
+     * 503 with {@code Retry-After} and {@code Connection: close}. Calls in flight get until
+     * {@code deadline} to finish; then a stream still open ends with the
+     * {@code stream_interrupted} error event and any other call is answered 503. Only then are
+     * the upstream clients and the stores closed ({@link #close()}).
+     */
+    public void drain(Duration deadline) {
+        refuseNewCalls();
+        long started = System.nanoTime();
+        List<Future<Void>> stopping = verticles.stream().map(v -> v.stopListening(deadline.plus(CUT_GRACE))).toList();
+        awaitCalls(started + deadline.toNanos());
+        if (drain.inFlight() > 0) {
+            log.warn("shutdown.drain_deadline calls_cut={} deadline_seconds={}", drain.inFlight(), deadline.toSeconds());
+            drain.cutAll();
+            awaitCalls(System.nanoTime() + CUT_GRACE.toNanos());
+        }
+        try {
+            Future.join(stopping).await(CUT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            log.warn("shutdown.connections_left error={}", e.toString());
+        }
+        close();
+    }
+
+    /**
+     * The first step of {@link #drain}, on its own: from now on readiness answers 503 and every
+     * new call 503 {@code shutting_down}, while the gateway still listens and calls in flight
+     * go on.
+     */
+    public void refuseNewCalls() {
+        drain.start();
+    }
+
+    /** Waits until no call is in flight or {@code untilNanos} has come. */
+    private void awaitCalls(long untilNanos) {
+        while (drain.inFlight() > 0 && System.nanoTime() < untilNanos) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
             vertx.close().await(30, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -7,6 +7,7 @@ import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.Authenticator;
 import dev.sluice.server.ConnectionGuard;
+import dev.sluice.http.Drain;
 import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
 import dev.sluice.server.MalformedRequests;
@@ -18,6 +19,7 @@ import dev.sluice.egress.ApiBaseRules;
 import dev.sluice.egress.HostLookup;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -33,11 +35,13 @@ final class GatewayVerticle extends VerticleBase {
     private final Gateway gateway;
     private final String host;
     private final int port;
+    private final Drain drain;
     private UpstreamClient upstreams;
     private HttpServer server;
 
-    GatewayVerticle(Gateway gateway, String host, int port) {
+    GatewayVerticle(Gateway gateway, String host, int port, Drain drain) {
         this.gateway = gateway;
+        this.drain = drain;
         this.host = host;
         this.port = port;
     }
@@ -55,9 +59,9 @@ final class GatewayVerticle extends VerticleBase {
                 accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)),
                 accountApi.flatMap(api -> gateway.storedSettings().map(sync -> new RouterSettingsHandlers(vertx, api, sync,
                         gateway.calls().models()))));
-        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator),
+        Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator),
-                new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin);
+                new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)
@@ -91,6 +95,16 @@ final class GatewayVerticle extends VerticleBase {
     private ApiBaseRules apiBaseRules() {
         ModelApiSettings settings = gateway.config().general().modelApi();
         return new ApiBaseRules(settings.deniedNetworks(), settings.allowedNetworks(), () -> server.actualPort(), HostLookup.JDK);
+    }
+
+    /**
+     * Stops taking new connections: the listening socket closes, idle connections close, and
+     * a connection with an answer under way closes once that answer ends (or at {@code grace}).
+     */
+    Future<Void> stopListening(Duration grace) {
+        Promise<Void> stopped = Promise.promise();
+        context.runOnContext(v -> server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS).onComplete(stopped));
+        return stopped.future();
     }
 
     int actualPort() {

@@ -1,6 +1,7 @@
 package dev.sluice.call;
 
 import dev.sluice.access.CallEnd;
+import dev.sluice.http.Drain;
 import dev.sluice.http.Responses;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.RouteOutcome;
@@ -25,6 +26,12 @@ final class CallAnswers {
         CallCharge charge = call.charge();
         HttpServerResponse response = call.response;
         String requested = call.group().name();
+        if (outcome.cancelled() && call.state.cut()) {
+            // The gateway stopped before any answer came: the caller is told to call again.
+            Responses.error(response, Drain.cut());
+            charge.unserved(requested, Drain.cut().status());
+            return Future.succeededFuture();
+        }
         if (outcome.cancelled()) {
             charge.unserved(requested, CallEnd.CLIENT_CLOSED);
             return Future.succeededFuture();

@@ -2,6 +2,7 @@ package dev.sluice.call;
 
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.access.CallEnd;
+import dev.sluice.http.Drain;
 import dev.sluice.http.Hops;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
@@ -20,6 +21,7 @@ import dev.sluice.router.AttemptResult;
 import dev.sluice.router.Attempter;
 import dev.sluice.upstream.UpstreamClient;
 import dev.sluice.upstream.UpstreamExchange;
+import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -74,9 +76,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         call.state.opened(exchange);
         return exchange.answered().transform(answered -> {
             call.headers.upstreamTook(services.nanoTime().getAsLong() - opened);
-            if (call.state.clientGone()) {
+            if (call.state.stopped()) {
                 exchange.cancel();
-                return unanswered(exchange, new IllegalStateException("the caller left"));
+                return unanswered(exchange, new IllegalStateException("the caller left or the gateway stopped"));
             }
             if (answered.failed()) {
                 return unanswered(exchange, answered.cause());
@@ -135,6 +137,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 if (body.failed()) {
                     return unanswered(exchange, body.cause());
                 }
+                if (!StreamEndMark.in(body.result())) {
+                    return unanswered(exchange, new UpstreamFailure(UpstreamFailure.Kind.BROKEN, StreamRelay.NO_END_MARK));
+                }
                 TokenUsage usage = call.charge().streamUsage(deployment, body.result());
                 if (checkAnswer) {
                     Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(deployment,
@@ -170,7 +175,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
 
                     @Override
                     public void beforeEnd(StreamTally tally) {
-                        call.charge().streamEnding(call.response, plan.group().name(), deployment, exchange.status(), tally);
+                        // A stream cut by the gateway's stop is logged as cut, not as the 200 its head said.
+                        call.charge().streamEnding(call.response, plan.group().name(), deployment,
+                                call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
                 new StreamTally(call.charge().keepsStreamText(deployment)));

@@ -6,6 +6,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.http.Authenticator;
 import dev.sluice.http.CallIds;
+import dev.sluice.http.Drain;
 import dev.sluice.http.Hops;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
@@ -54,9 +55,12 @@ public final class ModelCallPipeline {
     private final RequestFactsReader facts;
     private final CallAnswers answers;
     private final Delays delays;
+    private final Drain drain;
 
-    public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator) {
+    public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator,
+            Drain drain) {
         this.services = services;
+        this.drain = drain;
         this.upstreams = upstreams;
         this.authenticator = authenticator;
         this.bodies = new RequestBodyReader(vertx, services.maxRequestBytes(), services.bodyBudget(), services.nanoTime());
@@ -101,16 +105,38 @@ public final class ModelCallPipeline {
                 overhead -> services.metrics().overhead(codec.name(), overhead));
         ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId));
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
+        Runnable closed = drain.opened(() -> cut(call), Vertx.currentContext());
         call.response.endHandler(v -> {
+            closed.run();
             call.ended.tryComplete();
             call.meter.ended(call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED);
         });
         call.response.closeHandler(v -> {
+            closed.run();
             call.ended.tryComplete();
             call.state.onClientGone();
             call.meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
         });
         return call;
+    }
+
+    /**
+     * The gateway stopped and its drain deadline ran out with this call still open. A stream
+     * whose head went out is counted as cut (503), not as the 200 its head said; the rest
+     * is answered 503 when routing sees the call stopped.
+     */
+    private void cut(ModelCall call) {
+        if (call.response.ended() || call.response.closed()) {
+            return;
+        }
+        if (call.response.headWritten()) {
+            call.meter.ended(Drain.cut().status());
+        }
+        if (call.ticketOrNull() == null) {
+            // Not routed yet (authenticating, reading the body, being admitted): nothing upstream to stop.
+            Responses.error(call.response, Drain.cut());
+        }
+        call.state.onCut();
     }
 
     /** Reads the body once the caller is known; a refused caller's body is not read. */
@@ -175,7 +201,7 @@ public final class ModelCallPipeline {
             return delays.after(wait);
         };
         RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(),
-                new DeploymentCall(services, upstreams, call), timed, call.state::clientGone, gate);
+                new DeploymentCall(services, upstreams, call), timed, call.state::stopped, gate);
         return services.router().route(routed).andThen(done -> {
             if (done.succeeded() && done.result().served().isPresent() && done.result().lastGroup().equals(group.name())) {
                 // The deployment now holds this conversation's prefix in its provider's cache.
@@ -188,7 +214,7 @@ public final class ModelCallPipeline {
     private static void finishUnanswered(ModelCall call, AsyncResult<Void> done) {
         if (done.failed()) {
             call.ticket().finish(CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
-                    : done.cause() instanceof ApiError e ? e.status() : 500));
+                    : call.state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500));
         }
     }
 

@@ -39,10 +39,12 @@ final class StreamRelay {
     private final String source;
     private final Hooks hooks;
     private final StreamTally tally;
+    static final String NO_END_MARK = "the upstream ended the stream without data: [DONE] or a finish_reason";
     private final LongSupplier nanoTime;
     private final long commitByNanos;
     private final String stallReason;
     private final SseEventSplitter splitter = new SseEventSplitter();
+    private final StreamEndMark endMark = new StreamEndMark();
     private final Promise<Void> committed = Promise.promise();
     private final Promise<StreamOutcome> outcome = Promise.promise();
     private int events;
@@ -51,7 +53,7 @@ final class StreamRelay {
     private boolean flushScheduled;
 
     /** How a relayed stream ended. */
-    enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
+    enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE, CUT }
 
     /** What broke a stream already relayed to the caller; null unless it broke after its first event. */
     private volatile UpstreamFailure cutBy;
@@ -116,6 +118,7 @@ final class StreamRelay {
             if (whole.length() > 0) {
                 events++;
                 tally.saw(whole);
+                endMark.saw(whole);
                 hold(whole);
                 scheduleFlush(stream);
             }
@@ -124,11 +127,18 @@ final class StreamRelay {
             upstream.finish();
             Buffer remainder = splitter.remainder();
             tally.saw(remainder);
+            endMark.saw(remainder);
             hold(remainder);
             if (pending == null && !committed.future().isComplete()) {
                 // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
                 committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the stream ended before its first event"));
                 outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                return;
+            }
+            if (!endMark.seen()) {
+                // A body that ends without [DONE] or a finish_reason was cut short, however cleanly it
+                // ended: the caller is told, as for a dropped connection, rather than given half an answer.
+                brokeOff(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, NO_END_MARK));
                 return;
             }
             commit();
@@ -138,31 +148,37 @@ final class StreamRelay {
             outcome.tryComplete(StreamOutcome.COMPLETED);
         });
         stream.exceptionHandler(t -> {
-            if (outcome.future().isComplete()) {
-                return;
+            if (!outcome.future().isComplete()) {
+                brokeOff(upstream.failure(t));
             }
-            UpstreamFailure failure = upstream.failure(t);
-            if (!committed.future().isComplete()) {
-                if (events > 0 && !client.closed()) {
-                    // Whole events arrived in this same turn: they are the caller's, with the error after them.
-                    commit();
-                } else {
-                    committed.tryFail(failure);
-                    outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
-                    return;
-                }
-            }
-            if (client.closed()) {
-                outcome.tryComplete(StreamOutcome.CLIENT_GONE);
-                return;
-            }
-            Buffer last = takePending().appendBuffer(errorEvent(failure));
-            hooks.beforeEnd(tally);
-            client.end(last);
-            cutBy = failure;
-            outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         });
         return committed.future();
+    }
+
+    /**
+     * The upstream broke off: before the commit with nothing to relay, the attempt failed;
+     * else the caller gets what came and then an error event, and no {@code [DONE]}.
+     */
+    private void brokeOff(UpstreamFailure failure) {
+        if (!committed.future().isComplete()) {
+            if (events > 0 && !client.closed()) {
+                // Whole events arrived in this same turn: they are the caller's, with the error after them.
+                commit();
+            } else {
+                committed.tryFail(failure);
+                outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+                return;
+            }
+        }
+        if (client.closed()) {
+            outcome.tryComplete(StreamOutcome.CLIENT_GONE);
+            return;
+        }
+        Buffer last = takePending().appendBuffer(errorEvent(failure));
+        hooks.beforeEnd(tally);
+        client.end(last);
+        cutBy = failure;
+        outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
     }
 
     /** Completes when the stream has ended one way or another, after the commit. */
@@ -181,6 +197,35 @@ final class StreamRelay {
             committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the caller left"));
             upstream.cancel();
         }
+    }
+
+    /**
+     * The gateway is stopping and its drain deadline ran out: before the commit the attempt
+     * ends with nothing sent (the call is answered 503); after it, the caller gets what came
+     * and then the {@code stream_interrupted} error event, and no {@code [DONE]}.
+     */
+    void cut() {
+        if (outcome.future().isComplete()) {
+            return;
+        }
+        if (!committed.future().isComplete()) {
+            outcome.tryComplete(StreamOutcome.CUT);
+            committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the gateway is shutting down"));
+            upstream.cancel();
+            return;
+        }
+        outcome.tryComplete(StreamOutcome.CUT);
+        upstream.cancel();
+        if (client.closed() || client.ended()) {
+            return;
+        }
+        String message = "Sluice: the stream from " + source + " was cut after " + events
+                + " event(s): the gateway shut down and its drain deadline ran out";
+        Buffer last = takePending().appendString("data: ")
+                .appendBuffer(Json.buffer(ErrorBodies.node(message, "server_error", null, "stream_interrupted")))
+                .appendString("\n\n");
+        hooks.beforeEnd(tally);
+        client.end(last);
     }
 
     private void commit() {

@@ -176,7 +176,8 @@ public final class Main {
         CountDownLatch stopped = new CountDownLatch(1);
         Demo runningDemo = demo;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
+            // SIGTERM: calls in flight get the drain deadline to finish before anything closes.
+            server.drain(server.drainTimeout());
             if (runningDemo != null) {
                 runningDemo.close();
             }

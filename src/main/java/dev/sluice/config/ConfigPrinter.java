@@ -135,6 +135,7 @@ public final class ConfigPrinter {
         yaml.entry(1, "auth_failure_window_seconds", YamlWriter.seconds(general.authFailures().window()), null);
         yaml.entry(1, "request_head_timeout_seconds", YamlWriter.seconds(general.edge().requestHeadTimeout()), null);
         yaml.entry(1, "max_open_connections", Integer.toString(general.edge().maxOpenConnections()), null);
+        yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
         long buffered = general.edge().bufferedRequestBudget();
         yaml.entry(1, "max_buffered_request_mb", YamlWriter.number(buffered / (1024.0 * 1024.0)), buffered + " bytes"
                 + (general.edge().maxBufferedRequestBytes().isEmpty() ? ", a quarter of the heap" : ""));

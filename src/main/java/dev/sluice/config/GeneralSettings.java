@@ -25,6 +25,8 @@ import java.util.Optional;
  *                                     {@code auth_failure_limit} and {@code auth_failure_window_seconds}
  * @param edge                         how much of the gateway one client may hold: {@code request_head_timeout_seconds},
  *                                     {@code max_open_connections}, {@code max_buffered_request_mb}
+ * @param drainTimeout                 Sluice's {@code drain_timeout_seconds} (default 30): how long calls in flight
+ *                                     get to finish when the gateway stops
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -36,7 +38,10 @@ public record GeneralSettings(
         HealthCheckSettings healthChecks,
         ModelApiSettings modelApi,
         AuthFailureSettings authFailures,
-        EdgeSettings edge) {
+        EdgeSettings edge,
+        java.time.Duration drainTimeout) {
+
+    public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");
@@ -44,7 +49,7 @@ public record GeneralSettings(
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
         return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures, edge);
+                healthChecks, modelApi, authFailures, edge, drainTimeout);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */

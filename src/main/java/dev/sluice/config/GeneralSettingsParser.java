@@ -26,7 +26,8 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 new ModelApiSettingsParser(read).parse(general),
                 new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
                         read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)),
-                edge(general));
+                edge(general),
+                read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT));
         general.finish();
         return settings;
     }

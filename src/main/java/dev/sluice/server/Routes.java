@@ -5,6 +5,7 @@ import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.CallIds;
+import dev.sluice.http.Drain;
 import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
@@ -27,9 +28,15 @@ public final class Routes implements Handler<HttpServerRequest> {
 
     private record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
 
-    private final Map<String, Route> byPath;
+    /** What still answers while the gateway drains: whether it is alive, that it is not ready, and its metrics. */
+    private static final java.util.Set<String> WHILE_DRAINING = java.util.Set.of("/health/liveliness", "/health/liveness",
+            "/metrics");
 
-    public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin) {
+    private final Map<String, Route> byPath;
+    private final Drain drain;
+
+    public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain) {
+        this.drain = drain;
         Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
@@ -100,6 +107,11 @@ public final class Routes implements Handler<HttpServerRequest> {
         Route route = byPath.get(path);
         request.response().putHeader(CallIds.HEADER, CallIds.of(request));
         try {
+            if (drain.draining() && !WHILE_DRAINING.contains(path)) {
+                // Readiness fails, and a call that still reaches this replica (on a connection
+                // opened before the stop) is sent elsewhere, with its connection closed.
+                throw path.equals("/health/readiness") ? Drain.notReady() : Drain.refusal();
+            }
             if (route == null) {
                 throw new ApiError(404, "invalid_request_error",
                         "Unknown route: " + request.method() + " " + request.path() + ".", null, "unknown_route");

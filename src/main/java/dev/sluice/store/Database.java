@@ -55,6 +55,9 @@ public final class Database implements AutoCloseable {
     private final StoreLocation location;
     private final HikariDataSource pool;
 
+    /** Whether {@link #migrate()} has succeeded: the repositories may not be used before. */
+    private volatile boolean migrated;
+
     private Database(StoreLocation location, HikariDataSource pool) {
         this.location = location;
         this.pool = pool;
@@ -147,6 +150,7 @@ public final class Database implements AutoCloseable {
                 flyway.schemas(postgres.schemas().toArray(String[]::new));
             }
             MigrateResult result = oneAtATime(() -> flyway.load().migrate());
+            migrated = true;
             LOG.info("store: {}, schema version {} ({} migration(s) applied now)", location.describe(),
                     result.targetSchemaVersion == null ? result.initialSchemaVersion : result.targetSchemaVersion,
                     result.migrationsExecuted);
@@ -233,9 +237,25 @@ public final class Database implements AutoCloseable {
         try (Connection connection = connection(operation)) {
             return work.run(connection);
         } catch (SQLException e) {
-            throw StoreException.of(operation, e);
+            throw classified(operation, e);
         }
     }
+
+    /**
+     * What {@code e} means for the callers. A table missing before {@link #migrate()} has
+     * succeeded is a store not ready yet (the gateway started while the database was away, and
+     * its schema is applied once the database answers): as good as unreachable, not a fault.
+     */
+    private StoreException classified(String operation, SQLException e) {
+        if (!migrated && MISSING_TABLE.contains(e.getSQLState())) {
+            return new StoreException(StoreException.Reason.UNAVAILABLE,
+                    operation + ": the store's schema is not applied yet (it is once the database answers)", e);
+        }
+        return StoreException.of(operation, e);
+    }
+
+    /** The SQL states of a table that is not there: PostgreSQL's, and H2's (in a database with tables, and in an empty one). */
+    private static final java.util.Set<String> MISSING_TABLE = java.util.Set.of("42P01", "42S02", "42S04");
 
     /** Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. */
     <T> T inTransaction(String operation, SqlWork<T> work) {
@@ -251,7 +271,7 @@ public final class Database implements AutoCloseable {
                 throw e;
             }
         } catch (SQLException e) {
-            throw StoreException.of(operation, e);
+            throw classified(operation, e);
         }
     }
 
@@ -259,6 +279,7 @@ public final class Database implements AutoCloseable {
         if (pool.isClosed()) {
             throw new StoreException(StoreException.Reason.FAILED, operation + ": the store is closed", null);
         }
+
         return pool.getConnection();
     }
 

@@ -2,6 +2,8 @@ package dev.sluice.sync;
 
 import dev.sluice.store.StoreException;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -58,16 +60,37 @@ final class StorePoller<T> implements AutoCloseable {
     /** Runs a round now (serving what the store holds from the first request), then every interval. */
     void start() {
         runRound();
+        loop = Thread.ofVirtual().name(subject.thread()).start(this::rounds);
+    }
+
+    /**
+     * Runs the first round in the background once {@code ready} completes (the store's schema
+     * is applied), then one every interval: for a store that was away when the gateway started,
+     * which must not hold up the start.
+     */
+    void startAfter(Future<?> ready) {
         loop = Thread.ofVirtual().name(subject.thread()).start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(interval);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                runRound();
+            try {
+                ready.get();
+            } catch (InterruptedException e) {
+                return;
+            } catch (ExecutionException e) {
+                // the rounds below find out whether the store can be read
             }
+            runRound();
+            rounds();
         });
+    }
+
+    private void rounds() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(interval);
+            } catch (InterruptedException e) {
+                return;
+            }
+            runRound();
+        }
     }
 
     /** Runs {@code work} under the rounds' lock, so no round interleaves with it. */

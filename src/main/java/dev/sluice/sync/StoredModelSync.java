@@ -57,6 +57,15 @@ public final class StoredModelSync implements AutoCloseable {
     }
 
     /**
+     * Starts reading the store in the background once {@code ready} completes (its schema is
+     * applied), then every interval: for a store that was away at start-up.
+     */
+    public StoredModelSync startAfter(java.util.concurrent.Future<?> ready) {
+        poller.startAfter(ready);
+        return this;
+    }
+
+    /**
      * Runs a change of the model API (a store write and the matching registry change) so that no
      * round can interleave with it: a round that read the store before the write would otherwise
      * put back what the store held then.

@@ -54,6 +54,15 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Starts reading the store in the background once {@code ready} completes (its schema is
+     * applied), then every interval: for a store that was away at start-up.
+     */
+    public StoredRouterSettingsSync startAfter(java.util.concurrent.Future<?> ready) {
+        poller.startAfter(ready);
+        return this;
+    }
+
     public LiveRouterSettings settings() {
         return settings;
     }

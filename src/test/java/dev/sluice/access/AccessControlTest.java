@@ -40,7 +40,7 @@ class AccessControlTest {
         GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), Optional.empty(), 1024,
                 GeneralSettings.DEFAULT_STORE_PATH, true, true, HealthCheckSettings.DEFAULTS,
                 dev.sluice.config.ModelApiSettings.DEFAULTS, dev.sluice.config.AuthFailureSettings.DEFAULTS,
-                dev.sluice.config.EdgeSettings.DEFAULTS);
+                dev.sluice.config.EdgeSettings.DEFAULTS, GeneralSettings.DEFAULT_DRAIN_TIMEOUT);
         return new AccessControl(general, Optional.empty(), new RateLimits(clock),
                 new AccessControl.Ledger(counters, new CallCost(new BundledModelCatalog()), spend),
                 new dev.sluice.time.TimeSource(clock, nanos::get));

@@ -133,6 +133,20 @@ class DatabaseTest {
         }
     }
 
+    @StoreTest
+    void aStoreWhoseSchemaIsNotAppliedYetIsUnavailableUntilItIs(TestDatabase store) {
+        Database bare = store.connect();
+
+        assertThatThrownBy(() -> new SpendRepository(bare).count())
+                .isInstanceOfSatisfying(StoreException.class,
+                        e -> assertThat(e.reason()).isEqualTo(StoreException.Reason.UNAVAILABLE))
+                .hasMessageContaining("schema is not applied yet");
+
+        bare.migrate();
+
+        assertThat(new SpendRepository(bare).count()).isZero();
+    }
+
     static List<String> tables(Database database) {
         return database.withConnection("list tables", connection -> {
             List<String> names = new ArrayList<>();

@@ -219,6 +219,16 @@ public final class GatewayProcess implements AutoCloseable {
         }
     }
 
+    /** Sends the process {@code SIGTERM}, as an orchestrator stopping a replica does, and returns at once. */
+    public void terminate() {
+        process.destroy();
+    }
+
+    /** Whether the process has ended within {@code timeout}. */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Stops the process (and any it started) and prints its output, for the test report. Idempotent. */
     @Override
     public synchronized void close() {

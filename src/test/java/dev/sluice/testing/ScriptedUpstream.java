@@ -54,7 +54,9 @@ public final class ScriptedUpstream implements AutoCloseable {
         /** Nothing more is sent; the connection is held until the caller closes it. */
         STALL,
         /** The body goes on with padding, chunk after chunk, until the caller closes the connection. */
-        ENDLESS
+        ENDLESS,
+        /** The body has neither a length nor chunks: it ends where the upstream closes the connection, cleanly. */
+        CLOSE
     }
 
     /** A piece of a reply's body, sent after {@code pause}. */
@@ -263,6 +265,17 @@ public final class ScriptedUpstream implements AutoCloseable {
             send(out, body);
             return true;
         }
+        if (reply.end() == End.CLOSE) {
+            head.append("Connection: close\r\n\r\n");
+            send(out, head.toString().getBytes(StandardCharsets.US_ASCII));
+            for (Chunk chunk : reply.chunks()) {
+                if (chunk.pause().isPositive()) {
+                    Thread.sleep(chunk.pause());
+                }
+                send(out, chunk.data().getBytes(StandardCharsets.UTF_8));
+            }
+            return false; // the close ends the body
+        }
         head.append("Transfer-Encoding: chunked\r\n\r\n");
         send(out, head.toString().getBytes(StandardCharsets.US_ASCII));
         try {
@@ -280,6 +293,7 @@ public final class ScriptedUpstream implements AutoCloseable {
                 }
                 case CUT -> socket.setSoLinger(true, 0); // a reset, not a clean end
                 case STALL -> awaitCallerClose(in);
+                case CLOSE -> throw new IllegalStateException("sent above");
                 case ENDLESS -> {
                     while (true) {
                         chunk(out, PADDING);

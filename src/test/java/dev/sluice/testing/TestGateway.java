@@ -186,6 +186,16 @@ public final class TestGateway implements AutoCloseable {
         Eventually.until(what + " (" + sample + " = " + value + ")", Duration.ofSeconds(5), () -> metric(sample) == value);
     }
 
+    /** The first step of {@link #drain}: readiness and new calls answer 503 from now on. */
+    public void refuseNewCalls() {
+        server.refuseNewCalls();
+    }
+
+    /** Stops the gateway as {@code SIGTERM} does, giving calls in flight {@code deadline} to finish. */
+    public void drain(Duration deadline) {
+        server.drain(deadline);
+    }
+
     @Override
     public void close() {
         server.close();
