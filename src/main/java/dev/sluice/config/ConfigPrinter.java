@@ -138,7 +138,7 @@ public final class ConfigPrinter {
         yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
         long buffered = general.edge().bufferedRequestBudget();
         yaml.entry(1, "max_buffered_request_mb", YamlWriter.number(buffered / (1024.0 * 1024.0)), buffered + " bytes"
-                + (general.edge().maxBufferedRequestBytes().isEmpty() ? ", a quarter of the heap" : ""));
+                + (general.edge().maxBufferedRequestBytes().isEmpty() ? ", an eighth of the heap" : ""));
     }
 
     private static void guardrails(YamlWriter yaml, List<GuardrailConfig> guardrails) {

@@ -12,7 +12,7 @@ import java.util.OptionalLong;
  * @param maxOpenConnections      {@code max_open_connections} (default 10000): connections past this many,
  *                                over the whole process, are closed as they are accepted
  * @param maxBufferedRequestBytes {@code max_buffered_request_mb}: request body bytes all calls together may
- *                                hold; empty for the default, a quarter of the heap
+ *                                hold; empty for the default, an eighth of the heap (a body costs several times its size while parsed)
  */
 public record EdgeSettings(Duration requestHeadTimeout, int maxOpenConnections, OptionalLong maxBufferedRequestBytes) {
     public static final Duration DEFAULT_REQUEST_HEAD_TIMEOUT = Duration.ofSeconds(30);
@@ -20,8 +20,8 @@ public record EdgeSettings(Duration requestHeadTimeout, int maxOpenConnections, 
     public static final EdgeSettings DEFAULTS = new EdgeSettings(DEFAULT_REQUEST_HEAD_TIMEOUT, DEFAULT_MAX_OPEN_CONNECTIONS,
             OptionalLong.empty());
 
-    /** The body budget in bytes: the setting, else a quarter of the most heap this JVM may use. */
+    /** The body budget in bytes: the setting, else an eighth of the most heap this JVM may use. */
     public long bufferedRequestBudget() {
-        return maxBufferedRequestBytes.orElse(Runtime.getRuntime().maxMemory() / 4);
+        return maxBufferedRequestBytes.orElse(Runtime.getRuntime().maxMemory() / 8);
     }
 }

@@ -20,7 +20,7 @@ class GeneralSettingsTest {
         assertThat(general.authFailures()).isEqualTo(AuthFailureSettings.DEFAULTS);
         assertThat(general.edge().requestHeadTimeout()).hasSeconds(30);
         assertThat(general.edge().maxOpenConnections()).isEqualTo(10_000);
-        assertThat(general.edge().bufferedRequestBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+        assertThat(general.edge().bufferedRequestBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 8);
     }
 
     @Test

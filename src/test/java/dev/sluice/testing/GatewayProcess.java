@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,6 +63,18 @@ public final class GatewayProcess implements AutoCloseable {
         return startAll(yaml, parent, name).getFirst();
     }
 
+    /** As {@link #start(String, String, Path)}, with {@code env} added to the process's environment. */
+    public static GatewayProcess start(String name, String yaml, Path parent, Map<String, String> env) {
+        GatewayProcess gateway = launch(name, yaml, parent, env);
+        try {
+            gateway.awaitReady();
+            return gateway;
+        } catch (RuntimeException | Error e) {
+            gateway.close();
+            throw e;
+        }
+    }
+
     /**
      * One gateway per name, all on {@code yaml}, launched together and returned once every one
      * is ready; if any fails to start, those launched are stopped.
@@ -70,7 +83,7 @@ public final class GatewayProcess implements AutoCloseable {
         List<GatewayProcess> launched = new ArrayList<>();
         try {
             for (String name : names) {
-                launched.add(launch(name, yaml, parent));
+                launched.add(launch(name, yaml, parent, Map.of()));
             }
             for (GatewayProcess gateway : launched) {
                 gateway.awaitReady();
@@ -82,17 +95,18 @@ public final class GatewayProcess implements AutoCloseable {
         }
     }
 
-    private static GatewayProcess launch(String name, String yaml, Path parent) {
+    private static GatewayProcess launch(String name, String yaml, Path parent, Map<String, String> env) {
         try {
             Path folder = Files.createDirectories(parent.resolve(name));
             Path config = Files.writeString(folder.resolve("config.yaml"), yaml);
             Path output = folder.resolve("output.log");
-            Process process = new ProcessBuilder(JAVA, "-jar", JAR.toString(), "--config", config.toString(),
+            ProcessBuilder builder = new ProcessBuilder(JAVA, "-jar", JAR.toString(), "--config", config.toString(),
                     "--port", "0", "--host", "127.0.0.1")
                     .directory(folder.toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
+                    .redirectOutput(output.toFile());
+            builder.environment().putAll(env);
+            Process process = builder.start();
             return new GatewayProcess(name, process, output);
         } catch (IOException e) {
             throw new UncheckedIOException("gateway " + name + " did not launch", e);
