@@ -10,6 +10,7 @@ import dev.sluice.limits.Scope;
 import dev.sluice.spend.BudgetReservations;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.spend.StoredSpend;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
@@ -76,6 +77,9 @@ class RedisBudgetsTest {
         Held held = (Held) a.reserve(0.01, 0.006);
         held.hold().settle(List.of(KEY), 0.004);
         assertThat(a.counters().current(KEY)).isEqualTo(0.004);
+        // A settlement is sent without waiting for it, on A's own connection: B may ask before it lands.
+        String spent = replicas.prefix() + "budget:api_key:k1:0:spent";
+        Eventually.until("A's spend is in Redis", Duration.ofSeconds(5), () -> "0.004".equals(TestRedis.command("GET", spent)));
 
         assertThat(b.reserve(0.01, 0.005)).isInstanceOf(Held.class);
         assertThat(b.counters().current(KEY)).as("B's count raised to the shared spend").isEqualTo(0.004);
