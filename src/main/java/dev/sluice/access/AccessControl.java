@@ -19,6 +19,7 @@ import dev.sluice.spend.FallbackEstimate;
 import dev.sluice.limits.LimitSubject;
 import dev.sluice.limits.Limits;
 import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.RateLimits;
 import dev.sluice.limits.Scope;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.router.FallbackGate;
@@ -153,7 +154,7 @@ public final class AccessControl {
         }
         Optional<java.time.Duration> throttled = throttle.refused(client);
         if (throttled.isPresent()) {
-            long seconds = Math.max(1, (throttled.get().toMillis() + 999) / 1000);
+            long seconds = RateLimits.wholeSecondsUp(throttled.get());
             return Future.failedFuture(new ApiError(429, "rate_limit_error", "Too many unknown keys from this address; "
                     + "try again in " + seconds + " s.", null, "too_many_failed_authentications")
                     .withHeaders(Map.of("Retry-After", Long.toString(seconds))));
@@ -222,7 +223,7 @@ public final class AccessControl {
         }
         List<Budget> applying = budgets(keyed, group);
         Future<BudgetReserver.Reservation> reserved = applying.isEmpty()
-                ? Future.succeededFuture(NO_BUDGET)
+                ? Future.succeededFuture(new BudgetReserver.Held(counters::addAll))
                 : budgets.reserve(applying, estimate.getAsDouble());
         return reserved.compose(reservation -> switch (reservation) {
             case BudgetReserver.Reached reached -> Future.failedFuture(new ApiError(400, BudgetExceeded.TYPE,
@@ -230,9 +231,7 @@ public final class AccessControl {
             case BudgetReserver.Held held -> limits.check(subject(keyed, group), now).compose(admission -> switch (admission) {
                 case Admission.Refused refused -> {
                     // Refused after all: what the call held of its budgets goes back at once.
-                    if (held.hold() != null) {
-                        held.hold().settle(List.of(), 0);
-                    }
+                    held.hold().settle(List.of(), 0);
                     Map<String, String> headers = new LinkedHashMap<>(refused.headers().values());
                     headers.put("Retry-After", Long.toString(refused.retryAfterSeconds()));
                     yield Future.failedFuture(new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded")
@@ -243,9 +242,6 @@ public final class AccessControl {
             });
         });
     }
-
-    /** A call under no budget holds nothing. */
-    private static final BudgetReserver.Held NO_BUDGET = new BudgetReserver.Held(null);
 
     /**
      * What a call of {@code body} ({@code bodyBytes} long) to {@code group} is reckoned to cost

@@ -37,7 +37,7 @@ public final class CallTicket {
     private final long startedNanos;
     private final Accounting accounting;
     private final AtomicBoolean finished = new AtomicBoolean();
-    /** What the call holds of its budgets; null when it is under none. */
+    /** What the call holds of its budgets; a call under none only counts its cost. */
     private BudgetHold hold;
 
     /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
@@ -65,9 +65,10 @@ public final class CallTicket {
         this.startedAt = start.startedAt();
         this.startedNanos = start.startedNanos();
         this.accounting = accounting;
+        this.hold = accounting.counters()::addAll;
     }
 
-    /** This ticket, holding {@code hold} of the caller's budgets until it is finished; null: under no budget. */
+    /** This ticket, holding {@code hold} of the caller's budgets until it is finished. */
     CallTicket holding(BudgetHold hold) {
         this.hold = hold;
         return this;
@@ -108,11 +109,7 @@ public final class CallTicket {
             charged.add(new Scope.Key(keyed.keyHash()));
             keyed.team().ifPresent(team -> charged.add(new Scope.Team(team.teamId())));
             charged.add(new Scope.KeyModel(keyed.keyHash(), end.group()));
-            if (hold != null) {
-                hold.settle(charged, dollars);
-            } else if (dollars > 0) {
-                charged.forEach(scope -> accounting.counters().add(scope, dollars));
-            }
+            hold.settle(charged, dollars);
         }
         if (permit != null) {
             permit.release(end.promptTokens() + end.completionTokens());

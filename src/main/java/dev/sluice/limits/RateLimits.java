@@ -134,7 +134,7 @@ public final class RateLimits implements RateLimiter {
     }
 
     /** A positive duration in whole seconds, rounded up; at least 1. */
-    static long wholeSecondsUp(Duration duration) {
+    public static long wholeSecondsUp(Duration duration) {
         long seconds = duration.getSeconds() + (duration.getNano() > 0 ? 1 : 0);
         return Math.max(1, seconds);
     }

@@ -20,8 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <h2>Design notes</h2>
  * Checking, holding and settling take one lock, so a check never sees a call's cost counted
  * and its hold still there, or its hold gone and its cost not yet counted; the lock guards a
- * handful of map reads, and only calls under a budget take it. Costs of calls under no budget
- * are counted without it ({@link #unheld}).
+ * handful of map reads, and only calls under a budget take it.
  */
 public final class BudgetReservations implements BudgetReserver {
     private final SpendCounters counters;
@@ -69,11 +68,6 @@ public final class BudgetReservations implements BudgetReserver {
         }
     }
 
-    /** A hold of nothing: settling it only counts the cost. For calls under no budget. */
-    public BudgetHold unheld() {
-        return (charged, dollars) -> count(charged, dollars);
-    }
-
     private BudgetHold hold(List<Scope> scopes, double estimate) {
         AtomicBoolean settled = new AtomicBoolean();
         return (charged, dollars) -> {
@@ -81,7 +75,7 @@ public final class BudgetReservations implements BudgetReserver {
                 return;
             }
             synchronized (lock) {
-                count(charged, dollars);
+                counters.addAll(charged, dollars);
                 for (Scope scope : scopes) {
                     // Rounded as spend is, so many holds and releases bring a scope back to exactly nothing.
                     held.computeIfPresent(scope, (s, amount) -> {
@@ -91,13 +85,5 @@ public final class BudgetReservations implements BudgetReserver {
                 }
             }
         };
-    }
-
-    private void count(List<Scope> charged, double dollars) {
-        if (dollars > 0) {
-            for (Scope scope : charged) {
-                counters.add(scope, dollars);
-            }
-        }
     }
 }

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -171,6 +172,15 @@ public final class SpendCounters {
         Period period = currentPeriod(counter, clock.instant());
         period.spend().add(cost);
         return exact(period.spend().sum());
+    }
+
+    /** Counts {@code cost} (US dollars) for each of {@code scopes}; nothing when it is 0. */
+    public void addAll(List<Scope> scopes, double cost) {
+        if (cost > 0) {
+            for (Scope scope : scopes) {
+                add(scope, cost);
+            }
+        }
     }
 
     /** What {@code scope} has spent in its current period; 0 for a scope never seen. */

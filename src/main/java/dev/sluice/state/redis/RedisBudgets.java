@@ -192,7 +192,7 @@ public final class RedisBudgets implements BudgetReserver {
             if (!settled.compareAndSet(false, true)) {
                 return;
             }
-            local.unheld().settle(charged, dollars);
+            counters.addAll(charged, dollars);
             if (heldKeys.isEmpty() && !(dollars > 0)) {
                 return;
             }
