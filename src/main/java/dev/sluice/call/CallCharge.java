@@ -71,9 +71,10 @@ final class CallCharge {
     }
 
     /** The tokens of a stream answer of {@code deployment} received whole (for an HTTP/1.0 caller, or a guardrail). */
-    TokenUsage streamUsage(Deployment deployment, Buffer events) {
+    TokenUsage streamUsage(Deployment deployment, Buffer events, java.util.Optional<dev.sluice.llm.Usage> reported) {
         StreamTally tally = new StreamTally(ticket.needsTokens(deployment));
         tally.saw(events);
+        reported.ifPresent(tally::reported);
         return tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
     }
 

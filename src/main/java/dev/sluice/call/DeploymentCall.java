@@ -16,6 +16,8 @@ import dev.sluice.router.strategy.RequestFacts;
 import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.stream.StreamFailure;
+import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.AttemptResult;
 import dev.sluice.router.Attempter;
@@ -70,7 +72,28 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
         Provider provider = services.providers().forDeployment(deployment);
-        UpstreamRequest upstreamRequest = traced(provider.request(deployment, call.decoded()));
+        UpstreamRequest laidOut;
+        try {
+            laidOut = provider.request(deployment, call.decoded());
+        } catch (IllegalArgumentException refused) {
+            // The vendor has no place for what the caller sent: a 400 naming it, as LiteLLM answers.
+            return failed(TranslationRefusals.of(refused));
+        }
+        call.headers.droppedParams(laidOut.droppedParams());
+        long authorizing = services.nanoTime().getAsLong();
+        return provider.authorize(deployment, laidOut).transform(authorized -> {
+            call.headers.upstreamTook(services.nanoTime().getAsLong() - authorizing);
+            if (authorized.failed()) {
+                return failed(Failure.of(FailureClass.AUTH, "could not get credentials: " + authorized.cause().getMessage()));
+            }
+            if (call.state.stopped()) {
+                return failed(Failure.of(FailureClass.TRANSPORT, "the caller left or the gateway stopped"));
+            }
+            return call(plan, provider, traced(authorized.result()));
+        });
+    }
+
+    private Future<AttemptResult<Answer>> call(AttemptPlan plan, Provider provider, UpstreamRequest upstreamRequest) {
         long opened = services.nanoTime().getAsLong();
         UpstreamExchange exchange = upstreams.open(upstreamRequest, deadline(plan));
         call.state.opened(exchange);
@@ -92,8 +115,8 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     return failed(provider.classify(status, body.result(), exchange.headers(), services.clock().instant()));
                 });
             }
-            if (call.decoded().stream() && isEventStream(exchange)) {
-                return stream(plan, exchange, opened);
+            if (call.decoded().stream() && provider.streams(exchange.headers())) {
+                return stream(plan, provider, exchange, opened);
             }
             return whole(plan, provider, exchange, opened);
         });
@@ -108,7 +131,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         services.tracing().ifPresent(t -> headers.putAll(t.upstreamHeaders(call.callId)));
         // Every call upstream carries this gateway's mark, so one that comes back to it is refused at once.
         headers.put(Hops.HEADER, Hops.next(call.request.getHeader(Hops.HEADER), services.instance()));
-        return new UpstreamRequest(upstreamRequest.url(), headers, upstreamRequest.body());
+        return upstreamRequest.withHeaders(headers);
     }
 
     /**
@@ -127,8 +150,10 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         return streamTimeout.get().compareTo(plan.totalLeft()) < 0 ? streamTimeout.get() : plan.totalLeft();
     }
 
-    private Future<AttemptResult<Answer>> stream(AttemptPlan plan, UpstreamExchange exchange, long attemptStarted) {
+    private Future<AttemptResult<Answer>> stream(AttemptPlan plan, Provider provider, UpstreamExchange exchange,
+            long attemptStarted) {
         Deployment deployment = plan.deployment();
+        StreamTranslator translator = provider.streamTranslator(deployment, call.decoded());
         boolean checkAnswer = services.guardrails().checksAnswers(deployment, call.guardrails());
         if (call.state.http10() || checkAnswer) {
             // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must
@@ -137,20 +162,26 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 if (body.failed()) {
                     return unanswered(exchange, body.cause());
                 }
-                if (!StreamEndMark.in(body.result())) {
+                Buffer events;
+                try {
+                    events = translator.feed(body.result()).appendBuffer(translator.end());
+                } catch (StreamFailure failure) {
+                    return failed(failure.failure());
+                }
+                if (!StreamEndMark.in(events)) {
                     return unanswered(exchange, new UpstreamFailure(UpstreamFailure.Kind.BROKEN, StreamRelay.NO_END_MARK));
                 }
-                TokenUsage usage = call.charge().streamUsage(deployment, body.result());
+                TokenUsage usage = call.charge().streamUsage(deployment, events, translator.usage());
                 if (checkAnswer) {
                     Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(deployment,
-                            AnswerText.ofEvents(body.result().toString(StandardCharsets.UTF_8)), call.guardrails());
+                            AnswerText.ofEvents(events.toString(StandardCharsets.UTF_8)), call.guardrails());
                     if (refused.isPresent()) {
                         call.charge().refusedAnswer(plan.group().name(), deployment, usage);
                         return failed(GuardrailFailures.of(refused.get()));
                     }
                 }
-                return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), body.result(),
-                        exchange.headers().get("Content-Type"), exchange.headers(), usage)));
+                return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), events,
+                        "text/event-stream", exchange.headers(), usage)));
             });
         }
         long waitStarted = services.nanoTime().getAsLong();
@@ -180,7 +211,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                                 call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
-                new StreamTally(call.charge().keepsStreamText(deployment)));
+                new StreamTally(call.charge().keepsStreamText(deployment)), translator);
         relay.finished().onSuccess(end -> {
             relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));
@@ -195,6 +226,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     return Future.succeededFuture(AttemptResult.served(new Answer.Streaming(relay)));
                 }
                 call.state.relaying(null);
+                if (committed.cause() instanceof StreamFailure failure) {
+                    return failed(failure.failure());
+                }
                 return unanswered(exchange, committed.cause());
             });
         } catch (RuntimeException e) {
@@ -209,7 +243,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             if (read.failed()) {
                 return unanswered(exchange, read.cause());
             }
-            Optional<OpenAiShape.ShapedAnswer> shaped = provider.normaliseSuccess(read.result());
+            Optional<OpenAiShape.ShapedAnswer> shaped = provider.normaliseSuccess(call.decoded(), read.result());
             if (shaped.isEmpty()) {
                 return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
             }
@@ -245,10 +279,5 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
 
     static String describe(AttemptPlan plan) {
         return "deployment '" + plan.deployment().id() + "' of model group '" + plan.group().name() + "'";
-    }
-
-    private static boolean isEventStream(UpstreamExchange exchange) {
-        String type = exchange.headers().get("Content-Type");
-        return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.call;
 
+import java.util.List;
+
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.RouteOutcome;
 import io.vertx.core.http.HttpServerResponse;
@@ -17,7 +19,9 @@ import java.util.function.LongSupplier;
  *   <li>{@code x-litellm-attempted-fallbacks}: fallback groups tried; {@code 0} on a success
  *       of the requested group; absent on an error where no fallback group was tried;
  *   <li>{@code x-litellm-overhead-duration-ms}: the time Sluice itself spent on the request,
- *       i.e. everything but the waits for upstream answers.
+ *       i.e. everything but the waits for upstream answers;
+ *   <li>{@code x-sluice-dropped-params}: the caller's parameters the last deployment's vendor
+ *       cannot take and that {@code drop_params} left out, comma separated; absent when none.
  * </ul>
  * One instance per request.
  */
@@ -27,6 +31,7 @@ final class RoutedHeaders {
     static final String ATTEMPTED_RETRIES = "x-litellm-attempted-retries";
     static final String ATTEMPTED_FALLBACKS = "x-litellm-attempted-fallbacks";
     static final String OVERHEAD = "x-litellm-overhead-duration-ms";
+    static final String DROPPED_PARAMS = "x-sluice-dropped-params";
 
     private final LongSupplier nanoTime;
     private final long started;
@@ -35,6 +40,7 @@ final class RoutedHeaders {
     private String deploymentId;
     private int retries;
     private Integer fallbacks;
+    private List<String> droppedParams = List.of();
 
     private final LongConsumer overheadMeasured;
 
@@ -48,6 +54,11 @@ final class RoutedHeaders {
     /** Adds time spent waiting for an upstream, which is not Sluice's overhead. */
     void upstreamTook(long nanos) {
         upstreamNanos += nanos;
+    }
+
+    /** What the attempt now starting leaves out of the caller's request. */
+    void droppedParams(List<String> params) {
+        droppedParams = params;
     }
 
     /** The answer is served by this attempt. */
@@ -77,6 +88,9 @@ final class RoutedHeaders {
         }
         if (fallbacks != null) {
             response.putHeader(ATTEMPTED_FALLBACKS, Integer.toString(fallbacks));
+        }
+        if (!droppedParams.isEmpty()) {
+            response.putHeader(DROPPED_PARAMS, String.join(",", droppedParams));
         }
         long overhead = Math.max(0, nanoTime.getAsLong() - started - upstreamNanos);
         response.putHeader(OVERHEAD, Long.toString(TimeUnit.NANOSECONDS.toMillis(overhead)));

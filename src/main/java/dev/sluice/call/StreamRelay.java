@@ -2,7 +2,8 @@ package dev.sluice.call;
 
 import dev.sluice.api.ErrorBodies;
 import dev.sluice.json.Json;
-import dev.sluice.upstream.SseEventSplitter;
+import dev.sluice.provider.stream.StreamFailure;
+import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.upstream.UpstreamExchange;
 import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.Future;
@@ -43,7 +44,7 @@ final class StreamRelay {
     private final LongSupplier nanoTime;
     private final long commitByNanos;
     private final String stallReason;
-    private final SseEventSplitter splitter = new SseEventSplitter();
+    private final StreamTranslator translator;
     private final StreamEndMark endMark = new StreamEndMark();
     private final Promise<Void> committed = Promise.promise();
     private final Promise<StreamOutcome> outcome = Promise.promise();
@@ -89,11 +90,13 @@ final class StreamRelay {
      * @param source names the deployment and group in error events, e.g.
      *               {@code deployment 'a1' of model group 'gpt-4o'}
      * @param tally  what watches the events for the stream's usage
+     * @param translator what turns the upstream's bytes into the caller's OpenAI events
      */
     StreamRelay(HttpServerResponse client, UpstreamExchange upstream, String source, Timing timing, Hooks hooks,
-            StreamTally tally) {
+            StreamTally tally, StreamTranslator translator) {
         this.client = client;
         this.upstream = upstream;
+        this.translator = translator;
         this.chunkTimeout = timing.chunkTimeout();
         this.source = source;
         this.hooks = hooks;
@@ -113,8 +116,17 @@ final class StreamRelay {
         HttpClientResponse stream = upstream.stream();
         armChunkDeadline();
         stream.handler(chunk -> {
+            if (outcome.future().isComplete()) {
+                return;
+            }
             armChunkDeadline();
-            Buffer whole = splitter.feed(chunk);
+            Buffer whole;
+            try {
+                whole = translator.feed(chunk);
+            } catch (StreamFailure failure) {
+                vendorFailed(failure);
+                return;
+            }
             if (whole.length() > 0) {
                 events++;
                 tally.saw(whole);
@@ -125,7 +137,17 @@ final class StreamRelay {
         });
         stream.endHandler(v -> {
             upstream.finish();
-            Buffer remainder = splitter.remainder();
+            if (outcome.future().isComplete()) {
+                return;
+            }
+            Buffer remainder;
+            try {
+                remainder = translator.end();
+            } catch (StreamFailure failure) {
+                vendorFailed(failure);
+                return;
+            }
+            translator.usage().ifPresent(tally::reported);
             tally.saw(remainder);
             endMark.saw(remainder);
             hold(remainder);
@@ -153,6 +175,22 @@ final class StreamRelay {
             }
         });
         return committed.future();
+    }
+
+    /**
+     * The vendor ended the stream with an error event: before the commit the attempt failed
+     * with the vendor's classified failure (and may be retried or failed over); after it the
+     * caller's stream ends with the error event, as for a stream broken off.
+     */
+    private void vendorFailed(StreamFailure failure) {
+        translator.usage().ifPresent(tally::reported);
+        if (!committed.future().isComplete() && (events == 0 || client.closed())) {
+            committed.tryFail(failure);
+            outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+        } else {
+            brokeOff(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the upstream sent an error: " + failure.getMessage()));
+        }
+        upstream.cancel(); // after the outcome is settled: the reset it causes is then not a second failure
     }
 
     /**

@@ -38,10 +38,21 @@ final class StreamTally {
         this.kept = counts ? Buffer.buffer() : null;
     }
 
+    /**
+     * The vendor reported the stream's tokens apart from its events (a translated stream
+     * keeps them whether or not the caller asked for a usage chunk): they are the stream's.
+     */
+    void reported(dev.sluice.llm.Usage usage) {
+        if (counts) {
+            reported = new TokenUsage(usage.promptTokens(), usage.completionTokens());
+            kept = null;
+        }
+    }
+
     /** Looks at whole events as they go to the caller. */
     void saw(Buffer events) {
-        if (!counts) {
-            return; // nothing depends on this stream's tokens: not even its usage event is read
+        if (!counts || (reported != null && kept == null)) {
+            return; // nothing depends on this stream's tokens, or they are known: not even a usage event is read
         }
         if (contains(events, USAGE)) {
             usageIn(events.toString(StandardCharsets.UTF_8)).ifPresent(usage -> reported = usage);

@@ -19,6 +19,7 @@ import java.util.OptionalInt;
  * @param streamTimeout longest wait between two chunks of a stream
  * @param guardrails    {@code guardrail_name}s this deployment runs besides the {@code default_on}
  *                      ones, in the order written, each once
+ * @param vendor        the parameters only some vendors read
  */
 public record LitellmParams(
         String model,
@@ -37,7 +38,8 @@ public record LitellmParams(
         Optional<Duration> cooldownTime,
         OptionalDouble inputCostPerToken,
         OptionalDouble outputCostPerToken,
-        List<String> guardrails) {
+        List<String> guardrails,
+        VendorParams vendor) {
 
     public LitellmParams {
         guardrails = List.copyOf(guardrails);

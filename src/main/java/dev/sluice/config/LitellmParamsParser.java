@@ -1,8 +1,10 @@
 package dev.sluice.config;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -48,7 +50,8 @@ final class LitellmParamsParser {
                 read.nonNegativeSeconds(params.take("cooldown_time")),
                 read.nonNegativeNumber(params.take("input_cost_per_token")),
                 read.nonNegativeNumber(params.take("output_cost_per_token")),
-                guardrails(params.take("guardrails")));
+                guardrails(params.take("guardrails")),
+                vendor(params));
         params.finish();
         return parsed;
     }
@@ -61,6 +64,33 @@ final class LitellmParamsParser {
         return read.string(node, model -> knownProviders.contains(providerOf(model)), providerRule)
                 .flatMap(model -> read.string(node, name -> !providerModelOf(name).isEmpty(),
                         "a model name after \"" + providerOf(model) + "/\""));
+    }
+
+    private VendorParams vendor(Section params) {
+        return new VendorParams(
+                read.string(params.take("vertex_project")),
+                read.string(params.take("vertex_location")),
+                read.secret(params.take("vertex_credentials")),
+                read.secret(params.take("aws_access_key_id")),
+                read.secret(params.take("aws_secret_access_key")),
+                read.secret(params.take("aws_session_token")),
+                read.string(params.take("aws_region_name")),
+                read.httpUrl(params.take("aws_bedrock_runtime_endpoint")),
+                headers(params.take("extra_headers")),
+                read.bool(params.take("drop_params")));
+    }
+
+    /** {@code extra_headers}: a map of header names to values, each written as text. */
+    private Map<String, String> headers(ConfigNode node) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        read.plainMap(node).ifPresent(map -> map.forEach((name, value) -> {
+            if (value instanceof Map || value instanceof List || value == null) {
+                read.problems().add(node, ShownValue.of(node.value(), false), "a map of header names to text values");
+            } else {
+                headers.put(name, String.valueOf(value));
+            }
+        }));
+        return headers;
     }
 
     /** LiteLLM's per-deployment guardrails: a list of {@code guardrail_name}s. */

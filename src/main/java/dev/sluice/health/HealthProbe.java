@@ -55,12 +55,24 @@ final class HealthProbe {
     /** Probes {@code deployment} on the calling event loop; the future never fails. */
     Future<ProbeResult> probe(Deployment deployment, UpstreamClient upstreams) {
         Provider provider;
-        UpstreamRequest request;
+        UpstreamRequest laidOut;
+        try {
+            provider = providers.forDeployment(deployment);
+            laidOut = provider.request(deployment, endpoint(deployment), body(deployment));
+        } catch (RuntimeException e) {
+            return Future.succeededFuture(ProbeResult.uncallable(deployment, "cannot be called: " + e.getMessage()));
+        }
+        return provider.authorize(deployment, laidOut).transform(authorized -> authorized.failed()
+                ? Future.succeededFuture(ProbeResult.failed(deployment,
+                        Failure.of(FailureClass.AUTH, "could not get credentials: " + authorized.cause().getMessage()),
+                        "could not get credentials: " + authorized.cause().getMessage()))
+                : send(deployment, provider, authorized.result(), upstreams));
+    }
+
+    private Future<ProbeResult> send(Deployment deployment, Provider provider, UpstreamRequest request, UpstreamClient upstreams) {
         Duration deadline = deadline(deployment);
         UpstreamExchange exchange;
         try {
-            provider = providers.forDeployment(deployment);
-            request = provider.request(deployment, endpoint(deployment), body(deployment));
             exchange = upstreams.open(request, deadline);
         } catch (RuntimeException e) {
             return Future.succeededFuture(ProbeResult.uncallable(deployment, "cannot be called: " + e.getMessage()));

@@ -13,9 +13,10 @@ final class MockArgs {
     static final String DEFAULT_NAME = "mock";
 
     static final String USAGE = """
-            usage: sluice mock [--port N] [--host H] [--name NAME] [--mode MODE] [--delay-ms N]
+            usage: sluice mock [--api API] [--port N] [--host H] [--name NAME] [--mode MODE] [--delay-ms N]
                                [--max-chars N] [--trigger WORD] [--retry-after N] [--api-key KEY] [--times N]
-              --port N          port to listen on, 0 for any free port (default %d)
+              --api API         the vendor API to speak (default openai), one of:
+            %s  --port N          port to listen on, 0 for any free port (default %d)
               --host H          address to bind (default %s)
               --name NAME       shown as [NAME] in every reply and error (default %s)
               --mode MODE       how to answer model calls (default ok), one of:
@@ -26,7 +27,7 @@ final class MockArgs {
               --api-key KEY     auth: the key to accept (default %s)
               --times N         the mode applies to the first N calls, then ok; 0 means always (default 0)
               --help            print this and exit
-            """.formatted(DEFAULT_PORT, MockOptions.DEFAULT_HOST, DEFAULT_NAME, modeList(),
+            """.formatted(apiList(), DEFAULT_PORT, MockOptions.DEFAULT_HOST, DEFAULT_NAME, modeList(),
             MockOptions.DEFAULT_DELAY.toMillis(), MockOptions.DEFAULT_MAX_CHARS, MockOptions.DEFAULT_TRIGGER_WORD,
             MockOptions.DEFAULT_RETRY_AFTER_SECONDS, MockOptions.DEFAULT_API_KEY);
 
@@ -72,6 +73,7 @@ final class MockArgs {
 
     private static MockOptions apply(MockOptions options, String flag, String value) {
         return switch (flag) {
+            case "--api" -> options.withApi(api(value));
             case "--port" -> options.withPort(integer(flag, value, 0, 65535));
             case "--host" -> options.withHost(text(flag, value));
             case "--name" -> options.withName(text(flag, value));
@@ -112,6 +114,22 @@ final class MockArgs {
         } catch (IllegalArgumentException unknown) {
             throw new IllegalArgumentException("--mode: " + unknown.getMessage());
         }
+    }
+
+    private static MockApi api(String value) {
+        try {
+            return MockApi.fromCliName(value);
+        } catch (IllegalArgumentException unknown) {
+            throw new IllegalArgumentException("--api: " + unknown.getMessage());
+        }
+    }
+
+    private static String apiList() {
+        StringBuilder list = new StringBuilder();
+        for (MockApi api : MockApi.values()) {
+            list.append("                    %-10s %s%n".formatted(api.cliName(), api.summary()));
+        }
+        return list.toString();
     }
 
     private static String modeList() {

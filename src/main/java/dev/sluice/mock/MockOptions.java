@@ -21,6 +21,7 @@ import java.util.Objects;
  *                          Bearer KEY} or Azure's {@code api-key: KEY}
  * @param times             the mode applies to this many model calls after it was set, then
  *                          the mock answers {@code ok}; 0 means always
+ * @param api               the vendor API whose wire format the mock speaks
  */
 public record MockOptions(
         String name,
@@ -32,7 +33,8 @@ public record MockOptions(
         String triggerWord,
         int retryAfterSeconds,
         String apiKey,
-        int times) {
+        int times,
+        MockApi api) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final Duration DEFAULT_DELAY = Duration.ofMillis(2000);
@@ -63,52 +65,57 @@ public record MockOptions(
         if (times < 0) {
             throw invalid("times", times, ">= 0; 0 means always");
         }
+        Objects.requireNonNull(api, "api");
     }
 
     /** A mock on 127.0.0.1, any free port, with the command line's defaults for the rest. */
     public static MockOptions defaults(String name, MockMode mode) {
         return new MockOptions(name, mode, DEFAULT_HOST, 0, DEFAULT_DELAY, DEFAULT_MAX_CHARS,
-                DEFAULT_TRIGGER_WORD, DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_API_KEY, 0);
+                DEFAULT_TRIGGER_WORD, DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_API_KEY, 0, MockApi.OPENAI);
     }
 
     public MockOptions withName(String name) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withMode(MockMode mode) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withHost(String host) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withPort(int port) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withDelay(Duration delay) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withMaxChars(int maxChars) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withTriggerWord(String triggerWord) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withRetryAfterSeconds(int retryAfterSeconds) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withApiKey(String apiKey) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     public MockOptions withTimes(int times) {
-        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times);
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
+    }
+
+    public MockOptions withApi(MockApi api) {
+        return new MockOptions(name, mode, host, port, delay, maxChars, triggerWord, retryAfterSeconds, apiKey, times, api);
     }
 
     private static void requireText(String field, String value) {

@@ -89,7 +89,7 @@ public final class MockUpstream implements AutoCloseable {
         MockModeSchedule schedule = new MockModeSchedule(options.mode(), options.times());
         HttpServer server = vertx.createHttpServer(serverOptions(options))
                 .connectionHandler(ledger::watch)
-                .requestHandler(new MockHandler(vertx, options, schedule, ledger, Clock.systemUTC()));
+                .requestHandler(MockApi.handler(new MockApi.Parts(vertx, options, schedule, ledger, Clock.systemUTC())));
         return server.listen()
                 .<MockUpstream>map(listening -> new MockUpstream(options, vertx, ownsVertx, server, ledger, schedule))
                 .recover(cause -> Future.failedFuture(new IllegalStateException(

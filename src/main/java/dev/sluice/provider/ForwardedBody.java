@@ -21,7 +21,8 @@ public final class ForwardedBody {
             "fallbacks",
             "context_window_fallbacks",
             "content_policy_fallbacks",
-            "disable_fallbacks");
+            "disable_fallbacks",
+            "drop_params");
 
     private static final String MOCK_TESTING_PREFIX = "mock_testing_";
 

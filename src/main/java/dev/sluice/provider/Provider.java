@@ -8,6 +8,8 @@ import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClassifier;
+import dev.sluice.provider.stream.StreamTranslator;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import java.time.Instant;
 import io.vertx.core.buffer.Buffer;
@@ -45,6 +47,34 @@ public interface Provider {
     UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body);
 
     /**
+     * Adds what proves the call is the deployment's to make, when that takes more than a key
+     * in a header: an OAuth2 access token fetched (or taken from its cache), a request
+     * signature. Anything slow runs off the event loop; the future completes on the
+     * caller's context. A failure (credentials that cannot be read or exchanged) fails the
+     * future with a message that names no secret; the attempt then fails as an auth failure.
+     */
+    default Future<UpstreamRequest> authorize(Deployment deployment, UpstreamRequest request) {
+        return Future.succeededFuture(request);
+    }
+
+    /**
+     * Whether a 2xx answer with these headers is a stream this adapter reads: by default
+     * server-sent events ({@code text/event-stream}).
+     */
+    default boolean streams(MultiMap headers) {
+        String type = headers.get("Content-Type");
+        return type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
+    }
+
+    /**
+     * What turns this deployment's stream for {@code request} into OpenAI server-sent events,
+     * one per stream. By default the events pass as the upstream wrote them.
+     */
+    default StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        return StreamTranslator.openAi();
+    }
+
+    /**
      * The secret this adapter sends for {@code deployment}, wherever it came from (the
      * deployment's {@code api_key}, or a provider variable such as {@code OPENAI_API_KEY}):
      * everything relayed back to a caller has it masked.
@@ -64,6 +94,15 @@ public interface Provider {
     }
 
     /**
+     * A 2xx body answering {@code request}, as the caller should see it; empty when it is not
+     * a usable answer. An adapter whose answer depends on what was asked (a structured output
+     * asked as a forced tool call, say) overrides this one.
+     */
+    default Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        return normaliseSuccess(body);
+    }
+
+    /**
      * A non-2xx answer classified into the failure taxonomy, with its headers kept: the
      * router reads only the class, never a vendor's format.
      */
@@ -71,7 +110,11 @@ public interface Provider {
         return FailureClassifier.fromAnswer(status, body, headers, now);
     }
 
-    /** A non-2xx answer in OpenAI's error shape, keeping the upstream's own words. */
+    /**
+     * A non-2xx answer in OpenAI's error shape, keeping the upstream's own words. Besides the
+     * vendor's own error bodies it must read an OpenAI-shaped one: a request the adapter
+     * refused to translate fails with such a body.
+     */
     default ObjectNode normaliseError(int status, Buffer body) {
         return OpenAiShape.error(status, body);
     }

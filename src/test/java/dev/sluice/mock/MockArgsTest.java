@@ -11,7 +11,7 @@ class MockArgsTest {
     @Test
     void noFlagsGiveTheDocumentedDefaults() {
         assertThat(serve()).isEqualTo(new MockOptions("mock", MockMode.OK, "127.0.0.1", 4100,
-                Duration.ofMillis(2000), 1000, "forbidden", 1, "mock-key", 0));
+                Duration.ofMillis(2000), 1000, "forbidden", 1, "mock-key", 0, MockApi.OPENAI));
     }
 
     @Test
@@ -21,7 +21,7 @@ class MockArgsTest {
                 "--api-key", "sk-1", "--times", "3");
 
         assertThat(options).isEqualTo(new MockOptions("primary", MockMode.SLOW, "0.0.0.0", 18001,
-                Duration.ofMillis(250), 64, "secret", 9, "sk-1", 3));
+                Duration.ofMillis(250), 64, "secret", 9, "sk-1", 3, MockApi.OPENAI));
     }
 
     @Test

@@ -13,7 +13,7 @@ class MockOptionsTest {
         MockOptions options = MockOptions.defaults("primary", MockMode.FAIL);
 
         assertThat(options).isEqualTo(new MockOptions("primary", MockMode.FAIL, "127.0.0.1", 0,
-                Duration.ofMillis(2000), 1000, "forbidden", 1, "mock-key", 0));
+                Duration.ofMillis(2000), 1000, "forbidden", 1, "mock-key", 0, MockApi.OPENAI));
     }
 
     @Test
@@ -25,7 +25,7 @@ class MockOptionsTest {
                 .withRetryAfterSeconds(3).withApiKey("k").withTimes(2);
 
         assertThat(changed).isEqualTo(new MockOptions("b", MockMode.SLOW, "0.0.0.0", 4100,
-                Duration.ofMillis(5), 10, "bomb", 3, "k", 2));
+                Duration.ofMillis(5), 10, "bomb", 3, "k", 2, MockApi.OPENAI));
         assertThat(base).isEqualTo(MockOptions.defaults("a", MockMode.OK));
     }
 
