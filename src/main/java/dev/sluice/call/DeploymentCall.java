@@ -211,7 +211,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                                 call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
-                new StreamTally(call.charge().keepsStreamText(deployment)), translator);
+                new StreamRelay.Events(translator, new StreamTally(call.charge().keepsStreamText(deployment))));
         relay.finished().onSuccess(end -> {
             relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));

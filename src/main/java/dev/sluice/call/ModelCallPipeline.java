@@ -25,6 +25,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -158,11 +159,25 @@ public final class ModelCallPipeline {
     private Void resolve(ModelCall call) {
         String name = call.decoded().group();
         ModelGroup group = services.models().current().find(name)
-                .orElseThrow(() -> services.access().unknownGroup(call.caller(), name, services.models().current().names()));
+                .orElseThrow(() -> unknownGroup(call, name));
         CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
         call.resolved(group, withTeamSettings(call.caller(), requested, group),
                 RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
         return null;
+    }
+
+    /**
+     * The error for a group that serves nothing: when the config named it with deployments of
+     * providers Sluice does not serve (and the caller may use it), that, else an unknown group.
+     */
+    private ApiError unknownGroup(ModelCall call, String name) {
+        if (services.access().mayUse(call.caller(), name)) {
+            Optional<ApiError> unserved = services.providers().unservedGroup(name);
+            if (unserved.isPresent()) {
+                return unserved.get();
+            }
+        }
+        return services.access().unknownGroup(call.caller(), name, services.models().current().names());
     }
 
     /** The request's own routing overrides over those of the caller's team, when it has any. */

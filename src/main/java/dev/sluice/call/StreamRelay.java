@@ -74,6 +74,14 @@ final class StreamRelay {
      */
     record Timing(Duration chunkTimeout, long commitBy, LongSupplier nanoTime) {}
 
+    /**
+     * How the stream's events are read.
+     *
+     * @param translator turns the upstream's bytes into the caller's OpenAI events
+     * @param tally      watches those events for the stream's usage
+     */
+    record Events(StreamTranslator translator, StreamTally tally) {}
+
     /** What the call does at the relay's two moments. */
     interface Hooks {
         /** Sets the caller's headers, the upstream's relayed ones included; run once, just before the head is written. */
@@ -89,14 +97,15 @@ final class StreamRelay {
     /**
      * @param source names the deployment and group in error events, e.g.
      *               {@code deployment 'a1' of model group 'gpt-4o'}
-     * @param tally  what watches the events for the stream's usage
-     * @param translator what turns the upstream's bytes into the caller's OpenAI events
+     * @param events what turns the upstream's bytes into the caller's events, and what watches
+     *               them for the stream's usage
      */
     StreamRelay(HttpServerResponse client, UpstreamExchange upstream, String source, Timing timing, Hooks hooks,
-            StreamTally tally, StreamTranslator translator) {
+            Events events) {
         this.client = client;
         this.upstream = upstream;
-        this.translator = translator;
+        this.translator = events.translator();
+        StreamTally tally = events.tally();
         this.chunkTimeout = timing.chunkTimeout();
         this.source = source;
         this.hooks = hooks;

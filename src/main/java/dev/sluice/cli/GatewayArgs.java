@@ -4,11 +4,13 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The gateway's command line: {@code [--config FILE] [--port N] [--host H]}.
+ * The gateway's command line: {@code [--config FILE] [--port N] [--host H] [--strict]}.
  *
  * @param config the config file; empty runs the built-in demo
+ * @param strict a deployment of a provider Sluice does not serve stops the start, rather than
+ *               being left out with a warning
  */
-record GatewayArgs(Optional<Path> config, int port, String host) {
+record GatewayArgs(Optional<Path> config, int port, String host, boolean strict) {
     static final int DEFAULT_PORT = 4000;
     static final String DEFAULT_HOST = "0.0.0.0";
 
@@ -17,9 +19,14 @@ record GatewayArgs(Optional<Path> config, int port, String host) {
         Optional<Path> config = Optional.empty();
         int port = DEFAULT_PORT;
         String host = DEFAULT_HOST;
+        boolean strict = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             String value;
+            if (flag.equals("--strict")) {
+                strict = true;
+                continue;
+            }
             int eq = flag.indexOf('=');
             if (flag.startsWith("--") && eq > 0) {
                 value = flag.substring(eq + 1);
@@ -49,7 +56,7 @@ record GatewayArgs(Optional<Path> config, int port, String host) {
                 default -> throw new UsageException("unknown argument: " + flag);
             }
         }
-        return new GatewayArgs(config, port, host);
+        return new GatewayArgs(config, port, host, strict);
     }
 
     private static int port(String value) {

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * sluice [--config FILE] [--port N] [--host H]   run the gateway (the built-in demo without --config)
  * sluice mock --port N --name NAME --mode MODE   run a mock OpenAI-compatible upstream
- * sluice check-config FILE                       validate a config and print the effective values
+ * sluice check-config [--strict] FILE            validate a config and print the effective values
  * </pre>
  *
  * Exit codes: 0 after a clean stop, 1 when the server cannot start, 2 for a bad command
@@ -38,8 +38,10 @@ public final class Main {
                   built-in demo: mock upstreams in this process and a demo config.
               java -jar sluice.jar mock --port N --name NAME --mode MODE [flags]
                   Run a mock OpenAI-compatible upstream (see 'mock --help').
-              java -jar sluice.jar check-config FILE
-                  Validate a LiteLLM-style config.yaml and print the effective config.
+              java -jar sluice.jar check-config [--strict] FILE
+                  Validate a LiteLLM-style config.yaml and print the effective config. Deployments
+                  of providers Sluice does not serve are listed and left out; with --strict they
+                  are errors. --strict also applies to the gateway: [--strict] --config FILE.
             """;
 
     private Main() {}
@@ -103,21 +105,25 @@ public final class Main {
     }
 
     private static int checkConfig(String[] args) {
-        if (args.length != 2) {
-            System.err.println("sluice: check-config takes exactly one config file");
+        boolean strict = args.length == 3 && args[1].equals("--strict");
+        if (args.length != 2 && !strict) {
+            System.err.println("sluice: check-config takes [--strict] and exactly one config file");
             System.err.print(USAGE);
             return 2;
         }
+        String file = args[args.length - 1];
         try {
-            SluiceConfig config = load(Path.of(args[1]));
+            SluiceConfig config = load(Path.of(file), strict);
             System.out.print(ConfigPrinter.print(config));
             if (!config.ignoredKeys().isEmpty()) {
                 System.err.println("warning: " + ignoredKeysWarning(config.ignoredKeys()));
             }
-            System.err.println("config OK: " + config.deployments().size() + " deployment(s)");
+            config.unserved().forEach(d -> System.err.println("warning: " + d.describe()));
+            System.err.println("config OK: " + config.deployments().size() + " deployment(s)"
+                    + (config.unserved().isEmpty() ? "" : ", " + config.unserved().size() + " left out (provider not served)"));
             return 0;
         } catch (ConfigException e) {
-            reportConfigErrors(args[1], e);
+            reportConfigErrors(file, e);
             return 2;
         }
     }
@@ -128,7 +134,7 @@ public final class Main {
         SluiceConfig config;
         try {
             if (args.config().isPresent()) {
-                config = load(args.config().get());
+                config = load(args.config().get(), args.strict());
             } else {
                 demo = Demo.start();
                 config = demo.config();
@@ -153,6 +159,7 @@ public final class Main {
         if (!config.ignoredKeys().isEmpty()) {
             log.warn("config.keys_ignored {}", ignoredKeysWarning(config.ignoredKeys()));
         }
+        config.unserved().forEach(d -> log.warn("config.deployment_unserved {}", d.describe()));
         GatewayServer server;
         try {
             server = GatewayServer.start(config, args.host(), args.port(), System.getenv());
@@ -191,9 +198,9 @@ public final class Main {
         return 0;
     }
 
-    private static SluiceConfig load(Path file) throws ConfigException {
+    private static SluiceConfig load(Path file, boolean strict) throws ConfigException {
         Map<String, String> env = System.getenv();
-        SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes());
+        SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes(), strict);
         List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env).misconfigurations(config.deployments()));
         try {
             LatencyArgs.from(config.router().routingStrategyArgs());

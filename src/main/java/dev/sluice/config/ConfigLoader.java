@@ -8,6 +8,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,15 @@ public final class ConfigLoader {
      */
     public static SluiceConfig load(Path file, Map<String, String> env, Set<String> knownProviders)
             throws ConfigException {
+        return load(file, env, knownProviders, false);
+    }
+
+    /**
+     * Like {@link #load(Path, Map, Set)}; with {@code strict} a deployment of a provider not in
+     * {@code knownProviders} is a config problem rather than left out and listed as unserved.
+     */
+    public static SluiceConfig load(Path file, Map<String, String> env, Set<String> knownProviders, boolean strict)
+            throws ConfigException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -38,16 +48,22 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException(List.of(file + ": cannot read the config: " + reason(e)));
         }
-        return parse(YamlTree.read(text, file.toString()), env, knownProviders);
+        return parse(YamlTree.read(text, file.toString()), env, knownProviders, strict);
     }
 
     /** Like {@link #load}, for config text that is not in a file; errors name it {@code config}. */
     public static SluiceConfig parse(String yaml, Map<String, String> env, Set<String> knownProviders)
             throws ConfigException {
-        return parse(YamlTree.read(yaml, "config"), env, knownProviders);
+        return parse(yaml, env, knownProviders, false);
     }
 
-    private static SluiceConfig parse(JsonNode tree, Map<String, String> env, Set<String> knownProviders)
+    /** Like {@link #load(Path, Map, Set, boolean)}, for config text that is not in a file. */
+    public static SluiceConfig parse(String yaml, Map<String, String> env, Set<String> knownProviders, boolean strict)
+            throws ConfigException {
+        return parse(YamlTree.read(yaml, "config"), env, knownProviders, strict);
+    }
+
+    private static SluiceConfig parse(JsonNode tree, Map<String, String> env, Set<String> knownProviders, boolean strict)
             throws ConfigException {
         Problems problems = new Problems();
         IgnoredKeys ignored = new IgnoredKeys();
@@ -60,8 +76,9 @@ public final class ConfigLoader {
             problems.throwIfAny(); // nothing below the top level can be read
         }
         GuardrailReferences guardrailReferences = new GuardrailReferences();
-        DeploymentParser entries = new DeploymentParser(read, ignored,
-                new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences), new ModelInfoParser(read, ignored));
+        LitellmParamsParser params = new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences);
+        DeploymentParser entries = new DeploymentParser(read, ignored, strict ? params.strict() : params,
+                new ModelInfoParser(read, ignored));
         ModelListParser.ModelList models = new ModelListParser(read, entries).parse(top.take("model_list"));
         RouterSettingsParser routerSettings = new RouterSettingsParser(read, ignored, resolver);
         RouterSettings router = routerSettings.parse(top.take("router_settings"), top.take("litellm_settings"), models.groups());
@@ -73,8 +90,18 @@ public final class ConfigLoader {
         top.finish();
 
         problems.throwIfAny();
-        return new SluiceConfig(models.deployments(), router, general, guardrails.guardrails(), ignored.inFileOrder(root),
-                routerSettings.jsonLogs());
+        List<Deployment> served = new ArrayList<>();
+        List<UnservedDeployment> unserved = new ArrayList<>();
+        for (int i = 0; i < models.deployments().size(); i++) {
+            Deployment d = withDropParams(models.deployments().get(i), routerSettings.dropParams());
+            if (knownProviders.contains(d.params().provider())) {
+                served.add(d);
+            } else {
+                unserved.add(new UnservedDeployment(i, d.modelName(), d.params().model(), d.params().provider()));
+            }
+        }
+        return new SluiceConfig(served, router, general, guardrails.guardrails(), ignored.inFileOrder(root),
+                routerSettings.jsonLogs(), unserved);
     }
 
     /**
@@ -93,12 +120,22 @@ public final class ConfigLoader {
         tree.putArray("model_list").add(entry);
         ConfigNode root = ConfigNode.root(tree);
         GuardrailReferences guardrailReferences = new GuardrailReferences();
+        // The model API adds only what can be served: an entry of an unknown provider is refused.
         DeploymentParser entries = new DeploymentParser(read, ignored,
-                new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences), new ModelInfoParser(read, ignored));
+                new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences).strict(), new ModelInfoParser(read, ignored));
         ModelListParser.ModelList models = new ModelListParser(read, entries).parse(root.get("model_list"));
         guardrailReferences.check(guardrails, problems);
         problems.throwIfAny();
         return new AddedDeployment(models.deployments().getFirst(), ignored.inFileOrder(root));
+    }
+
+    /** {@code litellm_settings.drop_params} for a deployment whose own {@code litellm_params} do not say. */
+    private static Deployment withDropParams(Deployment d, boolean dropParams) {
+        LitellmParams p = d.params();
+        if (!dropParams || p.vendor().dropParams().isPresent()) {
+            return d;
+        }
+        return new Deployment(d.id(), d.modelName(), p.withVendor(p.vendor().withDropParams(true)), d.info());
     }
 
     /** A deployment read at run time, and the keys in it that Sluice does not act on. */

@@ -44,4 +44,10 @@ public record LitellmParams(
     public LitellmParams {
         guardrails = List.copyOf(guardrails);
     }
+
+    /** The same parameters with {@code replaced} vendor parameters. */
+    public LitellmParams withVendor(VendorParams replaced) {
+        return new LitellmParams(model, provider, providerModel, apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout,
+                streamTimeout, maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, replaced);
+    }
 }

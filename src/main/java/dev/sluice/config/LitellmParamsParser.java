@@ -19,6 +19,7 @@ final class LitellmParamsParser {
     private final Set<String> knownProviders;
     private final String providerRule;
     private final GuardrailReferences guardrailReferences;
+    private boolean strict;
 
     /** @param guardrailReferences where the guardrail names deployments list are kept, to be checked once guardrails are read */
     LitellmParamsParser(FieldReader read, IgnoredKeys ignored, Set<String> knownProviders, GuardrailReferences guardrailReferences) {
@@ -27,6 +28,15 @@ final class LitellmParamsParser {
         this.guardrailReferences = guardrailReferences;
         this.knownProviders = Set.copyOf(knownProviders);
         this.providerRule = "a provider Sluice supports: " + String.join(", ", new TreeSet<>(knownProviders));
+    }
+
+    /**
+     * Refuses a deployment of a provider Sluice does not serve as a config problem, instead
+     * of leaving it to be listed as unserved.
+     */
+    LitellmParamsParser strict() {
+        strict = true;
+        return this;
     }
 
     /** @param node a map (the caller reports a missing or non-map {@code litellm_params}) */
@@ -61,7 +71,7 @@ final class LitellmParamsParser {
             read.problems().missing(node, "a non-empty string");
             return Optional.empty();
         }
-        return read.string(node, model -> knownProviders.contains(providerOf(model)), providerRule)
+        return read.string(node, model -> !strict || knownProviders.contains(providerOf(model)), providerRule)
                 .flatMap(model -> read.string(node, name -> !providerModelOf(name).isEmpty(),
                         "a model name after \"" + providerOf(model) + "/\""));
     }

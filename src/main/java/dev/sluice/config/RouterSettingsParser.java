@@ -56,6 +56,7 @@ final class RouterSettingsParser {
     private Section router;
     private Section litellm;
     private boolean jsonLogs;
+    private boolean dropParams;
 
     RouterSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
         this.read = read;
@@ -109,9 +110,19 @@ final class RouterSettingsParser {
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);
+        dropParams = read.bool(litellm.take("drop_params")).orElse(false);
         router.finish();
         litellm.finish();
         return settings;
+    }
+
+    /**
+     * {@code litellm_settings.drop_params}, after {@link #parse}: whether a parameter a
+     * deployment's vendor cannot take is left out of every call rather than refused, for the
+     * deployments that do not say.
+     */
+    boolean dropParams() {
+        return dropParams;
     }
 
     /** {@code litellm_settings.json_logs}, after {@link #parse}: whether the log is written as JSON lines. */

@@ -12,6 +12,8 @@ import java.util.List;
  *                    listing them
  * @param jsonLogs    {@code litellm_settings.json_logs}: the log is written as JSON lines
  *                    (as with the environment variable {@code JSON_LOGS=True})
+ * @param unserved    the {@code model_list} entries of providers Sluice does not serve, left
+ *                    out of {@code deployments}, in file order
  */
 public record SluiceConfig(
         List<Deployment> deployments,
@@ -19,10 +21,12 @@ public record SluiceConfig(
         GeneralSettings general,
         List<GuardrailConfig> guardrails,
         List<String> ignoredKeys,
-        boolean jsonLogs) {
+        boolean jsonLogs,
+        List<UnservedDeployment> unserved) {
 
     public SluiceConfig {
         deployments = List.copyOf(deployments);
+        unserved = List.copyOf(unserved);
         guardrails = List.copyOf(guardrails);
         ignoredKeys = List.copyOf(ignoredKeys);
     }
@@ -30,6 +34,11 @@ public record SluiceConfig(
     /** A config that leaves the log format to the environment. */
     public SluiceConfig(List<Deployment> deployments, RouterSettings router, GeneralSettings general,
             List<GuardrailConfig> guardrails, List<String> ignoredKeys) {
-        this(deployments, router, general, guardrails, ignoredKeys, false);
+        this(deployments, router, general, guardrails, ignoredKeys, false, List.of());
+    }
+
+    /** The same config with {@code replaced} general settings. */
+    public SluiceConfig withGeneral(GeneralSettings replaced) {
+        return new SluiceConfig(deployments, router, replaced, guardrails, ignoredKeys, jsonLogs, unserved);
     }
 }

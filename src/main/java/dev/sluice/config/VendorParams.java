@@ -39,4 +39,10 @@ public record VendorParams(
     public VendorParams {
         extraHeaders = Map.copyOf(extraHeaders);
     }
+
+    /** The same parameters with {@code drop_params} set to {@code drop}. */
+    public VendorParams withDropParams(boolean drop) {
+        return new VendorParams(vertexProject, vertexLocation, vertexCredentials, awsAccessKeyId, awsSecretAccessKey,
+                awsSessionToken, awsRegionName, awsBedrockRuntimeEndpoint, extraHeaders, Optional.of(drop));
+    }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.provider;
 
+import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
+import dev.sluice.config.UnservedDeployment;
 import dev.sluice.provider.azure.AzureProvider;
 import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
@@ -15,9 +17,33 @@ import java.util.Set;
 /** Every provider adapter by its {@code litellm_params.model} prefix. */
 public final class Providers {
     private final Map<String, Provider> byPrefix;
+    private final List<UnservedDeployment> unserved;
 
-    private Providers(Map<String, Provider> byPrefix) {
+    private Providers(Map<String, Provider> byPrefix, List<UnservedDeployment> unserved) {
         this.byPrefix = byPrefix;
+        this.unserved = List.copyOf(unserved);
+    }
+
+    /** These adapters, knowing which of the config's deployments none of them serves. */
+    public Providers leavingOut(List<UnservedDeployment> unservedDeployments) {
+        return new Providers(byPrefix, unservedDeployments);
+    }
+
+    /**
+     * Why a call to {@code group}, which serves nothing, cannot be served: the config gave it
+     * only deployments of providers Sluice does not serve. Empty when the config does not name
+     * the group at all.
+     */
+    public Optional<ApiError> unservedGroup(String group) {
+        Set<String> providers = new java.util.TreeSet<>();
+        unserved.stream().filter(d -> d.modelName().equals(group)).forEach(d -> providers.add(d.provider()));
+        if (providers.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(ApiError.invalidRequest("Sluice: model group '" + group + "' has only deployments of provider(s) "
+                + String.join(", ", providers.stream().map(p -> "'" + p + "'").toList())
+                + ", which Sluice does not serve; they were left out at start-up. Providers Sluice serves: "
+                + String.join(", ", knownPrefixes().stream().sorted().toList()) + ".", "model", "provider_not_supported"));
     }
 
     /** All adapters Sluice ships; {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}. */
@@ -27,7 +53,7 @@ public final class Providers {
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
-        return new Providers(Map.copyOf(byPrefix));
+        return new Providers(Map.copyOf(byPrefix), List.of());
     }
 
     /** The prefixes the config may use. */

@@ -15,6 +15,15 @@ class GatewayArgsTest {
         assertThat(args.config()).isEmpty();
         assertThat(args.port()).isEqualTo(4000);
         assertThat(args.host()).isEqualTo("0.0.0.0");
+        assertThat(args.strict()).isFalse();
+    }
+
+    @Test
+    void strictTakesNoValue() {
+        GatewayArgs args = GatewayArgs.parse(new String[] {"--strict", "--config", "c.yaml"});
+
+        assertThat(args.strict()).isTrue();
+        assertThat(args.config()).contains(Path.of("c.yaml"));
     }
 
     @Test

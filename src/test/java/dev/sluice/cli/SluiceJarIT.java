@@ -122,6 +122,29 @@ class SluiceJarIT {
     }
 
     @Test
+    void checkConfigListsDeploymentsOfUnservedProvidersAndStrictRefusesThem(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("config.yaml");
+        Files.writeString(config, """
+                model_list:
+                  - model_name: a
+                    litellm_params: {model: openai/x, api_base: 'http://127.0.0.1:1/v1', api_key: sk-x}
+                  - model_name: b
+                    litellm_params: {model: sagemaker/endpoint}
+                """);
+
+        Process lenient = start(JAVA, Map.of(), "check-config", config.toString());
+        String listed = output(lenient);
+        assertThat(lenient.exitValue()).isZero();
+        assertThat(listed).contains("warning: model_list[1] (model_name b, model sagemaker/endpoint): provider 'sagemaker'"
+                + " is not served by Sluice; the deployment is left out", "config OK: 1 deployment(s), 1 left out");
+
+        Process strict = start(JAVA, Map.of(), "check-config", "--strict", config.toString());
+        String refused = output(strict);
+        assertThat(strict.exitValue()).isEqualTo(2);
+        assertThat(refused).contains("model_list[1].litellm_params.model: sagemaker/endpoint (expected: a provider Sluice supports:");
+    }
+
+    @Test
     void mockSubcommandRejectsAnUnknownMode() throws Exception {
         Process process = start(JAVA, Map.of(), "mock", "--mode", "explode");
 

@@ -24,6 +24,7 @@ class IgnoredKeysTest {
                       model: openai/gpt-4o
                       temperature: 0.2
                       drop_params: true
+                      aws_profile_name: dev
                     model_info:
                       base_model: gpt-4o
                     tags: [prod]
@@ -40,7 +41,7 @@ class IgnoredKeysTest {
         assertThat(config.ignoredKeys()).containsExactly(
                 "environment_variables",
                 "model_list[0].litellm_params.temperature",
-                "model_list[0].litellm_params.drop_params",
+                "model_list[0].litellm_params.aws_profile_name",
                 "model_list[0].model_info.base_model",
                 "model_list[0].tags",
                 "router_settings.enable_tag_filtering",

@@ -1,6 +1,10 @@
 package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.provider.Providers;
+import java.util.Map;
 
 import dev.sluice.testing.Configs;
 import java.time.Duration;
@@ -99,20 +103,32 @@ class LitellmParamsValidationTest {
     }
 
     @Test
-    void rejectsAProviderSluiceCannotCall() {
-        String yaml = """
-                model_list:
-                  - model_name: a
-                    litellm_params: {model: openai/gpt-4o}
-                  - model_name: b
-                    litellm_params: {model: azure/gpt-4o}
-                  - model_name: c
-                    litellm_params: {model: anthropic/claude-3}
-                """;
+    void leavesOutADeploymentOfAProviderSluiceCannotCallAndListsIt() throws ConfigException {
+        SluiceConfig config = ConfigLoader.parse(UNSERVED, Map.of(), Providers.knownPrefixes());
 
-        assertThat(Configs.problems(yaml)).containsExactly(
-                "model_list[2].litellm_params.model: anthropic/claude-3 (expected: a provider Sluice supports: azure, hosted_vllm, ollama, openai)");
+        assertThat(config.deployments()).extracting(Deployment::modelName).containsExactly("a", "b");
+        assertThat(config.unserved()).containsExactly(new UnservedDeployment(2, "c", "sagemaker/my-endpoint", "sagemaker"));
+        assertThat(config.unserved().getFirst().describe()).isEqualTo("model_list[2] (model_name c, model sagemaker/my-endpoint):"
+                + " provider 'sagemaker' is not served by Sluice; the deployment is left out");
     }
+
+    @Test
+    void strictRefusesADeploymentOfAProviderSluiceCannotCall() {
+        assertThatThrownBy(() -> ConfigLoader.parse(UNSERVED, Map.of(), Providers.knownPrefixes(), true))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement().asString()
+                        .startsWith("model_list[2].litellm_params.model: sagemaker/my-endpoint (expected: a provider Sluice supports: ")
+                        .contains("azure", "openai"));
+    }
+
+    private static final String UNSERVED = """
+            model_list:
+              - model_name: a
+                litellm_params: {model: openai/gpt-4o}
+              - model_name: b
+                litellm_params: {model: azure/gpt-4o, api_base: "https://x.openai.azure.com"}
+              - model_name: c
+                litellm_params: {model: sagemaker/my-endpoint}
+            """;
 
     @Test
     void rejectsAProviderPrefixWithNothingAfterIt() {

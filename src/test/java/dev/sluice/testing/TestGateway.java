@@ -86,9 +86,7 @@ public final class TestGateway implements AutoCloseable {
             if (general.usesStore() && general.storePath().equals(GeneralSettings.DEFAULT_STORE_PATH)) {
                 // Each test gateway keeps its embedded store in its own folder, removed on close.
                 storeFolder = Files.createTempDirectory("sluice-gateway-store-");
-                config = new SluiceConfig(config.deployments(), config.router(),
-                        general.withStorePath(storeFolder.resolve("sluice")),
-                        config.guardrails(), config.ignoredKeys());
+                config = config.withGeneral(general.withStorePath(storeFolder.resolve("sluice")));
             }
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
                     .withRandom(random).withTime(time).withEventLoops(2)
