@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.spend.TokenUsage;
+
 import dev.sluice.config.Deployment;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,8 +14,11 @@ import java.util.Optional;
  * @param promptTokens     as the answer's usage said, else as counted
  * @param completionTokens as the answer's usage said, else as counted
  * @param status           the HTTP status the caller got (499 when it left first)
+ * @param cacheReadTokens  of the prompt tokens, those read from the vendor's prompt cache
+ * @param cacheWriteTokens of the prompt tokens, those written to it
  */
-public record CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status) {
+public record CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status,
+        long cacheReadTokens, long cacheWriteTokens) {
 
     /** The status logged for a caller that hung up before its answer, as web servers log it. */
     public static final int CLIENT_CLOSED = 499;
@@ -24,6 +29,22 @@ public record CallEnd(String group, Optional<Deployment> deployment, long prompt
         if (promptTokens < 0 || completionTokens < 0) {
             throw new IllegalArgumentException("tokens: " + promptTokens + "/" + completionTokens + " (expected: >= 0)");
         }
+    }
+
+    /** A call whose prompt used no cache. */
+    public CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status) {
+        this(group, deployment, promptTokens, completionTokens, status, 0, 0);
+    }
+
+    /** A call of {@code deployment} that used {@code usage}. */
+    public static CallEnd served(String group, Deployment deployment, TokenUsage usage, int status) {
+        return new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status,
+                usage.cacheReadTokens(), usage.cacheWriteTokens());
+    }
+
+    /** The tokens the call used. */
+    public TokenUsage usage() {
+        return new TokenUsage(promptTokens, completionTokens, cacheReadTokens, cacheWriteTokens);
     }
 
     /** A call that no deployment served: nothing used, nothing charged. */

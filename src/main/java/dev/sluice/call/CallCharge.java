@@ -85,7 +85,7 @@ final class CallCharge {
 
     /** A whole answer served by {@code deployment} of {@code group}, before it is written. */
     void served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
-        double cost = ticket.finish(new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status));
+        double cost = ticket.finish(CallEnd.served(group, deployment, usage, status));
         response.putHeader(COST_HEADER, PythonFloats.repr(Math.max(0, cost)));
     }
 
@@ -122,7 +122,7 @@ final class CallCharge {
 
     void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
         TokenUsage usage = tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
-        double cost = ticket.finish(new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status));
+        double cost = ticket.finish(CallEnd.served(group, deployment, usage, status));
         if (cost >= 0 && !response.ended() && !response.closed()) {
             response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
         }

@@ -44,7 +44,8 @@ final class StreamTally {
      */
     void reported(dev.sluice.llm.Usage usage) {
         if (counts) {
-            reported = new TokenUsage(usage.promptTokens(), usage.completionTokens());
+            reported = new TokenUsage(usage.promptTokens(), usage.completionTokens(), usage.cachedPromptTokens(),
+                    usage.cacheCreationTokens());
             kept = null;
         }
     }

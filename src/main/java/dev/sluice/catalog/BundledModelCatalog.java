@@ -20,7 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * its sources and the date its figures were taken).
  *
  * <ul>
- *   <li>Context window: {@code model_info.max_input_tokens}, else the table's.
+ *   <li>Context window: {@code model_info.max_input_tokens}, else the table's; the output
+ *       limit, the table's.
+ *   <li>Cache rates (prompt tokens read from or written to a vendor's prompt cache): the
+ *       table's with the table's input price, else the input price.
  *   <li>Prices: each of {@code litellm_params.input_cost_per_token} and
  *       {@code output_cost_per_token} as written, else the table's. A deployment that writes
  *       one price for a model the table does not know has the other at 0 (an embedding
@@ -71,20 +74,32 @@ public final class BundledModelCatalog implements ModelCatalog {
         if (entry.isEmpty() && input.isEmpty() && output.isEmpty()) {
             return Optional.empty();
         }
-        double tableInput = entry.map(Entry::inputPerToken).orElse(0.0);
         double tableOutput = entry.map(Entry::outputPerToken).orElse(0.0);
-        return Optional.of(new Prices(input.orElse(tableInput), output.orElse(tableOutput)));
+        if (input.isPresent() || entry.isEmpty()) {
+            // The table's cache rates go with its input rate: a deployment priced apart pays its own rate for cached tokens too.
+            return Optional.of(new Prices(input.orElse(0.0), output.orElse(tableOutput)));
+        }
+        Entry e = entry.get();
+        return Optional.of(new Prices(e.inputPerToken(), output.orElse(tableOutput), e.cacheReadPerToken(), e.cacheWritePerToken()));
+    }
+
+    @Override
+    public OptionalInt maxOutputTokens(Deployment deployment) {
+        return entry(deployment.params().providerModel()).map(Entry::maxOutputTokens).orElse(OptionalInt.empty());
     }
 
     /** The table entry a provider model name matches: its own, else its family's. */
     Optional<Entry> entry(String providerModel) {
         return matches.computeIfAbsent(providerModel, name -> {
-            String normalised = ModelNames.normalise(name);
-            Entry exact = table.models().get(normalised);
-            if (exact != null) {
-                return Optional.of(exact);
+            Optional<String> candidate = Optional.of(ModelNames.normalise(name));
+            while (candidate.isPresent()) {
+                Entry found = table.models().get(candidate.get());
+                if (found != null) {
+                    return Optional.of(found);
+                }
+                candidate = ModelNames.family(candidate.get());
             }
-            return ModelNames.family(normalised).map(table.models()::get);
+            return Optional.empty();
         });
     }
 
@@ -94,7 +109,8 @@ public final class BundledModelCatalog implements ModelCatalog {
      * @param name   as written in the table
      * @param source the provider whose pages the figures come from
      */
-    record Entry(String name, String source, int maxInputTokens, double inputPerToken, double outputPerToken) {}
+    record Entry(String name, String source, int maxInputTokens, OptionalInt maxOutputTokens, double inputPerToken,
+            double outputPerToken, double cacheReadPerToken, double cacheWritePerToken) {}
 
     /** @param models by {@link ModelNames#normalise normalised} name */
     record Table(String asOf, Map<String, Entry> models) {
@@ -133,8 +149,15 @@ public final class BundledModelCatalog implements ModelCatalog {
             if (!window.canConvertToInt() || window.intValue() <= 0) {
                 throw new IllegalStateException(RESOURCE + ": " + name + " has no max_input_tokens > 0");
             }
-            return new Entry(name, source, window.intValue(),
-                    perToken(name, model.path("input_per_million")), perToken(name, model.path("output_per_million")));
+            JsonNode output = model.path("max_output_tokens");
+            if (!output.isMissingNode() && (!output.canConvertToInt() || output.intValue() <= 0)) {
+                throw new IllegalStateException(RESOURCE + ": " + name + " has a max_output_tokens that is not > 0");
+            }
+            double input = perToken(name, model.path("input_per_million"));
+            return new Entry(name, source, window.intValue(), output.isMissingNode() ? OptionalInt.empty() : OptionalInt.of(output.intValue()),
+                    input, perToken(name, model.path("output_per_million")),
+                    model.has("cache_read_per_million") ? perToken(name, model.path("cache_read_per_million")) : input,
+                    model.has("cache_write_per_million") ? perToken(name, model.path("cache_write_per_million")) : input);
         }
 
         private static double perToken(String name, JsonNode perMillion) {

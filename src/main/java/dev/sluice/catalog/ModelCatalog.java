@@ -16,8 +16,21 @@ public interface ModelCatalog {
 
     Optional<Prices> prices(Deployment deployment);
 
-    /** US dollars per token. */
-    record Prices(double inputPerToken, double outputPerToken) {
+    /** The most tokens the model writes in one answer, when known: a vendor that needs a limit in every call gets this one. */
+    default OptionalInt maxOutputTokens(Deployment deployment) {
+        return OptionalInt.empty();
+    }
+
+    /**
+     * US dollars per token. Prompt tokens read from or written to a vendor's prompt cache have
+     * rates of their own where the vendor prices them apart, else the input rate.
+     */
+    record Prices(double inputPerToken, double outputPerToken, double cacheReadPerToken, double cacheWritePerToken) {
+        /** Prices with no cache rates of their own. */
+        public Prices(double inputPerToken, double outputPerToken) {
+            this(inputPerToken, outputPerToken, inputPerToken, inputPerToken);
+        }
+
         public double perTokenPair() {
             return inputPerToken + outputPerToken;
         }

@@ -7,8 +7,9 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * What a call cost: its prompt tokens at the deployment's input price plus its completion
- * tokens at its output price, the prices being the deployment's
+ * What a call cost: its prompt tokens at the deployment's input price (those read from or
+ * written to a vendor's prompt cache at the cache rates) plus its completion tokens at its
+ * output price, the prices being the deployment's
  * {@code input_cost_per_token}/{@code output_cost_per_token}, else the bundled table's
  * (see {@link ModelCatalog#prices}). A deployment with no known price costs 0, and the cost
  * says so, for the caller to log: the call is not free, only unpriced.
@@ -45,6 +46,25 @@ public final class CallCost {
         return catalog.prices(deployment)
                 .map(prices -> new Cost(dollars(prices, promptTokens, completionTokens), true))
                 .orElse(Cost.UNPRICED);
+    }
+
+    /** What {@code usage} cost on {@code deployment}, cached prompt tokens at their own rates. */
+    public Cost of(Deployment deployment, TokenUsage usage) {
+        atLeastZero("promptTokens", usage.promptTokens());
+        atLeastZero("completionTokens", usage.completionTokens());
+        return catalog.prices(deployment)
+                .map(prices -> new Cost(dollars(prices, usage), true))
+                .orElse(Cost.UNPRICED);
+    }
+
+    static double dollars(Prices prices, TokenUsage usage) {
+        long cached = usage.cacheReadTokens() + usage.cacheWriteTokens();
+        long uncached = Math.max(0, usage.promptTokens() - cached);
+        return BigDecimal.valueOf(prices.inputPerToken()).multiply(BigDecimal.valueOf(uncached))
+                .add(BigDecimal.valueOf(prices.cacheReadPerToken()).multiply(BigDecimal.valueOf(usage.cacheReadTokens())))
+                .add(BigDecimal.valueOf(prices.cacheWritePerToken()).multiply(BigDecimal.valueOf(usage.cacheWriteTokens())))
+                .add(BigDecimal.valueOf(prices.outputPerToken()).multiply(BigDecimal.valueOf(usage.completionTokens())))
+                .doubleValue();
     }
 
     static double dollars(Prices prices, long promptTokens, long completionTokens) {

@@ -37,6 +37,18 @@ class BundledModelCatalogTest {
             deepseek/deepseek-chat                       | deepseek-chat
             groq/llama-3.3-70b-versatile                 | llama-3.3-70b-versatile
             together_ai/meta-llama/Llama-3.3-70B-Instruct-Turbo | llama-3.3-70b-instruct-turbo
+            openai_compatible/us.anthropic.claude-sonnet-4-20250514-v1:0 | claude-sonnet-4
+            openai_compatible/anthropic.claude-3-5-sonnet-20241022-v2:0  | claude-3-5-sonnet
+            openai_compatible/eu.anthropic.claude-haiku-4-5-20251001-v1:0 | claude-haiku-4-5
+            openai_compatible/claude-3-5-sonnet-v2@20241022              | claude-3-5-sonnet
+            openai_compatible/claude-opus-4-1@20250805                   | claude-opus-4-1
+            openai_compatible/amazon.nova-pro-v1:0                       | amazon.nova-pro-v1:0
+            openai_compatible/us.amazon.nova-lite-v1:0                   | amazon.nova-lite-v1:0
+            openai_compatible/amazon.titan-embed-text-v2:0               | amazon.titan-embed-text-v2:0
+            openai_compatible/amazon.titan-embed-text-v1                 | amazon.titan-embed-text-v1
+            openai_compatible/gemini-2.0-flash-001                       | gemini-2.0-flash
+            openai_compatible/gemini-2.5-pro-preview-05-06               | gemini-2.5-pro
+            openai_compatible/gemini-2.5-flash                           | gemini-2.5-flash
             """)
     void matchesTheModelAfterItsProviderPrefixThenItsFamily(String model, String entry) {
         Deployment deployment = Deployments.one("model: " + model);
@@ -138,5 +150,32 @@ class BundledModelCatalogTest {
     @Test
     void aMatchIsWorkedOutOnceAndKept() {
         assertThat(catalog.entry("gpt-4o-2024-08-06")).isSameAs(catalog.entry("gpt-4o-2024-08-06"));
+    }
+
+    @Test
+    void cacheRatesAndOutputLimitsComeFromTheTableWithItsInputPrice() {
+        Prices sonnet = catalog.prices(Deployments.one("model: openai_compatible/claude-sonnet-4-5-20250929")).orElseThrow();
+        assertThat(sonnet.inputPerToken()).isCloseTo(0.000003, within(1e-15));
+        assertThat(sonnet.cacheReadPerToken()).isCloseTo(0.0000003, within(1e-15));
+        assertThat(sonnet.cacheWritePerToken()).isCloseTo(0.00000375, within(1e-15));
+        assertThat(catalog.maxOutputTokens(Deployments.one("model: openai_compatible/claude-sonnet-4-5-20250929"))).hasValue(64000);
+
+        Prices gemini = catalog.prices(Deployments.one("model: openai_compatible/gemini-2.5-flash")).orElseThrow();
+        assertThat(gemini.cacheReadPerToken()).isCloseTo(0.00000003, within(1e-15));
+        assertThat(gemini.cacheWritePerToken()).as("Google bills cache writes as input").isEqualTo(gemini.inputPerToken());
+
+        Prices noCacheRates = catalog.prices(Deployments.one("model: openai/gpt-4o")).orElseThrow();
+        assertThat(noCacheRates.cacheReadPerToken()).isEqualTo(noCacheRates.inputPerToken());
+        assertThat(catalog.maxOutputTokens(Deployments.one("model: openai/gpt-4o"))).isEmpty();
+    }
+
+    @Test
+    void aDeploymentPricedApartPaysItsOwnInputRateForCachedTokens() {
+        Prices own = catalog.prices(Deployments.one(
+                "model: openai_compatible/claude-sonnet-4-5, input_cost_per_token: 0.00001")).orElseThrow();
+
+        assertThat(own.inputPerToken()).isCloseTo(0.00001, within(1e-15));
+        assertThat(own.cacheReadPerToken()).isCloseTo(0.00001, within(1e-15));
+        assertThat(own.outputPerToken()).isCloseTo(0.000015, within(1e-15));
     }
 }

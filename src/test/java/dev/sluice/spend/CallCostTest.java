@@ -2,8 +2,10 @@ package dev.sluice.spend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.catalog.BundledModelCatalog;
+import dev.sluice.json.Json;
 import dev.sluice.spend.CallCost.Cost;
 import dev.sluice.testing.Deployments;
 import org.junit.jupiter.api.Test;
@@ -69,5 +71,29 @@ class CallCostTest {
 
         assertThatThrownBy(() -> cost.of(deployment, -1, 0)).hasMessage("promptTokens: -1 (expected: >= 0)");
         assertThatThrownBy(() -> cost.of(deployment, 0, -1)).hasMessage("completionTokens: -1 (expected: >= 0)");
+    }
+
+    @Test
+    void cachedPromptTokensCostTheCacheRatesAndTheRestTheInputRate() {
+        // claude-sonnet-4-5: $3 input, $0.30 cache read, $3.75 cache write, $15 output per million.
+        TokenUsage usage = new TokenUsage(10_000, 1_000, 6_000, 2_000);
+
+        CallCost.Cost priced = cost.of(Deployments.one("model: openai_compatible/claude-sonnet-4-5"), usage);
+
+        assertThat(priced.dollars()).isCloseTo(2_000 * 0.000003 + 6_000 * 0.0000003 + 2_000 * 0.00000375 + 1_000 * 0.000015,
+                within(1e-12));
+    }
+
+    @Test
+    void usageReadsCachedAndCacheWrittenTokensAndNeverBelievesMoreThanThePrompt() throws Exception {
+        TokenUsage read = TokenUsage.of(Json.parse("""
+                {"prompt_tokens": 100, "completion_tokens": 5,
+                 "prompt_tokens_details": {"cached_tokens": 60}, "cache_creation_input_tokens": 30}""".getBytes())).orElseThrow();
+        assertThat(read).isEqualTo(new TokenUsage(100, 5, 60, 30));
+
+        TokenUsage capped = TokenUsage.of(Json.parse("""
+                {"prompt_tokens": 10, "completion_tokens": 5,
+                 "prompt_tokens_details": {"cached_tokens": 60}, "cache_creation_input_tokens": 30}""".getBytes())).orElseThrow();
+        assertThat(capped).isEqualTo(new TokenUsage(10, 5, 10, 0));
     }
 }
