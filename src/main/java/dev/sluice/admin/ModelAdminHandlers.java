@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
     private static final String API_BASE = "litellm_params.api_base";
+    private static final String BEDROCK_ENDPOINT = "litellm_params.aws_bedrock_runtime_endpoint";
 
     private final AccountCalls calls;
     private final StoredModelSync models;
@@ -182,6 +183,13 @@ public final class ModelAdminHandlers {
         }
         if (refused.isPresent()) {
             throw apiBaseRefused(refused.get(), List.of());
+        }
+        // Bedrock's endpoint override is an api_base by another name, held to the same rules.
+        Optional<String> endpointRefused = parsed.deployment().params().vendor().awsBedrockRuntimeEndpoint().flatMap(apiBases::refusal);
+        if (endpointRefused.isPresent()) {
+            log.warn("models.entry_refused field={} code=api_base_not_allowed reason={}", BEDROCK_ENDPOINT, endpointRefused.get());
+            throw ApiError.invalidRequest("The model is not valid: " + BEDROCK_ENDPOINT + " is refused: " + endpointRefused.get() + ".",
+                    BEDROCK_ENDPOINT, "api_base_not_allowed");
         }
         return parsed;
     }
