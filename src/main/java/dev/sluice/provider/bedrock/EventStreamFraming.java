@@ -22,29 +22,42 @@ import software.amazon.eventstream.MessageDecoder;
  * headers, fails the stream at once.
  */
 final class EventStreamFraming implements Framing {
-    private final MessageDecoder decoder = new MessageDecoder();
+    private final List<Message> decoded = new ArrayList<>();
+    private final MessageDecoder decoder = new MessageDecoder(decoded::add);
     private long fed;
     private long framed;
+    /** A corrupt frame seen after good ones in the same chunk: the good ones go out first, then this. */
+    private StreamFailure broken;
 
     @Override
     public List<Frame> feed(Buffer chunk) {
+        if (broken != null) {
+            throw broken;
+        }
         byte[] bytes = chunk.getBytes();
         fed += bytes.length;
         try {
             decoder.feed(bytes);
         } catch (RuntimeException corrupt) {
-            throw broken("an unreadable event-stream frame (" + corrupt.getMessage() + ")");
+            broken = broken("an unreadable event-stream frame (" + corrupt.getMessage() + ")");
         }
         List<Frame> frames = new ArrayList<>();
-        for (Message message : decoder.getDecodedMessages()) {
+        for (Message message : decoded) {
             framed += message.toByteBuffer().remaining();
             frames.add(frame(message));
+        }
+        decoded.clear();
+        if (broken != null && frames.isEmpty()) {
+            throw broken;
         }
         return frames;
     }
 
     @Override
     public List<Frame> end() {
+        if (broken != null) {
+            throw broken;
+        }
         if (fed != framed) {
             throw broken("the event stream ended inside a frame (" + (fed - framed) + " bytes left over)");
         }
