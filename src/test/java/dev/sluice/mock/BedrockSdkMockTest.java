@@ -200,4 +200,19 @@ class BedrockSdkMockTest {
         assertThat(response.stopReason()).isEqualTo(StopReason.GUARDRAIL_INTERVENED);
         assertThat(response.output().message().content().get(0).text()).isEqualTo(BedrockMockReplies.BLOCKED_TEXT);
     }
+
+    @Test
+    void aCallWithoutASignatureIsRefusedAsAwsRefusesIt() throws Exception {
+        MockUpstream mock = mock(MockMode.OK);
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + mock.port() + "/model/" + CLAUDE + "/converse"))
+                        .header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"messages\":[]}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(response.headers().firstValue("x-amzn-ErrorType")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("MissingAuthenticationTokenException:"));
+        assertThat(response.body()).contains("Missing Authentication Token");
+    }
 }

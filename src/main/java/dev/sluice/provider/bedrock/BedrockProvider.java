@@ -134,6 +134,10 @@ public final class BedrockProvider implements Provider {
         if (endpoint.region(deployment).isEmpty()) {
             return Optional.of(missingRegion());
         }
+        if (deployment.params().providerModel().startsWith("invoke/")) {
+            return Optional.of("model: " + deployment.params().model() + " (expected: bedrock/ID or bedrock/converse/ID;"
+                    + " Sluice calls Bedrock's chat models through Converse, not LiteLLM's invoke/ route)");
+        }
         var vendor = deployment.params().vendor();
         if (vendor.awsAccessKeyId().isPresent() != vendor.awsSecretAccessKey().isPresent()) {
             return Optional.of((vendor.awsAccessKeyId().isPresent() ? "aws_secret_access_key" : "aws_access_key_id")

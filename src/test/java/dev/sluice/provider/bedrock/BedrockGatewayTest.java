@@ -291,4 +291,14 @@ class BedrockGatewayTest {
         assertThat(json(response.body()).at("/error/message").asText()).contains("data URL");
         assertThat(mock.requests()).isZero();
     }
+
+    @Test
+    void aStreamCutAfterTwoFramesEndsWithStreamInterrupted() throws Exception {
+        MockUpstream mock = mock(MockMode.CUT);
+        HttpResponse<String> response = claudeBefore(mock).post("/v1/chat/completions", Chat.stream("claude", "cut me off"));
+
+        List<String> events = events(response.body());
+        assertThat(events).isNotEmpty().doesNotContain("[DONE]");
+        assertThat(json(events.get(events.size() - 1)).at("/error/code").asText()).isEqualTo("stream_interrupted");
+    }
 }

@@ -140,4 +140,17 @@ class BedrockWireTest {
                         + " deployment, e.g. us-east-1, here or in AWS_REGION or AWS_DEFAULT_REGION)");
         assertThat(Providers.builtIn(Map.of("AWS_REGION", "eu-west-1")).misconfigurations(deployments)).isEmpty();
     }
+
+    @Test
+    void liteLlmsInvokeRouteIsAConfigProblem() throws Exception {
+        String yaml = """
+                model_list:
+                  - model_name: claude
+                    litellm_params: {model: bedrock/invoke/anthropic.claude-3-haiku-20240307-v1:0, aws_region_name: us-east-1}
+                """;
+        var deployments = ConfigLoader.parse(yaml, Map.of(), Providers.knownPrefixes()).deployments();
+
+        assertThat(Providers.builtIn(Map.of()).misconfigurations(deployments)).singleElement()
+                .satisfies(problem -> assertThat(problem).startsWith("model_list[0].litellm_params.model: bedrock/invoke/"));
+    }
 }
