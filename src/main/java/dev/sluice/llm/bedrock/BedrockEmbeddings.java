@@ -5,7 +5,10 @@ import static dev.sluice.llm.bedrock.ConverseJson.NODES;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -48,8 +51,13 @@ public final class BedrockEmbeddings {
                 + " model for embeddings on Bedrock)");
     }
 
-    /** An InvokeModel embeddings answer in OpenAI's embeddings shape. */
-    public static ObjectNode decode(String modelId, JsonNode answer) {
+    /**
+     * An InvokeModel embeddings answer in OpenAI's embeddings shape.
+     *
+     * @param base64 whether the caller asked {@code encoding_format: base64}: each vector is then
+     *               written as OpenAI does, the base64 of its little-endian float32 values
+     */
+    public static ObjectNode decode(String modelId, JsonNode answer, boolean base64) {
         List<JsonNode> vectors = new ArrayList<>();
         long tokens = 0;
         if (answer.path("embedding").isArray()) {
@@ -70,11 +78,22 @@ public final class BedrockEmbeddings {
         ObjectNode out = NODES.objectNode().put("object", "list");
         ArrayNode data = out.putArray("data");
         for (int i = 0; i < vectors.size(); i++) {
-            data.addObject().put("object", "embedding").put("index", i).set("embedding", vectors.get(i));
+            ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
+            if (base64) {
+                item.put("embedding", base64(vectors.get(i)));
+            } else {
+                item.set("embedding", vectors.get(i));
+            }
         }
         out.put("model", modelId);
         out.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
         return out;
+    }
+
+    private static String base64(JsonNode vector) {
+        ByteBuffer bytes = ByteBuffer.allocate(vector.size() * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        vector.forEach(value -> bytes.putFloat(value.floatValue()));
+        return Base64.getEncoder().encodeToString(bytes.array());
     }
 
     private static List<String> inputs(JsonNode input) {

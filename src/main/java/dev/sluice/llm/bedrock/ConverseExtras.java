@@ -58,8 +58,9 @@ record ConverseExtras(Tool responseTool, ObjectNode thinking, List<String> unsup
                         thinking = (ObjectNode) value;
                     }
                 }
-                // Handled by the gateway, or the same as Converse's own behaviour.
-                case "stream_options", "max_tokens" -> { }
+                // Handled by the gateway, the same as Converse's own behaviour, or (metadata) LiteLLM's own
+                // field for logging, which it never sends to a vendor.
+                case "stream_options", "max_tokens", "metadata" -> { }
                 case "n" -> {
                     if (value.asInt(1) != 1 || !value.isNumber()) {
                         unsupported.add("n");

@@ -43,7 +43,8 @@ final class BedrockAnswers {
         ObjectNode shaped;
         try {
             if (request.operation() == Operation.EMBEDDINGS) {
-                shaped = BedrockEmbeddings.decode(request.group(), root);
+                shaped = BedrockEmbeddings.decode(request.group(), root,
+                        "base64".equals(request.body().path("encoding_format").asText()));
             } else {
                 ChatAnswer answer = BedrockConverse.decodeAnswer(root, nextId(), request.group(),
                         BedrockConverse.responseTool(request.body()));

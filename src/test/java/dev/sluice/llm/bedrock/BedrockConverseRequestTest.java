@@ -212,7 +212,8 @@ class BedrockConverseRequestTest {
     @Test
     void parametersConverseCannotTakeAreListedAndLeftOut() throws Exception {
         ConverseCall call = encode("{'model':'m','messages':[{'role':'user','content':'x'}],'seed':7,'logprobs':true,"
-                + "'n':1,'parallel_tool_calls':true,'stream_options':{'include_usage':true},'presence_penalty':0.5}", CLAUDE);
+                + "'n':1,'parallel_tool_calls':true,'stream_options':{'include_usage':true},'metadata':{'tag':'x'},"
+                + "'presence_penalty':0.5}", CLAUDE);
         ConverseCall many = encode("{'model':'m','messages':[{'role':'user','content':'x'}],'n':2,'parallel_tool_calls':false}",
                 CLAUDE);
 

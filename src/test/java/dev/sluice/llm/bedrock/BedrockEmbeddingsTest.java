@@ -43,12 +43,23 @@ class BedrockEmbeddingsTest {
 
     @Test
     void answersReadAsOpenAiEmbeddingLists() throws Exception {
-        assertThat(BedrockEmbeddings.decode("g", json("{'embedding':[0.5,-0.5],'inputTextTokenCount':3}")).toString())
+        assertThat(BedrockEmbeddings.decode("g", json("{'embedding':[0.5,-0.5],'inputTextTokenCount':3}"), false).toString())
                 .isEqualTo(json("{'object':'list','data':[{'object':'embedding','index':0,'embedding':[0.5,-0.5]}],"
                         + "'model':'g','usage':{'prompt_tokens':3,'total_tokens':3}}").toString());
-        JsonNode cohere = BedrockEmbeddings.decode("g", json("{'id':'x','embeddings':[[1.0],[2.0]],'texts':['a','b']}"));
+        JsonNode cohere = BedrockEmbeddings.decode("g", json("{'id':'x','embeddings':[[1.0],[2.0]],'texts':['a','b']}"), false);
         assertThat(cohere.at("/data/1/embedding/0").asDouble()).isEqualTo(2.0);
-        JsonNode byType = BedrockEmbeddings.decode("g", json("{'embeddings':{'float':[[1.0]]}}"));
+        JsonNode byType = BedrockEmbeddings.decode("g", json("{'embeddings':{'float':[[1.0]]}}"), false);
         assertThat(byType.at("/data/0/embedding/0").asDouble()).isEqualTo(1.0);
+    }
+
+    @Test
+    void base64IsWrittenAsOpenAiWritesItWhenAskedFor() throws Exception {
+        JsonNode answer = BedrockEmbeddings.decode("g", json("{'embedding':[1.0,-2.5]}"), true);
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder().decode(answer.at("/data/0/embedding").asText()))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+        assertThat(bytes.getFloat()).isEqualTo(1.0f);
+        assertThat(bytes.getFloat()).isEqualTo(-2.5f);
+        assertThat(bytes.hasRemaining()).isFalse();
     }
 }
