@@ -11,6 +11,7 @@ import dev.sluice.llm.ContentPart.ToolResult;
 import dev.sluice.llm.Message;
 import dev.sluice.llm.Role;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A conversation as Converse takes it: instructions apart in {@code system}, and turns that
@@ -32,8 +33,8 @@ final class ConverseMessages {
             for (int j = 0; j < message.parts().size(); j++) {
                 if (!(message.parts().get(j) instanceof Text text)) {
                     throw new IllegalArgumentException("messages[" + i + "].content[" + j + "]: "
-                            + message.parts().get(j).getClass().getSimpleName().toLowerCase()
-                            + " (expected: text only in a " + message.role().name().toLowerCase()
+                            + message.parts().get(j).getClass().getSimpleName().toLowerCase(Locale.ROOT)
+                            + " (expected: text only in a " + message.role().name().toLowerCase(Locale.ROOT)
                             + " message; Bedrock's system prompt is text)");
                 }
                 if (!text.text().isEmpty()) {
