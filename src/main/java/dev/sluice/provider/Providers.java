@@ -4,6 +4,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.UnservedDeployment;
 import dev.sluice.provider.azure.AzureProvider;
+import dev.sluice.provider.bedrock.BedrockProvider;
 import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
 import dev.sluice.provider.openai.OpenAiCompatibleProvider;
@@ -50,6 +51,7 @@ public final class Providers {
     public static Providers builtIn(Map<String, String> env) {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
         byPrefix.put("azure", new AzureProvider(env));
+        byPrefix.put("bedrock", new BedrockProvider(env));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
@@ -60,6 +62,7 @@ public final class Providers {
     public static Set<String> knownPrefixes() {
         Set<String> prefixes = new java.util.TreeSet<>();
         prefixes.add("azure");
+        prefixes.add("bedrock");
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
     }

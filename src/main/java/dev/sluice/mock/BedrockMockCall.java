@@ -1,0 +1,106 @@
+package dev.sluice.mock;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A Bedrock Runtime call the mock received: which action on which model, and the prompt's
+ * texts, whichever body carried them (Converse's {@code system} and {@code messages}, Titan's
+ * {@code inputText}, Cohere's {@code texts}).
+ *
+ * @param action       {@code converse}, {@code converse-stream} or {@code invoke}
+ * @param modelId      the model id from the path, decoded
+ * @param texts        every prompt text, in order
+ * @param lastUserText the text the mock echoes
+ * @param forcedTool   the tool the request makes the model call ({@code toolChoice} {@code tool} or
+ *                     {@code any}: the first tool), or null
+ */
+record BedrockMockCall(String action, String modelId, List<String> texts, String lastUserText, String forcedTool) {
+
+    static final String CONVERSE = "converse";
+    static final String CONVERSE_STREAM = "converse-stream";
+    static final String INVOKE = "invoke";
+
+    /** The call a path names, or null when it is not {@code /model/ID/ACTION} with an action the mock serves. */
+    static BedrockMockCall route(String path) {
+        if (!path.startsWith("/model/")) {
+            return null;
+        }
+        String rest = path.substring("/model/".length());
+        int slash = rest.lastIndexOf('/');
+        if (slash <= 0) {
+            return null;
+        }
+        String action = rest.substring(slash + 1);
+        if (!action.equals(CONVERSE) && !action.equals(CONVERSE_STREAM) && !action.equals(INVOKE)) {
+            return null;
+        }
+        return new BedrockMockCall(action, URLDecoder.decode(rest.substring(0, slash), StandardCharsets.UTF_8), List.of(), "", null);
+    }
+
+    BedrockMockCall read(JsonNode body) {
+        List<String> texts = new ArrayList<>();
+        String lastUser = "";
+        for (JsonNode block : body.path("system")) {
+            texts.add(block.path("text").asText(""));
+        }
+        for (JsonNode message : body.path("messages")) {
+            StringBuilder text = new StringBuilder();
+            for (JsonNode block : message.path("content")) {
+                text.append(block.path("text").asText(""));
+                for (JsonNode inner : block.path("toolResult").path("content")) {
+                    text.append(inner.path("text").asText(""));
+                }
+            }
+            texts.add(text.toString());
+            if ("user".equals(message.path("role").asText())) {
+                lastUser = text.toString();
+            }
+        }
+        if (body.path("inputText").isTextual()) {
+            texts.add(body.get("inputText").asText());
+            lastUser = body.get("inputText").asText();
+        }
+        for (JsonNode text : body.path("texts")) {
+            texts.add(text.asText(""));
+            lastUser = text.asText("");
+        }
+        return new BedrockMockCall(action, modelId, List.copyOf(texts), lastUser, forcedTool(body.path("toolConfig")));
+    }
+
+    private static String forcedTool(JsonNode toolConfig) {
+        JsonNode choice = toolConfig.path("toolChoice");
+        if (choice.path("tool").has("name")) {
+            return choice.path("tool").path("name").asText();
+        }
+        if (choice.has("any")) {
+            return toolConfig.path("tools").path(0).path("toolSpec").path("name").asText(null);
+        }
+        return null;
+    }
+
+    boolean stream() {
+        return action.equals(CONVERSE_STREAM);
+    }
+
+    boolean embeddings() {
+        return action.equals(INVOKE);
+    }
+
+    boolean cohere() {
+        return modelId.toLowerCase(Locale.ROOT).contains("cohere");
+    }
+
+    int promptChars() {
+        return texts.stream().mapToInt(String::length).sum();
+    }
+
+    boolean mentions(String word) {
+        String needle = word.toLowerCase(Locale.ROOT);
+        return texts.stream().anyMatch(text -> text.toLowerCase(Locale.ROOT).contains(needle));
+    }
+}

@@ -1,0 +1,57 @@
+package dev.sluice.provider.bedrock;
+
+import dev.sluice.config.Deployment;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where a Bedrock deployment is called: its region ({@code aws_region_name}, else
+ * {@code AWS_REGION_NAME}, {@code AWS_REGION} or {@code AWS_DEFAULT_REGION} from the
+ * environment), its runtime endpoint ({@code aws_bedrock_runtime_endpoint}, else {@code api_base},
+ * else {@code https://bedrock-runtime.REGION.amazonaws.com}) and the model id in the path.
+ */
+final class BedrockEndpoint {
+    private static final String CONVERSE_ROUTE = "converse/";
+
+    private final Map<String, String> env;
+
+    BedrockEndpoint(Map<String, String> env) {
+        this.env = env;
+    }
+
+    Optional<String> region(Deployment deployment) {
+        return deployment.params().vendor().awsRegionName()
+                .or(() -> variable("AWS_REGION_NAME"))
+                .or(() -> variable("AWS_REGION"))
+                .or(() -> variable("AWS_DEFAULT_REGION"));
+    }
+
+    /** The runtime endpoint without a trailing slash; empty when neither it nor a region is known. */
+    Optional<String> base(Deployment deployment) {
+        return deployment.params().vendor().awsBedrockRuntimeEndpoint()
+                .or(() -> deployment.params().apiBase())
+                .or(() -> region(deployment).map(region -> "https://bedrock-runtime." + region + ".amazonaws.com"))
+                .map(base -> base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
+    }
+
+    /**
+     * The model id, inference profile or ARN: {@code bedrock/converse/MODEL} and {@code bedrock/MODEL}
+     * both name MODEL, and both are called through Converse.
+     */
+    static String modelId(Deployment deployment) {
+        String model = deployment.params().providerModel();
+        return model.startsWith(CONVERSE_ROUTE) ? model.substring(CONVERSE_ROUTE.length()) : model;
+    }
+
+    /** {@code BASE/model/ID/action}, the id percent-encoded whole (an ARN's {@code :} and {@code /} included). */
+    String url(Deployment deployment, String action) {
+        String base = base(deployment).orElseThrow(() -> new IllegalStateException("aws_region_name: missing"));
+        return base + "/model/" + URLEncoder.encode(modelId(deployment), StandardCharsets.UTF_8).replace("+", "%20") + "/" + action;
+    }
+
+    private Optional<String> variable(String name) {
+        return Optional.ofNullable(env.get(name)).filter(value -> !value.isBlank());
+    }
+}

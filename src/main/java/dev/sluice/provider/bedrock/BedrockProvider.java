@@ -1,0 +1,169 @@
+package dev.sluice.provider.bedrock;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.Secret;
+import dev.sluice.json.Json;
+import dev.sluice.llm.ChatRequest;
+import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Operation;
+import dev.sluice.llm.bedrock.BedrockConverse;
+import dev.sluice.llm.bedrock.BedrockEmbeddings;
+import dev.sluice.llm.bedrock.ConverseCall;
+import dev.sluice.llm.bedrock.ConverseStreamDecoder;
+import dev.sluice.llm.openai.OpenAiChat;
+import dev.sluice.failure.Failure;
+import dev.sluice.provider.DropParams;
+import dev.sluice.provider.ForwardedBody;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.UnsupportedParam;
+import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.provider.stream.TranslatedStream;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Amazon Bedrock ({@code bedrock/MODEL} and {@code bedrock/converse/MODEL}): chat through the
+ * Converse API ({@code POST /model/ID/converse}, {@code /converse-stream} for streams, answered
+ * as an AWS event stream), embeddings through InvokeModel ({@code POST /model/ID/invoke}), every
+ * call signed with AWS Signature Version 4. See {@code docs/providers/bedrock.md}.
+ */
+public final class BedrockProvider implements Provider {
+    private static final String VENDOR = "Bedrock";
+    private static final String EVENT_STREAM = "application/vnd.amazon.eventstream";
+
+    private final BedrockEndpoint endpoint;
+    private final BedrockSigning signing;
+    private final BedrockAnswers answers;
+
+    /** @param env where the region is looked up when the deployment names none */
+    public BedrockProvider(Map<String, String> env) {
+        this(env, Clock.systemUTC(), () -> UUID.randomUUID().toString());
+    }
+
+    /**
+     * @param clock the time calls are signed at and answers are dated with
+     * @param ids   the ids of answers, which Converse does not give
+     */
+    public BedrockProvider(Map<String, String> env, Clock clock, Supplier<String> ids) {
+        this.endpoint = new BedrockEndpoint(env);
+        this.signing = new BedrockSigning(clock);
+        this.answers = new BedrockAnswers(clock, ids);
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        String modelId = BedrockEndpoint.modelId(deployment);
+        ObjectNode forwarded = ForwardedBody.of(request.body(), modelId);
+        Map<String, String> headers = new LinkedHashMap<>(deployment.params().vendor().extraHeaders());
+        switch (request.operation()) {
+            case EMBEDDINGS -> {
+                headers.put("Accept", "application/json");
+                byte[] body = Json.bytes(BedrockEmbeddings.encode(modelId, forwarded));
+                return new UpstreamRequest(endpoint.url(deployment, "invoke"), headers, body);
+            }
+            case CHAT_COMPLETIONS -> {
+                ChatRequest chat = OpenAiChat.decodeRequest(forwarded);
+                ConverseCall call = BedrockConverse.encodeRequest(chat, modelId);
+                List<String> dropped = call.unsupported();
+                if (!dropped.isEmpty() && !DropParams.allowed(deployment, request)) {
+                    throw new UnsupportedParam(dropped.get(0), VENDOR);
+                }
+                headers.put("Accept", request.stream() ? EVENT_STREAM : "application/json");
+                String action = request.stream() ? "converse-stream" : "converse";
+                return new UpstreamRequest(endpoint.url(deployment, action), headers, Json.bytes(call.body()), dropped);
+            }
+            default -> throw new IllegalArgumentException("Bedrock serves chat completions and embeddings; "
+                    + request.operation().path() + " is not offered (use /chat/completions)");
+        }
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
+        boolean stream = body.path("stream").asBoolean(false);
+        return request(deployment, new ModelRequest(endpoint, Dialect.OPENAI, body, body.path("model").asText(""), stream));
+    }
+
+    @Override
+    public Future<UpstreamRequest> authorize(Deployment deployment, UpstreamRequest request) {
+        Optional<String> region = endpoint.region(deployment);
+        if (region.isEmpty()) {
+            return Future.failedFuture(new IllegalStateException(missingRegion()));
+        }
+        try {
+            return signing.sign(deployment, request, region.get());
+        } catch (RuntimeException noCredentials) {
+            return Future.failedFuture(new IllegalStateException("no AWS credentials: " + noCredentials.getMessage()));
+        }
+    }
+
+    @Override
+    public boolean streams(MultiMap headers) {
+        String type = headers.get("Content-Type");
+        return type != null && type.regionMatches(true, 0, EVENT_STREAM, 0, EVENT_STREAM.length());
+    }
+
+    @Override
+    public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        boolean includeUsage = request.body().path("stream_options").path("include_usage").asBoolean(false);
+        ConverseStreamDecoder converse = new ConverseStreamDecoder(answers.nextId(), request.group(),
+                BedrockConverse.responseTool(request.body()));
+        return new TranslatedStream(new EventStreamFraming(), new BedrockEventDecoder(converse), includeUsage, answers.created());
+    }
+
+    /** The secret access key: what must never reach a caller, wherever an error quotes it. */
+    @Override
+    public Optional<Secret> key(Deployment deployment) {
+        return deployment.params().vendor().awsSecretAccessKey();
+    }
+
+    @Override
+    public Optional<String> misconfiguration(Deployment deployment) {
+        if (endpoint.region(deployment).isEmpty()) {
+            return Optional.of(missingRegion());
+        }
+        if (deployment.params().providerModel().startsWith("invoke/")) {
+            return Optional.of("model: " + deployment.params().model() + " (expected: bedrock/ID or bedrock/converse/ID;"
+                    + " Sluice calls Bedrock's chat models through Converse, not LiteLLM's invoke/ route)");
+        }
+        var vendor = deployment.params().vendor();
+        if (vendor.awsAccessKeyId().isPresent() != vendor.awsSecretAccessKey().isPresent()) {
+            return Optional.of((vendor.awsAccessKeyId().isPresent() ? "aws_secret_access_key" : "aws_access_key_id")
+                    + ": missing (expected: aws_access_key_id and aws_secret_access_key together, or neither to use"
+                    + " the AWS default credential chain)");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        return answers.shape(request, body);
+    }
+
+    @Override
+    public Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
+        return BedrockFailures.classify(status, body, headers, now);
+    }
+
+    @Override
+    public ObjectNode normaliseError(int status, Buffer body) {
+        return BedrockFailures.normalise(status, body);
+    }
+
+    private static String missingRegion() {
+        return "aws_region_name: missing (expected: the AWS region of the Bedrock deployment, e.g. us-east-1, here or in"
+                + " AWS_REGION or AWS_DEFAULT_REGION)";
+    }
+}
