@@ -10,33 +10,39 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * Masks the key a deployment was sent in everything relayed back from it: providers quote
+ * Masks the keys a deployment was sent in everything relayed back from it: providers quote
  * the key they got ("Incorrect API key provided: sk-..."), in a message, a code, a nested
  * field or a header, and a caller must never see the gateway's key, wherever it came from
  * (the deployment's {@code api_key} or a provider variable). A key shorter than four
  * characters is not looked for: it would match ordinary text.
  */
-record KeyMask(Optional<Secret> key) {
+record KeyMask(List<Secret> keys) {
     private static final int SHORTEST_KEY = 4;
 
-    /** The mask of the key {@code deployment}'s provider adapter sends it. */
+    KeyMask {
+        keys = keys.stream().filter(k -> k.value().length() >= SHORTEST_KEY).toList();
+    }
+
+    /** The mask of the secrets {@code deployment}'s provider adapter sends it. */
     static KeyMask of(Providers providers, Deployment deployment) {
-        return new KeyMask(providers.forDeployment(deployment).key(deployment));
+        return new KeyMask(providers.forDeployment(deployment).secrets(deployment));
     }
 
     String text(String text) {
-        if (key.isEmpty() || key.get().value().length() < SHORTEST_KEY || !text.contains(key.get().value())) {
-            return text;
+        String shown = text;
+        for (Secret key : keys) {
+            if (shown.contains(key.value())) {
+                shown = shown.replace(key.value(), key.masked());
+            }
         }
-        return text.replace(key.get().value(), key.get().masked());
+        return shown;
     }
 
     /** Masks every string of a JSON tree in place, field names included. */
     void tree(JsonNode node) {
-        if (key.isEmpty()) {
+        if (keys.isEmpty()) {
             return;
         }
         if (node instanceof ObjectNode object) {
@@ -69,7 +75,7 @@ record KeyMask(Optional<Secret> key) {
 
     /** The headers with the key masked in every value. */
     Iterable<Map.Entry<String, String>> headers(Iterable<Map.Entry<String, String>> headers) {
-        if (key.isEmpty()) {
+        if (keys.isEmpty()) {
             return headers;
         }
         return () -> new Iterator<>() {

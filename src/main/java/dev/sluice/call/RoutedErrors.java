@@ -62,7 +62,7 @@ final class RoutedErrors {
         }
         if (failure.answered()) {
             Provider provider = providers.forDeployment(failed);
-            KeyMask mask = new KeyMask(provider.key(failed));
+            KeyMask mask = new KeyMask(provider.secrets(failed));
             ObjectNode body = provider.normaliseError(failure.status(), failure.body());
             mask.tree(body);
             JsonNode error = body.get("error");

@@ -82,6 +82,15 @@ public interface Provider {
     Optional<Secret> key(Deployment deployment);
 
     /**
+     * Every secret this adapter sends for {@code deployment}, all masked in what is relayed:
+     * by default its {@link #key}; a vendor that signs with more than one (AWS's secret key and
+     * session token) adds the others.
+     */
+    default java.util.List<Secret> secrets(Deployment deployment) {
+        return key(deployment).map(java.util.List::of).orElse(java.util.List.of());
+    }
+
+    /**
      * Why this deployment cannot be called as configured, as a config problem relative to
      * its {@code litellm_params} (e.g. {@code api_base: missing (expected: ...)}), or empty
      * when it can.

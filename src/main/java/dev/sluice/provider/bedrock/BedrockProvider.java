@@ -129,6 +129,15 @@ public final class BedrockProvider implements Provider {
         return deployment.params().vendor().awsSecretAccessKey();
     }
 
+    /** The secret access key and the session token: AWS never echoes either, but a proxy in between might. */
+    @Override
+    public java.util.List<Secret> secrets(Deployment deployment) {
+        java.util.List<Secret> secrets = new java.util.ArrayList<>(2);
+        deployment.params().vendor().awsSecretAccessKey().ifPresent(secrets::add);
+        deployment.params().vendor().awsSessionToken().ifPresent(secrets::add);
+        return secrets;
+    }
+
     @Override
     public Optional<String> misconfiguration(Deployment deployment) {
         if (endpoint.region(deployment).isEmpty()) {

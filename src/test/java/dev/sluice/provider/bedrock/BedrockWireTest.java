@@ -127,6 +127,25 @@ class BedrockWireTest {
     }
 
     @Test
+    void theSessionTokenIsMaskedToo() throws Exception {
+        String token = "bedrock-session-token-FwoGZXIvYXdzEJr";
+        try (RecordingBedrock bedrock = new RecordingBedrock(r -> r.setStatusCode(403)
+                        .putHeader("Content-Type", "application/json")
+                        .putHeader("x-amzn-ErrorType", "ExpiredTokenException")
+                        .putHeader("x-debug-echo", token)
+                        .end("{\"message\":\"The security token included in the request is expired: " + token + "\"}"));
+                TestGateway gateway = TestGateway.start("model_list:\n" + BedrockGatewayTest.deployment("claude", BedrockGatewayTest.CLAUDE,
+                        bedrock.url(), "b-1").replace("aws_region_name:", "aws_session_token: " + token + "\n      aws_region_name:"))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("claude", "hi"), "x-litellm-num-retries", "0");
+
+            assertThat(response.statusCode()).isEqualTo(403);
+            assertThat(bedrock.received().getLast().headers().get("x-amz-security-token")).isEqualTo(token);
+            assertThat(response.body()).contains("expired").doesNotContain(token);
+            assertThat(response.headers().map().toString()).doesNotContain(token);
+        }
+    }
+
+    @Test
     void aDeploymentWithoutARegionIsAConfigProblem() throws Exception {
         String yaml = """
                 model_list:
