@@ -1,6 +1,7 @@
 package dev.sluice.provider;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.provider.anthropic.AnthropicProvider;
 import dev.sluice.provider.azure.AzureProvider;
 import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
@@ -24,6 +25,7 @@ public final class Providers {
     public static Providers builtIn(Map<String, String> env) {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
         byPrefix.put("azure", new AzureProvider(env));
+        byPrefix.put("anthropic", new AnthropicProvider(env, java.time.Clock.systemUTC()));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
@@ -34,6 +36,7 @@ public final class Providers {
     public static Set<String> knownPrefixes() {
         Set<String> prefixes = new java.util.TreeSet<>();
         prefixes.add("azure");
+        prefixes.add("anthropic");
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
     }
