@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * status that vendor uses for it.
  */
 public enum MockApi {
-    OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings");
+    OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings"),
+    ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed");
 
     private final String summary;
 
@@ -29,6 +30,7 @@ public enum MockApi {
     static Handler<HttpServerRequest> handler(Parts parts) {
         return switch (parts.options().api()) {
             case OPENAI -> new MockHandler(parts.vertx(), parts.options(), parts.schedule(), parts.ledger(), parts.clock());
+            case ANTHROPIC -> new AnthropicMockHandler(parts);
         };
     }
 
