@@ -21,7 +21,7 @@ import java.util.Optional;
  *
  * <p>The modes: {@code fail} is 529 {@code overloaded_error}; {@code ratelimit} 429
  * {@code rate_limit_error} with {@code retry-after}; {@code auth} 401
- * {@code authentication_error} unless {@code x-api-key} is the mock's key; {@code notfound}
+ * {@code authentication_error} unless {@code x-api-key} (or a bearer token) is the mock's key; {@code notfound}
  * 404 {@code not_found_error}; {@code reject} 400 {@code invalid_request_error};
  * {@code context} 400 "prompt is too long: N tokens > M maximum" over {@code --max-chars};
  * {@code policy} a refusal ({@code stop_reason: refusal}) when the prompt has the trigger
@@ -104,13 +104,19 @@ final class AnthropicMockHandler implements Handler<HttpServerRequest> {
             case OK, SLOW, CUT, HANG, POLICY -> Optional.empty();
             case FAIL -> Optional.of(errors.overloaded());
             case RATELIMIT -> Optional.of(errors.rateLimited());
-            case AUTH -> options.apiKey().equals(request.getHeader("x-api-key")) ? Optional.empty() : Optional.of(errors.invalidApiKey());
+            case AUTH -> hasKey(request) ? Optional.empty() : Optional.of(errors.invalidApiKey());
             case NOTFOUND -> Optional.of(errors.modelNotFound(call.model()));
             case REJECT -> Optional.of(errors.invalidParameter());
             case CONTEXT -> call.promptChars() > options.maxChars()
                     ? Optional.of(errors.promptTooLong(MockTokens.estimate(call.promptChars()), options.maxChars() / 4))
                     : Optional.empty();
         };
+    }
+
+    /** Anthropic takes an API key in {@code x-api-key}; its SDKs may send it as a bearer token instead. */
+    private boolean hasKey(HttpServerRequest request) {
+        return options.apiKey().equals(request.getHeader("x-api-key"))
+                || ("Bearer " + options.apiKey()).equals(request.getHeader("Authorization"));
     }
 
     private void answer(HttpServerRequest request, AnthropicMockCall call, AnthropicMockReplies.Reply reply, long delayMillis,
