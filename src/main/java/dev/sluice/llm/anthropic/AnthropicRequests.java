@@ -76,7 +76,7 @@ final class AnthropicRequests {
         ObjectNode choice = request.toolChoice() == null ? null : choice(request.toolChoice());
         if (jsonSchema != null) {
             tools.add(NODES.objectNode().put("name", AnthropicOpenAiParams.JSON_TOOL)
-                    .put("description", "Answer in the JSON this tool's input schema describes.").set("input_schema", jsonSchema));
+                    .put("description", "Answer in the JSON the input schema describes.").set("input_schema", jsonSchema));
             choice = NODES.objectNode().put("type", "tool").put("name", AnthropicOpenAiParams.JSON_TOOL);
         }
         if (!tools.isEmpty()) {
