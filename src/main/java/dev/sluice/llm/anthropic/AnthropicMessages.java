@@ -12,6 +12,11 @@ import java.util.Objects;
  * model, as Anthropic's API reference describes it and as LiteLLM maps OpenAI's chat
  * completions onto it. Pure translation: no HTTP.
  *
+ * <p>The provider direction (an OpenAI-speaking caller, an Anthropic deployment) is
+ * {@link #encodeRequest}, {@link #decodeAnswer} and {@link #streamDecoder}; the entry direction
+ * (a caller speaking Anthropic's API) is {@link #decodeRequest}, {@link #encodeAnswer} and
+ * {@link #streamEncoder}.
+ *
  * <p>Encoding refuses what Anthropic has no place for with an {@link IllegalArgumentException}
  * naming it (an image in an assistant turn, tool arguments that are not a JSON object); the
  * OpenAI parameters Anthropic cannot take are listed in {@link Encoded#unsupported()} for the
@@ -66,6 +71,21 @@ public final class AnthropicMessages {
     /** A Messages API answer as a {@link ChatAnswer}; with {@code jsonMode} the forced tool's input is the text. */
     public static ChatAnswer decodeAnswer(JsonNode answer, boolean jsonMode) {
         return AnthropicAnswers.decode(answer, jsonMode);
+    }
+
+    /** A Messages API request body as a {@link ChatRequest}, for an entry API that takes Anthropic's requests. */
+    public static ChatRequest decodeRequest(JsonNode body) {
+        return AnthropicRequestDecoder.decode(body);
+    }
+
+    /** A {@link ChatAnswer} as a Messages API answer. */
+    public static ObjectNode encodeAnswer(ChatAnswer answer) {
+        return AnthropicAnswerEncoder.encode(answer);
+    }
+
+    /** A writer of one stream's events in Anthropic's form. */
+    public static AnthropicStreamEncoder streamEncoder() {
+        return new AnthropicStreamEncoder();
     }
 
     /** A reader for one stream's events. */

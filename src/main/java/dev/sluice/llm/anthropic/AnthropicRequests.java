@@ -44,6 +44,12 @@ final class AnthropicRequests {
             body.set("metadata", metadata);
         }
         params.passOn(body, body::has);
+        // A request decoded from Anthropic's own form gets back the fields the model has no term for.
+        request.extra().in(Dialect.ANTHROPIC).forEach((name, value) -> {
+            if (!body.has(name)) {
+                body.set(name, value.deepCopy());
+            }
+        });
         if (request.stream()) {
             body.put("stream", true);
         }
