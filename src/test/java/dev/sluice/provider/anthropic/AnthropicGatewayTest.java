@@ -127,6 +127,43 @@ class AnthropicGatewayTest {
     }
 
     @Test
+    void aStreamWithoutIncludeUsageHasNoUsageChunk() throws IOException {
+        try (MockUpstream claude = mock("claude", MockMode.OK);
+                TestGateway gateway = gateway(deployment("a", claude.baseUrl(), 1))) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.stream("claude", "hi"));
+
+            assertThat(response.body()).contains("[claude]").doesNotContain("\"usage\"").endsWith("data: [DONE]\n\n");
+        }
+    }
+
+    @Test
+    void aStructuredOutputComesBackAsJsonTextWholeAndStreamed() throws IOException {
+        try (MockUpstream claude = mock("claude", MockMode.OK);
+                TestGateway gateway = gateway(deployment("a", claude.baseUrl(), 1))) {
+            String format = "\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"echo\",\"schema\":"
+                    + "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}}}}";
+            HttpResponse<String> whole = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"claude\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]," + format + "}");
+
+            assertThat(json(whole).at("/choices/0/message/content").asText()).isEqualTo("{\"text\":\"hi\"}");
+            assertThat(json(whole).at("/choices/0/message/tool_calls").isMissingNode()).isTrue();
+            assertThat(json(whole).at("/choices/0/finish_reason").asText()).isEqualTo("stop");
+            assertThat(claude.receivedBodies().getFirst().at("/tool_choice/name").asText()).isEqualTo("json_tool_call");
+
+            HttpResponse<String> streamed = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"claude\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]," + format + "}");
+            StringBuilder text = new StringBuilder();
+            for (String line : streamed.body().split("\n")) {
+                if (line.startsWith("data: {")) {
+                    text.append(Json.parse(line.substring(6).getBytes()).at("/choices/0/delta/content").asText(""));
+                }
+            }
+            assertThat(text.toString()).isEqualTo("{\"text\":\"hi\"}");
+            assertThat(streamed.body()).contains("\"finish_reason\":\"stop\"").doesNotContain("tool_calls");
+        }
+    }
+
+    @Test
     void anOverloadedDeploymentFailsOverToItsSibling() throws IOException {
         try (MockUpstream overloaded = mock("overloaded", MockMode.FAIL);
                 MockUpstream healthy = mock("healthy", MockMode.OK);
