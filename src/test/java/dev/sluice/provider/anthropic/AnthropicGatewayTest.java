@@ -164,6 +164,23 @@ class AnthropicGatewayTest {
     }
 
     @Test
+    void healthProbesSpeakAnthropicAndReadItsErrors() throws IOException {
+        try (MockUpstream healthy = mock("healthy", MockMode.OK);
+                MockUpstream overloaded = mock("overloaded", MockMode.FAIL);
+                TestGateway gateway = gateway(deployment("a", healthy.baseUrl(), 1), deployment("b", overloaded.baseUrl(), 1))) {
+            HttpResponse<String> response = gateway.get("/health");
+
+            JsonNode body = json(response);
+            assertThat(body.at("/healthy_endpoints/0/model_id").asText()).isEqualTo("a");
+            assertThat(body.at("/unhealthy_endpoints/0/model_id").asText()).isEqualTo("b");
+            assertThat(body.at("/unhealthy_endpoints/0/error").asText()).isEqualTo("HTTP 529: [overloaded] Overloaded");
+            assertThat(body.at("/unhealthy_endpoints/0/failure_class").asText()).isEqualTo("server");
+            assertThat(healthy.receivedBodies().getFirst().get("max_tokens").asInt()).isEqualTo(1);
+            assertThat(response.body()).doesNotContain(KEY);
+        }
+    }
+
+    @Test
     void anOverloadedDeploymentFailsOverToItsSibling() throws IOException {
         try (MockUpstream overloaded = mock("overloaded", MockMode.FAIL);
                 MockUpstream healthy = mock("healthy", MockMode.OK);
