@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * OpenAI's request fields that the internal model has no term for, as Anthropic's Messages
@@ -121,13 +120,11 @@ final class AnthropicOpenAiParams {
         return user != null && user.isTextual() ? JsonNodeFactory.instance.objectNode().put("user_id", user.textValue()) : null;
     }
 
-    /** Anthropic's own fields a caller may send through LiteLLM, passed on unchanged. */
-    void passOn(ObjectNode body, Predicate<String> taken) {
-        for (String name : List.of("top_k")) {
-            JsonNode value = fields.get(name);
-            if (value != null && !value.isNull() && !taken.test(name)) {
-                body.set(name, value.deepCopy());
-            }
+    /** Anthropic's {@code top_k}, which LiteLLM's callers may send as it is: passed on unchanged unless already written. */
+    void passOn(ObjectNode body) {
+        JsonNode topK = fields.get("top_k");
+        if (topK != null && !topK.isNull() && !body.has("top_k")) {
+            body.set("top_k", topK.deepCopy());
         }
     }
 }

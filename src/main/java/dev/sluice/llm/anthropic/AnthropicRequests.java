@@ -43,7 +43,7 @@ final class AnthropicRequests {
         if (metadata != null) {
             body.set("metadata", metadata);
         }
-        params.passOn(body, body::has);
+        params.passOn(body);
         // A request decoded from Anthropic's own form gets back the fields the model has no term for.
         request.extra().in(Dialect.ANTHROPIC).forEach((name, value) -> {
             if (!body.has(name)) {
