@@ -181,6 +181,30 @@ class AnthropicGatewayTest {
     }
 
     @Test
+    void signedThinkingReachesTheCallerAndGoesBackOnTheNextTurn() throws IOException {
+        try (MockUpstream claude = mock("claude", MockMode.OK);
+                TestGateway gateway = gateway(deployment("a", claude.baseUrl(), 1))) {
+            HttpResponse<String> first = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"claude\",\"reasoning_effort\":\"low\",\"messages\":[{\"role\":\"user\",\"content\":\"think\"}]}");
+
+            JsonNode message = json(first).at("/choices/0/message");
+            assertThat(claude.receivedBodies().getFirst().get("thinking")).isEqualTo(Json.parse(
+                    "{\"type\":\"enabled\",\"budget_tokens\":1024}".getBytes()));
+            assertThat(message.get("reasoning_content").asText()).isEqualTo("[claude] thinking about: think");
+            String signature = message.at("/thinking_blocks/0/signature").asText();
+            assertThat(signature).isNotEmpty();
+
+            gateway.post("/v1/chat/completions", """
+                    {"model":"claude","reasoning_effort":"low","messages":[{"role":"user","content":"think"},%s,
+                     {"role":"user","content":"more"}]}""".formatted(message.toString()));
+
+            JsonNode sentBack = claude.receivedBodies().getLast().at("/messages/1/content/0");
+            assertThat(sentBack.get("type").asText()).isEqualTo("thinking");
+            assertThat(sentBack.get("signature").asText()).isEqualTo(signature);
+        }
+    }
+
+    @Test
     void anOverloadedDeploymentFailsOverToItsSibling() throws IOException {
         try (MockUpstream overloaded = mock("overloaded", MockMode.FAIL);
                 MockUpstream healthy = mock("healthy", MockMode.OK);
