@@ -152,7 +152,8 @@ public final class ModelCallPipeline {
     }
 
     private Void decode(ModelCall call, Buffer body) {
-        call.decoded(call.codec.decode(body), body.length());
+        // Headers the caller addressed to a vendor (anthropic-beta) ride with the request to its adapter.
+        call.decoded(call.codec.decode(body).withVendorHeaders(call.request.headers()), body.length());
         return null;
     }
 

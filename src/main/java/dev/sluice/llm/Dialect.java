@@ -8,5 +8,7 @@ package dev.sluice.llm;
  */
 public enum Dialect {
     /** OpenAI's chat completions, text completions and embeddings, as OpenAI-compatible servers speak them. */
-    OPENAI
+    OPENAI,
+    /** Anthropic's Messages API. */
+    ANTHROPIC
 }

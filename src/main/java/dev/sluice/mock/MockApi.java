@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  */
 public enum MockApi {
     OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings"),
-    BEDROCK("Amazon Bedrock Runtime: Converse, ConverseStream (AWS event stream) and InvokeModel embeddings");
+    BEDROCK("Amazon Bedrock Runtime: Converse, ConverseStream (AWS event stream) and InvokeModel embeddings"),
+    ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed");
 
     private final String summary;
 
@@ -31,6 +32,7 @@ public enum MockApi {
         return switch (parts.options().api()) {
             case OPENAI -> new MockHandler(parts.vertx(), parts.options(), parts.schedule(), parts.ledger(), parts.clock());
             case BEDROCK -> new BedrockMockHandler(parts);
+            case ANTHROPIC -> new AnthropicMockHandler(parts);
         };
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.provider;
 import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.UnservedDeployment;
+import dev.sluice.provider.anthropic.AnthropicProvider;
 import dev.sluice.provider.azure.AzureProvider;
 import dev.sluice.provider.bedrock.BedrockProvider;
 import dev.sluice.provider.openai.CompatibleFlavour;
@@ -52,6 +53,7 @@ public final class Providers {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
         byPrefix.put("azure", new AzureProvider(env));
         byPrefix.put("bedrock", new BedrockProvider(env));
+        byPrefix.put("anthropic", new AnthropicProvider(env, java.time.Clock.systemUTC()));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
@@ -63,6 +65,7 @@ public final class Providers {
         Set<String> prefixes = new java.util.TreeSet<>();
         prefixes.add("azure");
         prefixes.add("bedrock");
+        prefixes.add("anthropic");
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
     }

@@ -1,0 +1,146 @@
+package dev.sluice.mock;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Answers a mock speaking Anthropic's Messages API: {@code POST /v1/messages}, whole or as
+ * server-sent events, and {@code GET /v1/models}. The order, top to bottom: route → read the
+ * body → pick the mode → record the call → refuse a body that is not a JSON object or lacks
+ * {@code model}, {@code messages} or {@code max_tokens}, as Anthropic does → raise the mode's
+ * error, Anthropic's way → otherwise answer as the mode says.
+ *
+ * <p>The modes: {@code fail} is 529 {@code overloaded_error}; {@code ratelimit} 429
+ * {@code rate_limit_error} with {@code retry-after}; {@code auth} 401
+ * {@code authentication_error} unless {@code x-api-key} (or a bearer token) is the mock's key; {@code notfound}
+ * 404 {@code not_found_error}; {@code reject} 400 {@code invalid_request_error};
+ * {@code context} 400 "prompt is too long: N tokens > M maximum" over {@code --max-chars};
+ * {@code policy} a refusal ({@code stop_reason: refusal}) when the prompt has the trigger
+ * word, as Claude refuses; {@code cut} a stream cut after two events, or a dropped
+ * connection; {@code hang} no answer; {@code slow} a late answer.
+ */
+final class AnthropicMockHandler implements Handler<HttpServerRequest> {
+    private final Vertx vertx;
+    private final MockOptions options;
+    private final MockModeSchedule schedule;
+    private final MockLedger ledger;
+    private final AnthropicMockErrors errors;
+    private final AnthropicMockReplies replies;
+
+    AnthropicMockHandler(MockApi.Parts parts) {
+        this.vertx = parts.vertx();
+        this.options = parts.options();
+        this.schedule = parts.schedule();
+        this.ledger = parts.ledger();
+        this.errors = new AnthropicMockErrors(options);
+        this.replies = new AnthropicMockReplies(options.name());
+    }
+
+    @Override
+    public void handle(HttpServerRequest request) {
+        String path = request.path();
+        if (request.method() == HttpMethod.POST && (path.equals("/v1/messages") || path.equals("/messages"))) {
+            request.body().onSuccess(body -> serve(request, body));
+        } else if (request.method() == HttpMethod.GET && path.equals("/")) {
+            MockResponses.json(request.response(), buffer(JsonNodeFactory.instance.objectNode().put("name", options.name())
+                    .put("mode", schedule.current().cliName()).put("api", MockApi.ANTHROPIC.cliName())));
+        } else if (request.method() == HttpMethod.GET && (path.equals("/v1/models") || path.equals("/models"))) {
+            MockResponses.json(request.response(), buffer(models()));
+        } else {
+            request.body().onComplete(ignored -> MockResponses.error(request.response(), errors.unknownRoute()));
+        }
+    }
+
+    private void serve(HttpServerRequest request, Buffer rawBody) {
+        MockMode mode = schedule.next();
+        Optional<JsonNode> body = MockJson.parse(rawBody);
+        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.badJson()) : missing(body.get());
+        if (refused.isPresent()) {
+            MockResponses.error(request.response(), refused.get());
+            return;
+        }
+        AnthropicMockCall call = AnthropicMockCall.of(body.get());
+        Optional<MockError> error = errorFor(mode, call, request);
+        if (error.isPresent()) {
+            MockResponses.error(request.response(), error.get());
+            return;
+        }
+        AnthropicMockReplies.Reply reply = replies.reply(call, mode == MockMode.POLICY && call.mentions(options.triggerWord()));
+        switch (mode) {
+            case SLOW -> answer(request, call, reply, options.delay().toMillis(), MockStreamWriter.NEVER);
+            case CUT -> {
+                if (call.stream()) {
+                    answer(request, call, reply, 0, MockHandler.CUT_AFTER_EVENTS);
+                } else {
+                    exchange(request).cut();
+                }
+            }
+            case HANG -> exchange(request);
+            default -> answer(request, call, reply, 0, MockStreamWriter.NEVER);
+        }
+    }
+
+    private Optional<MockError> missing(JsonNode body) {
+        for (String field : List.of("model", "messages", "max_tokens")) {
+            if (body.path(field).isMissingNode() || body.path(field).isNull()) {
+                return Optional.of(errors.missingField(field));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<MockError> errorFor(MockMode mode, AnthropicMockCall call, HttpServerRequest request) {
+        return switch (mode) {
+            case OK, SLOW, CUT, HANG, POLICY -> Optional.empty();
+            case FAIL -> Optional.of(errors.overloaded());
+            case RATELIMIT -> Optional.of(errors.rateLimited());
+            case AUTH -> hasKey(request) ? Optional.empty() : Optional.of(errors.invalidApiKey());
+            case NOTFOUND -> Optional.of(errors.modelNotFound(call.model()));
+            case REJECT -> Optional.of(errors.invalidParameter());
+            case CONTEXT -> call.promptChars() > options.maxChars()
+                    ? Optional.of(errors.promptTooLong(MockTokens.estimate(call.promptChars()), options.maxChars() / 4))
+                    : Optional.empty();
+        };
+    }
+
+    /** Anthropic takes an API key in {@code x-api-key}; its SDKs may send it as a bearer token instead. */
+    private boolean hasKey(HttpServerRequest request) {
+        return options.apiKey().equals(request.getHeader("x-api-key"))
+                || ("Bearer " + options.apiKey()).equals(request.getHeader("Authorization"));
+    }
+
+    private void answer(HttpServerRequest request, AnthropicMockCall call, AnthropicMockReplies.Reply reply, long delayMillis,
+            int cutAfter) {
+        if (call.stream()) {
+            new MockStreamWriter(exchange(request), AnthropicMockStream.events(reply), delayMillis / 10, cutAfter).start(delayMillis);
+            return;
+        }
+        MockExchange exchange = exchange(request);
+        exchange.after(delayMillis, () -> exchange.endJson(buffer(AnthropicMockReplies.message(reply))));
+    }
+
+    private ObjectNode models() {
+        ObjectNode list = JsonNodeFactory.instance.objectNode();
+        list.putArray("data").addObject().put("type", "model").put("id", MockCall.UNNAMED_MODEL)
+                .put("display_name", options.name()).put("created_at", "2025-01-01T00:00:00Z");
+        return list.put("has_more", false).put("first_id", MockCall.UNNAMED_MODEL).put("last_id", MockCall.UNNAMED_MODEL);
+    }
+
+    private MockExchange exchange(HttpServerRequest request) {
+        return new MockExchange(vertx, request, ledger::recordClientGone);
+    }
+
+    private static Buffer buffer(ObjectNode node) {
+        return Buffer.buffer(node.toString());
+    }
+}
