@@ -15,8 +15,7 @@ final class NotYetActedOn {
     /** Paths with every list index written {@code []}. */
     private static final Set<String> KEYS = Set.of(
             // model_list entries
-            "model_list[].litellm_params.max_retries",
-            "model_list[].model_info.max_output_tokens");
+            "model_list[].litellm_params.max_retries");
 
     /** {@code routing_strategy} is acted on only when it names one of these: all six of LiteLLM's. */
     static final Set<String> ROUTING_STRATEGIES = Set.of("simple-shuffle", "least-busy", "usage-based-routing",

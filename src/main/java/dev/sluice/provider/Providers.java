@@ -1,6 +1,7 @@
 package dev.sluice.provider;
 
 import dev.sluice.api.ApiError;
+import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.UnservedDeployment;
 import dev.sluice.provider.anthropic.AnthropicProvider;
@@ -53,7 +54,7 @@ public final class Providers {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
         byPrefix.put("azure", new AzureProvider(env));
         byPrefix.put("bedrock", new BedrockProvider(env));
-        byPrefix.put("anthropic", new AnthropicProvider(env, java.time.Clock.systemUTC()));
+        byPrefix.put("anthropic", new AnthropicProvider(env, java.time.Clock.systemUTC(), new BundledModelCatalog()));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }

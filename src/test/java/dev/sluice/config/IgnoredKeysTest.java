@@ -116,8 +116,7 @@ class IgnoredKeysTest {
                 """);
 
         assertThat(config.ignoredKeys()).containsExactly(
-                "model_list[0].litellm_params.max_retries",
-                "model_list[0].model_info.max_output_tokens");
+                "model_list[0].litellm_params.max_retries");
     }
 
     @Test

@@ -23,7 +23,9 @@ import dev.sluice.provider.stream.TranslatedStream;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.time.Clock;
+import dev.sluice.catalog.ModelCatalog;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Optional;
 
 /**
@@ -37,17 +39,21 @@ import java.util.Optional;
  * code. Only chat completions exist on Anthropic; the other operations are refused.
  *
  * <p>{@code max_tokens}, which Anthropic requires, defaults to the deployment's
- * {@code model_info.max_output_tokens}, else {@value AnthropicMessages#DEFAULT_MAX_TOKENS}.
+ * {@code model_info.max_output_tokens}, else the model catalog's output limit, else
+ * {@value AnthropicMessages#DEFAULT_MAX_TOKENS}.
  */
 public final class AnthropicProvider implements Provider {
     private static final String VENDOR = "Anthropic";
 
     private final AnthropicEndpoint endpoint;
     private final Clock clock;
+    private final ModelCatalog catalog;
 
-    public AnthropicProvider(Map<String, String> env, Clock clock) {
+    /** @param catalog where a model's output limit is found, for the {@code max_tokens} Anthropic requires */
+    public AnthropicProvider(Map<String, String> env, Clock clock, ModelCatalog catalog) {
         this.endpoint = new AnthropicEndpoint(env);
         this.clock = clock;
+        this.catalog = catalog;
     }
 
     @Override
@@ -82,8 +88,9 @@ public final class AnthropicProvider implements Provider {
                 Json.bytes(encoded.body()), encoded.unsupported());
     }
 
-    private static int defaultMaxTokens(Deployment deployment) {
-        return deployment.info().maxOutputTokens().orElse(AnthropicMessages.DEFAULT_MAX_TOKENS);
+    private int defaultMaxTokens(Deployment deployment) {
+        OptionalInt own = deployment.info().maxOutputTokens();
+        return (own.isPresent() ? own : catalog.maxOutputTokens(deployment)).orElse(AnthropicMessages.DEFAULT_MAX_TOKENS);
     }
 
     @Override

@@ -59,7 +59,7 @@ class AnthropicGatewayTest {
             JsonNode sent = claude.receivedBodies().getFirst();
             assertThat(sent.get("model").asText()).isEqualTo("claude-sonnet-4-5");
             assertThat(sent.at("/system/0/text").asText()).isEqualTo("be brief");
-            assertThat(sent.get("max_tokens").asInt()).isEqualTo(4096);
+            assertThat(sent.get("max_tokens").asInt()).as("the catalog's output limit for claude-sonnet-4-5").isEqualTo(64000);
             assertThat(claude.receivedHeaders().getFirst()).containsEntry("anthropic-version", "2023-06-01");
             assertThat(response.body()).doesNotContain(KEY);
         }

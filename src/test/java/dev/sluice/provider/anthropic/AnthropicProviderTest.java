@@ -45,7 +45,7 @@ class AnthropicProviderTest {
     }
 
     private static AnthropicProvider provider(Map<String, String> env) {
-        return new AnthropicProvider(env, CLOCK);
+        return new AnthropicProvider(env, CLOCK, new dev.sluice.catalog.BundledModelCatalog());
     }
 
     private static ObjectNode chat(String json) throws Exception {
@@ -70,7 +70,7 @@ class AnthropicProviderTest {
         assertThat(r.headers()).containsEntry("x-api-key", "sk-ant-1").containsEntry("anthropic-version", "2023-06-01")
                 .doesNotContainKey("Authorization");
         assertThat(sent(r).get("model").asText()).isEqualTo("claude-sonnet-4-5");
-        assertThat(sent(r).get("max_tokens").asInt()).isEqualTo(4096);
+        assertThat(sent(r).get("max_tokens").asInt()).as("the catalog's output limit").isEqualTo(64000);
         assertThat(Providers.builtIn(Map.of()).forDeployment(d)).isInstanceOf(AnthropicProvider.class);
     }
 
@@ -139,6 +139,15 @@ class AnthropicProviderTest {
                 """, Map.of(), Providers.knownPrefixes()).deployments().get(0);
         assertThat(sent(provider(Map.of()).request(d, call("{'model':'g','messages':[{'role':'user','content':'hi'}]}")))
                 .get("max_tokens").asInt()).isEqualTo(64000);
+    }
+
+    @Test
+    void theMaxTokensDefaultIsTheCatalogsOutputLimitThenFourThousand() throws Exception {
+        String hi = "{'model':'g','messages':[{'role':'user','content':'hi'}]}";
+        assertThat(sent(provider(Map.of()).request(deployment("model: anthropic/claude-3-5-haiku-20241022, api_key: k"), call(hi)))
+                .get("max_tokens").asInt()).isEqualTo(8192);
+        assertThat(sent(provider(Map.of()).request(deployment("model: anthropic/claude-unknown, api_key: k"), call(hi)))
+                .get("max_tokens").asInt()).isEqualTo(4096);
     }
 
     @Test
