@@ -3,6 +3,7 @@ package dev.sluice.demo;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.mock.MockApi;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
@@ -11,9 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The built-in demo: three mock upstreams in this process and a config over them with two
- * model groups and one fallback, so a newcomer can curl a working gateway with no setup.
- * The config goes through the same loader as a user's file.
+ * The built-in demo: four mock upstreams in this process and a config over them with three
+ * model groups, so a newcomer can curl a working gateway with no setup: two OpenAI-shaped
+ * groups (one of them failing every call) fall back to an Anthropic-shaped one, so a call
+ * crosses from one vendor's API to another's and comes back in OpenAI's shape. The config
+ * goes through the same loader as a user's file.
  */
 public final class Demo implements AutoCloseable {
     /** The demo's master key, printed with the ready-made curl. */
@@ -31,19 +34,21 @@ public final class Demo implements AutoCloseable {
     public static Demo start() throws ConfigException {
         MockUpstream east = MockUpstream.start(MockOptions.defaults("demo-east", MockMode.OK));
         MockUpstream west = MockUpstream.start(MockOptions.defaults("demo-west", MockMode.OK));
-        MockUpstream backup = MockUpstream.start(MockOptions.defaults("demo-backup", MockMode.OK));
-        List<MockUpstream> upstreams = List.of(east, west, backup);
+        MockUpstream flaky = MockUpstream.start(MockOptions.defaults("demo-flaky", MockMode.FAIL));
+        MockUpstream claude = MockUpstream.start(MockOptions.defaults("demo-claude", MockMode.OK).withApi(MockApi.ANTHROPIC));
+        List<MockUpstream> upstreams = List.of(east, west, flaky, claude);
         try {
-            return new Demo(upstreams, ConfigLoader.parse(yaml(east, west, backup), Map.of(), Providers.knownPrefixes()));
+            return new Demo(upstreams, ConfigLoader.parse(yaml(upstreams), Map.of(), Providers.knownPrefixes()));
         } catch (ConfigException | RuntimeException e) {
             upstreams.forEach(MockUpstream::close);
             throw e;
         }
     }
 
-    static String yaml(MockUpstream east, MockUpstream west, MockUpstream backup) {
+    /** The demo's config over east, west, flaky and claude, in that order. */
+    static String yaml(List<MockUpstream> upstreams) {
         return """
-                # Sluice demo: two groups over three mock upstreams in this process.
+                # Sluice demo: three groups over four mock upstreams in this process.
                 model_list:
                   - model_name: demo-chat
                     litellm_params:
@@ -59,19 +64,27 @@ public final class Demo implements AutoCloseable {
                       api_key: mock-key
                       weight: 1
                     model_info: {id: demo-west}
-                  - model_name: demo-backup
+                  - model_name: demo-flaky
                     litellm_params:
-                      model: openai/demo-backup-model
+                      model: openai/demo-flaky-model
                       api_base: %s
                       api_key: mock-key
-                    model_info: {id: demo-backup}
+                    model_info: {id: demo-flaky}
+                  - model_name: demo-claude
+                    litellm_params:
+                      model: anthropic/claude-demo
+                      api_base: %s
+                      api_key: mock-key
+                    model_info: {id: demo-claude}
                 router_settings:
                   routing_strategy: simple-shuffle
                   fallbacks:
-                    - demo-chat: [demo-backup]
+                    - demo-chat: [demo-claude]
+                    - demo-flaky: [demo-claude]
                 general_settings:
                   master_key: %s
-                """.formatted(east.baseUrl(), west.baseUrl(), backup.baseUrl(), MASTER_KEY);
+                """.formatted(upstreams.get(0).baseUrl(), upstreams.get(1).baseUrl(), upstreams.get(2).baseUrl(),
+                upstreams.get(3).baseUrl(), MASTER_KEY);
     }
 
     public SluiceConfig config() {
@@ -83,7 +96,9 @@ public final class Demo implements AutoCloseable {
         return """
 
                 Sluice demo is running on port %d.
-                  model groups: demo-chat (demo-east weight 3, demo-west weight 1), demo-backup (demo-chat's fallback)
+                  model groups: demo-chat   (OpenAI-shaped: demo-east weight 3, demo-west weight 1)
+                                demo-flaky  (OpenAI-shaped: every call fails with a 500)
+                                demo-claude (Anthropic-shaped: the fallback of both)
                   master key:   %s
 
                 Try it:
@@ -91,8 +106,14 @@ public final class Demo implements AutoCloseable {
                     -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' \\
                     -d '{"model":"demo-chat","messages":[{"role":"user","content":"Hello, Sluice"}]}'
 
+                Cross-vendor fallback: ask demo-flaky and see demo-claude answer in OpenAI's shape
+                (curl -i shows x-litellm-model-group: demo-claude, x-litellm-attempted-fallbacks: 1):
+                  curl -si http://127.0.0.1:%d/v1/chat/completions \\
+                    -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' \\
+                    -d '{"model":"demo-flaky","messages":[{"role":"user","content":"Hello, Sluice"}]}'
+
                 Streaming: add "stream": true to the body. Stop with Ctrl-C.
-                """.formatted(port, MASTER_KEY, port, MASTER_KEY);
+                """.formatted(port, MASTER_KEY, port, MASTER_KEY, port, MASTER_KEY);
     }
 
     @Override

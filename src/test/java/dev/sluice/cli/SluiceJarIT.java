@@ -79,12 +79,25 @@ class SluiceJarIT {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(chat.statusCode()).isEqualTo(200);
             assertThat(chat.body()).containsPattern("\\[demo-(east|west)\\]");
+
+            HttpResponse<String> crossVendor = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                            .header("Authorization", "Bearer sk-sluice-demo")
+                            .header("Content-Type", "application/json")
+                            .timeout(Duration.ofSeconds(10))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"model\":\"demo-flaky\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello, Sluice\"}]}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(crossVendor.statusCode()).as(crossVendor.body()).isEqualTo(200);
+            assertThat(crossVendor.body()).contains("[demo-claude]", "\"object\":\"chat.completion\"");
+            assertThat(crossVendor.headers().firstValue("x-litellm-model-group")).contains("demo-claude");
+            assertThat(crossVendor.headers().firstValue("x-litellm-attempted-fallbacks")).contains("1");
         } finally {
             demo.destroy();
             assertThat(demo.waitFor(20, TimeUnit.SECONDS)).as("demo stopped on SIGTERM").isTrue();
         }
         String printed = output(demo);
-        assertThat(printed).contains("curl -s http://127.0.0.1:" + port + "/v1/chat/completions");
+        assertThat(printed).contains("curl -s http://127.0.0.1:" + port + "/v1/chat/completions", "\"model\":\"demo-flaky\"");
     }
 
     @Test
