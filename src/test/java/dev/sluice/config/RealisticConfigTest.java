@@ -81,7 +81,7 @@ class RealisticConfigTest {
                 Optional.of("2024-06-01"),
                 OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2), OptionalInt.empty(),
                 Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
-                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), dev.sluice.config.VendorParams.NONE));
+                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), VendorParams.NONE.withDropParams(true)));
         assertThat(azure.info().maxInputTokens()).hasValue(128000);
 
         Deployment openai = config.deployments().get(1);
@@ -137,7 +137,6 @@ class RealisticConfigTest {
         assertThat(Configs.parse(CONFIG, ENV).ignoredKeys()).containsExactly(
                 "model_list[1].litellm_params.max_retries",
                 "model_list[2].litellm_params.temperature",
-                "litellm_settings.drop_params",
                 "litellm_settings.callbacks",
                 "general_settings.alerting");
     }
