@@ -2,9 +2,11 @@ package dev.sluice.provider;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.provider.azure.AzureProvider;
+import dev.sluice.provider.gemini.GeminiProvider;
 import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
 import dev.sluice.provider.openai.OpenAiCompatibleProvider;
+import dev.sluice.provider.vertex.VertexProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +26,8 @@ public final class Providers {
     public static Providers builtIn(Map<String, String> env) {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
         byPrefix.put("azure", new AzureProvider(env));
+        byPrefix.put("gemini", new GeminiProvider(env));
+        byPrefix.put("vertex_ai", new VertexProvider(env));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
@@ -34,6 +38,8 @@ public final class Providers {
     public static Set<String> knownPrefixes() {
         Set<String> prefixes = new java.util.TreeSet<>();
         prefixes.add("azure");
+        prefixes.add("gemini");
+        prefixes.add("vertex_ai");
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
     }
