@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * status that vendor uses for it.
  */
 public enum MockApi {
-    OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings");
+    OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings"),
+    GEMINI("Gemini's generateContent, streams and embeddings, on Google AI Studio's and Vertex AI's paths");
 
     private final String summary;
 
@@ -29,6 +30,7 @@ public enum MockApi {
     static Handler<HttpServerRequest> handler(Parts parts) {
         return switch (parts.options().api()) {
             case OPENAI -> new MockHandler(parts.vertx(), parts.options(), parts.schedule(), parts.ledger(), parts.clock());
+            case GEMINI -> new GeminiMockHandler(parts);
         };
     }
 
