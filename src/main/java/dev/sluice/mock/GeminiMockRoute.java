@@ -5,7 +5,7 @@ import io.vertx.core.http.HttpMethod;
 /**
  * What a request to a Gemini mock asks for, read from its method and path: Google AI Studio's
  * {@code /v1beta/models/MODEL:METHOD} (or {@code /v1/models/...}) and Vertex AI's
- * {@code /v1/projects/P/locations/L/publishers/google/models/MODEL:METHOD}.
+ * {@code /v1/projects/P/locations/L/publishers/google/models/MODEL:METHOD} (or {@code /v1beta1/...}).
  *
  * @param model  the model named in the path, or null
  * @param method what follows the colon, e.g. {@code generateContent}
@@ -32,7 +32,8 @@ record GeminiMockRoute(Kind kind, String model, String method, boolean vertex) {
             }
         }
         int publisher = path.indexOf(VERTEX_PUBLISHER);
-        if (path.startsWith("/v1/projects/") && path.contains("/locations/") && publisher > 0) {
+        boolean project = path.startsWith("/v1/projects/") || path.startsWith("/v1beta1/projects/");
+        if (project && path.contains("/locations/") && publisher > 0) {
             return modelCall(path.substring(publisher + VERTEX_PUBLISHER.length()), true);
         }
         return UNKNOWN;
