@@ -193,12 +193,12 @@ class GeminiGatewayTest {
                     litellm_params: {model: gemini/gemini-2.0-flash, api_base: %s, api_key: mock-key}
                   - model_name: gem
                     litellm_params: {model: gemini/gemini-2.0-flash, api_base: %s, api_key: mock-key}
-                router_settings: {num_retries: 0}
+                router_settings: {num_retries: 1}
                 """.formatted(root(limited), root(healthy)));
         // The pick is random: call until the limited one was tried, so at least one call failed over.
         for (int call = 0; call < 20 && limited.requests() == 0; call++) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("gem", "hi"));
-            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.statusCode()).as(response.body() + response.headers().map()).isEqualTo(200);
             assertThat(json(response.body()).at("/choices/0/message/content").asText()).startsWith("[healthy]");
         }
         assertThat(limited.requests()).isEqualTo(1);
