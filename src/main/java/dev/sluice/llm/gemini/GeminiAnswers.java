@@ -54,7 +54,9 @@ final class GeminiAnswers {
             if (part.has("functionCall")) {
                 JsonNode call = part.get("functionCall");
                 JsonNode args = call.path("args");
-                content.add(new ContentPart.ToolCall(ids.next(), call.path("name").asText(),
+                String signature = part.path("thoughtSignature").asText("");
+                String id = signature.isEmpty() ? ids.next() : ids.next() + ToolCallIds.THOUGHT_SIGNATURE + signature;
+                content.add(new ContentPart.ToolCall(id, call.path("name").asText(),
                         args.isMissingNode() || args.isNull() ? "{}" : Json.MAPPER.valueToTree(args).toString()));
             } else if (part.path("text").isTextual()) {
                 String text = part.get("text").textValue();

@@ -78,8 +78,13 @@ final class GeminiContents {
                 }
                 case ContentPart.ToolCall call -> {
                     functionOfCall.put(call.id(), call.name());
-                    ObjectNode functionCall = parts.addObject().putObject("functionCall").put("name", call.name());
+                    ObjectNode part = parts.addObject();
+                    ObjectNode functionCall = part.putObject("functionCall").put("name", call.name());
                     functionCall.set("args", arguments(call, path));
+                    int signature = call.id().indexOf(ToolCallIds.THOUGHT_SIGNATURE);
+                    if (signature >= 0) {
+                        part.put("thoughtSignature", call.id().substring(signature + ToolCallIds.THOUGHT_SIGNATURE.length()));
+                    }
                 }
                 case ContentPart.ToolResult result -> parts.add(functionResponse(result, message, functionOfCall, path));
                 case ContentPart.Reasoning reasoning -> { } // Gemini keeps its thoughts; they are not sent back

@@ -8,6 +8,12 @@ import java.util.random.RandomGenerator;
  */
 @FunctionalInterface
 public interface ToolCallIds {
+    /**
+     * Joins a call's id and the {@code thoughtSignature} Gemini put on its part, which Gemini 3
+     * wants back with the call in the next turn: the caller keeps the id, so the signature
+     * travels in it, as LiteLLM carries it ({@code call_..__thought__SIGNATURE}).
+     */
+    String THOUGHT_SIGNATURE = "__thought__";
 
     /** A fresh id, e.g. {@code call_3f9a0c...}. */
     String next();

@@ -50,6 +50,15 @@ class GeminiAnswerDecodingTest {
         assertThat(answer.usage()).isEqualTo(Usage.NONE);
     }
 
+    @Test
+    void aFunctionCallsThoughtSignatureRidesInItsId() {
+        ChatAnswer answer = GeminiChat.decodeAnswer(json("""
+                {"candidates": [{"content": {"parts": [
+                   {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "c2ln"}]}, "finishReason": "STOP"}]}"""),
+                "gemini-3-pro-preview", counting());
+        assertThat(answer.content()).containsExactly(new ContentPart.ToolCall("call_1__thought__c2ln", "f", "{}"));
+    }
+
     @ParameterizedTest
     @CsvSource({"STOP, STOP", "MAX_TOKENS, LENGTH", "SAFETY, CONTENT_FILTER", "RECITATION, CONTENT_FILTER",
             "BLOCKLIST, CONTENT_FILTER", "PROHIBITED_CONTENT, CONTENT_FILTER", "SPII, CONTENT_FILTER"})

@@ -122,6 +122,18 @@ class GeminiRequestEncodingTest {
     }
 
     @Test
+    void aThoughtSignatureCarriedInTheToolCallIdGoesBackOnItsFunctionCall() {
+        GeminiRequest request = encode("""
+                {"model": "m", "messages": [{"role": "user", "content": "x"},
+                  {"role": "assistant", "tool_calls": [
+                    {"id": "call_1__thought__c2lnbmF0dXJl", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+                  {"role": "tool", "tool_call_id": "call_1__thought__c2lnbmF0dXJl", "content": "done"}]}""");
+        assertThat(request.body().at("/contents/1/parts/0")).isEqualTo(json("""
+                {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "c2lnbmF0dXJl"}"""));
+        assertThat(request.body().at("/contents/2/parts/0/functionResponse/name").asText()).isEqualTo("f");
+    }
+
+    @Test
     void aToolResultForNoKnownCallIsRefusedNamingItsId() {
         assertThatThrownBy(() -> encode("""
                 {"model": "m", "messages": [{"role": "user", "content": "x"},
