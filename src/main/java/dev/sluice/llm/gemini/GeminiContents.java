@@ -44,7 +44,7 @@ final class GeminiContents {
             }
             ArrayNode parts = parts(message, where, functionOfCall);
             if (parts.isEmpty()) {
-                continue; // an assistant turn holding only reasoning: Gemini takes no thoughts back
+                continue; // only reasoning or empty text: Gemini takes no thoughts back and refuses empty parts
             }
             String role = message.role() == Role.ASSISTANT ? "model" : "user";
             JsonNode last = contents.isEmpty() ? null : contents.get(contents.size() - 1);
@@ -69,7 +69,11 @@ final class GeminiContents {
         for (int p = 0; p < message.parts().size(); p++) {
             String path = where + ".parts[" + p + "]";
             switch (message.parts().get(p)) {
-                case ContentPart.Text text -> parts.addObject().put("text", text.text());
+                case ContentPart.Text text -> {
+                    if (!text.text().isEmpty()) {
+                        parts.addObject().put("text", text.text()); // Gemini refuses an empty text part
+                    }
+                }
                 case ContentPart.Image image -> {
                     if (message.role().instructs()) {
                         throw new IllegalArgumentException(path + ": an image (expected: text only in a system message for Gemini)");

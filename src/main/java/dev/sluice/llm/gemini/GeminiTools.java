@@ -28,7 +28,7 @@ final class GeminiTools {
                 }
             }
         }
-        if (choice != null) {
+        if (choice != null && !tools.isEmpty()) { // a tool_choice with no tools configures nothing Gemini could call
             ObjectNode config = body.putObject("toolConfig").putObject("functionCallingConfig");
             switch (choice.mode()) {
                 case AUTO -> config.put("mode", "AUTO");

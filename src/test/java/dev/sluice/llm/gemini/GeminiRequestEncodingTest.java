@@ -57,6 +57,19 @@ class GeminiRequestEncodingTest {
     }
 
     @Test
+    void emptyTextPartsAreLeftOutSinceGeminiRefusesThem() {
+        GeminiRequest request = encode("""
+                {"model": "m", "messages": [{"role": "user", "content": "call it"},
+                  {"role": "assistant", "content": "", "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "assistant", "content": ""}],
+                 "tool_choice": "auto"}""");
+        assertThat(request.body().at("/contents/1/parts")).isEqualTo(json("[{\"functionCall\": {\"name\": \"f\", \"args\": {}}}]"));
+        assertThat(request.body().get("contents")).hasSize(3);
+        assertThat(request.body().has("toolConfig")).isFalse();
+    }
+
+    @Test
     void dataUrlsAreInlineDataAndHttpsUrlsAreFileDataWithTheExtensionsType() {
         GeminiRequest request = encode("""
                 {"model": "m", "messages": [{"role": "user", "content": [
