@@ -137,6 +137,38 @@ class GeminiGatewayTest {
     }
 
     @Test
+    void aStreamedFunctionCallIsOneToolCallChunkEndingWithToolCalls() throws IOException {
+        MockUpstream mock = gemini("gem", MockMode.OK);
+        TestGateway gateway = single(mock, "");
+        HttpResponse<String> response = gateway.post("/v1/chat/completions", """
+                {"model": "gem", "stream": true, "messages": [{"role": "user", "content": "Weather?"}],
+                 "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+                   "properties": {"city": {"type": "string"}}, "required": ["city"]}}}],
+                 "tool_choice": {"type": "function", "function": {"name": "get_weather"}}}""");
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode call = null;
+        String finish = null;
+        for (String line : response.body().split("\n")) {
+            if (line.startsWith("data: {")) {
+                JsonNode chunk = json(line.substring(6));
+                if (chunk.at("/choices/0/delta/tool_calls/0").isObject()) {
+                    call = chunk.at("/choices/0/delta/tool_calls/0");
+                }
+                if (chunk.at("/choices/0/finish_reason").isTextual()) {
+                    finish = chunk.at("/choices/0/finish_reason").asText();
+                }
+            }
+        }
+        assertThat(call).isNotNull();
+        assertThat(call.at("/id").asText()).startsWith("call_");
+        assertThat(call.at("/function/name").asText()).isEqualTo("get_weather");
+        assertThat(json(call.at("/function/arguments").asText())).isEqualTo(json("{\"city\": \"mock\"}"));
+        assertThat(finish).isEqualTo("tool_calls");
+        assertThat(mock.receivedBodies().getLast().at("/toolConfig/functionCallingConfig/allowedFunctionNames/0").asText())
+                .isEqualTo("get_weather");
+    }
+
+    @Test
     void embeddingsComeBackInOpenAisShape() throws IOException {
         MockUpstream mock = gemini("gem", MockMode.OK);
         TestGateway gateway = gateway("""
