@@ -2,7 +2,6 @@ package dev.sluice.provider.gemini;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.llm.ChatAnswer;
 import dev.sluice.llm.ChatRequest;
@@ -12,8 +11,6 @@ import dev.sluice.llm.gemini.GeminiChat;
 import dev.sluice.llm.gemini.GeminiRequest;
 import dev.sluice.llm.gemini.ToolCallIds;
 import dev.sluice.llm.openai.OpenAiChat;
-import dev.sluice.provider.DropParams;
-import dev.sluice.provider.ForwardedBody;
 import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.UnsupportedParam;
 import dev.sluice.provider.stream.SseFraming;
@@ -44,16 +41,12 @@ public final class GeminiChatCalls {
     /**
      * A chat body in Gemini's format, and the caller's parameters left out of it.
      *
-     * @throws UnsupportedParam when Gemini cannot take a parameter and {@code drop_params} is off
+     * @param openAiBody the caller's body (or a health probe's), {@code model} set and Sluice's own fields removed
+     * @param dropParams whether what Gemini cannot take is dropped rather than refused
+     * @throws UnsupportedParam when Gemini cannot take a parameter and {@code dropParams} is off
      * @throws IllegalArgumentException when the conversation has something Gemini has no place for
      */
-    public Written write(Deployment deployment, ModelRequest request) {
-        return write(deployment, ForwardedBody.of(request.body(), deployment.params().providerModel()),
-                DropParams.allowed(deployment, request));
-    }
-
-    /** Like {@link #write(Deployment, ModelRequest)} for an OpenAI body alone (a health probe's). */
-    public Written write(Deployment deployment, ObjectNode openAiBody, boolean dropParams) {
+    public Written write(ObjectNode openAiBody, boolean dropParams) {
         ChatRequest chat = OpenAiChat.decodeRequest(openAiBody);
         GeminiRequest encoded = GeminiChat.encodeRequest(chat);
         if (!dropParams && !encoded.unsupported().isEmpty()) {

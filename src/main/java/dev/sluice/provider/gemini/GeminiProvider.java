@@ -66,7 +66,7 @@ public final class GeminiProvider implements Provider {
         Map<String, String> headers = headers(deployment);
         return switch (endpoint) {
             case CHAT_COMPLETIONS -> {
-                GeminiChatCalls.Written written = chat.write(deployment, body, dropParams);
+                GeminiChatCalls.Written written = chat.write(body, dropParams);
                 String url = models + (written.stream() ? ":streamGenerateContent?alt=sse" : ":generateContent");
                 yield new UpstreamRequest(url, headers, written.body(), written.droppedParams());
             }

@@ -42,7 +42,7 @@ final class VertexGemini implements VertexFamily {
         Map<String, String> headers = new LinkedHashMap<>(deployment.params().vendor().extraHeaders());
         return switch (operation) {
             case CHAT_COMPLETIONS -> {
-                GeminiChatCalls.Written written = chat.write(deployment, body, dropParams);
+                GeminiChatCalls.Written written = chat.write(body, dropParams);
                 String method = written.stream() ? "streamGenerateContent?alt=sse" : "generateContent";
                 yield new UpstreamRequest(endpoints.publisherModel(deployment, "google", method), headers, written.body(),
                         written.droppedParams());
