@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -117,7 +118,7 @@ final class GeminiMockReplies {
         ObjectNode args = NODES.objectNode();
         for (JsonNode required : parameters.path("required")) {
             String type = parameters.path("properties").path(required.asText()).path("type").asText("string");
-            switch (type.toLowerCase(java.util.Locale.ROOT)) {
+            switch (type.toLowerCase(Locale.ROOT)) {
                 case "integer", "number" -> args.put(required.asText(), 1);
                 case "boolean" -> args.put(required.asText(), true);
                 default -> args.put(required.asText(), "mock");

@@ -8,6 +8,7 @@ import dev.sluice.llm.FinishReason;
 import dev.sluice.llm.Usage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -72,7 +73,7 @@ final class GeminiAnswers {
             case "MAX_TOKENS" -> FinishReason.LENGTH;
             case "STOP", "FINISH_REASON_UNSPECIFIED", "OTHER", "LANGUAGE" -> calledTools ? FinishReason.TOOL_CALLS : FinishReason.STOP;
             default -> FILTERED.contains(reason) ? FinishReason.CONTENT_FILTER
-                    : calledTools ? FinishReason.TOOL_CALLS : FinishReason.other(reason.toLowerCase(java.util.Locale.ROOT));
+                    : calledTools ? FinishReason.TOOL_CALLS : FinishReason.other(reason.toLowerCase(Locale.ROOT));
         };
     }
 

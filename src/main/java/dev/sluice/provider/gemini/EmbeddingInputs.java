@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An OpenAI embeddings request as Google's embedding endpoints take it, and their vectors
@@ -24,7 +25,7 @@ import java.util.Optional;
  * @param droppedParams the caller's parameters left out under {@code drop_params}
  */
 public record EmbeddingInputs(List<String> texts, Optional<Integer> dimensions, List<String> droppedParams) {
-    private static final java.util.Set<String> KNOWN = java.util.Set.of("model", "input", "dimensions", "encoding_format");
+    private static final Set<String> KNOWN = Set.of("model", "input", "dimensions", "encoding_format");
 
     /**
      * @throws UnsupportedParam when a parameter has no Google counterpart and {@code drop_params} is off
