@@ -26,6 +26,13 @@ class GeminiMockModesTest {
     }
 
     @Test
+    void theCommandLineNamesTheGeminiApi() {
+        MockArgs.Request request = MockArgs.parse(new String[] {"--api", "gemini", "--port", "0"});
+        assertThat(request).isInstanceOfSatisfying(MockArgs.Serve.class,
+                serve -> assertThat(serve.options().api()).isEqualTo(MockApi.GEMINI));
+    }
+
+    @Test
     void aRateLimitIsResourceExhaustedWithRetryInfoAndNoHeader() {
         HttpResponse<String> response = client.post(start(MockMode.RATELIMIT), GENERATE, HELLO);
         assertThat(response.statusCode()).isEqualTo(429);
