@@ -32,7 +32,8 @@ import java.util.Optional;
  * {@code POST {base}/v1beta/models/MODEL:generateContent} (and
  * {@code :streamGenerateContent?alt=sse}), embeddings through {@code :batchEmbedContents}. The
  * key, from {@code api_key} or {@code GEMINI_API_KEY}, goes in {@code x-goog-api-key};
- * {@code api_base} replaces the host {@code https://generativelanguage.googleapis.com}.
+ * {@code api_base} replaces the host {@code https://generativelanguage.googleapis.com} (a base
+ * ending in the API version, {@code /v1beta} or {@code /v1}, replaces the version root too).
  */
 public final class GeminiProvider implements Provider {
     public static final String DEFAULT_BASE = "https://generativelanguage.googleapis.com";
@@ -62,7 +63,10 @@ public final class GeminiProvider implements Provider {
 
     private UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body, boolean dropParams) {
         String model = deployment.params().providerModel();
-        String models = base(deployment) + "/v1beta/models/" + URLEncoder.encode(model, StandardCharsets.UTF_8);
+        String base = base(deployment);
+        // A base that already names the API version (".../v1beta") is taken as the version root.
+        String root = base.endsWith("/v1beta") || base.endsWith("/v1") ? base : base + "/v1beta";
+        String models = root + "/models/" + URLEncoder.encode(model, StandardCharsets.UTF_8);
         Map<String, String> headers = headers(deployment);
         return switch (endpoint) {
             case CHAT_COMPLETIONS -> {

@@ -56,6 +56,13 @@ public class GeminiProviderTest {
     }
 
     @Test
+    void anApiBaseThatNamesTheVersionIsTheVersionRoot() {
+        UpstreamRequest request = provider.request(deployment("model: gemini/m, api_base: 'https://proxy.example/gemini/v1'"),
+                Operation.CHAT_COMPLETIONS, body("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"));
+        assertThat(request.url()).isEqualTo("https://proxy.example/gemini/v1/models/m:generateContent");
+    }
+
+    @Test
     void embeddingsGoToBatchEmbedContentsAndTokenArraysAreRefused() {
         Deployment embed = deployment("model: gemini/text-embedding-004");
         UpstreamRequest request = provider.request(embed, Operation.EMBEDDINGS, body("{\"model\": \"text-embedding-004\", \"input\": \"hi\"}"));
