@@ -24,9 +24,10 @@ import java.util.regex.Pattern;
  * Studio and Vertex AI send them: classified into the failure taxonomy and rewritten in
  * OpenAI's shape with Google's message kept. The status decides as for any upstream (429
  * {@code RESOURCE_EXHAUSTED} is rate limited, 500 {@code INTERNAL} and 503 {@code UNAVAILABLE}
- * server, 401/403 auth, 404 not found), with two readings of the body: a 429's wait comes from
- * its {@code google.rpc.RetryInfo} when no header gives one, and a 400 {@code INVALID_ARGUMENT}
- * saying the input "exceeds the maximum number of tokens" is a context-window refusal.
+ * server, 401/403 auth, 404 not found), with three readings of the body: a 429's wait comes
+ * from its {@code google.rpc.RetryInfo} when no header gives one, a 400 {@code INVALID_ARGUMENT}
+ * saying the input "exceeds the maximum number of tokens" is a context-window refusal, and a
+ * 400 for an invalid API key is an auth failure.
  */
 public final class GoogleErrors {
     private static final String RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
@@ -43,6 +44,9 @@ public final class GoogleErrors {
             if (wait.isPresent()) {
                 return new Failure(failure.kind(), status, body, wait, failure.cause(), failure.headers());
             }
+        }
+        if (status == 400 && badKey(error)) {
+            return new Failure(FailureClass.AUTH, status, body, failure.retryAfter(), failure.cause(), failure.headers());
         }
         if (status == 400 && error.path("message").asText("").toLowerCase(Locale.ROOT).contains(TOKEN_LIMIT)) {
             return new Failure(FailureClass.CONTEXT_WINDOW, status, body, failure.retryAfter(), failure.cause(), failure.headers());
@@ -73,6 +77,20 @@ public final class GoogleErrors {
         Buffer body = Json.buffer(ErrorBodies.node(blocked.getMessage(), "invalid_request_error", null,
                 "content_policy_violation"));
         return new Failure(FailureClass.CONTENT_POLICY, 400, body, Optional.empty(), blocked.getMessage());
+    }
+
+    /**
+     * Google AI Studio answers a key it does not know with a 400 {@code INVALID_ARGUMENT}
+     * whose {@code ErrorInfo} reason is {@code API_KEY_INVALID} ("API key not valid"), which
+     * LiteLLM, too, reads as an authentication failure.
+     */
+    static boolean badKey(JsonNode error) {
+        for (JsonNode detail : error.path("details")) {
+            if ("API_KEY_INVALID".equals(detail.path("reason").asText())) {
+                return true;
+            }
+        }
+        return error.path("message").asText("").contains("API key not valid");
     }
 
     /** {@code details[].retryDelay} of a {@code RetryInfo}, e.g. {@code "37s"} or {@code "0.5s"}. */

@@ -52,6 +52,14 @@ class GoogleErrorsTest {
     }
 
     @Test
+    void anInvalidKeyAnsweredWith400IsAnAuthFailure() {
+        Buffer body = error(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", """
+                [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
+                  "domain": "googleapis.com"}]""");
+        assertThat(classify(400, body).kind()).isEqualTo(FailureClass.AUTH);
+    }
+
+    @Test
     void aTokenLimitRefusalIsAContextWindowFailureAndCodedLikeOpenAis() {
         Buffer body = error(400, "INVALID_ARGUMENT",
                 "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", "");
