@@ -243,7 +243,13 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             if (read.failed()) {
                 return unanswered(exchange, read.cause());
             }
-            Optional<OpenAiShape.ShapedAnswer> shaped = provider.normaliseSuccess(call.decoded(), read.result());
+            Optional<OpenAiShape.ShapedAnswer> shaped;
+            try {
+                shaped = provider.normaliseSuccess(call.decoded(), read.result());
+            } catch (StreamFailure refusal) {
+                // A vendor that refuses with a 2xx (Gemini's blocked prompt) fails the attempt as classified.
+                return failed(refusal.failure());
+            }
             if (shaped.isEmpty()) {
                 return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
             }

@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
 public enum MockApi {
     OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings"),
     BEDROCK("Amazon Bedrock Runtime: Converse, ConverseStream (AWS event stream) and InvokeModel embeddings"),
-    ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed");
+    ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed"),
+    GEMINI("Gemini's generateContent, streams and embeddings, on Google AI Studio's and Vertex AI's paths");
 
     private final String summary;
 
@@ -33,6 +34,7 @@ public enum MockApi {
             case OPENAI -> new MockHandler(parts.vertx(), parts.options(), parts.schedule(), parts.ledger(), parts.clock());
             case BEDROCK -> new BedrockMockHandler(parts);
             case ANTHROPIC -> new AnthropicMockHandler(parts);
+            case GEMINI -> new GeminiMockHandler(parts);
         };
     }
 

@@ -105,7 +105,9 @@ public interface Provider {
     /**
      * A 2xx body answering {@code request}, as the caller should see it; empty when it is not
      * a usable answer. An adapter whose answer depends on what was asked (a structured output
-     * asked as a forced tool call, say) overrides this one.
+     * asked as a forced tool call, say) overrides this one. A vendor that refuses with a 2xx
+     * (Gemini answers a blocked prompt with a 200 and no candidates) throws a
+     * {@link dev.sluice.provider.stream.StreamFailure} carrying the failure as classified.
      */
     default Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
         return normaliseSuccess(body);

@@ -7,9 +7,11 @@ import dev.sluice.config.UnservedDeployment;
 import dev.sluice.provider.anthropic.AnthropicProvider;
 import dev.sluice.provider.azure.AzureProvider;
 import dev.sluice.provider.bedrock.BedrockProvider;
+import dev.sluice.provider.gemini.GeminiProvider;
 import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
 import dev.sluice.provider.openai.OpenAiCompatibleProvider;
+import dev.sluice.provider.vertex.VertexProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +57,8 @@ public final class Providers {
         byPrefix.put("azure", new AzureProvider(env));
         byPrefix.put("bedrock", new BedrockProvider(env));
         byPrefix.put("anthropic", new AnthropicProvider(env, java.time.Clock.systemUTC(), new BundledModelCatalog()));
+        byPrefix.put("gemini", new GeminiProvider(env));
+        byPrefix.put("vertex_ai", new VertexProvider(env));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
@@ -67,6 +71,8 @@ public final class Providers {
         prefixes.add("azure");
         prefixes.add("bedrock");
         prefixes.add("anthropic");
+        prefixes.add("gemini");
+        prefixes.add("vertex_ai");
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
     }

@@ -1,0 +1,81 @@
+package dev.sluice.provider.gemini;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.UnsupportedParam;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * An OpenAI embeddings request as Google's embedding endpoints take it, and their vectors
+ * answered in OpenAI's shape. Google embeds text only: {@code input} is a string or a list of
+ * strings (token arrays are refused), {@code dimensions} is {@code outputDimensionality}, and
+ * {@code encoding_format} can only be {@code float}.
+ *
+ * @param texts        the texts to embed, in order
+ * @param dimensions   the caller's {@code dimensions}, when given
+ * @param droppedParams the caller's parameters left out under {@code drop_params}
+ */
+public record EmbeddingInputs(List<String> texts, Optional<Integer> dimensions, List<String> droppedParams) {
+    private static final Set<String> KNOWN = Set.of("model", "input", "dimensions", "encoding_format");
+
+    /**
+     * @throws UnsupportedParam when a parameter has no Google counterpart and {@code drop_params} is off
+     * @throws IllegalArgumentException when {@code input} is not text
+     */
+    public static EmbeddingInputs of(ObjectNode body, boolean dropParams) {
+        JsonNode input = body.path("input");
+        List<String> texts = new ArrayList<>();
+        if (input.isTextual()) {
+            texts.add(input.textValue());
+        } else if (input.isArray() && !input.isEmpty()) {
+            for (int i = 0; i < input.size(); i++) {
+                if (!input.get(i).isTextual()) {
+                    throw new IllegalArgumentException("input[" + i + "]: " + input.get(i)
+                            + " (expected: a string; Google's embedding models take text, not token arrays)");
+                }
+                texts.add(input.get(i).textValue());
+            }
+        } else {
+            throw new IllegalArgumentException("input: " + input + " (expected: a string or a non-empty list of strings)");
+        }
+        List<String> dropped = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : body.properties()) {
+            String name = field.getKey();
+            boolean floats = name.equals("encoding_format") && "float".equals(field.getValue().asText());
+            if ((!KNOWN.contains(name) || name.equals("encoding_format") && !floats) && !field.getValue().isNull()) {
+                if (!dropParams) {
+                    throw new UnsupportedParam(name, "Google's embedding API");
+                }
+                dropped.add(name);
+            }
+        }
+        JsonNode dimensions = body.path("dimensions");
+        return new EmbeddingInputs(texts, dimensions.canConvertToInt() ? Optional.of(dimensions.asInt()) : Optional.empty(), dropped);
+    }
+
+    /** OpenAI's {@code {"object":"list","data":[{"object":"embedding","index","embedding"}],"model","usage"}}. */
+    public static Optional<OpenAiShape.ShapedAnswer> answer(List<JsonNode> vectors, String model, long promptTokens) {
+        ObjectNode answer = JsonNodeFactory.instance.objectNode().put("object", "list");
+        ArrayNode data = answer.putArray("data");
+        for (int i = 0; i < vectors.size(); i++) {
+            if (!vectors.get(i).isArray()) {
+                return Optional.empty();
+            }
+            ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
+            item.set("embedding", vectors.get(i));
+        }
+        answer.put("model", model);
+        answer.putObject("usage").put("prompt_tokens", promptTokens).put("total_tokens", promptTokens);
+        Buffer body = Json.buffer(answer);
+        return OpenAiShape.answer(body);
+    }
+}

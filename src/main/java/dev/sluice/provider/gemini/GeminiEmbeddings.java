@@ -1,0 +1,54 @@
+package dev.sluice.provider.gemini;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.provider.OpenAiShape;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Google AI Studio's {@code models/MODEL:batchEmbedContents}: one request per text, each
+ * naming the model, answered with {@code embeddings[].values} in the same order. Google AI
+ * Studio reports no token counts for embeddings, so the usage is 0.
+ */
+final class GeminiEmbeddings {
+    private GeminiEmbeddings() {}
+
+    static byte[] body(String model, EmbeddingInputs inputs) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        ArrayNode requests = body.putArray("requests");
+        for (String text : inputs.texts()) {
+            ObjectNode request = requests.addObject().put("model", "models/" + model);
+            request.putObject("content").putArray("parts").addObject().put("text", text);
+            inputs.dimensions().ifPresent(d -> request.put("outputDimensionality", d));
+        }
+        return Json.bytes(body);
+    }
+
+    static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
+        JsonNode tree;
+        try {
+            tree = Json.parse(body.getBytes());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        JsonNode embeddings = tree.has("embedding") ? Json.MAPPER.createArrayNode().add(tree.get("embedding"))
+                : tree.path("embeddings");
+        if (!embeddings.isArray()) {
+            return Optional.empty();
+        }
+        List<JsonNode> vectors = new ArrayList<>();
+        embeddings.forEach(e -> vectors.add(e.path("values")));
+        return EmbeddingInputs.answer(vectors, model, 0);
+    }
+
+    static boolean isEmbeddingAnswer(JsonNode tree) {
+        return tree.has("embeddings") || tree.has("embedding");
+    }
+}

@@ -1,0 +1,146 @@
+package dev.sluice.provider.vertex;
+
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.GoogleCredentials;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.Secret;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * OAuth2 access tokens for Vertex AI calls, shared by every model family on Vertex. The
+ * credentials are the deployment's {@code vertex_credentials} (a path to a service-account key
+ * file, or the key's JSON) or else Application Default Credentials, scoped to
+ * {@code cloud-platform}; a service-account key is exchanged at its own {@code token_uri}.
+ *
+ * <p>Design notes. A token is used until {@link #REFRESH_BEFORE} its expiry and then
+ * refreshed: one exchange serves many calls. Reading a key file and exchanging a token are
+ * blocking, so they run off the event loop ({@code executeBlocking}); a call that finds a
+ * fresh token in the cache goes on at once. Credentials are kept per source, so two deployments
+ * with the same key share a token; Google's credentials object serialises its own refreshes.
+ */
+public final class VertexCredentials {
+    public static final String SCOPE = "https://www.googleapis.com/auth/cloud-platform";
+    /** How long before its expiry a token is replaced. */
+    static final Duration REFRESH_BEFORE = Duration.ofMinutes(5);
+    private static final String DEFAULT_SOURCE = "application-default";
+
+    private final Clock clock;
+    private final ConcurrentMap<String, GoogleCredentials> bySource = new ConcurrentHashMap<>();
+
+    public VertexCredentials(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** The deployment's current token: from the cache when fresh, else fetched off the event loop. */
+    public Future<Secret> token(Deployment deployment) {
+        Optional<Secret> fresh = freshToken(deployment);
+        if (fresh.isPresent()) {
+            return Future.succeededFuture(fresh.get());
+        }
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            try {
+                return Future.succeededFuture(fetch(deployment));
+            } catch (IOException | RuntimeException e) {
+                return Future.failedFuture(failure(e));
+            }
+        }
+        return context.executeBlocking(() -> {
+            try {
+                return fetch(deployment);
+            } catch (IOException | RuntimeException e) {
+                throw failure(e);
+            }
+        }, false);
+    }
+
+    /** The token last fetched for the deployment, fresh or not: what must be masked in what is relayed. */
+    public Optional<Secret> lastToken(Deployment deployment) {
+        GoogleCredentials credentials = bySource.get(source(deployment));
+        AccessToken token = credentials == null ? null : credentials.getAccessToken();
+        return token == null ? Optional.empty() : Optional.of(new Secret(token.getTokenValue()));
+    }
+
+    private Optional<Secret> freshToken(Deployment deployment) {
+        GoogleCredentials credentials = bySource.get(source(deployment));
+        AccessToken token = credentials == null ? null : credentials.getAccessToken();
+        if (token == null || !fresh(token)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Secret(token.getTokenValue()));
+    }
+
+    private boolean fresh(AccessToken token) {
+        return token.getExpirationTime() == null
+                || Instant.ofEpochMilli(token.getExpirationTime().getTime()).isAfter(clock.instant().plus(REFRESH_BEFORE));
+    }
+
+    private Secret fetch(Deployment deployment) throws IOException {
+        String source = source(deployment);
+        GoogleCredentials credentials = bySource.get(source);
+        if (credentials == null) {
+            credentials = load(deployment);
+            GoogleCredentials raced = bySource.putIfAbsent(source, credentials);
+            credentials = raced == null ? credentials : raced;
+        }
+        synchronized (credentials) {
+            AccessToken token = credentials.getAccessToken();
+            if (token == null || !fresh(token)) {
+                credentials.refresh();
+                token = credentials.getAccessToken();
+            }
+            if (token == null) {
+                throw new IOException("the credentials gave no access token");
+            }
+            return new Secret(token.getTokenValue());
+        }
+    }
+
+    @SuppressWarnings("deprecation") // fromStream reads any credential type; the key is the operator's own config
+    private static GoogleCredentials load(Deployment deployment) throws IOException {
+        Optional<Secret> configured = deployment.params().vendor().vertexCredentials();
+        GoogleCredentials credentials;
+        if (configured.isEmpty()) {
+            credentials = GoogleCredentials.getApplicationDefault();
+        } else {
+            String value = configured.get().value().strip();
+            try (InputStream key = value.startsWith("{")
+                    ? new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8))
+                    : Files.newInputStream(Path.of(value))) {
+                credentials = GoogleCredentials.fromStream(key);
+            }
+        }
+        return credentials.createScoped(List.of(SCOPE));
+    }
+
+    private static String source(Deployment deployment) {
+        return deployment.params().vendor().vertexCredentials().map(Secret::value).orElse(DEFAULT_SOURCE);
+    }
+
+    /** A failure that says what went wrong without quoting the key. */
+    private static IllegalStateException failure(Exception e) {
+        String what = e instanceof java.nio.file.NoSuchFileException ? "the vertex_credentials file does not exist"
+                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage()));
+        return new IllegalStateException("Vertex AI credentials: " + what);
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

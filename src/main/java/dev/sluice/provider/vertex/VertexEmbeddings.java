@@ -1,0 +1,52 @@
+package dev.sluice.provider.vertex;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.gemini.EmbeddingInputs;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Vertex AI's text embeddings, {@code models/MODEL:predict} with {@code instances[].content}
+ * and {@code parameters.outputDimensionality}, answered with
+ * {@code predictions[].embeddings.values} and each text's {@code statistics.token_count},
+ * whose sum is the usage.
+ */
+final class VertexEmbeddings {
+    private VertexEmbeddings() {}
+
+    static ObjectNode body(EmbeddingInputs inputs) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        ArrayNode instances = body.putArray("instances");
+        inputs.texts().forEach(text -> instances.addObject().put("content", text));
+        inputs.dimensions().ifPresent(d -> body.putObject("parameters").put("outputDimensionality", d));
+        return body;
+    }
+
+    static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
+        JsonNode tree;
+        try {
+            tree = Json.parse(body.getBytes());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        JsonNode predictions = tree.path("predictions");
+        if (!predictions.isArray()) {
+            return Optional.empty();
+        }
+        List<JsonNode> vectors = new ArrayList<>();
+        long tokens = 0;
+        for (JsonNode prediction : predictions) {
+            vectors.add(prediction.path("embeddings").path("values"));
+            tokens += prediction.path("embeddings").path("statistics").path("token_count").asLong(0);
+        }
+        return EmbeddingInputs.answer(vectors, model, tokens);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.sluice.provider.vertex;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Operation;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.stream.StreamTranslator;
+import io.vertx.core.buffer.Buffer;
+import java.util.Optional;
+
+/**
+ * One publisher's models on Vertex AI: Google's Gemini ({@code generateContent}), and others
+ * such as Anthropic's Claude ({@code rawPredict}) beside it. A family writes the body, picks the
+ * method on its publisher's model URL and reads the answers; {@link VertexProvider} adds what
+ * every family shares: the project, location and host ({@link VertexEndpoints}), the OAuth2
+ * token ({@link VertexCredentials}) and Google's error handling.
+ */
+public interface VertexFamily {
+
+    /** Whether this family serves {@code model}, the deployment's model after {@code vertex_ai/}. */
+    boolean serves(String model);
+
+    /**
+     * The call, headers besides the token included.
+     *
+     * @param body       the caller's OpenAI body, {@code model} set to the provider model
+     * @param dropParams whether what the vendor cannot take is dropped rather than refused
+     */
+    UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams);
+
+    StreamTranslator streamTranslator(Deployment deployment, ModelRequest request);
+
+    /** A 2xx body answering {@code request}, in OpenAI's shape. */
+    Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body);
+
+    /** Whether a 2xx body is written in this family's format, for answers read without their request (health probes). */
+    boolean readsAnswer(JsonNode tree);
+
+    /** {@link #normaliseSuccess(ModelRequest, Buffer)} without the request: a health probe's answer. */
+    Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body);
+}

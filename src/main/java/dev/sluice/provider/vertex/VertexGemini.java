@@ -1,0 +1,87 @@
+package dev.sluice.provider.vertex;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.json.Json;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Operation;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.gemini.EmbeddingInputs;
+import dev.sluice.provider.gemini.GeminiChatCalls;
+import dev.sluice.provider.stream.StreamTranslator;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Google's own models on Vertex AI: Gemini chat through the publisher model's
+ * {@code generateContent} / {@code streamGenerateContent?alt=sse} (the same body as Google AI
+ * Studio's) and text embeddings through {@code predict}. It serves every model no other family
+ * claims, as LiteLLM reads an unknown {@code vertex_ai/} model as Gemini.
+ */
+final class VertexGemini implements VertexFamily {
+    private final VertexEndpoints endpoints;
+    private final GeminiChatCalls chat;
+
+    VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) {
+        this.endpoints = endpoints;
+        this.chat = chat;
+    }
+
+    @Override
+    public boolean serves(String model) {
+        return true;
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams) {
+        Map<String, String> headers = new LinkedHashMap<>(deployment.params().vendor().extraHeaders());
+        return switch (operation) {
+            case CHAT_COMPLETIONS -> {
+                GeminiChatCalls.Written written = chat.write(body, dropParams);
+                String method = written.stream() ? "streamGenerateContent?alt=sse" : "generateContent";
+                yield new UpstreamRequest(endpoints.publisherModel(deployment, "google", method), headers, written.body(),
+                        written.droppedParams());
+            }
+            case EMBEDDINGS -> {
+                EmbeddingInputs inputs = EmbeddingInputs.of(body, dropParams);
+                yield new UpstreamRequest(endpoints.publisherModel(deployment, "google", "predict"), headers,
+                        Json.bytes(VertexEmbeddings.body(inputs)), inputs.droppedParams());
+            }
+            case COMPLETIONS -> throw new IllegalArgumentException(
+                    "/completions: not served by Gemini on Vertex AI (expected: /chat/completions or /embeddings)");
+        };
+    }
+
+    @Override
+    public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        return chat.streamTranslator(deployment.params().providerModel(), request);
+    }
+
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        String model = request.body().path("model").asText("gemini");
+        return request.operation() == Operation.EMBEDDINGS ? VertexEmbeddings.answer(model, body) : chat.answer(model, body);
+    }
+
+    @Override
+    public boolean readsAnswer(JsonNode tree) {
+        return GeminiChatCalls.isChatAnswer(tree) || tree.has("predictions");
+    }
+
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
+        try {
+            if (Json.parse(body.getBytes()).has("predictions")) {
+                return VertexEmbeddings.answer("gemini", body);
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return chat.answer("gemini", body);
+    }
+}

@@ -1,0 +1,126 @@
+package dev.sluice.provider.vertex;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.Secret;
+import dev.sluice.failure.Failure;
+import dev.sluice.json.Json;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Operation;
+import dev.sluice.llm.gemini.ToolCallIds;
+import dev.sluice.provider.DropParams;
+import dev.sluice.provider.ForwardedBody;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.gemini.GeminiChatCalls;
+import dev.sluice.provider.gemini.GoogleErrors;
+import dev.sluice.provider.stream.StreamTranslator;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Vertex AI ({@code vertex_ai/MODEL}): each call goes to its model family's publisher model
+ * URL in the deployment's project and location, with an OAuth2 access token as
+ * {@code Authorization: Bearer}. The token is the deployment's secret: {@link #key} returns it
+ * so everything relayed has it masked. Families are asked in order whether they serve the
+ * model; the last, Gemini, serves any.
+ */
+public final class VertexProvider implements Provider {
+    private final VertexEndpoints endpoints;
+    private final VertexCredentials credentials;
+    private final List<VertexFamily> families;
+
+    public VertexProvider(Map<String, String> env) {
+        this(env, Clock.systemUTC(), ToolCallIds.from(new SecureRandom()));
+    }
+
+    public VertexProvider(Map<String, String> env, Clock clock, ToolCallIds ids) {
+        this.endpoints = new VertexEndpoints(env);
+        this.credentials = new VertexCredentials(clock);
+        this.families = List.of(new VertexGemini(endpoints, new GeminiChatCalls(clock, ids)));
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        ObjectNode body = ForwardedBody.of(request.body(), deployment.params().providerModel());
+        return family(deployment).request(deployment, request.operation(), body, DropParams.allowed(deployment, request));
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
+        return family(deployment).request(deployment, endpoint, body, DropParams.allowed(deployment));
+    }
+
+    @Override
+    public Future<UpstreamRequest> authorize(Deployment deployment, UpstreamRequest request) {
+        return credentials.token(deployment).map(token -> {
+            Map<String, String> headers = new LinkedHashMap<>(request.headers());
+            headers.put("Authorization", "Bearer " + token.value());
+            return request.withHeaders(headers);
+        });
+    }
+
+    @Override
+    public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        return family(deployment).streamTranslator(deployment, request);
+    }
+
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        return familyReading(body).normaliseSuccess(request, body);
+    }
+
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
+        return familyReading(body).normaliseSuccess(body);
+    }
+
+    @Override
+    public Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
+        return GoogleErrors.classify(status, body, headers, now);
+    }
+
+    @Override
+    public ObjectNode normaliseError(int status, Buffer body) {
+        return GoogleErrors.normalise(status, body);
+    }
+
+    @Override
+    public Optional<Secret> key(Deployment deployment) {
+        return credentials.lastToken(deployment);
+    }
+
+    @Override
+    public Optional<String> misconfiguration(Deployment deployment) {
+        if (endpoints.project(deployment).isEmpty()) {
+            return Optional.of(VertexEndpoints.MISSING_PROJECT);
+        }
+        return Optional.empty();
+    }
+
+    private VertexFamily family(Deployment deployment) {
+        String model = deployment.params().providerModel();
+        return families.stream().filter(f -> f.serves(model)).findFirst().orElseThrow();
+    }
+
+    /** The family whose answer format a body is in; the answer does not say which deployment it came from. */
+    private VertexFamily familyReading(Buffer body) {
+        try {
+            JsonNode tree = Json.parse(body.getBytes());
+            return families.stream().filter(f -> f.readsAnswer(tree)).findFirst().orElse(families.getLast());
+        } catch (IOException e) {
+            return families.getLast();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.sluice.provider.gemini;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.Deployment;
+import dev.sluice.json.Json;
+import dev.sluice.llm.Operation;
+import dev.sluice.provider.Providers;
+import dev.sluice.provider.UnsupportedParam;
+import dev.sluice.provider.UpstreamRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How a {@code gemini/} deployment's calls are laid out: URL, key header, body. */
+public class GeminiProviderTest {
+
+    public static Deployment deployment(String params) {
+        try {
+            return ConfigLoader.parse("model_list:\n  - model_name: g\n    litellm_params: {" + params + "}\n",
+                    Map.of(), Providers.knownPrefixes()).deployments().getFirst();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    static ObjectNode body(String json) {
+        try {
+            return (ObjectNode) Json.parse(json.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private final GeminiProvider provider = new GeminiProvider(Map.of("GEMINI_API_KEY", "env-key"));
+
+    @Test
+    void chatGoesToGenerateContentOnGooglesHostWithTheKeyInItsHeader() {
+        UpstreamRequest request = provider.request(deployment("model: gemini/gemini-2.0-flash, api_key: cfg-key"),
+                Operation.CHAT_COMPLETIONS, body("{\"model\": \"gemini-2.0-flash\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"));
+        assertThat(request.url()).isEqualTo("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:generateContent");
+        assertThat(request.headers()).containsEntry("x-goog-api-key", "cfg-key");
+        assertThat(new String(request.body(), StandardCharsets.UTF_8)).isEqualTo("{\"contents\":[{\"role\":\"user\",\"parts\":[{\"text\":\"hi\"}]}]}");
+    }
+
+    @Test
+    void aStreamGoesToStreamGenerateContentAsSseAndApiBaseReplacesTheHost() {
+        UpstreamRequest request = provider.request(deployment("model: gemini/gemini-2.5-pro, api_base: 'http://127.0.0.1:9/'"),
+                Operation.CHAT_COMPLETIONS, body("{\"model\": \"gemini-2.5-pro\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"));
+        assertThat(request.url()).isEqualTo("http://127.0.0.1:9/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse");
+        assertThat(request.headers()).containsEntry("x-goog-api-key", "env-key");
+    }
+
+    @Test
+    void anApiBaseThatNamesTheVersionIsTheVersionRoot() {
+        UpstreamRequest request = provider.request(deployment("model: gemini/m, api_base: 'https://proxy.example/gemini/v1'"),
+                Operation.CHAT_COMPLETIONS, body("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"));
+        assertThat(request.url()).isEqualTo("https://proxy.example/gemini/v1/models/m:generateContent");
+    }
+
+    @Test
+    void embeddingsGoToBatchEmbedContentsAndTokenArraysAreRefused() {
+        Deployment embed = deployment("model: gemini/text-embedding-004");
+        UpstreamRequest request = provider.request(embed, Operation.EMBEDDINGS, body("{\"model\": \"text-embedding-004\", \"input\": \"hi\"}"));
+        assertThat(request.url()).endsWith("/v1beta/models/text-embedding-004:batchEmbedContents");
+        assertThat(new String(request.body(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"requests\":[{\"model\":\"models/text-embedding-004\",\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}");
+        assertThatThrownBy(() -> provider.request(embed, Operation.EMBEDDINGS, body("{\"input\": [[1, 2]]}")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("input[0]");
+        assertThatThrownBy(() -> provider.request(embed, Operation.EMBEDDINGS, body("{\"input\": \"x\", \"encoding_format\": \"base64\"}")))
+                .isInstanceOfSatisfying(UnsupportedParam.class, e -> assertThat(e.param()).isEqualTo("encoding_format"));
+    }
+
+    @Test
+    void anUnsupportedParameterIsRefusedOrDroppedAndListed() {
+        ObjectNode chat = body("{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"logprobs\": true}");
+        assertThatThrownBy(() -> provider.request(deployment("model: gemini/m"), Operation.CHAT_COMPLETIONS, chat))
+                .isInstanceOfSatisfying(UnsupportedParam.class, e -> assertThat(e.param()).isEqualTo("logprobs"));
+        UpstreamRequest dropped = provider.request(deployment("model: gemini/m, drop_params: true"), Operation.CHAT_COMPLETIONS, chat);
+        assertThat(dropped.droppedParams()).containsExactly("logprobs");
+        assertThat(new String(dropped.body(), StandardCharsets.UTF_8)).doesNotContain("logprobs");
+    }
+
+    @Test
+    void aDeploymentWithNoKeyAnywhereIsMisconfigured() {
+        assertThat(new GeminiProvider(Map.of()).misconfiguration(deployment("model: gemini/m")))
+                .hasValueSatisfying(problem -> assertThat(problem).startsWith("api_key: missing"));
+        assertThat(provider.misconfiguration(deployment("model: gemini/m"))).isEmpty();
+    }
+}

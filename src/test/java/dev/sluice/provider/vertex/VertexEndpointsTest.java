@@ -1,0 +1,46 @@
+package dev.sluice.provider.vertex;
+
+import static dev.sluice.provider.gemini.GeminiProviderTest.deployment;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.Deployment;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Where a {@code vertex_ai/} deployment's calls go. */
+class VertexEndpointsTest {
+
+    @Test
+    void theRegionalHostCarriesProjectLocationAndPublisherModel() {
+        Deployment d = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: proj, vertex_location: europe-west4");
+        assertThat(new VertexEndpoints(Map.of()).publisherModel(d, "google", "generateContent")).isEqualTo(
+                "https://europe-west4-aiplatform.googleapis.com/v1/projects/proj/locations/europe-west4/publishers/google/models/"
+                        + "gemini-2.0-flash:generateContent");
+    }
+
+    @Test
+    void theGlobalLocationHasTheHostWithoutARegion() {
+        Deployment d = deployment("model: vertex_ai/gemini-2.5-pro, vertex_project: proj, vertex_location: global");
+        assertThat(new VertexEndpoints(Map.of()).publisherModel(d, "google", "streamGenerateContent?alt=sse")).isEqualTo(
+                "https://aiplatform.googleapis.com/v1/projects/proj/locations/global/publishers/google/models/"
+                        + "gemini-2.5-pro:streamGenerateContent?alt=sse");
+    }
+
+    @Test
+    void theEnvironmentFillsProjectAndLocationAndTheLocationDefaultsAsLiteLlms() {
+        Deployment d = deployment("model: vertex_ai/gemini-2.0-flash");
+        assertThat(new VertexEndpoints(Map.of("VERTEXAI_PROJECT", "envproj", "VERTEXAI_LOCATION", "asia-northeast1"))
+                .publisherModel(d, "google", "predict"))
+                .startsWith("https://asia-northeast1-aiplatform.googleapis.com/v1/projects/envproj/locations/asia-northeast1/");
+        assertThat(new VertexEndpoints(Map.of("VERTEXAI_PROJECT", "envproj")).location(d)).isEqualTo("us-central1");
+    }
+
+    @Test
+    void apiBaseReplacesTheHostAndAProjectIsRequired() {
+        Deployment d = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: p, api_base: 'http://127.0.0.1:9/'");
+        assertThat(new VertexEndpoints(Map.of()).publisherModel(d, "google", "generateContent"))
+                .startsWith("http://127.0.0.1:9/v1/projects/p/locations/us-central1/");
+        assertThat(new VertexProvider(Map.of()).misconfiguration(deployment("model: vertex_ai/gemini-2.0-flash")))
+                .hasValueSatisfying(problem -> assertThat(problem).startsWith("vertex_project: missing"));
+    }
+}
