@@ -11,10 +11,15 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Answers a mock speaking Anthropic's Messages API: {@code POST /v1/messages}, whole or as
- * server-sent events, and {@code GET /v1/models}. The order, top to bottom: route → read the
+ * server-sent events, and {@code GET /v1/models}; and Claude on Vertex AI's
+ * {@code POST /v1/projects/P/locations/L/publishers/anthropic/models/MODEL:rawPredict} (or
+ * {@code :streamRawPredict}), whose body names no model and carries
+ * {@code anthropic_version: vertex-2023-10-16} instead. The order, top to bottom: route → read the
  * body → pick the mode → record the call → refuse a body that is not a JSON object or lacks
  * {@code model}, {@code messages} or {@code max_tokens}, as Anthropic does → raise the mode's
  * error, Anthropic's way → otherwise answer as the mode says.
@@ -45,11 +50,20 @@ final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         this.replies = new AnthropicMockReplies(options.name());
     }
 
+    /** Claude on Vertex AI: the model, and whether the method streams, are in the path. */
+    private static final Pattern VERTEX = Pattern.compile(
+            "/v1/projects/[^/]+/locations/[^/]+/publishers/anthropic/models/([^/:]+):(rawPredict|streamRawPredict)");
+    static final String VERTEX_VERSION = "vertex-2023-10-16";
+
     @Override
     public void handle(HttpServerRequest request) {
         String path = request.path();
-        if (request.method() == HttpMethod.POST && (path.equals("/v1/messages") || path.equals("/messages"))) {
-            request.body().onSuccess(body -> serve(request, body));
+        Matcher vertex = VERTEX.matcher(path);
+        if (request.method() == HttpMethod.POST && vertex.matches()) {
+            String model = vertex.group(1);
+            request.body().onSuccess(body -> serve(request, body, model));
+        } else if (request.method() == HttpMethod.POST && (path.equals("/v1/messages") || path.equals("/messages"))) {
+            request.body().onSuccess(body -> serve(request, body, null));
         } else if (request.method() == HttpMethod.GET && path.equals("/")) {
             MockResponses.json(request.response(), buffer(JsonNodeFactory.instance.objectNode().put("name", options.name())
                     .put("mode", schedule.current().cliName()).put("api", MockApi.ANTHROPIC.cliName())));
@@ -60,10 +74,18 @@ final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         }
     }
 
-    private void serve(HttpServerRequest request, Buffer rawBody) {
+    /** @param vertexModel the model named in a Vertex AI path, or null for Anthropic's own {@code /v1/messages} */
+    private void serve(HttpServerRequest request, Buffer rawBody, String vertexModel) {
         MockMode mode = schedule.next();
         Optional<JsonNode> body = MockJson.parse(rawBody);
         ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        if (vertexModel != null && body.isPresent() && body.get() instanceof ObjectNode vertexBody) {
+            if (!VERTEX_VERSION.equals(vertexBody.path("anthropic_version").asText(null))) {
+                MockResponses.error(request.response(), errors.missingField("anthropic_version"));
+                return;
+            }
+            body = Optional.of(vertexBody.deepCopy().put("model", vertexModel));
+        }
         Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.badJson()) : missing(body.get());
         if (refused.isPresent()) {
             MockResponses.error(request.response(), refused.get());

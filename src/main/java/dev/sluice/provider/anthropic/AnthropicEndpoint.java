@@ -54,6 +54,17 @@ final class AnthropicEndpoint {
 
     /** The headers of one call; {@code callerHeaders} are the caller's {@code anthropic-*} headers by lower-case name. */
     Map<String, String> headers(Deployment deployment, Map<String, String> callerHeaders) {
+        Map<String, String> headers = new LinkedHashMap<>(deploymentHeaders(deployment, callerHeaders));
+        key(deployment).ifPresent(k -> headers.put("x-api-key", k.value()));
+        headers.putIfAbsent("anthropic-version", API_VERSION);
+        return headers;
+    }
+
+    /**
+     * The deployment's {@code extra_headers} and the {@code anthropic-beta} features of the
+     * caller and the deployment, joined: what every host of the Messages API is sent.
+     */
+    static Map<String, String> deploymentHeaders(Deployment deployment, Map<String, String> callerHeaders) {
         Map<String, String> headers = new LinkedHashMap<>();
         Set<String> betas = new LinkedHashSet<>();
         addBetas(betas, callerHeaders.get(BETA));
@@ -64,8 +75,6 @@ final class AnthropicEndpoint {
                 headers.put(name, value);
             }
         });
-        key(deployment).ifPresent(k -> headers.put("x-api-key", k.value()));
-        headers.putIfAbsent("anthropic-version", API_VERSION);
         if (!betas.isEmpty()) {
             headers.put(BETA, String.join(",", betas));
         }

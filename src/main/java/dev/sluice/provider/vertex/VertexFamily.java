@@ -9,6 +9,7 @@ import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.UpstreamRequest;
 import dev.sluice.provider.stream.StreamTranslator;
 import io.vertx.core.buffer.Buffer;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,10 +27,12 @@ public interface VertexFamily {
     /**
      * The call, headers besides the token included.
      *
-     * @param body       the caller's OpenAI body, {@code model} set to the provider model
-     * @param dropParams whether what the vendor cannot take is dropped rather than refused
+     * @param body          the caller's OpenAI body, {@code model} set to the provider model
+     * @param dropParams    whether what the vendor cannot take is dropped rather than refused
+     * @param callerHeaders the caller's headers addressed to a vendor ({@code anthropic-beta}), by lower-case name
      */
-    UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams);
+    UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams,
+            Map<String, String> callerHeaders);
 
     StreamTranslator streamTranslator(Deployment deployment, ModelRequest request);
 

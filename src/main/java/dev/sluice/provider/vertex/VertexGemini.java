@@ -38,7 +38,8 @@ final class VertexGemini implements VertexFamily {
     }
 
     @Override
-    public UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams) {
+    public UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams,
+            Map<String, String> callerHeaders) {
         Map<String, String> headers = new LinkedHashMap<>(deployment.params().vendor().extraHeaders());
         return switch (operation) {
             case CHAT_COMPLETIONS -> {

@@ -2,6 +2,7 @@ package dev.sluice.provider.vertex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.failure.Failure;
@@ -14,6 +15,7 @@ import dev.sluice.provider.ForwardedBody;
 import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.anthropic.AnthropicCalls;
 import dev.sluice.provider.gemini.GeminiChatCalls;
 import dev.sluice.provider.gemini.GoogleErrors;
 import dev.sluice.provider.stream.StreamTranslator;
@@ -34,7 +36,8 @@ import java.util.Optional;
  * URL in the deployment's project and location, with an OAuth2 access token as
  * {@code Authorization: Bearer}. The token is the deployment's secret: {@link #key} returns it
  * so everything relayed has it masked. Families are asked in order whether they serve the
- * model; the last, Gemini, serves any.
+ * model: Anthropic's Claude ({@code claude-*}, through {@code rawPredict}), then Gemini, which
+ * serves any other.
  */
 public final class VertexProvider implements Provider {
     private final VertexEndpoints endpoints;
@@ -48,18 +51,21 @@ public final class VertexProvider implements Provider {
     public VertexProvider(Map<String, String> env, Clock clock, ToolCallIds ids) {
         this.endpoints = new VertexEndpoints(env);
         this.credentials = new VertexCredentials(clock);
-        this.families = List.of(new VertexGemini(endpoints, new GeminiChatCalls(clock, ids)));
+        this.families = List.of(
+                new VertexClaude(endpoints, new AnthropicCalls(clock, new BundledModelCatalog())),
+                new VertexGemini(endpoints, new GeminiChatCalls(clock, ids)));
     }
 
     @Override
     public UpstreamRequest request(Deployment deployment, ModelRequest request) {
         ObjectNode body = ForwardedBody.of(request.body(), deployment.params().providerModel());
-        return family(deployment).request(deployment, request.operation(), body, DropParams.allowed(deployment, request));
+        return family(deployment).request(deployment, request.operation(), body, DropParams.allowed(deployment, request),
+                request.vendorHeaders());
     }
 
     @Override
     public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
-        return family(deployment).request(deployment, endpoint, body, DropParams.allowed(deployment));
+        return family(deployment).request(deployment, endpoint, body, DropParams.allowed(deployment), Map.of());
     }
 
     @Override
