@@ -69,25 +69,11 @@ class SluiceJarIT {
                 }
             });
             assertThat(ready).as("demo answered readiness").isNotNull();
-            HttpResponse<String> chat = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
-                            .header("Authorization", "Bearer sk-sluice-demo")
-                            .header("Content-Type", "application/json")
-                            .timeout(Duration.ofSeconds(10))
-                            .POST(HttpRequest.BodyPublishers.ofString(
-                                    "{\"model\":\"demo-chat\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello, Sluice\"}]}"))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> chat = demoChat(http, port, "demo-chat");
             assertThat(chat.statusCode()).isEqualTo(200);
             assertThat(chat.body()).containsPattern("\\[demo-(east|west)\\]");
 
-            HttpResponse<String> crossVendor = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
-                            .header("Authorization", "Bearer sk-sluice-demo")
-                            .header("Content-Type", "application/json")
-                            .timeout(Duration.ofSeconds(10))
-                            .POST(HttpRequest.BodyPublishers.ofString(
-                                    "{\"model\":\"demo-flaky\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello, Sluice\"}]}"))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> crossVendor = demoChat(http, port, "demo-flaky");
             assertThat(crossVendor.statusCode()).as(crossVendor.body()).isEqualTo(200);
             assertThat(crossVendor.body()).contains("[demo-claude]", "\"object\":\"chat.completion\"");
             assertThat(crossVendor.headers().firstValue("x-litellm-model-group")).contains("demo-claude");
@@ -132,6 +118,18 @@ class SluiceJarIT {
 
         assertThat(process.exitValue()).isZero();
         assertThat(out).contains("openai").doesNotContain("sk-very-secret-value");
+    }
+
+    /** The chat the demo's printed curl sends, to {@code group}. */
+    private static HttpResponse<String> demoChat(HttpClient http, int port, String group) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                        .header("Authorization", "Bearer sk-sluice-demo")
+                        .header("Content-Type", "application/json")
+                        .timeout(Duration.ofSeconds(10))
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"model\":\"" + group + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello, Sluice\"}]}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
