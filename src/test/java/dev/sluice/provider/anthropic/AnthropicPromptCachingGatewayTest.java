@@ -26,11 +26,19 @@ class AnthropicPromptCachingGatewayTest {
     private static final BigDecimal CACHE_READ = new BigDecimal("0.0000003");
     private static final BigDecimal OUTPUT = new BigDecimal("0.000015");
 
+    private static MockUpstream anthropicMock() {
+        return MockUpstream.start(MockOptions.defaults("claude", MockMode.OK).withApi(MockApi.ANTHROPIC).withApiKey(KEY));
+    }
+
+    private static TestGateway gatewayBefore(MockUpstream claude) {
+        return TestGateway.start("model_list:\n  - {model_name: claude, litellm_params: {model: anthropic/claude-sonnet-4-5, api_base: '"
+                + claude.baseUrl() + "', api_key: " + KEY + "}}\n");
+    }
+
     @Test
     void aMarkedTextPartIsCachedByAnthropicAndChargedAtTheCacheReadRate() throws Exception {
-        try (MockUpstream claude = MockUpstream.start(MockOptions.defaults("claude", MockMode.OK).withApi(MockApi.ANTHROPIC).withApiKey(KEY));
-                TestGateway gateway = TestGateway.start("model_list:\n  - {model_name: claude, litellm_params: "
-                        + "{model: anthropic/claude-sonnet-4-5, api_base: '" + claude.baseUrl() + "', api_key: " + KEY + "}}\n")) {
+        try (MockUpstream claude = anthropicMock();
+                TestGateway gateway = gatewayBefore(claude)) {
             String document = "The terms of service, clause by clause. ".repeat(50);
             HttpResponse<String> response = gateway.post("/v1/chat/completions", """
                     {"model":"claude","messages":[{"role":"system","content":"Answer from the document."},
@@ -53,11 +61,35 @@ class AnthropicPromptCachingGatewayTest {
             assertThat(prompt).as("the mock counts a token per four characters, rounded up").isEqualTo((promptChars + 3) / 4);
 
             double charged = Double.parseDouble(response.headers().firstValue("x-litellm-response-cost").orElseThrow());
-            BigDecimal atCacheRate = INPUT.multiply(BigDecimal.valueOf(prompt - cached)).add(CACHE_READ.multiply(BigDecimal.valueOf(cached)))
-                    .add(OUTPUT.multiply(BigDecimal.valueOf(completion)));
+            BigDecimal atCacheRate = INPUT.multiply(BigDecimal.valueOf(prompt - cached))
+                    .add(CACHE_READ.multiply(BigDecimal.valueOf(cached))).add(OUTPUT.multiply(BigDecimal.valueOf(completion)));
             BigDecimal atFullRate = INPUT.multiply(BigDecimal.valueOf(prompt)).add(OUTPUT.multiply(BigDecimal.valueOf(completion)));
             assertThat(charged).isCloseTo(atCacheRate.doubleValue(), within(1e-12));
             assertThat(charged).isLessThan(atFullRate.doubleValue());
+        }
+    }
+
+    @Test
+    void aStreamsUsageChunkCarriesTheCacheRead() throws Exception {
+        try (MockUpstream claude = anthropicMock();
+                TestGateway gateway = gatewayBefore(claude)) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", """
+                    {"model":"claude","stream":true,"stream_options":{"include_usage":true},"messages":[
+                     {"role":"system","content":"%s","cache_control":{"type":"ephemeral","ttl":"1h"}},
+                     {"role":"user","content":"hi"}]}""".formatted("Long standing instructions. ".repeat(20)));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(claude.receivedBodies().getFirst().at("/system/0/cache_control"))
+                    .isEqualTo(Json.parse("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}".getBytes()));
+            JsonNode usage = null;
+            for (String line : response.body().split("\n")) {
+                if (line.startsWith("data: {") && line.contains("\"usage\":{")) {
+                    usage = Json.parse(line.substring(6).getBytes()).get("usage");
+                }
+            }
+            assertThat(usage).as(response.body()).isNotNull();
+            assertThat(usage.at("/prompt_tokens_details/cached_tokens").asLong()).isPositive();
+            assertThat(usage.get("prompt_tokens").asLong()).isGreaterThan(usage.at("/prompt_tokens_details/cached_tokens").asLong());
         }
     }
 }
