@@ -92,4 +92,18 @@ class AnthropicPromptCachingGatewayTest {
             assertThat(usage.get("prompt_tokens").asLong()).isGreaterThan(usage.at("/prompt_tokens_details/cached_tokens").asLong());
         }
     }
+
+    @Test
+    void aMalformedBreakpointIsA400NamingItAndNothingIsSent() throws Exception {
+        try (MockUpstream claude = anthropicMock();
+                TestGateway gateway = gatewayBefore(claude)) {
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", """
+                    {"model":"claude","messages":[{"role":"user","content":"hi","cache_control":{"type":"ephemeral","ttl":"1d"}}]}""");
+
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(Json.parse(response.body().getBytes()).at("/error/message").asText())
+                    .contains("messages[0].cache_control.ttl: \"1d\" (expected: 5m or 1h)");
+            assertThat(claude.requests()).isZero();
+        }
+    }
 }
