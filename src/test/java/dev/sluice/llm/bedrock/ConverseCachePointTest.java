@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.llm.anthropic.AnthropicMessages;
 import dev.sluice.llm.openai.OpenAiChat;
 import org.junit.jupiter.api.Test;
 
@@ -102,5 +103,16 @@ class ConverseCachePointTest {
                 + "'tools':[{'type':'function','function':{'name':'a'}}]}", CLAUDE_4_5);
 
         assertThat(body.toString()).doesNotContain("cachePoint");
+    }
+
+    @Test
+    void anAnthropicCallersMarksReachConverseToo() throws Exception {
+        JsonNode body = BedrockConverse.encodeRequest(AnthropicMessages.decodeRequest(json("{'model':'c','max_tokens':10,"
+                + "'system':[{'type':'text','text':'rules','cache_control':{'type':'ephemeral'}}],"
+                + "'messages':[{'role':'user','content':[{'type':'text','text':'doc','cache_control':{'type':'ephemeral'}}]}]}")),
+                CLAUDE_3_7).body();
+
+        assertThat(body.get("system")).isEqualTo(json("[{'text':'rules'},{'cachePoint':{'type':'default'}}]"));
+        assertThat(body.at("/messages/0/content")).isEqualTo(json("[{'text':'doc'},{'cachePoint':{'type':'default'}}]"));
     }
 }
