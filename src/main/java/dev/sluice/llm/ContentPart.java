@@ -9,10 +9,36 @@ import java.util.List;
  */
 public sealed interface ContentPart {
 
-    /** Plain text. */
-    record Text(String text) implements ContentPart {
+    /**
+     * A part that can carry a prompt-cache breakpoint ({@link CacheControl}): text, an image,
+     * a tool result. Tool calls and reasoning carry none.
+     */
+    sealed interface Cacheable extends ContentPart permits Text, Image, ToolResult {
+        /** The breakpoint after this part, or null when there is none. */
+        CacheControl cache();
+
+        /** This part with {@code cache} as its breakpoint (null for none). */
+        Cacheable withCache(CacheControl cache);
+    }
+
+    /**
+     * Plain text.
+     *
+     * @param cache the prompt-cache breakpoint after it, or null
+     */
+    record Text(String text, CacheControl cache) implements Cacheable {
         public Text {
             Checks.present(text, "text");
+        }
+
+        /** Text with no cache breakpoint. */
+        public Text(String text) {
+            this(text, null);
+        }
+
+        @Override
+        public Text withCache(CacheControl cache) {
+            return new Text(text, cache);
         }
     }
 
@@ -23,8 +49,9 @@ public sealed interface ContentPart {
      * @param mediaType the inline data's type, e.g. {@code image/png}; null with a URL
      * @param data      the inline image in base64, or null with a URL
      * @param detail    how closely the model should look ({@code low}, {@code high}, {@code auto}), or null for the vendor's default
+     * @param cache     the prompt-cache breakpoint after it, or null
      */
-    record Image(String url, String mediaType, String data, String detail) implements ContentPart {
+    record Image(String url, String mediaType, String data, String detail, CacheControl cache) implements Cacheable {
         public Image {
             if (url == null) {
                 Checks.notBlank(mediaType, "mediaType");
@@ -35,11 +62,16 @@ public sealed interface ContentPart {
         }
 
         public static Image atUrl(String url, String detail) {
-            return new Image(Checks.present(url, "url"), null, null, detail);
+            return new Image(Checks.present(url, "url"), null, null, detail, null);
         }
 
         public static Image inline(String mediaType, String data, String detail) {
-            return new Image(null, mediaType, data, detail);
+            return new Image(null, mediaType, data, detail, null);
+        }
+
+        @Override
+        public Image withCache(CacheControl cache) {
+            return new Image(url, mediaType, data, detail, cache);
         }
 
         public boolean inline() {
@@ -68,8 +100,10 @@ public sealed interface ContentPart {
      * @param toolCallId the {@link ToolCall#id()} this answers
      * @param content    what the tool returned: text and images only
      * @param isError    whether the tool failed (Anthropic's {@code is_error}; OpenAI has no word for it)
+     * @param cache      the prompt-cache breakpoint after the whole result, or null; a text or image inside
+     *                   may carry its own
      */
-    record ToolResult(String toolCallId, List<ContentPart> content, boolean isError) implements ContentPart {
+    record ToolResult(String toolCallId, List<ContentPart> content, boolean isError, CacheControl cache) implements Cacheable {
         public ToolResult {
             Checks.present(toolCallId, "toolCallId");
             content = Checks.listOf(content, "content");
@@ -79,6 +113,16 @@ public sealed interface ContentPart {
                             + " (expected: text or image in a tool result)");
                 }
             }
+        }
+
+        /** A tool result with no cache breakpoint of its own. */
+        public ToolResult(String toolCallId, List<ContentPart> content, boolean isError) {
+            this(toolCallId, content, isError, null);
+        }
+
+        @Override
+        public ToolResult withCache(CacheControl cache) {
+            return new ToolResult(toolCallId, content, isError, cache);
         }
     }
 

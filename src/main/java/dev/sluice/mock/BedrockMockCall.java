@@ -18,8 +18,10 @@ import java.util.Locale;
  * @param lastUserText the text the mock echoes
  * @param forcedTool   the tool the request makes the model call ({@code toolChoice} {@code tool} or
  *                     {@code any}: the first tool), or null
+ * @param cached       whether the body holds a {@code cachePoint} block, asking for the prompt before it to be cached
  */
-record BedrockMockCall(String action, String modelId, List<String> texts, String lastUserText, String forcedTool) {
+record BedrockMockCall(String action, String modelId, List<String> texts, String lastUserText, String forcedTool,
+        boolean cached) {
 
     static final String CONVERSE = "converse";
     static final String CONVERSE_STREAM = "converse-stream";
@@ -39,7 +41,7 @@ record BedrockMockCall(String action, String modelId, List<String> texts, String
         if (!action.equals(CONVERSE) && !action.equals(CONVERSE_STREAM) && !action.equals(INVOKE)) {
             return null;
         }
-        return new BedrockMockCall(action, URLDecoder.decode(rest.substring(0, slash), StandardCharsets.UTF_8), List.of(), "", null);
+        return new BedrockMockCall(action, URLDecoder.decode(rest.substring(0, slash), StandardCharsets.UTF_8), List.of(), "", null, false);
     }
 
     BedrockMockCall read(JsonNode body) {
@@ -69,7 +71,8 @@ record BedrockMockCall(String action, String modelId, List<String> texts, String
             texts.add(text.asText(""));
             lastUser = text.asText("");
         }
-        return new BedrockMockCall(action, modelId, List.copyOf(texts), lastUser, forcedTool(body.path("toolConfig")));
+        return new BedrockMockCall(action, modelId, List.copyOf(texts), lastUser, forcedTool(body.path("toolConfig")),
+                body.toString().contains("\"cachePoint\""));
     }
 
     private static String forcedTool(JsonNode toolConfig) {

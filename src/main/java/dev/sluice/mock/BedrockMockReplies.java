@@ -15,7 +15,9 @@ import software.amazon.eventstream.Message;
  * prelude and message CRCs are right), and InvokeModel embeddings in Titan's or Cohere's shape.
  * The reply echoes the prompt as {@link MockReplies} does; a call that forces a tool gets that
  * tool called with {@code {"said": <the echoed text>}}; a blocked call (mode {@code policy}) gets
- * a guardrail's message and {@code stopReason: guardrail_intervened}.
+ * a guardrail's message and {@code stopReason: guardrail_intervened}. Usage counts a quarter of
+ * the prompt's characters, and when the body holds a {@code cachePoint} half the prompt is read
+ * from the cache ({@code cacheReadInputTokens}).
  */
 final class BedrockMockReplies {
     static final String BLOCKED_TEXT = "Sorry, the model cannot answer this question.";
@@ -172,10 +174,16 @@ final class BedrockMockReplies {
     private static void usage(JsonGenerator json, BedrockMockCall call, String text) throws IOException {
         int input = MockTokens.estimate(call.promptChars());
         int output = MockTokens.estimate(text.length());
+        // Asked to cache, half the prompt is read from the cache; Converse counts those apart from inputTokens.
+        int cacheRead = call.cached() ? input / 2 : 0;
         json.writeObjectFieldStart("usage");
-        json.writeNumberField("inputTokens", input);
+        json.writeNumberField("inputTokens", input - cacheRead);
         json.writeNumberField("outputTokens", output);
         json.writeNumberField("totalTokens", input + output);
+        if (cacheRead > 0) {
+            json.writeNumberField("cacheReadInputTokens", cacheRead);
+            json.writeNumberField("cacheWriteInputTokens", 0);
+        }
         json.writeEndObject();
     }
 

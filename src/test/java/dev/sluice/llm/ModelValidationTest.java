@@ -45,7 +45,7 @@ class ModelValidationTest {
     void anImageIsAUrlOrInlineDataNeverBoth() {
         assertThat(Image.atUrl("https://example.com/a.png", null).inline()).isFalse();
         assertThat(Image.inline("image/png", "iVBORw0KGgo=", "low").inline()).isTrue();
-        assertThatThrownBy(() -> new Image("https://example.com/a.png", "image/png", "AAAA", null))
+        assertThatThrownBy(() -> new Image("https://example.com/a.png", "image/png", "AAAA", null, null))
                 .hasMessage("url: https://example.com/a.png (expected: either a url or inline data, not both)");
         assertThatThrownBy(() -> Image.inline(null, "AAAA", null)).hasMessage("mediaType: null (expected: a value)");
     }

@@ -28,7 +28,9 @@ import java.util.Set;
  * fields the model has no term for ({@code metadata}, {@code thinking}, {@code top_k}, ...)
  * are kept as extra fields of {@link Dialect#ANTHROPIC}. {@code tool_choice}'s
  * {@code disable_parallel_tool_use} has no internal term and is not kept. A malformed value
- * is refused with an {@link IllegalArgumentException} naming its JSON path.
+ * is refused with an {@link IllegalArgumentException} naming its JSON path. A block's or a
+ * tool's {@code cache_control} is kept as its cache breakpoint; on a {@code tool_use} or
+ * thinking block, which carry none in the internal model, it is not kept.
  */
 final class AnthropicRequestDecoder {
     private static final Set<String> COVERED = Set.of("model", "system", "messages", "tools", "tool_choice", "max_tokens",
@@ -84,12 +86,13 @@ final class AnthropicRequestDecoder {
 
     private static ContentPart block(ObjectNode block, String path) {
         return switch (text(block, "type", path + ".type")) {
-            case "text" -> new Text(text(block, "text", path + ".text"));
-            case "image" -> image(object(block.get("source"), path + ".source"), path + ".source");
+            case "text" -> new Text(text(block, "text", path + ".text"), AnthropicCacheControl.read(block, path));
+            case "image" -> image(object(block.get("source"), path + ".source"), path + ".source")
+                    .withCache(AnthropicCacheControl.read(block, path));
             case "tool_use" -> new ToolCall(text(block, "id", path + ".id"), text(block, "name", path + ".name"),
                     AnthropicToolInput.text(object(block.get("input"), path + ".input")));
             case "tool_result" -> new ToolResult(text(block, "tool_use_id", path + ".tool_use_id"), toolContent(block.get("content"),
-                    path + ".content"), block.path("is_error").asBoolean(false));
+                    path + ".content"), block.path("is_error").asBoolean(false), AnthropicCacheControl.read(block, path));
             case "thinking" -> new Reasoning(text(block, "thinking", path + ".thinking"),
                     block.path("signature").isTextual() ? block.get("signature").textValue() : null, false);
             case "redacted_thinking" -> new Reasoning(text(block, "data", path + ".data"), null, true);
@@ -136,11 +139,12 @@ final class AnthropicRequestDecoder {
         }
         List<ContentPart> parts = new ArrayList<>();
         for (int i = 0; i < system.size(); i++) {
-            ObjectNode block = object(system.get(i), path + "[" + i + "]");
+            String blockPath = path + "[" + i + "]";
+            ObjectNode block = object(system.get(i), blockPath);
             if (!"text".equals(block.path("type").asText())) {
-                throw refused(path + "[" + i + "].type", block.get("type"), "text");
+                throw refused(blockPath + ".type", block.get("type"), "text");
             }
-            parts.add(new Text(text(block, "text", path + "[" + i + "].text")));
+            parts.add(new Text(text(block, "text", blockPath + ".text"), AnthropicCacheControl.read(block, blockPath)));
         }
         return parts;
     }
@@ -161,7 +165,8 @@ final class AnthropicRequestDecoder {
             }
             decoded.add(new Tool(text(tool, "name", path + ".name"),
                     tool.path("description").isTextual() ? tool.get("description").textValue() : null,
-                    object(tool.get("input_schema"), path + ".input_schema").deepCopy(), null));
+                    object(tool.get("input_schema"), path + ".input_schema").deepCopy(), null,
+                    AnthropicCacheControl.read(tool, path)));
         }
         return decoded;
     }

@@ -105,7 +105,7 @@ final class AnthropicRequests {
         // Anthropic requires a schema; a function that takes nothing has an empty object's.
         node.set("input_schema", tool.parameters() != null ? tool.parameters().deepCopy()
                 : NODES.objectNode().put("type", "object").set("properties", NODES.objectNode()));
-        return node;
+        return AnthropicCacheControl.write(tool.cache(), node);
     }
 
     private static ObjectNode choice(ToolChoice choice) {

@@ -20,6 +20,9 @@ import java.util.List;
  * Anthropic requires, so consecutive turns of one speaker are merged into one and tool
  * results ({@code role: tool} in OpenAI) are user turns of {@code tool_result} blocks.
  *
+ * <p>A part's cache breakpoint becomes {@code cache_control} on the block it becomes. An
+ * empty text is left out, and its breakpoint with it.
+ *
  * <p>Reasoning goes back only as Anthropic signed it: a thinking block with its signature or
  * a redacted block. Reasoning without a signature (OpenAI's bare {@code reasoning_content})
  * cannot be verified by Anthropic, so it is left out, as LiteLLM leaves it out.
@@ -43,7 +46,7 @@ final class AnthropicTurns {
                             + message.parts().get(j).getClass().getSimpleName() + " (expected: text in a system message)");
                 }
                 if (!text.text().isEmpty()) {
-                    system.addObject().put("type", "text").put("text", text.text());
+                    system.add(AnthropicCacheControl.write(text.cache(), text(text.text())));
                 }
             }
         }
@@ -86,14 +89,14 @@ final class AnthropicTurns {
                 case Text text -> {
                     // Anthropic refuses an empty text block; an empty content beside tool calls means nothing.
                     if (!text.text().isEmpty()) {
-                        blocks.add(text(text.text()));
+                        blocks.add(AnthropicCacheControl.write(text.cache(), text(text.text())));
                     }
                 }
                 case Image image -> {
                     if (message.role() == Role.ASSISTANT) {
                         throw new IllegalArgumentException(partPath + ": Image (expected: no image in an assistant turn; Anthropic takes images from the user)");
                     }
-                    blocks.add(image(image));
+                    blocks.add(AnthropicCacheControl.write(image.cache(), image(image)));
                 }
                 case ToolCall call -> blocks.addObject().put("type", "tool_use").put("id", call.id()).put("name", call.name())
                         .set("input", AnthropicToolInput.parse(call.arguments(), partPath + ".function.arguments"));
@@ -127,10 +130,13 @@ final class AnthropicTurns {
         return block;
     }
 
-    /** A tool result bound to its {@code tool_use} id: text alone as a string, else blocks. */
+    /**
+     * A tool result bound to its {@code tool_use} id: text alone as a string, else blocks (also
+     * when a part inside carries a cache breakpoint, which only a block can hold).
+     */
     private static ObjectNode toolResult(ToolResult result) {
         ObjectNode block = NODES.objectNode().put("type", "tool_result").put("tool_use_id", result.toolCallId());
-        boolean onlyText = result.content().stream().allMatch(Text.class::isInstance);
+        boolean onlyText = result.content().stream().allMatch(part -> part instanceof Text text && text.cache() == null);
         if (onlyText) {
             StringBuilder joined = new StringBuilder();
             result.content().forEach(part -> joined.append(((Text) part).text()));
@@ -138,12 +144,13 @@ final class AnthropicTurns {
         } else {
             ArrayNode content = block.putArray("content");
             for (ContentPart part : result.content()) {
-                content.add(part instanceof Image image ? image(image) : text(((Text) part).text()));
+                content.add(part instanceof Image image ? AnthropicCacheControl.write(image.cache(), image(image))
+                        : AnthropicCacheControl.write(((Text) part).cache(), text(((Text) part).text())));
             }
         }
         if (result.isError()) {
             block.put("is_error", true);
         }
-        return block;
+        return AnthropicCacheControl.write(result.cache(), block);
     }
 }

@@ -22,8 +22,8 @@ import java.util.Locale;
 final class ConverseMessages {
     private ConverseMessages() {}
 
-    /** The {@code system} blocks: the text of every instruction message, in order. */
-    static ArrayNode system(List<Message> messages) {
+    /** The {@code system} blocks: the text of every instruction message, in order, cache points after their texts. */
+    static ArrayNode system(List<Message> messages, ConverseCachePoints cachePoints) {
         ArrayNode system = NODES.arrayNode();
         for (int i = 0; i < messages.size(); i++) {
             Message message = messages.get(i);
@@ -39,14 +39,15 @@ final class ConverseMessages {
                 }
                 if (!text.text().isEmpty()) {
                     system.addObject().put("text", text.text());
+                    addIfAny(system, cachePoints.after(text.cache()));
                 }
             }
         }
         return system;
     }
 
-    /** The {@code messages}: every other turn, same-role neighbours merged. */
-    static ArrayNode turns(List<Message> messages) {
+    /** The {@code messages}: every other turn, same-role neighbours merged, cache points after their blocks. */
+    static ArrayNode turns(List<Message> messages, ConverseCachePoints cachePoints) {
         ArrayNode turns = NODES.arrayNode();
         String lastRole = null;
         ArrayNode content = null;
@@ -62,9 +63,11 @@ final class ConverseMessages {
                 lastRole = role;
             }
             for (int j = 0; j < message.parts().size(); j++) {
-                ObjectNode block = ConverseContent.block(message.parts().get(j), "messages[" + i + "].content[" + j + "]");
+                ContentPart part = message.parts().get(j);
+                ObjectNode block = ConverseContent.block(part, "messages[" + i + "].content[" + j + "]");
                 if (block != null) {
                     content.add(block);
+                    addIfAny(content, cachePoints.after(ConverseCachePoints.of(part)));
                 }
             }
         }
@@ -75,6 +78,12 @@ final class ConverseMessages {
             }
         }
         return turns;
+    }
+
+    private static void addIfAny(ArrayNode blocks, ObjectNode block) {
+        if (block != null) {
+            blocks.add(block);
+        }
     }
 
     /** Whether the conversation holds tool calls or results: Converse then wants a {@code toolConfig}. */

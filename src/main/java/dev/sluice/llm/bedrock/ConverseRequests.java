@@ -25,8 +25,9 @@ final class ConverseRequests {
 
     static ConverseCall encode(ChatRequest request, String modelId) {
         ObjectNode body = NODES.objectNode();
-        body.set("messages", ConverseMessages.turns(request.messages()));
-        ArrayNode system = ConverseMessages.system(request.messages());
+        ConverseCachePoints cachePoints = ConverseCachePoints.forModel(modelId);
+        body.set("messages", ConverseMessages.turns(request.messages(), cachePoints));
+        ArrayNode system = ConverseMessages.system(request.messages(), cachePoints);
         if (!system.isEmpty()) {
             body.set("system", system);
         }
@@ -41,7 +42,7 @@ final class ConverseRequests {
         if (!inference.isEmpty()) {
             body.set("inferenceConfig", inference);
         }
-        ObjectNode toolConfig = toolConfig(request, extras);
+        ObjectNode toolConfig = toolConfig(request, extras, cachePoints);
         if (toolConfig != null) {
             body.set("toolConfig", toolConfig);
         }
@@ -75,7 +76,7 @@ final class ConverseRequests {
      * LiteLLM does, since Converse has no word for it; a conversation that already holds tool
      * calls still needs a {@code toolConfig}, so it then gets one tool that nothing asks for.
      */
-    private static ObjectNode toolConfig(ChatRequest request, ConverseExtras extras) {
+    private static ObjectNode toolConfig(ChatRequest request, ConverseExtras extras, ConverseCachePoints cachePoints) {
         boolean none = request.toolChoice() != null && request.toolChoice().mode() == ToolChoice.Mode.NONE;
         List<Tool> tools = new ArrayList<>(none ? List.of() : request.tools());
         ObjectNode choice = none ? null : toolChoice(request.toolChoice());
@@ -104,6 +105,10 @@ final class ConverseRequests {
             JsonNode schema = tool.parameters() != null ? tool.parameters()
                     : NODES.objectNode().put("type", "object").set("properties", NODES.objectNode());
             spec.putObject("inputSchema").set("json", schema);
+            ObjectNode cachePoint = cachePoints.after(tool.cache());
+            if (cachePoint != null) {
+                specs.add(cachePoint);
+            }
         }
         if (choice != null) {
             config.set("toolChoice", choice);

@@ -11,6 +11,7 @@ import static dev.sluice.llm.openai.WireFields.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.llm.CacheControl;
 import dev.sluice.llm.ContentPart;
 import dev.sluice.llm.ContentPart.Reasoning;
 import dev.sluice.llm.ContentPart.ToolCall;
@@ -47,16 +48,23 @@ final class OpenAiChatMessages {
     private static Message decodeOne(JsonNode node, String path) {
         ObjectNode message = object(node, path);
         String name = optionalText(message, "name", path);
-        String content = path(path, "content");
+        JsonNode content = message.get("content");
+        String at = path(path, "content");
+        // A message's own cache_control marks its last part, as LiteLLM reads it.
+        CacheControl cache = OpenAiCacheControl.read(message, path);
         return switch (text(message, "role", path)) {
-            case "system" -> new Message(Role.SYSTEM, OpenAiContent.decodeParts(message.get("content"), content, false), name);
-            case "developer" -> new Message(Role.DEVELOPER, OpenAiContent.decodeParts(message.get("content"), content, false), name);
-            case "user" -> new Message(Role.USER, OpenAiContent.decodeParts(message.get("content"), content, true), name);
-            case "assistant" -> new Message(Role.ASSISTANT, OpenAiContent.decodeAssistant(message, path), name);
+            case "system" -> new Message(Role.SYSTEM, marked(OpenAiContent.decodeParts(content, at, false), cache), name);
+            case "developer" -> new Message(Role.DEVELOPER, marked(OpenAiContent.decodeParts(content, at, false), cache), name);
+            case "user" -> new Message(Role.USER, marked(OpenAiContent.decodeParts(content, at, true), cache), name);
+            case "assistant" -> new Message(Role.ASSISTANT, marked(OpenAiContent.decodeAssistant(message, path), cache), name);
             case "tool" -> new Message(Role.TOOL, List.of(new ToolResult(text(message, "tool_call_id", path),
-                    OpenAiContent.decodeParts(message.get("content"), content, false), false)), null);
+                    OpenAiContent.decodeParts(content, at, false), false, cache)), null);
             default -> throw refused(path(path, "role"), message.get("role"), ROLES);
         };
+    }
+
+    private static List<ContentPart> marked(List<ContentPart> parts, CacheControl cache) {
+        return OpenAiCacheControl.onLastPart(parts, cache);
     }
 
     static ArrayNode encode(List<Message> messages) {
@@ -71,8 +79,9 @@ final class OpenAiChatMessages {
         List<ContentPart> rest = new ArrayList<>();
         for (ContentPart part : message.parts()) {
             if (part instanceof ToolResult result) {
-                out.addObject().put("role", "tool").put("tool_call_id", result.toolCallId())
-                        .set("content", OpenAiContent.encodeParts(result.content(), where + ".content", false));
+                ObjectNode tool = out.addObject().put("role", "tool").put("tool_call_id", result.toolCallId());
+                tool.set("content", OpenAiContent.encodeParts(result.content(), where + ".content", false));
+                OpenAiCacheControl.write(result.cache(), tool);
             } else {
                 rest.add(part);
             }

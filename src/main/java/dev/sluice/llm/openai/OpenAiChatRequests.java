@@ -15,6 +15,7 @@ import static dev.sluice.llm.openai.WireFields.text;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.llm.CacheControl;
 import dev.sluice.llm.ChatRequest;
 import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ExtraFields;
@@ -107,8 +108,13 @@ final class OpenAiChatRequests {
             if (!absent(parameters)) {
                 object(parameters, path(functionPath, "parameters"));
             }
+            // LiteLLM reads the breakpoint on the tool, else inside its function.
+            CacheControl cache = OpenAiCacheControl.read(tool, path);
+            if (cache == null) {
+                cache = OpenAiCacheControl.read(function, functionPath);
+            }
             decoded.add(new Tool(name, optionalText(function, "description", functionPath),
-                    absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(function, "strict", functionPath)));
+                    absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(function, "strict", functionPath), cache));
         }
         return decoded;
     }
@@ -182,6 +188,7 @@ final class OpenAiChatRequests {
         if (tool.strict() != null) {
             function.put("strict", tool.strict());
         }
+        OpenAiCacheControl.write(tool.cache(), node);
         return node;
     }
 

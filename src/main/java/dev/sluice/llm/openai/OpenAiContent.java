@@ -47,9 +47,10 @@ final class OpenAiContent {
             ObjectNode part = object(content.get(i), partPath);
             String type = text(part, "type", partPath);
             if (type.equals("text")) {
-                parts.add(new Text(text(part, "text", partPath)));
+                parts.add(new Text(text(part, "text", partPath), OpenAiCacheControl.read(part, partPath)));
             } else if (type.equals("image_url") && images) {
-                parts.add(image(object(part.get("image_url"), path(partPath, "image_url")), path(partPath, "image_url")));
+                parts.add(image(object(part.get("image_url"), path(partPath, "image_url")), path(partPath, "image_url"))
+                        .withCache(OpenAiCacheControl.read(part, partPath)));
             } else {
                 throw refused(path(partPath, "type"), part.get("type"), images ? "text or image_url" : "text");
             }
@@ -65,25 +66,29 @@ final class OpenAiContent {
     }
 
     /**
-     * One text part as a string, anything else as an array of parts; images only when
+     * One text part without a cache breakpoint as a string, anything else as an array of parts; images only when
      * {@code images} is true (OpenAI takes them in user messages alone). {@code where} names
      * the parts in refusals.
      */
     static JsonNode encodeParts(List<ContentPart> parts, String where, boolean images) {
-        if (parts.size() == 1 && parts.get(0) instanceof Text text) {
+        if (parts.size() == 1 && parts.get(0) instanceof Text text && text.cache() == null) {
             return NODES.textNode(text.text());
         }
         ArrayNode array = NODES.arrayNode();
         for (int i = 0; i < parts.size(); i++) {
             ObjectNode part = array.addObject();
             switch (parts.get(i)) {
-                case Text text -> part.put("type", "text").put("text", text.text());
+                case Text text -> {
+                    part.put("type", "text").put("text", text.text());
+                    OpenAiCacheControl.write(text.cache(), part);
+                }
                 case Image image when images -> {
                     ObjectNode url = part.put("type", "image_url").putObject("image_url");
                     url.put("url", image.inline() ? "data:" + image.mediaType() + ";base64," + image.data() : image.url());
                     if (image.detail() != null) {
                         url.put("detail", image.detail());
                     }
+                    OpenAiCacheControl.write(image.cache(), part);
                 }
                 default -> throw new IllegalArgumentException(path(where, i) + ": " + parts.get(i).getClass().getSimpleName()
                         + (images ? " (expected: text or image)" : " (expected: text; OpenAI takes images in user messages only)"));
