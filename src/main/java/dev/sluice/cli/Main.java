@@ -201,7 +201,7 @@ public final class Main {
     private static SluiceConfig load(Path file, boolean strict) throws ConfigException {
         Map<String, String> env = System.getenv();
         SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes(), strict);
-        List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env).misconfigurations(config.deployments()));
+        List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env).misconfigurations(config.deployments(), config::fileIndex));
         try {
             LatencyArgs.from(config.router().routingStrategyArgs());
         } catch (IllegalArgumentException e) {

@@ -41,4 +41,18 @@ public record SluiceConfig(
     public SluiceConfig withGeneral(GeneralSettings replaced) {
         return new SluiceConfig(deployments, router, replaced, guardrails, ignoredKeys, jsonLogs, unserved);
     }
+
+    /**
+     * The index in the file's {@code model_list} of {@code deployments().get(served)}: the
+     * unserved deployments left out of {@code deployments} still count in the file.
+     */
+    public int fileIndex(int served) {
+        int index = served;
+        for (UnservedDeployment left : unserved) {
+            if (left.index() <= index) {
+                index++;
+            }
+        }
+        return index;
+    }
 }

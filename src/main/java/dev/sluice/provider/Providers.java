@@ -90,11 +90,20 @@ public final class Providers {
      * {@code model_list} the way config errors do.
      */
     public List<String> misconfigurations(List<Deployment> deployments) {
+        return misconfigurations(deployments, i -> i);
+    }
+
+    /**
+     * Like {@link #misconfigurations(List)}, for deployments that are not the whole
+     * {@code model_list} (those of unserved providers left out): {@code place} maps a
+     * deployment's index in {@code deployments} to its index in the file.
+     */
+    public List<String> misconfigurations(List<Deployment> deployments, java.util.function.IntUnaryOperator place) {
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < deployments.size(); i++) {
             Deployment d = deployments.get(i);
             Optional<String> problem = forDeployment(d).misconfiguration(d);
-            int index = i;
+            int index = place.applyAsInt(i);
             problem.ifPresent(p -> problems.add("model_list[" + index + "].litellm_params." + p));
         }
         return problems;

@@ -113,6 +113,23 @@ class LitellmParamsValidationTest {
     }
 
     @Test
+    void aServedDeploymentKeepsItsPlaceInTheFileForItsProblems() throws ConfigException {
+        SluiceConfig config = ConfigLoader.parse("""
+                model_list:
+                  - {model_name: x, litellm_params: {model: sagemaker/a}}
+                  - {model_name: a, litellm_params: {model: openai/gpt-4o}}
+                  - {model_name: y, litellm_params: {model: petals/b}}
+                  - {model_name: z, litellm_params: {model: petals/c}}
+                  - {model_name: b, litellm_params: {model: hosted_vllm/m}}
+                """, Map.of(), Providers.knownPrefixes());
+
+        assertThat(config.fileIndex(0)).isEqualTo(1);
+        assertThat(config.fileIndex(1)).isEqualTo(4);
+        assertThat(Providers.builtIn(Map.of()).misconfigurations(config.deployments(), config::fileIndex))
+                .singleElement().asString().startsWith("model_list[4].litellm_params.api_base: missing");
+    }
+
+    @Test
     void strictRefusesADeploymentOfAProviderSluiceCannotCall() {
         assertThatThrownBy(() -> ConfigLoader.parse(UNSERVED, Map.of(), Providers.knownPrefixes(), true))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement().asString()

@@ -58,9 +58,10 @@ record ConverseExtras(Tool responseTool, ObjectNode thinking, List<String> unsup
                         thinking = (ObjectNode) value;
                     }
                 }
-                // Handled by the gateway, the same as Converse's own behaviour, or (metadata) LiteLLM's own
-                // field for logging, which it never sends to a vendor.
-                case "stream_options", "max_tokens", "metadata" -> { }
+                // Handled by the gateway, the same as Converse's own behaviour, (metadata) LiteLLM's own
+                // field for logging, which it never sends to a vendor, or (user) a field LiteLLM leaves out
+                // of its unsupported-parameter check for every vendor, as clients send it on every call.
+                case "stream_options", "max_tokens", "metadata", "user" -> { }
                 case "n" -> {
                     if (value.asInt(1) != 1 || !value.isNumber()) {
                         unsupported.add("n");

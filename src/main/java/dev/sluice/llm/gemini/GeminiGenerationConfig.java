@@ -21,8 +21,12 @@ import java.util.Set;
  * {@code thinkingConfig}. A parameter with no place is named in {@code unsupported}.
  */
 final class GeminiGenerationConfig {
-    /** Parameters read elsewhere or that only steer the gateway: never sent and never refused. */
-    private static final Set<String> HANDLED = Set.of("max_tokens", "stream_options", "parallel_tool_calls", "metadata");
+    /**
+     * Parameters read elsewhere or that only steer the gateway, and {@code user}, which LiteLLM
+     * leaves out of its unsupported-parameter check for every vendor (clients send it on every
+     * call): never sent and never refused.
+     */
+    private static final Set<String> HANDLED = Set.of("max_tokens", "stream_options", "parallel_tool_calls", "metadata", "user");
 
     /** LiteLLM's thinking budgets for {@code reasoning_effort}. */
     static final Map<String, Integer> THINKING_BUDGETS = Map.of(

@@ -14,6 +14,7 @@ import java.util.Optional;
  */
 final class BedrockEndpoint {
     private static final String CONVERSE_ROUTE = "converse/";
+    private static final String INVOKE_ROUTE = "invoke/";
 
     private final Map<String, String> env;
 
@@ -37,12 +38,18 @@ final class BedrockEndpoint {
     }
 
     /**
-     * The model id, inference profile or ARN: {@code bedrock/converse/MODEL} and {@code bedrock/MODEL}
-     * both name MODEL, and both are called through Converse.
+     * The model id, inference profile or ARN: {@code bedrock/converse/MODEL}, LiteLLM's
+     * {@code bedrock/invoke/MODEL} and {@code bedrock/MODEL} all name MODEL, and chat with any of
+     * them goes through Converse, which every Bedrock chat model answers.
      */
     static String modelId(Deployment deployment) {
         String model = deployment.params().providerModel();
-        return model.startsWith(CONVERSE_ROUTE) ? model.substring(CONVERSE_ROUTE.length()) : model;
+        for (String route : new String[] {CONVERSE_ROUTE, INVOKE_ROUTE}) {
+            if (model.startsWith(route)) {
+                return model.substring(route.length());
+            }
+        }
+        return model;
     }
 
     /** {@code BASE/model/ID/action}, the id percent-encoded whole (an ARN's {@code :} and {@code /} included). */

@@ -35,7 +35,8 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * Amazon Bedrock ({@code bedrock/MODEL} and {@code bedrock/converse/MODEL}): chat through the
+ * Amazon Bedrock ({@code bedrock/MODEL}, {@code bedrock/converse/MODEL} and LiteLLM's
+ * {@code bedrock/invoke/MODEL}): chat through the
  * Converse API ({@code POST /model/ID/converse}, {@code /converse-stream} for streams, answered
  * as an AWS event stream), embeddings through InvokeModel ({@code POST /model/ID/invoke}), every
  * call signed with AWS Signature Version 4. See {@code docs/providers/bedrock.md}.
@@ -142,10 +143,6 @@ public final class BedrockProvider implements Provider {
     public Optional<String> misconfiguration(Deployment deployment) {
         if (endpoint.region(deployment).isEmpty()) {
             return Optional.of(missingRegion());
-        }
-        if (deployment.params().providerModel().startsWith("invoke/")) {
-            return Optional.of("model: " + deployment.params().model() + " (expected: bedrock/ID or bedrock/converse/ID;"
-                    + " Sluice calls Bedrock's chat models through Converse, not LiteLLM's invoke/ route)");
         }
         var vendor = deployment.params().vendor();
         if (vendor.awsAccessKeyId().isPresent() != vendor.awsSecretAccessKey().isPresent()) {

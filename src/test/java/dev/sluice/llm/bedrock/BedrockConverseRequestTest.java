@@ -213,12 +213,13 @@ class BedrockConverseRequestTest {
     void parametersConverseCannotTakeAreListedAndLeftOut() throws Exception {
         ConverseCall call = encode("{'model':'m','messages':[{'role':'user','content':'x'}],'seed':7,'logprobs':true,"
                 + "'n':1,'parallel_tool_calls':true,'stream_options':{'include_usage':true},'metadata':{'tag':'x'},"
-                + "'presence_penalty':0.5}", CLAUDE);
+                + "'presence_penalty':0.5,'user':'u-77'}", CLAUDE);
         ConverseCall many = encode("{'model':'m','messages':[{'role':'user','content':'x'}],'n':2,'parallel_tool_calls':false}",
                 CLAUDE);
 
         assertThat(call.unsupported()).containsExactly("seed", "logprobs", "presence_penalty");
-        assertThat(call.body().toString()).doesNotContain("seed").doesNotContain("logprobs").doesNotContain("presence");
+        assertThat(call.body().toString()).doesNotContain("seed").doesNotContain("logprobs").doesNotContain("presence")
+                .as("user is never refused nor sent, as in LiteLLM").doesNotContain("u-77");
         assertThat(many.unsupported()).containsExactly("n", "parallel_tool_calls");
     }
 

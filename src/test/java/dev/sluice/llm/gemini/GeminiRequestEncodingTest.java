@@ -236,7 +236,8 @@ class GeminiRequestEncodingTest {
         GeminiRequest request = encode("""
                 {"model": "m", "messages": [{"role": "user", "content": "x"}], "logit_bias": {"1": 2}, "user": "u-1", "n": 3,
                  "parallel_tool_calls": true, "stream_options": {"include_usage": true}}""");
-        assertThat(request.unsupported()).containsExactly("logit_bias", "user", "n");
+        assertThat(request.unsupported()).as("user is never refused, as in LiteLLM").containsExactly("logit_bias", "n");
         assertThat(request.body().has("generationConfig")).isFalse();
+        assertThat(request.body().toString()).doesNotContain("u-1");
     }
 }

@@ -161,7 +161,7 @@ class BedrockWireTest {
     }
 
     @Test
-    void liteLlmsInvokeRouteIsAConfigProblem() throws Exception {
+    void liteLlmsInvokeRouteIsServedThroughConverse() throws Exception {
         String yaml = """
                 model_list:
                   - model_name: claude
@@ -169,7 +169,7 @@ class BedrockWireTest {
                 """;
         var deployments = ConfigLoader.parse(yaml, Map.of(), Providers.knownPrefixes()).deployments();
 
-        assertThat(Providers.builtIn(Map.of()).misconfigurations(deployments)).singleElement()
-                .satisfies(problem -> assertThat(problem).startsWith("model_list[0].litellm_params.model: bedrock/invoke/"));
+        assertThat(Providers.builtIn(Map.of()).misconfigurations(deployments)).isEmpty();
+        assertThat(BedrockEndpoint.modelId(deployments.getFirst())).isEqualTo("anthropic.claude-3-haiku-20240307-v1:0");
     }
 }
