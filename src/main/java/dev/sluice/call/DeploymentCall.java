@@ -84,7 +84,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         return provider.authorize(deployment, laidOut).transform(authorized -> {
             call.headers.upstreamTook(services.nanoTime().getAsLong() - authorizing);
             if (authorized.failed()) {
-                return failed(Failure.of(FailureClass.AUTH, "could not get credentials: " + authorized.cause().getMessage()));
+                return failed(CredentialFailures.of(authorized.cause()));
             }
             if (call.state.stopped()) {
                 return failed(Failure.of(FailureClass.TRANSPORT, "the caller left or the gateway stopped"));
