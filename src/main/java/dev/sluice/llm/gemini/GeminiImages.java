@@ -37,9 +37,10 @@ final class GeminiImages {
             part.putObject("inlineData").put("mimeType", image.mediaType()).put("data", image.data());
             return part;
         }
-        ObjectNode file = part.putObject("fileData");
-        mimeTypeOf(image.url()).ifPresent(type -> file.put("mimeType", type));
-        file.put("fileUri", image.url());
+        // Gemini refuses a file without its type, and Sluice does not fetch a caller's URL to sniff one.
+        String type = mimeTypeOf(image.url()).orElseThrow(() -> new IllegalArgumentException("image_url.url: " + image.url()
+                + " (expected: a data URL, or a URL whose path ends in a type Gemini reads, such as .png, .jpg, .gif, .webp or .pdf)"));
+        part.putObject("fileData").put("mimeType", type).put("fileUri", image.url());
         return part;
     }
 

@@ -75,13 +75,20 @@ class GeminiRequestEncodingTest {
                 {"model": "m", "messages": [{"role": "user", "content": [
                   {"type": "text", "text": "Compare"},
                   {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
-                  {"type": "image_url", "image_url": {"url": "https://example.com/cat.JPG?size=large", "detail": "high"}},
-                  {"type": "image_url", "image_url": {"url": "https://example.com/render"}}]}]}""");
+                  {"type": "image_url", "image_url": {"url": "https://example.com/cat.JPG?size=large", "detail": "high"}}]}]}""");
         assertThat(request.body().at("/contents/0/parts")).isEqualTo(json("""
                 [{"text": "Compare"},
                  {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}},
-                 {"fileData": {"mimeType": "image/jpeg", "fileUri": "https://example.com/cat.JPG?size=large"}},
-                 {"fileData": {"fileUri": "https://example.com/render"}}]"""));
+                 {"fileData": {"mimeType": "image/jpeg", "fileUri": "https://example.com/cat.JPG?size=large"}}]"""));
+    }
+
+    @Test
+    void aUrlWhoseTypeCannotBeToldIsRefusedRatherThanSentWithoutOne() {
+        assertThatThrownBy(() -> encode("""
+                {"model": "m", "messages": [{"role": "user", "content": [
+                  {"type": "image_url", "image_url": {"url": "https://example.com/render"}}]}]}"""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("image_url.url: https://example.com/render (expected: a data URL, or a URL whose path ends in");
     }
 
     @Test
