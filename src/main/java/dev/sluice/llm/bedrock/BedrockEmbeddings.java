@@ -5,10 +5,7 @@ import static dev.sluice.llm.bedrock.ConverseJson.NODES;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -52,17 +49,17 @@ public final class BedrockEmbeddings {
     }
 
     /**
-     * An InvokeModel embeddings answer in OpenAI's embeddings shape.
-     *
-     * @param base64 whether the caller asked {@code encoding_format: base64}: each vector is then
-     *               written as OpenAI does, the base64 of its little-endian float32 values
+     * An InvokeModel embeddings answer in OpenAI's embeddings shape, its vectors as float arrays.
+     * Its {@code usage} is Titan's {@code inputTextTokenCount}; Cohere's answer has no token
+     * count, so it has no {@code usage} (a 0 would make the call free): whoever answers the
+     * caller counts the prompt.
      */
-    public static ObjectNode decode(String modelId, JsonNode answer, boolean base64) {
+    public static ObjectNode decode(String modelId, JsonNode answer) {
         List<JsonNode> vectors = new ArrayList<>();
-        long tokens = 0;
+        JsonNode tokens = null;
         if (answer.path("embedding").isArray()) {
             vectors.add(answer.get("embedding"));
-            tokens = answer.path("inputTextTokenCount").asLong(0);
+            tokens = answer.get("inputTextTokenCount");
         } else {
             JsonNode embeddings = answer.path("embeddings");
             // embeddings_by_type answers hold {"float": [[...]]}; embeddings_floats answers the arrays themselves.
@@ -79,21 +76,13 @@ public final class BedrockEmbeddings {
         ArrayNode data = out.putArray("data");
         for (int i = 0; i < vectors.size(); i++) {
             ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
-            if (base64) {
-                item.put("embedding", base64(vectors.get(i)));
-            } else {
-                item.set("embedding", vectors.get(i));
-            }
+            item.set("embedding", vectors.get(i));
         }
         out.put("model", modelId);
-        out.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
+        if (tokens != null && tokens.isIntegralNumber()) {
+            out.putObject("usage").put("prompt_tokens", tokens.asLong()).put("total_tokens", tokens.asLong());
+        }
         return out;
-    }
-
-    private static String base64(JsonNode vector) {
-        ByteBuffer bytes = ByteBuffer.allocate(vector.size() * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        vector.forEach(value -> bytes.putFloat(value.floatValue()));
-        return Base64.getEncoder().encodeToString(bytes.array());
     }
 
     private static List<String> inputs(JsonNode input) {

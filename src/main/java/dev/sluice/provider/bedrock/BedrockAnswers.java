@@ -9,6 +9,7 @@ import dev.sluice.llm.Operation;
 import dev.sluice.llm.bedrock.BedrockConverse;
 import dev.sluice.llm.bedrock.BedrockEmbeddings;
 import dev.sluice.llm.openai.OpenAiChat;
+import dev.sluice.provider.EmbeddingAnswers;
 import dev.sluice.provider.OpenAiShape;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
@@ -43,8 +44,8 @@ final class BedrockAnswers {
         ObjectNode shaped;
         try {
             if (request.operation() == Operation.EMBEDDINGS) {
-                shaped = BedrockEmbeddings.decode(request.group(), root,
-                        "base64".equals(request.body().path("encoding_format").asText()));
+                // Bedrock's token count header is not seen here: an answer without one in its body is counted.
+                shaped = EmbeddingAnswers.finish(BedrockEmbeddings.decode(request.group(), root), request.body(), request.group());
             } else {
                 ChatAnswer answer = BedrockConverse.decodeAnswer(root, nextId(), request.group(),
                         BedrockConverse.responseTool(request.body()));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
+import dev.sluice.provider.EmbeddingAnswers;
 import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.UnsupportedParam;
 import io.vertx.core.buffer.Buffer;
@@ -12,13 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * An OpenAI embeddings request as Google's embedding endpoints take it, and their vectors
  * answered in OpenAI's shape. Google embeds text only: {@code input} is a string or a list of
  * strings (token arrays are refused), {@code dimensions} is {@code outputDimensionality}, and
- * {@code encoding_format} can only be {@code float}.
+ * {@code encoding_format} is {@code float} or {@code base64} (Google answers floats; base64 is
+ * written from them as OpenAI writes it).
  *
  * @param texts        the texts to embed, in order
  * @param dimensions   the caller's {@code dimensions}, when given
@@ -26,6 +29,7 @@ import java.util.Set;
  */
 public record EmbeddingInputs(List<String> texts, Optional<Integer> dimensions, List<String> droppedParams) {
     private static final Set<String> KNOWN = Set.of("model", "input", "dimensions", "encoding_format");
+    private static final Set<String> ENCODINGS = Set.of("float", "base64");
 
     /**
      * @throws UnsupportedParam when a parameter has no Google counterpart and {@code drop_params} is off
@@ -50,8 +54,8 @@ public record EmbeddingInputs(List<String> texts, Optional<Integer> dimensions, 
         List<String> dropped = new ArrayList<>();
         for (Map.Entry<String, JsonNode> field : body.properties()) {
             String name = field.getKey();
-            boolean floats = name.equals("encoding_format") && "float".equals(field.getValue().asText());
-            if ((!KNOWN.contains(name) || name.equals("encoding_format") && !floats) && !field.getValue().isNull()) {
+            boolean unknownEncoding = name.equals("encoding_format") && !ENCODINGS.contains(field.getValue().asText());
+            if ((!KNOWN.contains(name) || unknownEncoding) && !field.getValue().isNull()) {
                 if (!dropParams) {
                     throw new UnsupportedParam(name, "Google's embedding API");
                 }
@@ -62,8 +66,15 @@ public record EmbeddingInputs(List<String> texts, Optional<Integer> dimensions, 
         return new EmbeddingInputs(texts, dimensions.canConvertToInt() ? Optional.of(dimensions.asInt()) : Optional.empty(), dropped);
     }
 
-    /** OpenAI's {@code {"object":"list","data":[{"object":"embedding","index","embedding"}],"model","usage"}}. */
-    public static Optional<OpenAiShape.ShapedAnswer> answer(List<JsonNode> vectors, String model, long promptTokens) {
+    /**
+     * OpenAI's {@code {"object":"list","data":[{"object":"embedding","index","embedding"}],"model","usage"}},
+     * in the caller's {@code encoding_format}.
+     *
+     * @param promptTokens the vendor's token count; without one the prompt is counted from {@code request}
+     * @param request      the caller's OpenAI embeddings body
+     */
+    public static Optional<OpenAiShape.ShapedAnswer> answer(List<JsonNode> vectors, String model, OptionalLong promptTokens,
+            JsonNode request) {
         ObjectNode answer = JsonNodeFactory.instance.objectNode().put("object", "list");
         ArrayNode data = answer.putArray("data");
         for (int i = 0; i < vectors.size(); i++) {
@@ -74,8 +85,8 @@ public record EmbeddingInputs(List<String> texts, Optional<Integer> dimensions, 
             item.set("embedding", vectors.get(i));
         }
         answer.put("model", model);
-        answer.putObject("usage").put("prompt_tokens", promptTokens).put("total_tokens", promptTokens);
-        Buffer body = Json.buffer(answer);
+        promptTokens.ifPresent(tokens -> answer.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens));
+        Buffer body = Json.buffer(EmbeddingAnswers.finish(answer, request, model));
         return OpenAiShape.answer(body);
     }
 }

@@ -11,11 +11,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Google AI Studio's {@code models/MODEL:batchEmbedContents}: one request per text, each
  * naming the model, answered with {@code embeddings[].values} in the same order. Google AI
- * Studio reports no token counts for embeddings, so the usage is 0.
+ * Studio reports no token counts for embeddings, so the prompt is counted from the caller's
+ * {@code input}, as the gateway counts any answer without a usage.
  */
 final class GeminiEmbeddings {
     private GeminiEmbeddings() {}
@@ -31,7 +33,7 @@ final class GeminiEmbeddings {
         return Json.bytes(body);
     }
 
-    static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
+    static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body, JsonNode request) {
         JsonNode tree;
         try {
             tree = Json.parse(body.getBytes());
@@ -45,7 +47,7 @@ final class GeminiEmbeddings {
         }
         List<JsonNode> vectors = new ArrayList<>();
         embeddings.forEach(e -> vectors.add(e.path("values")));
-        return EmbeddingInputs.answer(vectors, model, 0);
+        return EmbeddingInputs.answer(vectors, model, OptionalLong.empty(), request);
     }
 
     static boolean isEmbeddingAnswer(JsonNode tree) {

@@ -98,13 +98,13 @@ public final class GeminiProvider implements Provider {
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
         String model = request.body().path("model").asText("gemini");
-        return request.operation() == Operation.EMBEDDINGS ? GeminiEmbeddings.answer(model, body) : chat.answer(model, body);
+        return request.operation() == Operation.EMBEDDINGS ? GeminiEmbeddings.answer(model, body, request.body()) : chat.answer(model, body);
     }
 
     /** A health probe's answer, read by its shape since the probe does not say what it asked. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
-        return isEmbeddings(body) ? GeminiEmbeddings.answer("gemini", body) : chat.answer("gemini", body);
+        return isEmbeddings(body) ? GeminiEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body);
     }
 
     @Override

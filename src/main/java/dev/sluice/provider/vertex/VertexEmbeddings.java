@@ -12,12 +12,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Vertex AI's text embeddings, {@code models/MODEL:predict} with {@code instances[].content}
  * and {@code parameters.outputDimensionality}, answered with
  * {@code predictions[].embeddings.values} and each text's {@code statistics.token_count},
- * whose sum is the usage.
+ * whose sum is the usage. An answer missing a text's count has its prompt counted from the
+ * caller's {@code input} instead, rather than charged short.
  */
 final class VertexEmbeddings {
     private VertexEmbeddings() {}
@@ -30,7 +32,7 @@ final class VertexEmbeddings {
         return body;
     }
 
-    static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
+    static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body, JsonNode request) {
         JsonNode tree;
         try {
             tree = Json.parse(body.getBytes());
@@ -43,10 +45,13 @@ final class VertexEmbeddings {
         }
         List<JsonNode> vectors = new ArrayList<>();
         long tokens = 0;
+        boolean counted = true;
         for (JsonNode prediction : predictions) {
             vectors.add(prediction.path("embeddings").path("values"));
-            tokens += prediction.path("embeddings").path("statistics").path("token_count").asLong(0);
+            JsonNode count = prediction.path("embeddings").path("statistics").path("token_count");
+            counted &= count.isNumber();
+            tokens += count.asLong(0);
         }
-        return EmbeddingInputs.answer(vectors, model, tokens);
+        return EmbeddingInputs.answer(vectors, model, counted ? OptionalLong.of(tokens) : OptionalLong.empty(), request);
     }
 }

@@ -66,7 +66,7 @@ final class VertexGemini implements VertexFamily {
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
         String model = request.body().path("model").asText("gemini");
-        return request.operation() == Operation.EMBEDDINGS ? VertexEmbeddings.answer(model, body) : chat.answer(model, body);
+        return request.operation() == Operation.EMBEDDINGS ? VertexEmbeddings.answer(model, body, request.body()) : chat.answer(model, body);
     }
 
     @Override
@@ -78,7 +78,7 @@ final class VertexGemini implements VertexFamily {
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
         try {
             if (Json.parse(body.getBytes()).has("predictions")) {
-                return VertexEmbeddings.answer("gemini", body);
+                return VertexEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode());
             }
         } catch (IOException e) {
             return Optional.empty();

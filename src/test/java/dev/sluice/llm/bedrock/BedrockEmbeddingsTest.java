@@ -43,23 +43,18 @@ class BedrockEmbeddingsTest {
 
     @Test
     void answersReadAsOpenAiEmbeddingLists() throws Exception {
-        assertThat(BedrockEmbeddings.decode("g", json("{'embedding':[0.5,-0.5],'inputTextTokenCount':3}"), false).toString())
+        assertThat(BedrockEmbeddings.decode("g", json("{'embedding':[0.5,-0.5],'inputTextTokenCount':3}")).toString())
                 .isEqualTo(json("{'object':'list','data':[{'object':'embedding','index':0,'embedding':[0.5,-0.5]}],"
                         + "'model':'g','usage':{'prompt_tokens':3,'total_tokens':3}}").toString());
-        JsonNode cohere = BedrockEmbeddings.decode("g", json("{'id':'x','embeddings':[[1.0],[2.0]],'texts':['a','b']}"), false);
+        JsonNode cohere = BedrockEmbeddings.decode("g", json("{'id':'x','embeddings':[[1.0],[2.0]],'texts':['a','b']}"));
         assertThat(cohere.at("/data/1/embedding/0").asDouble()).isEqualTo(2.0);
-        JsonNode byType = BedrockEmbeddings.decode("g", json("{'embeddings':{'float':[[1.0]]}}"), false);
+        JsonNode byType = BedrockEmbeddings.decode("g", json("{'embeddings':{'float':[[1.0]]}}"));
         assertThat(byType.at("/data/0/embedding/0").asDouble()).isEqualTo(1.0);
     }
 
     @Test
-    void base64IsWrittenAsOpenAiWritesItWhenAskedFor() throws Exception {
-        JsonNode answer = BedrockEmbeddings.decode("g", json("{'embedding':[1.0,-2.5]}"), true);
-        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder().decode(answer.at("/data/0/embedding").asText()))
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-
-        assertThat(bytes.getFloat()).isEqualTo(1.0f);
-        assertThat(bytes.getFloat()).isEqualTo(-2.5f);
-        assertThat(bytes.hasRemaining()).isFalse();
+    void cohereReportsNoTokenCountSoItsAnswerHasNoUsageRatherThanAFreeZero() throws Exception {
+        assertThat(BedrockEmbeddings.decode("g", json("{'embeddings':[[1.0]],'texts':['a']}")).has("usage")).isFalse();
+        assertThat(BedrockEmbeddings.decode("g", json("{'embedding':[1.0]}")).has("usage")).isFalse();
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.provider.bedrock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.json.Json;
@@ -8,6 +9,7 @@ import dev.sluice.mock.MockApi;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
+import dev.sluice.provider.EmbeddingAnswersTest;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.TestGateway;
 import java.net.http.HttpResponse;
@@ -198,6 +200,24 @@ class BedrockGatewayTest {
         assertThat(cohere.at("/data/1/index").asInt()).isEqualTo(1);
         assertThat(mock.receivedBodies().get(0).toString()).isEqualTo("{\"inputText\":\"embed me\"}");
         assertThat(mock.receivedBodies().get(1).toString()).isEqualTo("{\"texts\":[\"a\",\"b\"],\"input_type\":\"search_document\"}");
+    }
+
+    @Test
+    void cohereEmbeddingsAreChargedForTheirCountedPromptThoughBedrockReportsNoCount() throws Exception {
+        MockUpstream mock = mock(MockMode.OK);
+        TestGateway gateway = gateway(deployment("cohere", "cohere.embed-english-v3", endpoint(mock), "cohere-1")
+                .replace("aws_region_name: us-east-1\n", "aws_region_name: us-east-1\n      input_cost_per_token: 0.001\n"));
+
+        HttpResponse<String> response = gateway.post("/v1/embeddings",
+                "{\"model\":\"cohere\",\"input\":[\"the first text to embed\",\"and a second one\"],\"encoding_format\":\"base64\"}");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode body = json(response.body());
+        long prompt = body.at("/usage/prompt_tokens").asLong();
+        assertThat(prompt).isPositive();
+        double cost = Double.parseDouble(response.headers().firstValue("x-litellm-response-cost").orElseThrow());
+        assertThat(cost).isCloseTo(prompt * 0.001, within(1e-9));
+        assertThat(EmbeddingAnswersTest.floats(body.at("/data/1/embedding").asText())).hasSize(8);
     }
 
     @Test

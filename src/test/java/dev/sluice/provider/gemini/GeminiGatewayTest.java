@@ -1,10 +1,12 @@
 package dev.sluice.provider.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.json.Json;
 import dev.sluice.mock.MockApi;
+import dev.sluice.provider.EmbeddingAnswersTest;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
@@ -185,6 +187,43 @@ class GeminiGatewayTest {
         assertThat(body.at("/data/1/index").asInt()).isEqualTo(1);
         assertThat(body.at("/data/0/embedding")).hasSize(8);
         assertThat(mock.receivedBodies().getLast().at("/requests/1/outputDimensionality").asInt()).isEqualTo(8);
+    }
+
+    @Test
+    void embeddingsAreChargedForTheirCountedPromptThoughGoogleReportsNoCount() throws IOException {
+        MockUpstream mock = gemini("gem", MockMode.OK);
+        TestGateway gateway = gateway("""
+                model_list:
+                  - model_name: embed
+                    litellm_params: {model: gemini/text-embedding-004, api_base: %s, api_key: mock-key, input_cost_per_token: 0.001}
+                """.formatted(root(mock)));
+        HttpResponse<String> response = gateway.post("/v1/embeddings", """
+                {"model": "embed", "input": ["the first text to embed", "and a second one"]}""");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        long prompt = json(response.body()).at("/usage/prompt_tokens").asLong();
+        assertThat(prompt).isPositive();
+        double cost = Double.parseDouble(response.headers().firstValue("x-litellm-response-cost").orElseThrow());
+        assertThat(cost).isCloseTo(prompt * 0.001, within(1e-9));
+    }
+
+    @Test
+    void aBase64EmbeddingDecodesToTheFloatsOfTheSameText() throws IOException {
+        MockUpstream mock = gemini("gem", MockMode.OK);
+        TestGateway gateway = gateway("""
+                model_list:
+                  - model_name: embed
+                    litellm_params: {model: gemini/text-embedding-004, api_base: %s, api_key: mock-key}
+                """.formatted(root(mock)));
+        JsonNode floats = json(gateway.post("/v1/embeddings", """
+                {"model": "embed", "input": "same text", "encoding_format": "float"}""").body());
+        HttpResponse<String> response = gateway.post("/v1/embeddings", """
+                {"model": "embed", "input": "same text", "encoding_format": "base64"}""");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        float[] decoded = EmbeddingAnswersTest.floats(json(response.body()).at("/data/0/embedding").asText());
+        assertThat(decoded).hasSize(floats.at("/data/0/embedding").size());
+        for (int i = 0; i < decoded.length; i++) {
+            assertThat(decoded[i]).isEqualTo(floats.at("/data/0/embedding/" + i).floatValue());
+        }
     }
 
     @Test

@@ -3,14 +3,17 @@ package dev.sluice.provider.gemini;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.llm.Operation;
+import dev.sluice.provider.EmbeddingAnswersTest;
 import dev.sluice.provider.Providers;
 import dev.sluice.provider.UnsupportedParam;
 import dev.sluice.provider.UpstreamRequest;
+import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -71,8 +74,32 @@ public class GeminiProviderTest {
                 .isEqualTo("{\"requests\":[{\"model\":\"models/text-embedding-004\",\"content\":{\"parts\":[{\"text\":\"hi\"}]}}]}");
         assertThatThrownBy(() -> provider.request(embed, Operation.EMBEDDINGS, body("{\"input\": [[1, 2]]}")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("input[0]");
-        assertThatThrownBy(() -> provider.request(embed, Operation.EMBEDDINGS, body("{\"input\": \"x\", \"encoding_format\": \"base64\"}")))
+    }
+
+    @Test
+    void base64AndFloatEncodingsAreTakenAndOthersRefused() {
+        Deployment embed = deployment("model: gemini/text-embedding-004");
+        for (String format : new String[] {"base64", "float"}) {
+            UpstreamRequest request = provider.request(embed, Operation.EMBEDDINGS,
+                    body("{\"input\": \"x\", \"encoding_format\": \"" + format + "\"}"));
+            assertThat(request.droppedParams()).isEmpty();
+            assertThat(new String(request.body(), StandardCharsets.UTF_8)).doesNotContain("encoding_format");
+        }
+        assertThatThrownBy(() -> provider.request(embed, Operation.EMBEDDINGS, body("{\"input\": \"x\", \"encoding_format\": \"int8\"}")))
                 .isInstanceOfSatisfying(UnsupportedParam.class, e -> assertThat(e.param()).isEqualTo("encoding_format"));
+    }
+
+    @Test
+    void aBase64EmbeddingDecodesBackToGooglesVectorAndItsPromptIsCounted() {
+        ObjectNode request = body("{\"model\": \"embed\", \"input\": [\"one\", \"two words\"], \"encoding_format\": \"base64\"}");
+        Buffer google = Buffer.buffer("{\"embeddings\": [{\"values\": [0.25, -1.5, 3.0]}, {\"values\": [0.5]}]}");
+
+        JsonNode answer = GeminiEmbeddings.answer("text-embedding-004", google, request).orElseThrow().tree();
+
+        assertThat(EmbeddingAnswersTest.floats(answer.at("/data/0/embedding").asText())).containsExactly(0.25f, -1.5f, 3.0f);
+        assertThat(EmbeddingAnswersTest.floats(answer.at("/data/1/embedding").asText())).containsExactly(0.5f);
+        // Google AI Studio reports no count: the prompt is counted, never answered as a free 0.
+        assertThat(answer.at("/usage/prompt_tokens").asLong()).isPositive();
     }
 
     @Test
