@@ -35,7 +35,7 @@ final class AnthropicRequests {
         body.put("max_tokens", maxTokens(request.sampling(), thinking, options.defaultMaxTokens()));
         sampling(request.sampling(), body);
         ObjectNode jsonSchema = params.jsonToolSchema();
-        tools(request, jsonSchema, params.oneToolAtATime(), body);
+        tools(request, jsonSchema, params.oneToolAtATime(), thinks(thinking), body);
         if (thinking != null) {
             body.set("thinking", thinking);
         }
@@ -76,14 +76,21 @@ final class AnthropicRequests {
         }
     }
 
-    private static void tools(ChatRequest request, ObjectNode jsonSchema, boolean oneAtATime, ObjectNode body) {
+    /** Whether the thinking asked is on: Anthropic takes {@code {"type": "disabled"}} too. */
+    private static boolean thinks(ObjectNode thinking) {
+        return thinking != null && !"disabled".equals(thinking.path("type").asText());
+    }
+
+    private static void tools(ChatRequest request, ObjectNode jsonSchema, boolean oneAtATime, boolean thinks, ObjectNode body) {
         List<ObjectNode> tools = new ArrayList<>();
         request.tools().forEach(tool -> tools.add(tool(tool)));
         ObjectNode choice = request.toolChoice() == null ? null : choice(request.toolChoice());
         if (jsonSchema != null) {
             tools.add(NODES.objectNode().put("name", AnthropicOpenAiParams.JSON_TOOL)
                     .put("description", "Answer in the JSON the input schema describes.").set("input_schema", jsonSchema));
-            choice = NODES.objectNode().put("type", "tool").put("name", AnthropicOpenAiParams.JSON_TOOL);
+            // Anthropic refuses a forced tool while thinking (400), so the json tool is then only offered.
+            choice = thinks ? NODES.objectNode().put("type", "auto")
+                    : NODES.objectNode().put("type", "tool").put("name", AnthropicOpenAiParams.JSON_TOOL);
         }
         if (!tools.isEmpty()) {
             body.putArray("tools").addAll(tools);

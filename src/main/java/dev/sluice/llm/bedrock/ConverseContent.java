@@ -26,14 +26,19 @@ final class ConverseContent {
 
     private ConverseContent() {}
 
-    /** The block for {@code part}, or null for an empty text (Converse refuses blank text blocks). */
+    /**
+     * The block for {@code part}, or null for an empty text (Converse refuses blank text blocks)
+     * and for reasoning that is neither signed nor redacted (Claude on Bedrock refuses thinking
+     * without its signature, so it is dropped, as on the Anthropic path).
+     */
     static ObjectNode block(ContentPart part, String path) {
         return switch (part) {
             case Text text -> text.text().isEmpty() ? null : NODES.objectNode().put("text", text.text());
             case Image image -> NODES.objectNode().set("image", image(image, path));
             case ToolCall call -> NODES.objectNode().set("toolUse", toolUse(call, path));
             case ToolResult result -> NODES.objectNode().set("toolResult", toolResult(result, path));
-            case Reasoning reasoning -> NODES.objectNode().set("reasoningContent", reasoning(reasoning));
+            case Reasoning reasoning -> reasoning.redacted() || reasoning.signature() != null
+                    ? NODES.objectNode().set("reasoningContent", reasoning(reasoning)) : null;
         };
     }
 
@@ -103,10 +108,7 @@ final class ConverseContent {
             node.put("redactedContent", reasoning.text());
             return node;
         }
-        ObjectNode text = node.putObject("reasoningText").put("text", reasoning.text());
-        if (reasoning.signature() != null) {
-            text.put("signature", reasoning.signature());
-        }
+        node.putObject("reasoningText").put("text", reasoning.text()).put("signature", reasoning.signature());
         return node;
     }
 

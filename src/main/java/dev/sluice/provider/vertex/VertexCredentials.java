@@ -9,10 +9,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +20,7 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * OAuth2 access tokens for Vertex AI calls, shared by every model family on Vertex. The
  * credentials are the deployment's {@code vertex_credentials} (a path to a service-account key
- * file, or the key's JSON) or else Application Default Credentials, scoped to
+ * file, or the key's JSON, see {@link VertexKey}) or else Application Default Credentials, scoped to
  * {@code cloud-platform}; a service-account key is exchanged at its own {@code token_uri}.
  *
  * <p>Design notes. A token is used until {@link #REFRESH_BEFORE} its expiry and then
@@ -116,13 +112,19 @@ public final class VertexCredentials {
         Optional<Secret> configured = deployment.params().vendor().vertexCredentials();
         GoogleCredentials credentials;
         if (configured.isEmpty()) {
-            credentials = GoogleCredentials.getApplicationDefault();
+            try {
+                credentials = GoogleCredentials.getApplicationDefault();
+            } catch (IOException | RuntimeException e) {
+                // The message may quote a key file named by GOOGLE_APPLICATION_CREDENTIALS.
+                throw new VertexKey.Unusable("no vertex_credentials and no usable Application Default Credentials");
+            }
         } else {
-            String value = configured.get().value().strip();
-            try (InputStream key = value.startsWith("{")
-                    ? new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8))
-                    : Files.newInputStream(Path.of(value))) {
-                credentials = GoogleCredentials.fromStream(key);
+            byte[] key = VertexKey.bytes(configured.get().value());
+            try {
+                credentials = GoogleCredentials.fromStream(new ByteArrayInputStream(key));
+            } catch (IOException | RuntimeException e) {
+                // A parse error's message can quote the key's text, private key included.
+                throw new VertexKey.Unusable(VertexKey.NOT_A_KEY);
             }
         }
         return credentials.createScoped(List.of(SCOPE));
@@ -132,10 +134,15 @@ public final class VertexCredentials {
         return deployment.params().vendor().vertexCredentials().map(Secret::value).orElse(DEFAULT_SOURCE);
     }
 
-    /** A failure that says what went wrong without quoting the key. */
+    /**
+     * A failure that says what went wrong without quoting the key: a key that cannot be loaded
+     * says only that; a refused token exchange keeps the first line of the token endpoint's answer.
+     */
     private static IllegalStateException failure(Exception e) {
-        String what = e instanceof java.nio.file.NoSuchFileException ? "the vertex_credentials file does not exist"
-                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage()));
+        if (e instanceof VertexKey.Unusable unusable) {
+            return new IllegalStateException("Vertex AI credentials: " + unusable.getMessage());
+        }
+        String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage()));
         return new IllegalStateException("Vertex AI credentials: " + what);
     }
 

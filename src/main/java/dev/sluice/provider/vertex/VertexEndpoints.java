@@ -1,17 +1,18 @@
 package dev.sluice.provider.vertex;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.Deployment;
-import dev.sluice.json.Json;
-import java.io.IOException;
+import dev.sluice.config.Secret;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Where a Vertex AI deployment's models are: the project ({@code vertex_project}, else
- * {@code VERTEXAI_PROJECT}, else the {@code project_id} of an inline service-account key), the
+ * {@code VERTEXAI_PROJECT}, else the {@code project_id} of the service-account key in
+ * {@code vertex_credentials}, inline or in a file read once, else {@code GOOGLE_CLOUD_PROJECT}), the
  * location ({@code vertex_location}, else {@code VERTEXAI_LOCATION}, else {@code us-central1}
  * as in LiteLLM) and the host ({@code https://LOCATION-aiplatform.googleapis.com}, or
  * {@code https://aiplatform.googleapis.com} for {@code global}; {@code api_base} replaces it).
@@ -22,6 +23,8 @@ public final class VertexEndpoints {
     public static final String DEFAULT_LOCATION = "us-central1";
 
     private final Map<String, String> env;
+    /** The project of each configured key, so a key file is read once rather than on every call. */
+    private final ConcurrentMap<String, Optional<String>> keyProjects = new ConcurrentHashMap<>();
 
     public VertexEndpoints(Map<String, String> env) {
         this.env = env;
@@ -30,7 +33,8 @@ public final class VertexEndpoints {
     public Optional<String> project(Deployment deployment) {
         return deployment.params().vendor().vertexProject()
                 .or(() -> Optional.ofNullable(env.get("VERTEXAI_PROJECT")))
-                .or(() -> inlineKeyProject(deployment));
+                .or(() -> keyProject(deployment))
+                .or(() -> Optional.ofNullable(env.get("GOOGLE_CLOUD_PROJECT")));
     }
 
     public String location(Deployment deployment) {
@@ -63,20 +67,11 @@ public final class VertexEndpoints {
     }
 
     static final String MISSING_PROJECT = "vertex_project: missing (expected: the Google Cloud project, here, in"
-            + " VERTEXAI_PROJECT or as project_id of the service-account key in vertex_credentials)";
+            + " VERTEXAI_PROJECT, as project_id of the service-account key in vertex_credentials or in GOOGLE_CLOUD_PROJECT)";
 
-    private static Optional<String> inlineKeyProject(Deployment deployment) {
-        return deployment.params().vendor().vertexCredentials()
-                .map(secret -> secret.value().strip())
-                .filter(value -> value.startsWith("{"))
-                .flatMap(json -> {
-                    try {
-                        JsonNode key = Json.parse(json.getBytes(StandardCharsets.UTF_8));
-                        return Optional.ofNullable(key.path("project_id").textValue());
-                    } catch (IOException e) {
-                        return Optional.empty();
-                    }
-                });
+    private Optional<String> keyProject(Deployment deployment) {
+        return deployment.params().vendor().vertexCredentials().map(Secret::value)
+                .flatMap(value -> keyProjects.computeIfAbsent(value, VertexKey::projectId));
     }
 
     private static String encode(String segment) {

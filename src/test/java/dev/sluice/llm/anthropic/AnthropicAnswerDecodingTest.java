@@ -86,6 +86,16 @@ class AnthropicAnswerDecodingTest {
     }
 
     @Test
+    void theOfferedJsonToolCalledAfterThinkingIsStillTheAnswersText() {
+        ChatAnswer answer = decode("""
+                [{'type':'thinking','thinking':'hm','signature':'sig'},
+                 {'type':'tool_use','id':'toolu_1','name':'json_tool_call','input':{'age':30}}]""", "tool_use", true);
+
+        assertThat(answer.content()).containsExactly(new Reasoning("hm", "sig", false), new Text("{\"age\":30}"));
+        assertThat(answer.finishReason()).isEqualTo(FinishReason.STOP);
+    }
+
+    @Test
     void theForcedJsonToolsInputIsTheTextOfAStoppedAnswer() {
         ChatAnswer answer = decode("[{'type':'tool_use','id':'toolu_1','name':'json_tool_call','input':{'age':30}}]", "tool_use", true);
 

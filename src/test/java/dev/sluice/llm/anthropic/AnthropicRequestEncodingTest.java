@@ -144,6 +144,28 @@ class AnthropicRequestEncodingTest {
     }
 
     @Test
+    void structuredOutputWhileThinkingOffersTheJsonToolWithoutForcingIt() {
+        // Anthropic answers 400 "Thinking may not be enabled when tool_choice forces tool use".
+        AnthropicMessages.Encoded effort = encode("""
+                {'model':'g','messages':[{'role':'user','content':'a'}],'reasoning_effort':'low',
+                 'response_format':{'type':'json_schema','json_schema':{'name':'p','schema':{'type':'object'}}}}""");
+        assertThat(effort.jsonMode()).isTrue();
+        assertThat(effort.body().at("/tools/0/name").asText()).isEqualTo("json_tool_call");
+        assertThat(effort.body().get("tool_choice")).isEqualTo(json("{'type':'auto'}"));
+
+        ObjectNode own = body("""
+                {'model':'g','messages':[{'role':'user','content':'a'}],'thinking':{'type':'enabled','budget_tokens':2000},
+                 'parallel_tool_calls':false,'response_format':{'type':'json_object'}}""");
+        assertThat(own.get("tool_choice")).isEqualTo(json("{'type':'auto','disable_parallel_tool_use':true}"));
+
+        ObjectNode off = body("""
+                {'model':'g','messages':[{'role':'user','content':'a'}],'thinking':{'type':'disabled'},
+                 'response_format':{'type':'json_object'}}""");
+        assertThat(off.get("tool_choice")).as("thinking turned off still forces the tool")
+                .isEqualTo(json("{'type':'tool','name':'json_tool_call'}"));
+    }
+
+    @Test
     void samplingStopAndTokenLimitAreMapped() {
         ObjectNode body = body("""
                 {'model':'g','messages':[{'role':'user','content':'a'}],'temperature':0.5,'top_p':0.9,'stop':'END','max_tokens':77}""");

@@ -210,6 +210,19 @@ class BedrockConverseRequestTest {
     }
 
     @Test
+    void reasoningInTheHistoryWithoutASignatureIsLeftOut() throws Exception {
+        // Claude on Bedrock refuses a reasoningText without its signature.
+        JsonNode body = body("{'model':'m','messages':[{'role':'user','content':'x'},{'role':'assistant','content':'42',"
+                + "'reasoning_content':'I pondered'},{'role':'user','content':'why'},"
+                + "{'role':'assistant','content':'','reasoning_content':'only this'},{'role':'user','content':'ok'}]}");
+
+        assertThat(body.at("/messages/1/content")).containsExactly(json("{'text':'42'}"));
+        assertThat(body.at("/messages/3/content")).as("a turn left empty still gets a block")
+                .containsExactly(json("{'text':'.'}"));
+        assertThat(body.toString()).doesNotContain("reasoningContent");
+    }
+
+    @Test
     void parametersConverseCannotTakeAreListedAndLeftOut() throws Exception {
         ConverseCall call = encode("{'model':'m','messages':[{'role':'user','content':'x'}],'seed':7,'logprobs':true,"
                 + "'n':1,'parallel_tool_calls':true,'stream_options':{'include_usage':true},'metadata':{'tag':'x'},"

@@ -4,8 +4,12 @@ import static dev.sluice.provider.gemini.GeminiProviderTest.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.Deployment;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Where a {@code vertex_ai/} deployment's calls go. */
 class VertexEndpointsTest {
@@ -42,5 +46,22 @@ class VertexEndpointsTest {
                 .startsWith("http://127.0.0.1:9/v1/projects/p/locations/us-central1/");
         assertThat(new VertexProvider(Map.of()).misconfiguration(deployment("model: vertex_ai/gemini-2.0-flash")))
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("vertex_project: missing"));
+    }
+
+    @Test
+    void aKeyFilesProjectIsReadOnceAndGoogleCloudProjectComesLast(@TempDir Path dir) throws IOException {
+        Path key = dir.resolve("sa.json");
+        Files.writeString(key, "{\"type\":\"service_account\",\"project_id\":\"file-proj\"}");
+        Deployment d = deployment("model: vertex_ai/gemini-2.0-flash, vertex_credentials: '\"" + key + "\"'");
+        VertexEndpoints endpoints = new VertexEndpoints(Map.of("GOOGLE_CLOUD_PROJECT", "gcp-proj"));
+        assertThat(endpoints.project(d)).as("a quoted path is a path").hasValue("file-proj");
+        Files.delete(key);
+        assertThat(endpoints.project(d)).as("read once").hasValue("file-proj");
+
+        Deployment unreadable = deployment("model: vertex_ai/gemini-2.0-flash, vertex_credentials: '" + dir.resolve("none.json") + "'");
+        assertThat(endpoints.project(unreadable)).hasValue("gcp-proj");
+        assertThat(new VertexEndpoints(Map.of("VERTEXAI_PROJECT", "vx", "GOOGLE_CLOUD_PROJECT", "gcp-proj")).project(unreadable))
+                .hasValue("vx");
+        assertThat(new VertexEndpoints(Map.of()).project(unreadable)).isEmpty();
     }
 }

@@ -91,7 +91,7 @@ class VertexGatewayTest {
     }
 
     @Test
-    void aKeyFilesPathAndItsProjectIdAreEnoughAndEmbeddingsUsePredict(@TempDir Path dir) throws IOException {
+    void aKeyFilesPathIsEnoughSinceTheProjectIsTheKeysAndEmbeddingsUsePredict(@TempDir Path dir) throws IOException {
         Path key = dir.resolve("sa.json");
         Files.writeString(key, tokens.serviceAccountJson("key-project"));
         TestGateway gateway = TestGateway.start("""
@@ -100,7 +100,6 @@ class VertexGatewayTest {
                     litellm_params:
                       model: vertex_ai/text-embedding-005
                       api_base: http://127.0.0.1:%d
-                      vertex_project: proj
                       vertex_credentials: %s
                 """.formatted(mock.port(), key));
         started.add(gateway);
@@ -127,6 +126,37 @@ class VertexGatewayTest {
         HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("vtx", "hi"));
         assertThat(response.statusCode()).isNotEqualTo(200);
         assertThat(response.body()).doesNotContain("PRIVATE KEY");
+        assertThat(mock.requests()).isZero();
+    }
+
+    @Test
+    void anInlineKeyWrappedInQuotesIsStillAnInlineKeyWithItsProject() throws IOException {
+        // The YAML value is a quoted JSON string, as when the key is pasted as one.
+        String quoted = Json.MAPPER.writeValueAsString(tokens.serviceAccountJson("key-project"));
+        TestGateway gateway = gateway("vertex_ai/gemini-2.5-flash", quoted, "");
+        HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("vtx", "hi"));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(tokens.exchanges()).hasSize(1);
+    }
+
+    @Test
+    void aKeyThatCannotBeLoadedFailsTheCallNamingOnlyTheProblem(@TempDir Path dir) throws IOException {
+        String key = tokens.serviceAccountJson("key-project");
+        String privateKey = Json.parse(key.getBytes(StandardCharsets.UTF_8)).get("private_key").asText();
+        String secretLine = privateKey.lines().skip(1).findFirst().orElseThrow();
+        Path pem = dir.resolve("pem.json");
+        Files.writeString(pem, privateKey);
+        String truncatedAndQuoted = Json.MAPPER.writeValueAsString(key.substring(0, key.indexOf("-----END")));
+        for (String credentials : List.of(truncatedAndQuoted, pem.toString())) {
+            TestGateway gateway = gateway("vertex_ai/gemini-2.0-flash", credentials, "proj");
+            HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("vtx", "hi"));
+            assertThat(response.statusCode()).isNotEqualTo(200);
+            assertThat(response.body()).contains("vertex_credentials: is not a service-account key")
+                    .doesNotContain(secretLine).doesNotContain("PRIVATE KEY");
+        }
+        TestGateway missing = gateway("vertex_ai/gemini-2.0-flash", dir.resolve("absent.json").toString(), "proj");
+        assertThat(missing.post("/v1/chat/completions", Chat.body("vtx", "hi")).body())
+                .contains("vertex_credentials: cannot read the service-account key file");
         assertThat(mock.requests()).isZero();
     }
 }
