@@ -15,6 +15,7 @@ import dev.sluice.sync.StoredModelSync;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class ModelAdminHandlers {
     /** {@code POST /model/new}. */
     public void add(HttpServerRequest request) {
         calls.answer(request, "/model/new", Access.MASTER_KEY, call -> {
-            ModelEntries.Parsed parsed = parse(call.body(), Optional.empty());
+            ModelEntries.Parsed parsed = parse(call.body(), Map.of());
             Deployment deployment = parsed.deployment();
             ObjectNode entry = call.body().deepCopy();
             // Stored with its id, so every replica, and every later change, serves it under the same one.
@@ -94,11 +95,15 @@ public final class ModelAdminHandlers {
     public void update(HttpServerRequest request) {
         calls.answer(request, "/model/update", Access.MASTER_KEY, call -> {
             String id = idOf(call.body().path("model_info").path("id"), "model_info.id");
-            // A new api_base is looked up before the store is locked, so a slow resolver holds up no sync round.
-            JsonNode newApiBase = call.body().path("litellm_params").path("api_base");
-            Optional<Checked> checked = written(newApiBase)
-                    ? Optional.of(new Checked(newApiBase.textValue(), apiBases.refusal(newApiBase.textValue())))
-                    : Optional.empty();
+            // A new api_base (or Bedrock endpoint) is looked up before the store is locked, so a slow
+            // resolver holds up no sync round.
+            Map<String, Optional<String>> checked = new HashMap<>();
+            for (String field : List.of("api_base", "aws_bedrock_runtime_endpoint")) {
+                JsonNode url = call.body().path("litellm_params").path(field);
+                if (written(url)) {
+                    checked.put(url.textValue(), apiBases.refusal(url.textValue()));
+                }
+            }
             ModelEntries.Parsed parsed = models.change(() -> {
                 StoredModel stored = stored(id);
                 ObjectNode entry = merged(readEntry(stored), call.body());
@@ -159,19 +164,17 @@ public final class ModelAdminHandlers {
      * never repeats it (it may hold a password); one taken from an allowed variable is checked
      * once resolved.
      */
-    private ModelEntries.Parsed parse(JsonNode entry, Optional<Checked> earlier) {
+    private ModelEntries.Parsed parse(JsonNode entry, Map<String, Optional<String>> earlier) {
         JsonNode apiBase = entry.path("litellm_params").path("api_base");
         boolean checked = written(apiBase);
-        Optional<String> refused = !checked ? Optional.empty()
-                : earlier.filter(check -> check.url().equals(apiBase.textValue())).map(Checked::refusal)
-                        .orElseGet(() -> apiBases.refusal(apiBase.textValue()));
+        Optional<String> refused = !checked ? Optional.empty() : refusal(apiBase.textValue(), earlier);
         ModelEntries.Parsed parsed;
         try {
             parsed = models.entries().parse(entry);
         } catch (ModelEntries.Invalid e) {
             if (refused.isPresent()) {
                 List<String> others = e.problems().stream().filter(problem -> !problem.startsWith(API_BASE + ":")).toList();
-                throw apiBaseRefused(refused.get(), others);
+                throw refusedUrl(API_BASE, refused.get(), others);
             }
             if (e.field() != null) {
                 log.warn("models.entry_refused field={} code={}", e.field(), e.code());
@@ -182,30 +185,33 @@ public final class ModelAdminHandlers {
             refused = parsed.deployment().params().apiBase().flatMap(apiBases::refusal);
         }
         if (refused.isPresent()) {
-            throw apiBaseRefused(refused.get(), List.of());
+            throw refusedUrl(API_BASE, refused.get(), List.of());
         }
         // Bedrock's endpoint override is an api_base by another name, held to the same rules.
-        Optional<String> endpointRefused = parsed.deployment().params().vendor().awsBedrockRuntimeEndpoint().flatMap(apiBases::refusal);
+        Optional<String> endpointRefused = parsed.deployment().params().vendor().awsBedrockRuntimeEndpoint()
+                .flatMap(url -> refusal(url, earlier));
         if (endpointRefused.isPresent()) {
-            log.warn("models.entry_refused field={} code=api_base_not_allowed reason={}", BEDROCK_ENDPOINT, endpointRefused.get());
-            throw ApiError.invalidRequest("The model is not valid: " + BEDROCK_ENDPOINT + " is refused: " + endpointRefused.get() + ".",
-                    BEDROCK_ENDPOINT, "api_base_not_allowed");
+            throw refusedUrl(BEDROCK_ENDPOINT, endpointRefused.get(), List.of());
         }
         return parsed;
     }
 
-    /** An api_base already checked in this call, and why it was refused, if it was. */
-    private record Checked(String url, Optional<String> refusal) {}
+    /** Why {@code url} is refused, if it is: as already checked in this call ({@code earlier}), else looked up now. */
+    private Optional<String> refusal(String url, Map<String, Optional<String>> earlier) {
+        Optional<String> known = earlier.get(url);
+        return known != null ? known : apiBases.refusal(url);
+    }
 
-    /** Whether an api_base is a URL written out (checked before reading) rather than a variable (checked once resolved). */
+    /** Whether a URL field is written out (checked before reading) rather than a variable (checked once resolved). */
     private static boolean written(JsonNode apiBase) {
         return apiBase.isTextual() && !apiBase.textValue().startsWith("os.environ/");
     }
 
-    private static ApiError apiBaseRefused(String reason, List<String> otherProblems) {
-        log.warn("models.entry_refused field={} code=api_base_not_allowed reason={}", API_BASE, reason);
+    /** The refusal of a URL-valued {@code field} ({@code api_base} or Bedrock's endpoint), naming it and the entry's other problems. */
+    private static ApiError refusedUrl(String field, String reason, List<String> otherProblems) {
+        log.warn("models.entry_refused field={} code=api_base_not_allowed reason={}", field, reason);
         String others = otherProblems.isEmpty() ? "" : "; " + String.join("; ", otherProblems);
-        return ApiError.invalidRequest("The model is not valid: " + API_BASE + " is refused: " + reason + others + ".", API_BASE,
+        return ApiError.invalidRequest("The model is not valid: " + field + " is refused: " + reason + others + ".", field,
                 "api_base_not_allowed");
     }
 
