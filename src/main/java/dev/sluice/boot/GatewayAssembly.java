@@ -86,7 +86,7 @@ final class GatewayAssembly {
         Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
                 new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
         AccessControl access = accessControl(accounts, catalog, shared, metrics);
-        Providers providers = Providers.builtIn(options.env()).leavingOut(config.unserved());
+        Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
         ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().allowedEnvVars(), providers, guardrails);

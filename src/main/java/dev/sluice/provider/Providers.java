@@ -2,6 +2,7 @@ package dev.sluice.provider;
 
 import dev.sluice.api.ApiError;
 import dev.sluice.catalog.BundledModelCatalog;
+import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.UnservedDeployment;
 import dev.sluice.provider.anthropic.AnthropicProvider;
@@ -12,12 +13,14 @@ import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
 import dev.sluice.provider.openai.OpenAiCompatibleProvider;
 import dev.sluice.provider.vertex.VertexProvider;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /** Every provider adapter by its {@code litellm_params.model} prefix. */
 public final class Providers {
@@ -51,14 +54,27 @@ public final class Providers {
                 + String.join(", ", knownPrefixes().stream().sorted().toList()) + ".", "model", "provider_not_supported"));
     }
 
+    /**
+     * The adapters of vendors with an API of their own, by prefix; each is built from the
+     * environment (for defaults such as {@code AZURE_API_KEY}) and the model catalog (for limits
+     * such as Anthropic's required {@code max_tokens}).
+     */
+    private static final Map<String, BiFunction<Map<String, String>, ModelCatalog, Provider>> NATIVE = Map.of(
+            "azure", (env, catalog) -> new AzureProvider(env),
+            "bedrock", (env, catalog) -> new BedrockProvider(env),
+            "anthropic", (env, catalog) -> new AnthropicProvider(env, Clock.systemUTC(), catalog),
+            "gemini", (env, catalog) -> new GeminiProvider(env),
+            "vertex_ai", (env, catalog) -> new VertexProvider(env, catalog));
+
     /** All adapters Sluice ships; {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}. */
     public static Providers builtIn(Map<String, String> env) {
+        return builtIn(env, new BundledModelCatalog());
+    }
+
+    /** All adapters Sluice ships, reading model limits from {@code catalog}, the one the gateway routes with. */
+    public static Providers builtIn(Map<String, String> env, ModelCatalog catalog) {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
-        byPrefix.put("azure", new AzureProvider(env));
-        byPrefix.put("bedrock", new BedrockProvider(env));
-        byPrefix.put("anthropic", new AnthropicProvider(env, java.time.Clock.systemUTC(), new BundledModelCatalog()));
-        byPrefix.put("gemini", new GeminiProvider(env));
-        byPrefix.put("vertex_ai", new VertexProvider(env));
+        NATIVE.forEach((prefix, adapter) -> byPrefix.put(prefix, adapter.apply(env, catalog)));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
             byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
         }
@@ -67,12 +83,7 @@ public final class Providers {
 
     /** The prefixes the config may use. */
     public static Set<String> knownPrefixes() {
-        Set<String> prefixes = new java.util.TreeSet<>();
-        prefixes.add("azure");
-        prefixes.add("bedrock");
-        prefixes.add("anthropic");
-        prefixes.add("gemini");
-        prefixes.add("vertex_ai");
+        Set<String> prefixes = new java.util.TreeSet<>(NATIVE.keySet());
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
     }

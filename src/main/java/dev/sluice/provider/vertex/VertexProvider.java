@@ -2,7 +2,7 @@ package dev.sluice.provider.vertex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.catalog.BundledModelCatalog;
+import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.failure.Failure;
@@ -44,15 +44,16 @@ public final class VertexProvider implements Provider {
     private final VertexCredentials credentials;
     private final List<VertexFamily> families;
 
-    public VertexProvider(Map<String, String> env) {
-        this(env, Clock.systemUTC(), ToolCallIds.from(new SecureRandom()));
+    /** @param catalog where a Claude model's output limit is found, for the {@code max_tokens} Anthropic requires */
+    public VertexProvider(Map<String, String> env, ModelCatalog catalog) {
+        this(env, Clock.systemUTC(), ToolCallIds.from(new SecureRandom()), catalog);
     }
 
-    public VertexProvider(Map<String, String> env, Clock clock, ToolCallIds ids) {
+    public VertexProvider(Map<String, String> env, Clock clock, ToolCallIds ids, ModelCatalog catalog) {
         this.endpoints = new VertexEndpoints(env);
         this.credentials = new VertexCredentials(clock);
         this.families = List.of(
-                new VertexClaude(endpoints, new AnthropicCalls(clock, new BundledModelCatalog())),
+                new VertexClaude(endpoints, new AnthropicCalls(clock, catalog)),
                 new VertexGemini(endpoints, new GeminiChatCalls(clock, ids)));
     }
 

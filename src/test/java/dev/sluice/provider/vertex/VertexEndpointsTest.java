@@ -44,7 +44,7 @@ class VertexEndpointsTest {
         Deployment d = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: p, api_base: 'http://127.0.0.1:9/'");
         assertThat(new VertexEndpoints(Map.of()).publisherModel(d, "google", "generateContent"))
                 .startsWith("http://127.0.0.1:9/v1/projects/p/locations/us-central1/");
-        assertThat(new VertexProvider(Map.of()).misconfiguration(deployment("model: vertex_ai/gemini-2.0-flash")))
+        assertThat(new VertexProvider(Map.of(), new dev.sluice.catalog.BundledModelCatalog()).misconfiguration(deployment("model: vertex_ai/gemini-2.0-flash")))
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("vertex_project: missing"));
     }
 

@@ -31,7 +31,8 @@ class VertexTokensTest {
         tokens = new TokenServer();
         // The token's expiry is stamped by Google's library with the real clock: start the fake one there.
         clock = new FakeClock(Instant.now());
-        provider = new VertexProvider(Map.of(), clock, ToolCallIds.from(RandomGenerator.of("L64X128MixRandom")));
+        provider = new VertexProvider(Map.of(), clock, ToolCallIds.from(RandomGenerator.of("L64X128MixRandom")),
+                new dev.sluice.catalog.BundledModelCatalog());
         deployment = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: p, vertex_credentials: '"
                 + tokens.serviceAccountJson("p") + "'");
     }
