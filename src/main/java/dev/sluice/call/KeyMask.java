@@ -21,10 +21,6 @@ import java.util.Map;
 record KeyMask(List<Secret> keys) {
     private static final int SHORTEST_KEY = 4;
 
-    KeyMask {
-        keys = keys.stream().filter(k -> k.value().length() >= SHORTEST_KEY).toList();
-    }
-
     /** The mask of the secrets {@code deployment}'s provider adapter sends it. */
     static KeyMask of(Providers providers, Deployment deployment) {
         return new KeyMask(providers.forDeployment(deployment).secrets(deployment));
@@ -33,7 +29,7 @@ record KeyMask(List<Secret> keys) {
     String text(String text) {
         String shown = text;
         for (Secret key : keys) {
-            if (shown.contains(key.value())) {
+            if (key.value().length() >= SHORTEST_KEY && shown.contains(key.value())) {
                 shown = shown.replace(key.value(), key.masked());
             }
         }

@@ -14,7 +14,6 @@ import java.util.Map;
  */
 public record UpstreamRequest(String url, Map<String, String> headers, byte[] body, List<String> droppedParams) {
     public UpstreamRequest {
-        headers = Map.copyOf(headers);
         droppedParams = List.copyOf(droppedParams);
     }
 
