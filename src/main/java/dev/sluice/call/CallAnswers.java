@@ -28,7 +28,7 @@ final class CallAnswers {
         String requested = call.group().name();
         if (outcome.cancelled() && call.state.cut()) {
             // The gateway stopped before any answer came: the caller is told to call again.
-            Responses.error(response, Drain.cut());
+            CallerErrors.write(response, call.codec, Drain.cut());
             charge.unserved(requested, Drain.cut().status());
             return Future.succeededFuture();
         }
@@ -41,7 +41,7 @@ final class CallAnswers {
             call.headers.apply(response);
             charge.putLimitHeaders(response);
             charge.putErrorCost(response, requested);
-            errors.answer(response, outcome);
+            errors.answer(response, outcome, call.codec);
             charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
             return Future.succeededFuture();
         }

@@ -9,6 +9,8 @@ import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureClassifier;
 import dev.sluice.guardrail.AnswerText;
+import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.StreamEncoding;
 import dev.sluice.guardrail.GuardrailRefusal;
 import dev.sluice.json.Json;
 import dev.sluice.provider.OpenAiShape;
@@ -163,10 +165,17 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     return unanswered(exchange, body.cause());
                 }
                 Buffer events;
+                Buffer callerEvents;
                 try {
-                    events = translator.feed(body.result()).appendBuffer(translator.end());
+                    Buffer fed = translator.feed(body.result());
+                    Buffer rest = translator.end();
+                    events = Buffer.buffer(fed.length() + rest.length()).appendBuffer(fed).appendBuffer(rest);
+                    StreamEncoding encoding = call.answers().stream(provider.passesThrough(deployment, call.decoded()));
+                    callerEvents = encoding.feed(body.result(), fed).appendBuffer(encoding.end(rest));
                 } catch (StreamFailure failure) {
                     return failed(failure.failure());
+                } catch (IllegalArgumentException untranslatable) {
+                    return failed(untranslatable(untranslatable));
                 }
                 if (!StreamEndMark.in(events)) {
                     return unanswered(exchange, new UpstreamFailure(UpstreamFailure.Kind.BROKEN, StreamRelay.NO_END_MARK));
@@ -180,7 +189,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                         return failed(GuardrailFailures.of(refused.get()));
                     }
                 }
-                return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), events,
+                return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), callerEvents,
                         "text/event-stream", exchange.headers(), usage)));
             });
         }
@@ -211,7 +220,8 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                                 call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
-                new StreamRelay.Events(translator, new StreamTally(call.charge().keepsStreamText(deployment))));
+                new StreamRelay.Events(translator, new StreamTally(call.charge().keepsStreamText(deployment)),
+                        call.answers().stream(provider.passesThrough(deployment, call.decoded()))));
         relay.finished().onSuccess(end -> {
             relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));
@@ -265,11 +275,18 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     return failed(GuardrailFailures.of(refused.get()));
                 }
             }
+            Buffer callerBody;
+            try {
+                callerBody = call.answers().whole(new AnswerEncoding.WholeAnswer(read.result(), answer.body(), answer.tree(),
+                        provider.passesThrough(plan.deployment(), call.decoded())));
+            } catch (IllegalArgumentException untranslatable) {
+                return failed(untranslatable(untranslatable));
+            }
             long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : call.facts().promptTokens();
             services.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(services.nanoTime().getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, answer.completionTokens()), false);
             return Future.succeededFuture(AttemptResult.served(
-                    new Answer.Whole(status, answer.body(), "application/json", exchange.headers(), usage)));
+                    new Answer.Whole(status, callerBody, "application/json", exchange.headers(), usage)));
         });
     }
 
@@ -277,6 +294,14 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     /** The attempt got no (whole) HTTP answer: refused, reset, cut, timed out or abandoned. */
     private static Future<AttemptResult<Answer>> unanswered(UpstreamExchange exchange, Throwable cause) {
         return failed(FailureClassifier.fromTransport(exchange.failure(cause)));
+    }
+
+    /**
+     * The deployment answered with what the caller's entry API has no place for (say, an image
+     * in the answer of a caller of Anthropic's API): another deployment may answer otherwise.
+     */
+    private static Failure untranslatable(IllegalArgumentException cause) {
+        return Failure.of(FailureClass.SERVER, "answered with what the caller's API cannot carry: " + cause.getMessage());
     }
 
     private static Future<AttemptResult<Answer>> failed(Failure failure) {

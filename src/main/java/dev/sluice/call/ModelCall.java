@@ -4,6 +4,7 @@ import dev.sluice.access.Caller;
 import dev.sluice.access.CallTicket;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.ingress.IngressCodec;
+import dev.sluice.ingress.AnswerEncoding;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
@@ -35,6 +36,7 @@ final class ModelCall {
 
     private Caller caller;
     private ModelRequest decoded;
+    private AnswerEncoding answers;
     private int bodyBytes;
     private ModelGroup group;
     private CallerOverrides overrides;
@@ -63,6 +65,7 @@ final class ModelCall {
     void decoded(ModelRequest decoded, int bodyBytes) {
         this.decoded = decoded;
         this.bodyBytes = bodyBytes;
+        this.answers = codec.answers(decoded);
     }
 
     /**
@@ -93,6 +96,11 @@ final class ModelCall {
 
     ModelRequest decoded() {
         return Objects.requireNonNull(decoded, "the request is read before it was decoded");
+    }
+
+    /** How the caller is written the answer, in its entry API's dialect. */
+    AnswerEncoding answers() {
+        return Objects.requireNonNull(answers, "the answer is written before the request was decoded");
     }
 
     int bodyBytes() {

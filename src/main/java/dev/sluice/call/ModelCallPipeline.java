@@ -135,7 +135,7 @@ public final class ModelCallPipeline {
         }
         if (call.ticketOrNull() == null) {
             // Not routed yet (authenticating, reading the body, being admitted): nothing upstream to stop.
-            Responses.error(call.response, Drain.cut());
+            CallerErrors.write(call.response, call.codec, Drain.cut());
         }
         call.state.onCut();
     }
@@ -240,13 +240,14 @@ public final class ModelCallPipeline {
             call.response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
         }
         if (t instanceof ApiError error) {
-            Responses.error(call.response, error);
+            CallerErrors.write(call.response, call.codec, error);
             return;
         }
         if (call.response.closed() || t instanceof HttpClosedException) {
             log.debug("request.client_gone call_id={}", call.callId);
             return;
         }
-        Responses.internalError(call.response, "model_call", t);
+        log.error("request.internal_error where=model_call call_id={}", call.callId, t);
+        CallerErrors.write(call.response, call.codec, Responses.internal());
     }
 }

@@ -1,6 +1,6 @@
 package dev.sluice.call;
 
-import dev.sluice.http.Responses;
+import dev.sluice.ingress.IngressCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
@@ -37,25 +37,25 @@ final class RoutedErrors {
         this.providers = providers;
     }
 
-    void answer(HttpServerResponse response, RouteOutcome<?> outcome) {
+    void answer(HttpServerResponse response, RouteOutcome<?> outcome, IngressCodec codec) {
         FailedAt failedAt = outcome.failure().orElseThrow();
         Failure failure = failedAt.failure();
         String what = whatSluiceDid(outcome.requestedGroup(), outcome);
         if (failedAt.deployment().isEmpty()) {
-            refusedBeforeCalling(response, failure, what);
+            refusedBeforeCalling(response, failure, what, codec);
             return;
         }
         Deployment failed = failedAt.deployment().get();
         String where = "deployment '" + failed.id() + "' of model group '" + failedAt.group() + "'";
         if (failure.kind().endsRequest()) {
             CallerError told = failure.kind().toldWhenUnanswered();
-            Responses.error(response, new ApiError(told.status(), told.type(), "Sluice: " + failure.cause()
+            CallerErrors.write(response, codec, new ApiError(told.status(), told.type(), "Sluice: " + failure.cause()
                     + " The request was not sent to any other deployment or fallback.", null, told.code()));
             return;
         }
         if (failure.answered() && failure.status() >= 300 && failure.status() < 400) {
             String location = failure.header("Location").orElse(null);
-            Responses.error(response, new ApiError(502, "server_error", "Sluice: " + where + " answered " + failure.status()
+            CallerErrors.write(response, codec, new ApiError(502, "server_error", "Sluice: " + where + " answered " + failure.status()
                     + " redirecting to " + location + "; check its api_base (Sluice does not follow redirects). " + what,
                     null, "upstream_redirect"));
             return;
@@ -72,17 +72,17 @@ final class RoutedErrors {
                 e.put("message", upstream.isEmpty() ? what : upstream + "\n\n" + what);
             }
             UpstreamHeaders.copy(mask.headers(failure.headers()), response);
-            Responses.json(response, failure.status(), Json.buffer(body));
+            CallerErrors.json(response, codec, failure.status(), body);
             return;
         }
         List<Tried> unavailable = allUnavailable(outcome);
         if (unavailable != null && distinctDeployments(unavailable) > 1) {
-            Responses.json(response, 503, Json.buffer(ErrorBodies.node("Sluice: all backends unavailable: "
-                    + describeAll(outcome) + ". " + what, "server_error", null, "all_backends_unavailable")));
+            CallerErrors.json(response, codec, 503, ErrorBodies.node("Sluice: all backends unavailable: "
+                    + describeAll(outcome) + ". " + what, "server_error", null, "all_backends_unavailable"));
             return;
         }
         CallerError told = failure.kind().toldWhenUnanswered();
-        Responses.error(response, new ApiError(told.status(), told.type(),
+        CallerErrors.write(response, codec, new ApiError(told.status(), told.type(),
                 "Sluice: " + where + " " + told.verb() + ": " + failure.cause() + ". " + what, null, told.code()));
     }
 
@@ -91,16 +91,16 @@ final class RoutedErrors {
      * prompt (400, as a provider would say it), or the strategy found none with capacity left
      * this minute (429, with the wait until the next minute as {@code Retry-After}).
      */
-    private static void refusedBeforeCalling(HttpServerResponse response, Failure failure, String what) {
+    private static void refusedBeforeCalling(HttpServerResponse response, Failure failure, String what, IngressCodec codec) {
         String cause = failure.cause().startsWith("Sluice: ") ? failure.cause().substring(8) : failure.cause();
         CallerError told = failure.kind().toldWhenRefusedBeforeCalling();
         if (told.status() == 429) {
             failure.retryAfter().ifPresent(wait -> response.putHeader("Retry-After",
                     Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
-            Responses.error(response, new ApiError(told.status(), told.type(), "Sluice: " + cause + ". " + what, null, told.code()));
+            CallerErrors.write(response, codec, new ApiError(told.status(), told.type(), "Sluice: " + cause + ". " + what, null, told.code()));
             return;
         }
-        Responses.error(response, new ApiError(told.status(), told.type(), "Sluice: " + cause + " " + what, "messages", told.code()));
+        CallerErrors.write(response, codec, new ApiError(told.status(), told.type(), "Sluice: " + cause + " " + what, "messages", told.code()));
     }
 
     /** The sentence that closes every routed error: which group failed and what became of its fallbacks. */

@@ -3,6 +3,9 @@ package dev.sluice.call;
 import dev.sluice.api.ErrorBodies;
 import dev.sluice.json.Json;
 import dev.sluice.provider.stream.StreamFailure;
+import dev.sluice.ingress.StreamEncoding;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
 import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.upstream.UpstreamExchange;
 import dev.sluice.upstream.UpstreamFailure;
@@ -45,6 +48,7 @@ final class StreamRelay {
     private final long commitByNanos;
     private final String stallReason;
     private final StreamTranslator translator;
+    private final StreamEncoding encoding;
     private final StreamEndMark endMark = new StreamEndMark();
     private final Promise<Void> committed = Promise.promise();
     private final Promise<StreamOutcome> outcome = Promise.promise();
@@ -79,8 +83,9 @@ final class StreamRelay {
      *
      * @param translator turns the upstream's bytes into the caller's OpenAI events
      * @param tally      watches those events for the stream's usage
+     * @param encoding   writes them (or the upstream's own bytes) as the caller's entry API reads them
      */
-    record Events(StreamTranslator translator, StreamTally tally) {}
+    record Events(StreamTranslator translator, StreamTally tally, StreamEncoding encoding) {}
 
     /** What the call does at the relay's two moments. */
     interface Hooks {
@@ -105,6 +110,7 @@ final class StreamRelay {
         this.client = client;
         this.upstream = upstream;
         this.translator = events.translator();
+        this.encoding = events.encoding();
         StreamTally tally = events.tally();
         this.chunkTimeout = timing.chunkTimeout();
         this.source = source;
@@ -130,17 +136,22 @@ final class StreamRelay {
             }
             armChunkDeadline();
             Buffer whole;
+            Buffer forCaller;
             try {
                 whole = translator.feed(chunk);
+                forCaller = encoding.feed(chunk, whole);
             } catch (StreamFailure failure) {
                 vendorFailed(failure);
                 return;
+            } catch (IllegalArgumentException untranslatable) {
+                vendorFailed(untranslatable(untranslatable));
+                return;
             }
-            if (whole.length() > 0) {
+            if (whole.length() > 0 || forCaller.length() > 0) {
                 events++;
                 tally.saw(whole);
                 endMark.saw(whole);
-                hold(whole);
+                hold(forCaller);
                 scheduleFlush(stream);
             }
         });
@@ -150,16 +161,21 @@ final class StreamRelay {
                 return;
             }
             Buffer remainder;
+            Buffer forCaller;
             try {
                 remainder = translator.end();
+                forCaller = encoding.end(remainder);
             } catch (StreamFailure failure) {
                 vendorFailed(failure);
+                return;
+            } catch (IllegalArgumentException untranslatable) {
+                vendorFailed(untranslatable(untranslatable));
                 return;
             }
             translator.usage().ifPresent(tally::reported);
             tally.saw(remainder);
             endMark.saw(remainder);
-            hold(remainder);
+            hold(forCaller);
             if (pending == null && !committed.future().isComplete()) {
                 // A 200 stream with nothing in it is no answer: the attempt failed, and nothing was sent yet.
                 committed.tryFail(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the stream ended before its first event"));
@@ -228,6 +244,12 @@ final class StreamRelay {
         outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
     }
 
+    /** What the caller's entry API could not carry fails the stream as a vendor's error event would. */
+    private static StreamFailure untranslatable(IllegalArgumentException cause) {
+        return new StreamFailure(Failure.of(FailureClass.SERVER,
+                "streamed what the caller's API cannot carry: " + cause.getMessage()));
+    }
+
     /** Completes when the stream has ended one way or another, after the commit. */
     Future<StreamOutcome> finished() {
         return outcome.future();
@@ -268,9 +290,8 @@ final class StreamRelay {
         }
         String message = "Sluice: the stream from " + source + " was cut after " + events
                 + " event(s): the gateway shut down and its drain deadline ran out";
-        Buffer last = takePending().appendString("data: ")
-                .appendBuffer(Json.buffer(ErrorBodies.node(message, "server_error", null, "stream_interrupted")))
-                .appendString("\n\n");
+        Buffer last = takePending().appendBuffer(encoding.error(ErrorBodies.node(message, "server_error", null,
+                "stream_interrupted")));
         hooks.beforeEnd(tally);
         client.end(last);
     }
@@ -346,9 +367,7 @@ final class StreamRelay {
     private Buffer errorEvent(UpstreamFailure failure) {
         boolean timeout = failure.kind() == UpstreamFailure.Kind.TIMEOUT;
         String message = "Sluice: the stream from " + source + " broke off after " + events + " event(s): " + failure.getMessage();
-        Buffer event = Buffer.buffer("data: ");
-        event.appendBuffer(Json.buffer(ErrorBodies.node(message, timeout ? "timeout_error" : "server_error", null,
-                timeout ? "stream_timeout" : "stream_interrupted")));
-        return event.appendString("\n\n");
+        return encoding.error(ErrorBodies.node(message, timeout ? "timeout_error" : "server_error", null,
+                timeout ? "stream_timeout" : "stream_interrupted"));
     }
 }

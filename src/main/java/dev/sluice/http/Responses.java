@@ -34,8 +34,13 @@ public final class Responses {
     public static void internalError(HttpServerResponse response, String where, Throwable t) {
         String callId = response.headers().get(CallIds.HEADER);
         LoggerFactory.getLogger(Responses.class).error("request.internal_error where={} call_id={}", where, callId, t);
-        error(response, new ApiError(500, "server_error",
-                "Sluice hit an internal error; the call id in x-litellm-call-id finds it in the log.", null, "internal_error"));
+        error(response, internal());
+    }
+
+    /** The 500 that means a bug in Sluice: the caller is pointed at the log by its call id. */
+    public static ApiError internal() {
+        return new ApiError(500, "server_error",
+                "Sluice hit an internal error; the call id in x-litellm-call-id finds it in the log.", null, "internal_error");
     }
 
     public static void error(HttpServerResponse response, ApiError error) {

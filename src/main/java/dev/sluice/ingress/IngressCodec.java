@@ -1,12 +1,14 @@
 package dev.sluice.ingress;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * One entry API of the gateway: decodes what its callers send into a {@link ModelRequest}.
+ * One entry API of the gateway: decodes what its callers send into a {@link ModelRequest}, and
+ * writes answers, streams and errors the way they read them.
  * A new entry API is a new codec beside this one; the model-call path and the router are
  * the same for all of them.
  */
@@ -25,4 +27,20 @@ public interface IngressCodec {
      * {@link dev.sluice.api.ApiError} of status 400 naming the field and what was expected.
      */
     ModelRequest decode(Buffer body);
+
+    /**
+     * An error the gateway wrote in OpenAI's shape, as this entry API's callers read errors:
+     * by default as it is.
+     *
+     * @param status      the error's status
+     * @param openAiError the body, {@code {"error": {"message", "type", "param", "code"}}}
+     */
+    default WrittenError error(int status, ObjectNode openAiError) {
+        return new WrittenError(status, openAiError);
+    }
+
+    /** What writes the answer to {@code request} for its caller: by default OpenAI's answer as it is. */
+    default AnswerEncoding answers(ModelRequest request) {
+        return OpenAiAnswerEncoding.INSTANCE;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.provider;
 
+import dev.sluice.llm.GatewayFields;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,20 +13,6 @@ import java.util.Set;
  * OpenAI parameters pass through without a Sluice release.
  */
 public final class ForwardedBody {
-    /** Fields that steer Sluice itself and mean nothing (or something else) upstream. */
-    static final Set<String> SLUICE_ONLY_FIELDS = Set.of(
-            "router_settings_override",
-            "guardrails",
-            "num_retries",
-            "timeout",
-            "fallbacks",
-            "context_window_fallbacks",
-            "content_policy_fallbacks",
-            "disable_fallbacks",
-            "drop_params");
-
-    private static final String MOCK_TESTING_PREFIX = "mock_testing_";
-
     private ForwardedBody() {}
 
     /**
@@ -38,7 +25,7 @@ public final class ForwardedBody {
         body.put("model", providerModel);
         for (Map.Entry<String, JsonNode> field : callerBody.properties()) {
             String name = field.getKey();
-            if (!name.equals("model") && !SLUICE_ONLY_FIELDS.contains(name) && !name.startsWith(MOCK_TESTING_PREFIX)) {
+            if (!name.equals("model") && !GatewayFields.isGatewayField(name)) {
                 body.set(name, field.getValue());
             }
         }

@@ -30,6 +30,15 @@ public interface Provider {
     }
 
     /**
+     * Whether {@code deployment} is sent the caller's own body, untranslated, for
+     * {@code request}: by default when the caller wrote in this vendor's dialect. Its answers
+     * and stream events then reach the caller as the vendor wrote them.
+     */
+    default boolean passesThrough(Deployment deployment, ModelRequest request) {
+        return request.writtenIn(dialect());
+    }
+
+    /**
      * Lays out the call of one routed request. In the vendor's own dialect it is the caller's
      * body with {@code model} set to the deployment's provider model and Sluice's own fields
      * removed ({@link ForwardedBody}), every other field kept. An adapter of another dialect

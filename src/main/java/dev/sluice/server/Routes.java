@@ -9,6 +9,7 @@ import dev.sluice.http.Drain;
 import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
+import dev.sluice.ingress.anthropic.MessagesCodec;
 import dev.sluice.ingress.openai.OpenAiCodec;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
@@ -40,6 +41,7 @@ public final class Routes implements Handler<HttpServerRequest> {
         Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
+        Handler<HttpServerRequest> messages = r -> calls.handle(r, MessagesCodec.MESSAGES);
         Optional<ModelAdminHandlers> modelApi = admin.models();
         Optional<KeyAdminHandlers> keyApi = admin.keys();
         Optional<TeamAdminHandlers> teamApi = admin.teams();
@@ -51,6 +53,7 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/completions", new Route(HttpMethod.POST, completions)),
                 Map.entry("/v1/embeddings", new Route(HttpMethod.POST, embeddings)),
                 Map.entry("/embeddings", new Route(HttpMethod.POST, embeddings)),
+                Map.entry("/v1/messages", new Route(HttpMethod.POST, messages)),
                 Map.entry("/v1/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/health", new Route(HttpMethod.GET, health::health)),

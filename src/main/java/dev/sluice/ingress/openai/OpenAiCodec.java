@@ -2,10 +2,7 @@ package dev.sluice.ingress.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
 import dev.sluice.ingress.IngressCodec;
-import dev.sluice.json.JsonBody;
-import dev.sluice.json.JsonProblems;
 import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
@@ -47,7 +44,7 @@ public final class OpenAiCodec implements IngressCodec {
 
     @Override
     public ModelRequest decode(Buffer bytes) {
-        ObjectNode body = object(bytes);
+        ObjectNode body = OpenAiFields.object(bytes);
         String group = OpenAiFields.requireString(body, "model");
         switch (operation) {
             case CHAT_COMPLETIONS -> OpenAiFields.requireMessages(body);
@@ -67,15 +64,5 @@ public final class OpenAiCodec implements IngressCodec {
             throw OpenAiFields.invalidType("stream_options", "an object", streamOptions);
         }
         return new ModelRequest(operation, Dialect.OPENAI, body, group, stream);
-    }
-
-    private static ObjectNode object(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes).orElseThrow(
-                () -> ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json"));
-        if (!(root instanceof ObjectNode body)) {
-            throw ApiError.invalidRequest("Request body must be a JSON object, but got " + JsonProblems.typeName(root) + ".", null,
-                    "invalid_type");
-        }
-        return body;
     }
 }

@@ -3,13 +3,26 @@ package dev.sluice.ingress.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
+import dev.sluice.json.JsonBody;
 import dev.sluice.json.JsonProblems;
+import io.vertx.core.buffer.Buffer;
 
-/** The checks of an OpenAI body's routing fields, each refusal worded as OpenAI words it. */
-final class OpenAiFields {
+/** The checks of a body's routing fields, each refusal worded as OpenAI words it. */
+public final class OpenAiFields {
     private OpenAiFields() {}
 
-    static String requireString(ObjectNode body, String field) {
+    /** The body as a JSON object, refused when it is empty, not JSON, or not an object. */
+    public static ObjectNode object(Buffer bytes) {
+        JsonNode root = JsonBody.parse(bytes).orElseThrow(
+                () -> ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json"));
+        if (!(root instanceof ObjectNode body)) {
+            throw ApiError.invalidRequest("Request body must be a JSON object, but got " + JsonProblems.typeName(root) + ".", null,
+                    "invalid_type");
+        }
+        return body;
+    }
+
+    public static String requireString(ObjectNode body, String field) {
         JsonNode value = body.get(field);
         if (value == null || value.isNull()) {
             throw missing(field);

@@ -7,7 +7,9 @@ import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
 import dev.sluice.llm.ChatAnswer;
 import dev.sluice.llm.ChatRequest;
+import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.ForwardedBody;
 import dev.sluice.llm.anthropic.AnthropicMessages;
 import dev.sluice.llm.openai.OpenAiChat;
 import dev.sluice.provider.OpenAiShape;
@@ -54,6 +56,26 @@ public final class AnthropicCalls {
             throw new UnsupportedParam(encoded.unsupported().getFirst(), VENDOR);
         }
         return new Written(encoded.body(), encoded.unsupported(), chat.stream());
+    }
+
+    /**
+     * The caller's own Messages body, for a caller of the Messages API: nothing crosses the
+     * internal model, so cache breakpoints on any block, thinking signatures and fields newer
+     * than this gateway all reach Anthropic. Only {@code model} is set to the deployment's, and
+     * the gateway's own fields are left out.
+     */
+    public Written passThrough(Deployment deployment, ModelRequest request) {
+        ObjectNode body = ForwardedBody.of(request.callerBody(), deployment.params().providerModel());
+        if (!body.has("max_tokens")) {
+            body.put("max_tokens", defaultMaxTokens(deployment));
+        }
+        return new Written(body, List.of(), request.stream());
+    }
+
+    /** The body for {@code request}: the caller's own when it wrote the Messages API, else translated. */
+    public Written write(Deployment deployment, ModelRequest request, boolean drop) {
+        return request.writtenIn(Dialect.ANTHROPIC) ? passThrough(deployment, request)
+                : write(deployment, request.body(), drop);
     }
 
     /**

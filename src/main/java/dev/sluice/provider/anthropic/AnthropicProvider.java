@@ -49,24 +49,27 @@ public final class AnthropicProvider implements Provider {
 
     @Override
     public UpstreamRequest request(Deployment deployment, ModelRequest request) {
-        return request(deployment, request.operation(), request.body(), DropParams.allowed(deployment, request), request.vendorHeaders());
+        checkChat(deployment, request.operation());
+        return laidOut(deployment, calls.write(deployment, request, DropParams.allowed(deployment, request)), request.vendorHeaders());
     }
 
     /** A health probe's call, or any OpenAI body without a caller: nothing the caller addressed to Anthropic. */
     @Override
     public UpstreamRequest request(Deployment deployment, Operation endpointOperation, ObjectNode body) {
-        return request(deployment, endpointOperation, body, DropParams.allowed(deployment), Map.of());
+        checkChat(deployment, endpointOperation);
+        return laidOut(deployment, calls.write(deployment, body, DropParams.allowed(deployment)), Map.of());
     }
 
-    private UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean drop,
-            Map<String, String> callerHeaders) {
+    private UpstreamRequest laidOut(Deployment deployment, AnthropicCalls.Written written, Map<String, String> callerHeaders) {
+        return new UpstreamRequest(endpoint.url(deployment), endpoint.headers(deployment, callerHeaders),
+                Json.bytes(written.body()), written.droppedParams());
+    }
+
+    private static void checkChat(Deployment deployment, Operation operation) {
         if (operation != Operation.CHAT_COMPLETIONS) {
             throw new IllegalArgumentException(AnthropicCalls.VENDOR + " serves chat completions only; " + operation.path()
                     + " cannot be sent to deployment model " + deployment.params().model());
         }
-        AnthropicCalls.Written written = calls.write(deployment, body, drop);
-        return new UpstreamRequest(endpoint.url(deployment), endpoint.headers(deployment, callerHeaders),
-                Json.bytes(written.body()), written.droppedParams());
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.sluice.provider.stream;
 
-import dev.sluice.upstream.SseEventSplitter;
+import dev.sluice.sse.SseEventSplitter;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

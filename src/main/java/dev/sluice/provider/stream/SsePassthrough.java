@@ -1,6 +1,6 @@
 package dev.sluice.provider.stream;
 
-import dev.sluice.upstream.SseEventSplitter;
+import dev.sluice.sse.SseEventSplitter;
 import io.vertx.core.buffer.Buffer;
 
 /** An OpenAI-speaking upstream's stream: relayed as written, cut only at event boundaries. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.json.Json;
+import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.provider.OpenAiShape;
@@ -44,7 +45,20 @@ final class VertexClaude implements VertexFamily {
         if (operation != Operation.CHAT_COMPLETIONS) {
             throw new IllegalArgumentException(operation.path() + ": not served by Claude on Vertex AI (expected: /chat/completions)");
         }
-        AnthropicCalls.Written written = calls.write(deployment, body, dropParams);
+        return laidOut(deployment, calls.write(deployment, body, dropParams), callerHeaders);
+    }
+
+    @Override
+    public Dialect dialect() {
+        return Dialect.ANTHROPIC;
+    }
+
+    @Override
+    public UpstreamRequest passThrough(Deployment deployment, ModelRequest request) {
+        return laidOut(deployment, calls.passThrough(deployment, request), request.vendorHeaders());
+    }
+
+    private UpstreamRequest laidOut(Deployment deployment, AnthropicCalls.Written written, Map<String, String> callerHeaders) {
         ObjectNode messages = written.body();
         messages.remove("model");
         messages.put("anthropic_version", ANTHROPIC_VERSION);

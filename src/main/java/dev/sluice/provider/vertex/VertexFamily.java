@@ -3,6 +3,7 @@ package dev.sluice.provider.vertex;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
+import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.provider.OpenAiShape;
@@ -33,6 +34,19 @@ public interface VertexFamily {
      */
     UpstreamRequest request(Deployment deployment, Operation operation, ObjectNode body, boolean dropParams,
             Map<String, String> callerHeaders);
+
+    /**
+     * The dialect a caller must write in for its own body to go to this family untranslated
+     * ({@link #passThrough}); by default none but OpenAI's, which every family translates.
+     */
+    default Dialect dialect() {
+        return Dialect.OPENAI;
+    }
+
+    /** The call with the caller's own body, written in this family's {@link #dialect()}. */
+    default UpstreamRequest passThrough(Deployment deployment, ModelRequest request) {
+        throw new IllegalStateException("this Vertex AI family takes no body untranslated");
+    }
 
     StreamTranslator streamTranslator(Deployment deployment, ModelRequest request);
 

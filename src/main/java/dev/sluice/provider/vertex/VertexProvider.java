@@ -7,6 +7,7 @@ import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.failure.Failure;
 import dev.sluice.json.Json;
+import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.llm.gemini.ToolCallIds;
@@ -58,7 +59,16 @@ public final class VertexProvider implements Provider {
     }
 
     @Override
+    public boolean passesThrough(Deployment deployment, ModelRequest request) {
+        return request.writtenIn(family(deployment).dialect());
+    }
+
+    @Override
     public UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        VertexFamily family = family(deployment);
+        if (request.dialect() != Dialect.OPENAI && request.writtenIn(family.dialect())) {
+            return family.passThrough(deployment, request);
+        }
         ObjectNode body = ForwardedBody.of(request.body(), deployment.params().providerModel());
         return family(deployment).request(deployment, request.operation(), body, DropParams.allowed(deployment, request),
                 request.vendorHeaders());

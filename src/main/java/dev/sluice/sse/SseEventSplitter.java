@@ -1,4 +1,4 @@
-package dev.sluice.upstream;
+package dev.sluice.sse;
 
 import io.vertx.core.buffer.Buffer;
 

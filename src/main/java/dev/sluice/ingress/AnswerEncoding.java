@@ -1,0 +1,35 @@
+package dev.sluice.ingress;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Writes one call's answer the way its caller reads it. Inside the gateway every answer is
+ * read as OpenAI's chat completion (for usage, cost, guardrails); what the caller gets is
+ * that, translated to its entry API, or the deployment's own body when the deployment speaks
+ * the caller's dialect and was sent the caller's body untranslated.
+ */
+public interface AnswerEncoding {
+
+    /**
+     * A whole answer as the caller gets it.
+     *
+     * @param answer the answer as the deployment wrote it and as OpenAI's chat completion
+     * @throws IllegalArgumentException when the answer cannot be written in the caller's dialect
+     */
+    Buffer whole(WholeAnswer answer);
+
+    /** A writer for one stream's events. */
+    StreamEncoding stream(boolean passedThrough);
+
+    /**
+     * One whole answer.
+     *
+     * @param upstream      the body as the deployment wrote it
+     * @param openAi        the same answer as OpenAI's chat completion
+     * @param openAiTree    {@code openAi} parsed
+     * @param passedThrough whether the deployment was sent the caller's own body, so
+     *                      {@code upstream} is already in the caller's dialect
+     */
+    record WholeAnswer(Buffer upstream, Buffer openAi, JsonNode openAiTree, boolean passedThrough) {}
+}

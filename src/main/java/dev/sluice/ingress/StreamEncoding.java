@@ -1,0 +1,40 @@
+package dev.sluice.ingress;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Writes one stream's events the way its caller reads them. The gateway reads every stream
+ * as OpenAI's chat-completion chunks (for its end, usage and guardrails); each piece of it is
+ * handed here both as the upstream sent it and as those chunks, and this returns what the
+ * caller is sent. One per stream; used on its event loop.
+ */
+public interface StreamEncoding {
+
+    /**
+     * The caller's events for one piece of the stream.
+     *
+     * @param upstream     the bytes the deployment sent
+     * @param openAiEvents the whole OpenAI events they completed, possibly none
+     */
+    Buffer feed(Buffer upstream, Buffer openAiEvents);
+
+    /**
+     * The caller's last events once the upstream ended cleanly.
+     *
+     * @param openAiEvents the whole OpenAI events still left, possibly none
+     */
+    Buffer end(Buffer openAiEvents);
+
+    /**
+     * The event that ends a stream broken off after it began, in the caller's dialect.
+     *
+     * @param openAiError the error as OpenAI's error body ({@code {"error": {...}}})
+     */
+    Buffer error(ObjectNode openAiError);
+
+    /** Events as OpenAI's chunks: the gateway's own reading of the stream, unchanged. */
+    static StreamEncoding openAi() {
+        return OpenAiStreamEncoding.INSTANCE;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.sluice.ingress.anthropic;
+
+import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.PassedThroughStream;
+import dev.sluice.ingress.StreamEncoding;
+import dev.sluice.json.Json;
+import dev.sluice.llm.ChatAnswer;
+import dev.sluice.llm.anthropic.AnthropicMessages;
+import dev.sluice.llm.openai.OpenAiChat;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Answers for a caller of the Messages API: a deployment that was sent the caller's own body
+ * answered in Anthropic's shape already and its answer goes as it came; any other answer is
+ * read as OpenAI's chat completion and written as a Messages answer, its id as Anthropic's
+ * {@code msg_} ids read.
+ */
+enum MessagesAnswers implements AnswerEncoding {
+    INSTANCE;
+
+    static final String ID_PREFIX = "msg_";
+
+    @Override
+    public Buffer whole(WholeAnswer answer) {
+        if (answer.passedThrough()) {
+            return answer.upstream();
+        }
+        ChatAnswer read = OpenAiChat.decodeAnswer(answer.openAiTree());
+        ChatAnswer named = new ChatAnswer(messageId(read.id()), read.model(), read.content(), read.finishReason(), read.usage());
+        return Json.buffer(AnthropicMessages.encodeAnswer(named));
+    }
+
+    @Override
+    public StreamEncoding stream(boolean passedThrough) {
+        MessagesEventStream translated = new MessagesEventStream();
+        return passedThrough ? new PassedThroughStream(translated) : translated;
+    }
+
+    static String messageId(String id) {
+        return id.startsWith(ID_PREFIX) ? id : ID_PREFIX + id;
+    }
+}

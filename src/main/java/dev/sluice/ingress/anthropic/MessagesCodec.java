@@ -1,0 +1,88 @@
+package dev.sluice.ingress.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.api.ApiError;
+import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.IngressCodec;
+import dev.sluice.ingress.WrittenError;
+import dev.sluice.ingress.openai.OpenAiFields;
+import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Operation;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Anthropic's Messages API ({@code POST /v1/messages}), for Claude Code and the Anthropic
+ * SDKs. A body is checked as Anthropic checks it ({@code model}, {@code max_tokens} and
+ * {@code messages} are required), translated to OpenAI's chat form for the gateway's rules and
+ * for deployments of other dialects ({@link MessagesToOpenAi}), and kept whole for deployments
+ * that serve the Messages API, which get it untranslated. Answers, streams and errors are
+ * written in Anthropic's shapes.
+ */
+public final class MessagesCodec implements IngressCodec {
+    public static final MessagesCodec MESSAGES = new MessagesCodec();
+
+    private MessagesCodec() {}
+
+    @Override
+    public String name() {
+        return "messages";
+    }
+
+    @Override
+    public Operation operation() {
+        return Operation.CHAT_COMPLETIONS;
+    }
+
+    @Override
+    public Dialect dialect() {
+        return Dialect.ANTHROPIC;
+    }
+
+    @Override
+    public ModelRequest decode(Buffer bytes) {
+        ObjectNode body = OpenAiFields.object(bytes);
+        String group = OpenAiFields.requireString(body, "model");
+        JsonNode maxTokens = body.get("max_tokens");
+        if (maxTokens == null || maxTokens.isNull()) {
+            throw refused("max_tokens: Field required");
+        }
+        if (!maxTokens.canConvertToInt() || !maxTokens.isIntegralNumber() || maxTokens.intValue() < 1) {
+            throw refused("max_tokens: Input should be a positive integer, not " + maxTokens);
+        }
+        boolean stream = booleanField(body, "stream");
+        ObjectNode openAi;
+        try {
+            openAi = MessagesToOpenAi.body(body);
+        } catch (IllegalArgumentException malformed) {
+            throw refused(malformed.getMessage());
+        }
+        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi, group, stream, java.util.Map.of(), body);
+    }
+
+    @Override
+    public WrittenError error(int status, ObjectNode openAiError) {
+        return AnthropicErrors.of(status, openAiError);
+    }
+
+    @Override
+    public AnswerEncoding answers(ModelRequest request) {
+        return MessagesAnswers.INSTANCE;
+    }
+
+    static boolean booleanField(ObjectNode body, String name) {
+        JsonNode value = body.get(name);
+        if (value == null || value.isNull()) {
+            return false;
+        }
+        if (!value.isBoolean()) {
+            throw refused(name + ": Input should be a valid boolean, not " + value);
+        }
+        return value.booleanValue();
+    }
+
+    static ApiError refused(String message) {
+        return ApiError.invalidRequest(message, null, "invalid_request_error");
+    }
+}

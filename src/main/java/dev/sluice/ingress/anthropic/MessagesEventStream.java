@@ -1,0 +1,80 @@
+package dev.sluice.ingress.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.ingress.StreamEncoding;
+import dev.sluice.json.Json;
+import dev.sluice.llm.StreamEvent;
+import dev.sluice.llm.anthropic.AnthropicMessages;
+import dev.sluice.llm.anthropic.AnthropicStreamEncoder;
+import dev.sluice.llm.openai.OpenAiChat;
+import dev.sluice.llm.openai.OpenAiChatChunkDecoder;
+import dev.sluice.sse.SseEvents;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A stream for a caller of the Messages API from a deployment of another dialect: OpenAI's
+ * chunks read into the internal model's events and written as Anthropic's exact sequence,
+ * {@code message_start} (then a {@code ping}, as Anthropic sends), each block's start, deltas
+ * and stop with consistent indices, and once the upstream has said why it stopped,
+ * {@code message_delta} with the stop reason and the usage, and {@code message_stop}. A stream
+ * that ends without a reason gets no {@code message_stop}, so the caller sees it was cut.
+ */
+final class MessagesEventStream implements StreamEncoding {
+    private final OpenAiChatChunkDecoder chunks = OpenAiChat.chunkDecoder();
+    private final AnthropicStreamEncoder events = AnthropicMessages.streamEncoder();
+
+    @Override
+    public Buffer feed(Buffer upstream, Buffer openAiEvents) {
+        return write(decode(openAiEvents), Buffer.buffer());
+    }
+
+    @Override
+    public Buffer end(Buffer openAiEvents) {
+        Buffer out = write(decode(openAiEvents), Buffer.buffer());
+        for (AnthropicStreamEncoder.Event event : events.finish()) {
+            SseEvents.write(out, event.name(), Json.buffer(event.data()));
+        }
+        return out;
+    }
+
+    @Override
+    public Buffer error(ObjectNode openAiError) {
+        JsonNode error = openAiError.path("error");
+        String type = "timeout_error".equals(error.path("type").asText()) ? "timeout_error" : "api_error";
+        return SseEvents.write(Buffer.buffer(), "error", Json.buffer(AnthropicErrors.body(type, error.path("message").asText(""))));
+    }
+
+    private List<StreamEvent> decode(Buffer openAiEvents) {
+        List<StreamEvent> decoded = new ArrayList<>();
+        for (SseEvents.SseEvent event : SseEvents.read(openAiEvents)) {
+            if (event.data().equals("[DONE]")) {
+                continue;
+            }
+            JsonNode chunk;
+            try {
+                chunk = Json.parse(event.data().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            } catch (IOException unreadable) {
+                throw new IllegalArgumentException("a stream event that is not JSON: " + unreadable.getMessage(), unreadable);
+            }
+            for (StreamEvent read : chunks.decode(chunk)) {
+                decoded.add(read instanceof StreamEvent.Started started
+                        ? new StreamEvent.Started(MessagesAnswers.messageId(started.id()), started.model()) : read);
+            }
+        }
+        return decoded;
+    }
+
+    private Buffer write(List<StreamEvent> decoded, Buffer out) {
+        for (AnthropicStreamEncoder.Event event : events.encode(decoded)) {
+            SseEvents.write(out, event.name(), Json.buffer(event.data()));
+            if (event.name().equals("message_start")) {
+                SseEvents.write(out, "ping", Buffer.buffer("{\"type\":\"ping\"}"));
+            }
+        }
+        return out;
+    }
+}

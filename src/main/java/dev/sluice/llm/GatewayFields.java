@@ -1,0 +1,33 @@
+package dev.sluice.llm;
+
+import java.util.Set;
+
+/**
+ * The fields of a request body that steer the gateway itself (fallbacks, retries, timeouts,
+ * guardrails, a mock answer for tests) whatever entry API the body is written for. They mean
+ * nothing, or something else, to a vendor: adapters never send them upstream, and an entry API
+ * that translates its callers' bodies keeps them for the gateway's rules to read.
+ */
+public final class GatewayFields {
+    /** The gateway's own fields by name. */
+    public static final Set<String> NAMES = Set.of(
+            "router_settings_override",
+            "guardrails",
+            "num_retries",
+            "timeout",
+            "fallbacks",
+            "context_window_fallbacks",
+            "content_policy_fallbacks",
+            "disable_fallbacks",
+            "drop_params");
+
+    /** The prefix of the fields that ask a deployment for a canned answer in tests. */
+    public static final String MOCK_TESTING_PREFIX = "mock_testing_";
+
+    private GatewayFields() {}
+
+    /** Whether {@code name} is one of the gateway's own fields. */
+    public static boolean isGatewayField(String name) {
+        return NAMES.contains(name) || name.startsWith(MOCK_TESTING_PREFIX);
+    }
+}
