@@ -325,6 +325,14 @@ public final class AccessControl {
         return value == null ? OptionalLong.empty() : OptionalLong.of(value);
     }
 
+    /**
+     * Why {@code caller} may not call {@code group}, worded as the model access error of a call,
+     * or empty when it may: for a route that reads a group without calling it (token counts).
+     */
+    public Optional<ApiError> modelRefusal(Caller caller, String group) {
+        return caller instanceof Caller.Keyed keyed ? ModelAccess.refusal(keyed, group) : Optional.empty();
+    }
+
     /** Whether {@code caller} may call {@code group}: every caller but a key limited to other groups. */
     public boolean mayUse(Caller caller, String group) {
         return !(caller instanceof Caller.Keyed keyed) || ModelAccess.allows(keyed, group);

@@ -57,6 +57,7 @@ public final class ModelCallPipeline {
     private final CallAnswers answers;
     private final Delays delays;
     private final Drain drain;
+    private final TokenCounter tokenCounter;
 
     public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator,
             Drain drain) {
@@ -69,6 +70,12 @@ public final class ModelCallPipeline {
         this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
         this.answers = new CallAnswers(services.providers());
         this.delays = Delays.on(vertx);
+        this.tokenCounter = new TokenCounter(vertx, services, upstreams, authenticator, bodies);
+    }
+
+    /** Counts a call's input tokens without making it ({@link TokenCounter}). */
+    public void countTokens(HttpServerRequest request, IngressCodec codec) {
+        tokenCounter.handle(request, codec);
     }
 
     public void handle(HttpServerRequest request, IngressCodec codec) {

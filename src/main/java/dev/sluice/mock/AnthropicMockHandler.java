@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 
 /**
  * Answers a mock speaking Anthropic's Messages API: {@code POST /v1/messages}, whole or as
- * server-sent events, and {@code GET /v1/models}; and Claude on Vertex AI's
+ * server-sent events, {@code POST /v1/messages/count_tokens}, and {@code GET /v1/models}; and Claude on Vertex AI's
  * {@code POST /v1/projects/P/locations/L/publishers/anthropic/models/MODEL:rawPredict} (or
  * {@code :streamRawPredict}), whose body names no model and carries
  * {@code anthropic_version: vertex-2023-10-16} instead. The order, top to bottom: route → read the
@@ -62,6 +62,8 @@ final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         if (request.method() == HttpMethod.POST && vertex.matches()) {
             String model = vertex.group(1);
             request.body().onSuccess(body -> serve(request, body, model));
+        } else if (request.method() == HttpMethod.POST && path.equals("/v1/messages/count_tokens")) {
+            request.body().onSuccess(body -> countTokens(request, body));
         } else if (request.method() == HttpMethod.POST && (path.equals("/v1/messages") || path.equals("/messages"))) {
             request.body().onSuccess(body -> serve(request, body, null));
         } else if (request.method() == HttpMethod.GET && path.equals("/")) {
@@ -110,6 +112,30 @@ final class AnthropicMockHandler implements Handler<HttpServerRequest> {
             case HANG -> exchange(request);
             default -> answer(request, call, reply, 0, MockStreamWriter.NEVER);
         }
+    }
+
+    /**
+     * {@code count_tokens}: the prompt's tokens as the mock counts them in its answers' usage,
+     * refused as a call is in the failing modes (a stream, a cut or a hang has no meaning here).
+     */
+    private void countTokens(HttpServerRequest request, Buffer rawBody) {
+        MockMode mode = schedule.next();
+        Optional<JsonNode> body = MockJson.parse(rawBody);
+        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        if (body.isEmpty() || !body.get().isObject() || body.get().path("model").isMissingNode()
+                || body.get().path("messages").isMissingNode()) {
+            MockResponses.error(request.response(), body.isPresent() && body.get().isObject()
+                    ? errors.missingField(body.get().has("model") ? "messages" : "model") : errors.badJson());
+            return;
+        }
+        AnthropicMockCall call = AnthropicMockCall.of(body.get());
+        Optional<MockError> error = errorFor(mode, call, request);
+        if (error.isPresent()) {
+            MockResponses.error(request.response(), error.get());
+            return;
+        }
+        MockResponses.json(request.response(), buffer(JsonNodeFactory.instance.objectNode()
+                .put("input_tokens", MockTokens.estimate(call.promptChars()))));
     }
 
     private Optional<MockError> missing(JsonNode body) {

@@ -56,6 +56,15 @@ public interface Provider {
     UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body);
 
     /**
+     * The call that counts the input tokens of {@code request} at the vendor, when this vendor
+     * counts them for a caller of its own dialect (Anthropic's {@code count_tokens}); empty
+     * when the gateway counts them itself.
+     */
+    default Optional<UpstreamRequest> countTokens(Deployment deployment, ModelRequest request) {
+        return Optional.empty();
+    }
+
+    /**
      * Adds what proves the call is the deployment's to make, when that takes more than a key
      * in a header: an OAuth2 access token fetched (or taken from its cache), a request
      * signature. Anything slow runs off the event loop; the future completes on the

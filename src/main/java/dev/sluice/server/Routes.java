@@ -54,6 +54,8 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/v1/embeddings", new Route(HttpMethod.POST, embeddings)),
                 Map.entry("/embeddings", new Route(HttpMethod.POST, embeddings)),
                 Map.entry("/v1/messages", new Route(HttpMethod.POST, messages)),
+                Map.entry("/v1/messages/count_tokens", new Route(HttpMethod.POST,
+                        r -> calls.countTokens(r, MessagesCodec.COUNT_TOKENS))),
                 Map.entry("/v1/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/health", new Route(HttpMethod.GET, health::health)),

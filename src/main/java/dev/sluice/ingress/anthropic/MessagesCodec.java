@@ -21,13 +21,21 @@ import io.vertx.core.buffer.Buffer;
  * written in Anthropic's shapes.
  */
 public final class MessagesCodec implements IngressCodec {
-    public static final MessagesCodec MESSAGES = new MessagesCodec();
+    public static final MessagesCodec MESSAGES = new MessagesCodec("messages", true);
+    /** {@code POST /v1/messages/count_tokens}: the same body, {@code max_tokens} not needed. */
+    public static final MessagesCodec COUNT_TOKENS = new MessagesCodec("count_tokens", false);
 
-    private MessagesCodec() {}
+    private final String name;
+    private final boolean needsMaxTokens;
+
+    private MessagesCodec(String name, boolean needsMaxTokens) {
+        this.name = name;
+        this.needsMaxTokens = needsMaxTokens;
+    }
 
     @Override
     public String name() {
-        return "messages";
+        return name;
     }
 
     @Override
@@ -45,16 +53,17 @@ public final class MessagesCodec implements IngressCodec {
         ObjectNode body = OpenAiFields.object(bytes);
         String group = OpenAiFields.requireString(body, "model");
         JsonNode maxTokens = body.get("max_tokens");
-        if (maxTokens == null || maxTokens.isNull()) {
+        if (needsMaxTokens && (maxTokens == null || maxTokens.isNull())) {
             throw refused("max_tokens: Field required");
         }
-        if (!maxTokens.canConvertToInt() || !maxTokens.isIntegralNumber() || maxTokens.intValue() < 1) {
+        if (maxTokens != null && (!maxTokens.canConvertToInt() || !maxTokens.isIntegralNumber() || maxTokens.intValue() < 1)) {
             throw refused("max_tokens: Input should be a positive integer, not " + maxTokens);
         }
-        boolean stream = booleanField(body, "stream");
+        boolean stream = needsMaxTokens && booleanField(body, "stream");
         ObjectNode openAi;
         try {
-            openAi = MessagesToOpenAi.body(body);
+            // A count needs no max_tokens, which the translation reads: any will do for counting.
+            openAi = MessagesToOpenAi.body(maxTokens == null ? body.deepCopy().put("max_tokens", 1) : body);
         } catch (IllegalArgumentException malformed) {
             throw refused(malformed.getMessage());
         }

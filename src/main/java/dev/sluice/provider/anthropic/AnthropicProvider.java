@@ -9,6 +9,7 @@ import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.provider.DropParams;
+import dev.sluice.provider.ForwardedBody;
 import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
@@ -58,6 +59,18 @@ public final class AnthropicProvider implements Provider {
     public UpstreamRequest request(Deployment deployment, Operation endpointOperation, ObjectNode body) {
         checkChat(deployment, endpointOperation);
         return laidOut(deployment, calls.write(deployment, body, DropParams.allowed(deployment)), Map.of());
+    }
+
+    /** Anthropic's {@code /v1/messages/count_tokens}, for a caller of the Messages API. */
+    @Override
+    public Optional<UpstreamRequest> countTokens(Deployment deployment, ModelRequest request) {
+        if (!passesThrough(deployment, request)) {
+            return Optional.empty();
+        }
+        ObjectNode body = ForwardedBody.of(request.callerBody(), deployment.params().providerModel());
+        body.remove(java.util.List.of("max_tokens", "stream"));
+        return Optional.of(new UpstreamRequest(endpoint.url(deployment) + "/count_tokens",
+                endpoint.headers(deployment, request.vendorHeaders()), Json.bytes(body), java.util.List.of()));
     }
 
     private UpstreamRequest laidOut(Deployment deployment, AnthropicCalls.Written written, Map<String, String> callerHeaders) {

@@ -13,6 +13,8 @@ import com.anthropic.errors.NotFoundException;
 import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.ContentBlockParam;
 import com.anthropic.models.messages.Message;
+import com.anthropic.models.messages.MessageCountTokensParams;
+import com.anthropic.models.messages.MessageTokensCount;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.StopReason;
@@ -179,6 +181,31 @@ class MessagesSdkGatewayTest {
             Message answered = accumulate(client, second, seen);
 
             assertThat(answered.content().getFirst().text().orElseThrow().text()).isEqualTo("[claude] the tool said: sunny");
+        }
+    }
+
+    @Test
+    void tokensAreCountedByAnthropicOrElseByTheGateway() {
+        try (MockUpstream claude = anthropic(MockMode.OK); MockUpstream gpt = openAi(MockMode.OK);
+                TestGateway gateway = gateway(claude, gpt, "")) {
+            AnthropicClient client = client(gateway);
+            MessageCountTokensParams.Builder params = MessageCountTokensParams.builder().system("be brief")
+                    .addUserMessage("how many tokens is this?");
+
+            MessageTokensCount byAnthropic = client.messages().countTokens(params.model("claude-sonnet-4-5").build());
+            MessageTokensCount byGateway = client.messages().countTokens(params.model("gpt-chat").build());
+
+            assertThat(byAnthropic.inputTokens()).as("the mock's count of 32 characters").isEqualTo(8);
+            JsonNode asked = claude.receivedBodies().getFirst();
+            assertThat(asked.path("model").asText()).isEqualTo("claude-sonnet-4-5");
+            assertThat(asked.has("max_tokens")).isFalse();
+            assertThat(byGateway.inputTokens()).as("OpenAI's count of two short messages with their framing").isBetween(10L, 20L);
+            assertThat(gpt.receivedBodies()).isEmpty();
+            assertThat(gateway.post("/v1/messages/count_tokens", """
+                    {"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"hi"}]}""").headers()
+                    .firstValue("x-sluice-token-count")).contains("deployment");
+            assertThatThrownBy(() -> client.messages().countTokens(params.model("no-such-group").build()))
+                    .isInstanceOf(NotFoundException.class);
         }
     }
 
