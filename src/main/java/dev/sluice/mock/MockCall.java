@@ -8,15 +8,20 @@ import java.util.Locale;
 /**
  * The parts of a model call's JSON body that the mock's behaviour depends on. The prompt
  * is read as plain texts, whichever shape carried it: chat {@code messages} (string or
- * content-part arrays), a completion {@code prompt} or an embeddings {@code input}
- * (a string or an array of strings).
+ * content-part arrays, {@code tool} messages included), a completion {@code prompt} or an
+ * embeddings {@code input} (a string or an array of strings).
  *
- * @param model        the Azure deployment, else the body's {@code model}
- * @param stream       the caller asked for server-sent events (never for embeddings)
- * @param includeUsage {@code stream_options.include_usage}: a usage chunk ends the stream
- * @param texts        every prompt text, in order
- * @param lastUserText the text the mock echoes: the last user message, or the last prompt
- * @param promptChars  the characters of all texts together
+ * @param model          the Azure deployment, else the body's {@code model}
+ * @param stream         the caller asked for server-sent events (never for embeddings)
+ * @param includeUsage   {@code stream_options.include_usage}: a usage chunk ends the stream
+ * @param texts          every prompt text, in order
+ * @param lastUserText   the text the mock echoes: the last user message, or the last prompt
+ * @param promptChars    the characters of all texts together
+ * @param toolToCall     the function tool a chat calls: the one {@code tool_choice} names, else
+ *                       the first function tool; null when none is given, {@code tool_choice}
+ *                       is {@code "none"}, or the messages end with tool results
+ * @param toolResultText the text of the {@code tool} messages the chat ends with, joined; null
+ *                       when its last message is not a tool message
  */
 record MockCall(
         MockRoute.Kind kind,
@@ -25,7 +30,9 @@ record MockCall(
         boolean includeUsage,
         List<String> texts,
         String lastUserText,
-        int promptChars) {
+        int promptChars,
+        String toolToCall,
+        String toolResultText) {
 
     /** The model named in replies when the request names none. */
     static final String UNNAMED_MODEL = "mock-model";
@@ -45,7 +52,10 @@ record MockCall(
             default -> throw new IllegalArgumentException("not a model call: " + route.kind());
         };
         int promptChars = texts.stream().mapToInt(String::length).sum();
-        return new MockCall(route.kind(), model, stream, includeUsage, List.copyOf(texts), lastUserText, promptChars);
+        String toolResult = route.kind() == MockRoute.Kind.CHAT ? trailingToolResults(body.path("messages")) : null;
+        String tool = route.kind() == MockRoute.Kind.CHAT && toolResult == null ? toolToCall(body) : null;
+        return new MockCall(route.kind(), model, stream, includeUsage, List.copyOf(texts), lastUserText, promptChars,
+                tool, toolResult);
     }
 
     /** Whether any prompt text contains {@code word}, ignoring case. */
@@ -65,6 +75,41 @@ record MockCall(
             }
         }
         return lastUser;
+    }
+
+    /** The function tool to call, read from {@code tools} and {@code tool_choice}; null when none is to be called. */
+    private static String toolToCall(JsonNode body) {
+        JsonNode choice = body.path("tool_choice");
+        if (choice.isTextual() && "none".equals(choice.textValue())) {
+            return null;
+        }
+        for (JsonNode tool : body.path("tools")) {
+            if ("function".equals(tool.path("type").asText())) {
+                return "function".equals(choice.path("type").asText())
+                        ? choice.path("function").path("name").asText()
+                        : tool.path("function").path("name").asText();
+            }
+        }
+        return null;
+    }
+
+    /** The texts of the {@code tool} messages that end the chat, joined in order; null when the last message is no tool message. */
+    private static String trailingToolResults(JsonNode messages) {
+        if (!messages.isArray()) {
+            return null;
+        }
+        int first = messages.size();
+        while (first > 0 && "tool".equals(messages.get(first - 1).path("role").asText())) {
+            first--;
+        }
+        if (first == messages.size()) {
+            return null;
+        }
+        StringBuilder results = new StringBuilder();
+        for (int i = first; i < messages.size(); i++) {
+            results.append(contentText(messages.get(i).path("content")));
+        }
+        return results.toString();
     }
 
     /** A message content is a string or an array of parts, of which text parts count. */

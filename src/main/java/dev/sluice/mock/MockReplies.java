@@ -3,15 +3,22 @@ package dev.sluice.mock;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Builds the mock's successful answers in OpenAI's shapes: chat completions, text
- * completions and embeddings. Every reply text is
- * {@code [name] you said: <first 40 characters of the last user text>}; tokens are
- * estimated by {@link MockTokens}. {@link MockStreamEvents} cuts the same reply into chunks.
+ * completions and embeddings. A reply text is
+ * {@code [name] you said: <first 40 characters of the last user text>}, or
+ * {@code [name] the tool said: <first 40 characters of the tool results>} when the chat ends
+ * with {@code tool} messages. A chat given function tools (and no {@code tool_choice: "none"})
+ * that does not end with tool results is answered instead with one call of the tool
+ * {@code tool_choice} names, else the first, id {@code call_mock_<n>}, arguments
+ * {@code {"text":"<first 40 characters of the last user text>"}}, as the Anthropic mock does.
+ * Tokens are estimated by {@link MockTokens}. {@link MockStreamEvents} cuts the same answer
+ * into chunks.
  */
 final class MockReplies {
 
@@ -21,6 +28,7 @@ final class MockReplies {
 
     private final String name;
     private final String replyPrefix;
+    private final String toolReplyPrefix;
     private final Clock clock;
     private final AtomicLong ids = new AtomicLong();
     private final Buffer models;
@@ -28,6 +36,7 @@ final class MockReplies {
     MockReplies(String name, Clock clock) {
         this.name = name;
         this.replyPrefix = "[" + name + "] you said: ";
+        this.toolReplyPrefix = "[" + name + "] the tool said: ";
         this.clock = clock;
         this.models = MockJson.buffer(json -> {
             json.writeStartObject();
@@ -44,19 +53,38 @@ final class MockReplies {
         });
     }
 
-    /** The text the mock answers to this call. */
+    /** The text the mock answers to this call when it calls no tool. */
     String replyText(MockCall call) {
-        String said = call.lastUserText();
-        if (said.codePointCount(0, said.length()) > ECHO_CHARS) {
-            said = said.substring(0, said.offsetByCodePoints(0, ECHO_CHARS));
+        return call.toolResultText() != null
+                ? toolReplyPrefix + echo(call.toolResultText())
+                : replyPrefix + echo(call.lastUserText());
+    }
+
+    /** The first {@link #ECHO_CHARS} characters of {@code said}, never splitting a surrogate pair. */
+    static String echo(String said) {
+        return said.codePointCount(0, said.length()) > ECHO_CHARS
+                ? said.substring(0, said.offsetByCodePoints(0, ECHO_CHARS)) : said;
+    }
+
+    /** What the mock answers to a chat or text completion, under a fresh id such as {@code chatcmpl-mock-7}. */
+    MockAnswer answerTo(MockCall call) {
+        long n = ids.incrementAndGet();
+        String id = (call.kind() == MockRoute.Kind.CHAT ? "chatcmpl-mock-" : "cmpl-mock-") + n;
+        if (call.toolToCall() == null) {
+            return MockAnswer.text(id, replyText(call));
         }
-        return replyPrefix + said;
+        String arguments = new String(MockJson.bytes(json -> {
+            json.writeStartObject();
+            json.writeStringField("text", echo(call.lastUserText()));
+            json.writeEndObject();
+        }), StandardCharsets.UTF_8);
+        return MockAnswer.toolCall(id, new MockAnswer.ToolCall("call_mock_" + n, call.toolToCall(), arguments));
     }
 
     /** The whole (non-streamed) answer to a model call. */
     Buffer answer(MockCall call) {
         return switch (call.kind()) {
-            case CHAT, COMPLETION -> completion(call, call.kind());
+            case CHAT, COMPLETION -> completion(call, answerTo(call));
             case EMBEDDING -> embeddings(call);
             default -> throw new IllegalArgumentException("not a model call: " + call.kind());
         };
@@ -77,13 +105,12 @@ final class MockReplies {
         });
     }
 
-    /** A chat or text completion: one choice holding the reply text, then the usage. */
-    private Buffer completion(MockCall call, MockRoute.Kind kind) {
-        String text = replyText(call);
-        boolean chat = kind == MockRoute.Kind.CHAT;
+    /** A chat or text completion: one choice holding the reply text or the tool call, then the usage. */
+    private Buffer completion(MockCall call, MockAnswer answer) {
+        boolean chat = call.kind() == MockRoute.Kind.CHAT;
         return MockJson.buffer(json -> {
             json.writeStartObject();
-            json.writeStringField("id", nextId(kind));
+            json.writeStringField("id", answer.id());
             json.writeStringField("object", chat ? "chat.completion" : "text_completion");
             json.writeNumberField("created", created());
             json.writeStringField("model", call.model());
@@ -93,19 +120,38 @@ final class MockReplies {
                 json.writeNumberField("index", 0);
                 json.writeObjectFieldStart("message");
                 json.writeStringField("role", "assistant");
-                json.writeStringField("content", text);
+                if (answer.callsATool()) {
+                    json.writeNullField("content");
+                    json.writeArrayFieldStart("tool_calls");
+                    toolCall(json, answer.toolCall());
+                    json.writeEndArray();
+                } else {
+                    json.writeStringField("content", answer.text());
+                }
                 json.writeEndObject();
             } else {
-                json.writeStringField("text", text);
+                json.writeStringField("text", answer.text());
                 json.writeNumberField("index", 0);
             }
             json.writeNullField("logprobs");
-            json.writeStringField("finish_reason", "stop");
+            json.writeStringField("finish_reason", answer.finishReason());
             json.writeEndObject();
             json.writeEndArray();
-            usage(json, call.promptChars(), text.length());
+            usage(json, call.promptChars(), answer.completionChars());
             json.writeEndObject();
         });
+    }
+
+    /** {@code {"id":..,"type":"function","function":{"name":..,"arguments":..}}}, as a message's tool call. */
+    private static void toolCall(JsonGenerator json, MockAnswer.ToolCall call) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("id", call.id());
+        json.writeStringField("type", "function");
+        json.writeObjectFieldStart("function");
+        json.writeStringField("name", call.name());
+        json.writeStringField("arguments", call.arguments());
+        json.writeEndObject();
+        json.writeEndObject();
     }
 
     private Buffer embeddings(MockCall call) {
@@ -153,11 +199,6 @@ final class MockReplies {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
-    }
-
-    /** A fresh answer id in OpenAI's style, e.g. {@code chatcmpl-mock-7}. */
-    String nextId(MockRoute.Kind kind) {
-        return (kind == MockRoute.Kind.CHAT ? "chatcmpl-mock-" : "cmpl-mock-") + ids.incrementAndGet();
     }
 
     /** Seconds since the epoch, for the {@code created} field. */

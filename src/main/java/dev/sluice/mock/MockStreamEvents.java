@@ -8,11 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cuts a reply into OpenAI's server-sent events. A stream carries one event per word of
- * the reply (a word keeps its leading space, so the pieces join back into the reply
- * exactly); the first chat delta also carries {@code role: assistant}. A finishing chunk
- * with {@code finish_reason: stop} follows, then a usage chunk with empty {@code choices}
- * when the caller set {@code stream_options.include_usage}, then {@code data: [DONE]}.
+ * Cuts an answer into OpenAI's server-sent events. A text is sent one event per word (a
+ * word keeps its leading space, so the pieces join back into the reply exactly); the first
+ * chat delta also carries {@code role: assistant}. A tool call is sent as OpenAI sends one:
+ * a delta with {@code role: assistant}, then a delta with {@code tool_calls[0]} carrying
+ * {@code index}, {@code id}, {@code type}, {@code function.name} and empty
+ * {@code function.arguments}, then two deltas each carrying half of the arguments. A
+ * finishing chunk with the answer's {@code finish_reason} follows, then a usage chunk with
+ * empty {@code choices} when the caller set {@code stream_options.include_usage}, then
+ * {@code data: [DONE]}.
  */
 final class MockStreamEvents {
 
@@ -29,19 +33,33 @@ final class MockStreamEvents {
 
     /** Every event of the answer to a chat or completion call, {@code [DONE]} last. */
     List<Buffer> of(MockCall call) {
-        Chunk chunk = new Chunk(call, replies.nextId(call.kind()), replies.created());
-        String text = replies.replyText(call);
-        List<String> words = words(text);
-        List<Buffer> events = new ArrayList<>(words.size() + 3);
-        for (int i = 0; i < words.size(); i++) {
-            events.add(chunk.word(words.get(i), i == 0));
+        MockAnswer answer = replies.answerTo(call);
+        Chunk chunk = new Chunk(call, answer.id(), replies.created());
+        List<Buffer> events = new ArrayList<>();
+        if (answer.callsATool()) {
+            events.add(chunk.role());
+            events.add(chunk.toolCallStart(answer.toolCall()));
+            for (String piece : halves(answer.toolCall().arguments())) {
+                events.add(chunk.toolArguments(piece));
+            }
+        } else {
+            List<String> words = words(answer.text());
+            for (int i = 0; i < words.size(); i++) {
+                events.add(chunk.word(words.get(i), i == 0));
+            }
         }
-        events.add(chunk.finish());
+        events.add(chunk.finish(answer.finishReason()));
         if (call.includeUsage()) {
-            events.add(chunk.usage(text.length()));
+            events.add(chunk.usage(answer.completionChars()));
         }
         events.add(DONE);
         return events;
+    }
+
+    /** {@code text} in two pieces split between code points, so neither piece holds half a surrogate pair. */
+    static List<String> halves(String text) {
+        int half = text.offsetByCodePoints(0, text.codePointCount(0, text.length()) / 2);
+        return List.of(text.substring(0, half), text.substring(half));
     }
 
     /** Splits before every space that follows a non-space, so the pieces join back into {@code text}. */
@@ -58,7 +76,7 @@ final class MockStreamEvents {
         return words;
     }
 
-    /** The fields every chunk of one stream shares, and the three kinds of chunk. */
+    /** The fields every chunk of one stream shares, and the kinds of chunk. */
     private record Chunk(MockCall call, String id, long created) {
 
         boolean chat() {
@@ -66,23 +84,49 @@ final class MockStreamEvents {
         }
 
         Buffer word(String word, boolean first) {
-            return event(json -> {
-                open(json);
-                if (chat()) {
-                    json.writeObjectFieldStart("delta");
+            if (chat()) {
+                return delta(json -> {
                     if (first) {
                         json.writeStringField("role", "assistant");
                     }
                     json.writeStringField("content", word);
-                    json.writeEndObject();
-                } else {
-                    json.writeStringField("text", word);
-                }
+                });
+            }
+            return event(json -> {
+                open(json);
+                json.writeStringField("text", word);
                 close(json, null);
             });
         }
 
-        Buffer finish() {
+        /** The chat delta that opens a tool call's stream: the role alone, no content yet. */
+        Buffer role() {
+            return delta(json -> {
+                json.writeStringField("role", "assistant");
+                json.writeNullField("content");
+            });
+        }
+
+        Buffer toolCallStart(MockAnswer.ToolCall toolCall) {
+            return toolCallDelta(json -> {
+                json.writeStringField("id", toolCall.id());
+                json.writeStringField("type", "function");
+                json.writeObjectFieldStart("function");
+                json.writeStringField("name", toolCall.name());
+                json.writeStringField("arguments", "");
+                json.writeEndObject();
+            });
+        }
+
+        Buffer toolArguments(String piece) {
+            return toolCallDelta(json -> {
+                json.writeObjectFieldStart("function");
+                json.writeStringField("arguments", piece);
+                json.writeEndObject();
+            });
+        }
+
+        Buffer finish(String finishReason) {
             return event(json -> {
                 open(json);
                 if (chat()) {
@@ -91,7 +135,30 @@ final class MockStreamEvents {
                 } else {
                     json.writeStringField("text", "");
                 }
-                close(json, "stop");
+                close(json, finishReason);
+            });
+        }
+
+        /** A chat chunk whose delta holds {@code tool_calls[0]}: its index, then {@code fields}. */
+        private Buffer toolCallDelta(MockJson.Document fields) {
+            return delta(json -> {
+                json.writeArrayFieldStart("tool_calls");
+                json.writeStartObject();
+                json.writeNumberField("index", 0);
+                fields.writeTo(json);
+                json.writeEndObject();
+                json.writeEndArray();
+            });
+        }
+
+        /** A chat chunk, not finishing, whose delta holds {@code fields}. */
+        private Buffer delta(MockJson.Document fields) {
+            return event(json -> {
+                open(json);
+                json.writeObjectFieldStart("delta");
+                fields.writeTo(json);
+                json.writeEndObject();
+                close(json, null);
             });
         }
 

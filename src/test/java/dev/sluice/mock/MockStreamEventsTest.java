@@ -49,4 +49,11 @@ class MockStreamEventsTest {
 
         assertThat(replies.replyText(call)).isEqualTo("[edge] you said: " + "😀".repeat(40));
     }
+
+    @Test
+    void halvesSplitBetweenCodePoints() {
+        assertThat(MockStreamEvents.halves("abcd")).containsExactly("ab", "cd");
+        assertThat(MockStreamEvents.halves("a😀b")).containsExactly("a", "😀b");
+        assertThat(MockStreamEvents.halves("😀😀😀")).containsExactly("😀", "😀😀");
+    }
 }
