@@ -46,6 +46,8 @@ class VendorCellsIT {
         pair.mock(MockOptions.defaults("safe-gemini-sibling", MockMode.OK).withApi(MockApi.GEMINI));
         pair.mock(MockOptions.defaults("safe-target", MockMode.OK));
         pair.mock(MockOptions.defaults("safe-general", MockMode.OK));
+        pair.mock(MockOptions.defaults("xa-claude", MockMode.FAIL).withApi(MockApi.ANTHROPIC));
+        pair.mock(MockOptions.defaults("xa-openai", MockMode.OK));
         String modelList = pair.deployment("xv-openai", "xv-openai", "xv-openai", "")
                 + vendor("xv-claude", "xv-claude", "anthropic/claude-sonnet-4-5", "api_base: " + base("xv-claude"))
                 + vendor("ovl-claude", "ovl-claude", "anthropic/claude-sonnet-4-5", "api_base: " + base("ovl-claude") + ", weight: 1000")
@@ -58,13 +60,16 @@ class VendorCellsIT {
                 + vendor("safe-gemini", "safe-gemini-sibling", "gemini/gemini-2.5-flash",
                         "api_base: " + root("safe-gemini-sibling") + ", weight: 0")
                 + pair.deployment("safe-target", "safe-target", "safe-target", "")
-                + pair.deployment("safe-general", "safe-general", "safe-general", "");
+                + pair.deployment("safe-general", "safe-general", "safe-general", "")
+                + vendor("xa-claude", "xa-claude", "anthropic/claude-sonnet-4-5", "api_base: " + base("xa-claude"))
+                + pair.deployment("xa-openai", "xa-openai", "xa-openai", "");
         pair.start(folder, modelList, "", """
                   allowed_fails_policy: {InternalServerErrorAllowedFails: 0}
                   cooldown_time: 30
                   fallbacks:
                     - xv-openai: [xv-claude]
                     - safe-gemini: [safe-general]
+                    - xa-claude: [xa-openai]
                   content_policy_fallbacks:
                     - safe-gemini: [safe-target]
                 """);
@@ -108,6 +113,25 @@ class VendorCellsIT {
         assertThat(streamed.statusCode()).as(streamed.body()).isEqualTo(200);
         assertThat(streamed.headers().firstValue("x-litellm-model-group")).hasValue("xv-claude");
         assertThat(streamed.body()).contains("chat.completion.chunk", "[xv-claude]", "data: [DONE]");
+    }
+
+    @Test
+    void aMessagesCallWhoseAnthropicGroupFailsFallsBackToAnOpenAiGroupAndIsAnsweredInAnthropicsShape() {
+        String ask = "{\"model\": \"xa-claude\", \"max_tokens\": 64, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]%s}";
+        HttpResponse<String> answer = a.post("/v1/messages", ask.formatted(""));
+
+        assertServed(answer, "xa-openai", "xa-openai", 0, 1);
+        assertThat(answer.body()).contains("\"type\":\"message\"", "\"stop_reason\":\"end_turn\"", "[xa-openai]");
+        assertThat(pair.mock("xa-claude").receivedBodies().getFirst().path("max_tokens").asInt())
+                .as("the Anthropic group was sent the caller's own body").isEqualTo(64);
+        assertThat(pair.mock("xa-openai").receivedBodies().getFirst().has("messages"))
+                .as("the fallback was sent OpenAI's chat form").isTrue();
+
+        HttpResponse<String> streamed = b.post("/v1/messages", ask.formatted(", \"stream\": true"));
+        assertThat(streamed.statusCode()).as(streamed.body()).isEqualTo(200);
+        assertThat(streamed.headers().firstValue("x-litellm-model-group")).hasValue("xa-openai");
+        assertThat(streamed.body()).startsWith("event: message_start").contains("event: message_stop", "[xa-openai]")
+                .doesNotContain("data: [DONE]");
     }
 
     @Test

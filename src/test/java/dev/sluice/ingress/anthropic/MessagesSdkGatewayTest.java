@@ -157,7 +157,7 @@ class MessagesSdkGatewayTest {
     }
 
     @Test
-    void aToolCallMakesTheRoundTripThroughAnAnthropicGroup() {
+    void aToolCallMakesTheRoundTripThroughEitherGroupWholeOrStreamed() {
         try (MockUpstream claude = anthropic(MockMode.OK); MockUpstream gpt = openAi(MockMode.OK);
                 TestGateway gateway = gateway(claude, gpt, "")) {
             AnthropicClient client = client(gateway);
@@ -165,22 +165,33 @@ class MessagesSdkGatewayTest {
                     .inputSchema(Tool.InputSchema.builder()
                             .properties(JsonValue.from(Map.of("text", Map.of("type", "string")))).build())
                     .build();
-            MessageCreateParams first = MessageCreateParams.builder().model("claude-sonnet-4-5").maxTokens(256)
-                    .addUserMessage("weather in Paris?").addTool(ToolUnion.ofTool(weather)).build();
+            for (String group : List.of("claude-sonnet-4-5", "gpt-chat")) {
+                for (boolean streamed : List.of(false, true)) {
+                    String as = group + (streamed ? " streamed" : " whole");
+                    MessageCreateParams first = MessageCreateParams.builder().model(group).maxTokens(256)
+                            .addUserMessage("weather in Paris?").addTool(ToolUnion.ofTool(weather)).build();
 
-            Message asked = client.messages().create(first);
-            ToolUseBlock call = asked.content().getFirst().toolUse().orElseThrow();
-            assertThat(asked.stopReason()).contains(StopReason.TOOL_USE);
-            assertThat(call.name()).isEqualTo("get_weather");
+                    Message asked = streamed ? accumulate(client, first, new ArrayList<>()) : client.messages().create(first);
+                    ToolUseBlock call = asked.content().getFirst().toolUse().orElseThrow();
+                    assertThat(asked.stopReason()).as(as).contains(StopReason.TOOL_USE);
+                    assertThat(call.name()).as(as).isEqualTo("get_weather");
+                    assertThat(call._input().toString()).as(as).contains("weather in Paris?");
 
-            MessageCreateParams second = first.toBuilder().addMessage(asked)
-                    .addUserMessageOfContentBlockParams(List.of(ContentBlockParam.ofToolResult(
-                            ToolResultBlockParam.builder().toolUseId(call.id()).content("sunny").build())))
-                    .build();
-            List<RawMessageStreamEvent> seen = new ArrayList<>();
-            Message answered = accumulate(client, second, seen);
+                    MessageCreateParams second = first.toBuilder().addMessage(asked)
+                            .addUserMessageOfContentBlockParams(List.of(ContentBlockParam.ofToolResult(
+                                    ToolResultBlockParam.builder().toolUseId(call.id()).content("sunny").build())))
+                            .build();
+                    Message answered = streamed ? accumulate(client, second, new ArrayList<>()) : client.messages().create(second);
 
-            assertThat(answered.content().getFirst().text().orElseThrow().text()).isEqualTo("[claude] the tool said: sunny");
+                    String who = group.equals("gpt-chat") ? "gpt" : "claude";
+                    assertThat(answered.content().getFirst().text().orElseThrow().text()).as(as)
+                            .isEqualTo("[" + who + "] the tool said: sunny");
+                }
+            }
+            JsonNode toolTurn = gpt.receivedBodies().get(1).path("messages");
+            assertThat(toolTurn.get(1).at("/tool_calls/0/function/name").asText()).isEqualTo("get_weather");
+            assertThat(toolTurn.get(2).path("role").asText()).isEqualTo("tool");
+            assertThat(toolTurn.get(2).path("tool_call_id").asText()).isEqualTo(toolTurn.get(1).at("/tool_calls/0/id").asText());
         }
     }
 
