@@ -79,9 +79,11 @@ final class ResponseObject {
         response.putObject("error").put("code", code).put("message", message);
     }
 
+    /** OpenAI's count of the tokens written to its prompt cache is {@code input_tokens_details.cache_write_tokens}. */
     static ObjectNode usage(Usage usage) {
         ObjectNode node = NODES.objectNode().put("input_tokens", usage.promptTokens());
-        node.putObject("input_tokens_details").put("cached_tokens", usage.cachedPromptTokens());
+        node.putObject("input_tokens_details").put("cached_tokens", usage.cachedPromptTokens())
+                .put("cache_write_tokens", usage.cacheCreationTokens());
         node.put("output_tokens", usage.completionTokens());
         node.putObject("output_tokens_details").put("reasoning_tokens", usage.reasoningTokens());
         node.put("total_tokens", usage.totalTokens());

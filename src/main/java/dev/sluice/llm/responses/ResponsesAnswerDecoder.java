@@ -93,8 +93,10 @@ final class ResponsesAnswerDecoder {
 
     static Usage usage(JsonNode node, String path) {
         ObjectNode usage = object(node, path);
+        JsonNode input = usage.get("input_tokens_details");
+        String inputPath = path(path, "input_tokens_details");
         return new Usage(tokens(usage, "input_tokens", path), tokens(usage, "output_tokens", path),
-                tokens(usage.get("input_tokens_details"), "cached_tokens", path(path, "input_tokens_details")), 0,
+                tokens(input, "cached_tokens", inputPath), tokens(input, "cache_write_tokens", inputPath),
                 tokens(usage.get("output_tokens_details"), "reasoning_tokens", path(path, "output_tokens_details")));
     }
 
