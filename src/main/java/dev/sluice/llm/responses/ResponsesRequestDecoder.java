@@ -34,9 +34,10 @@ import java.util.Set;
  * A Responses API request body ({@code POST /v1/responses}) into a {@link ResponsesRequest}.
  * What chat completions also has is carried as their extra fields, under their names there,
  * so {@code OpenAiChat.encodeRequest} writes a valid chat-completions body:
- * {@code text.format} as {@code response_format}, {@code reasoning.effort} as
- * {@code reasoning_effort}, and {@code parallel_tool_calls}, {@code metadata}, {@code user},
- * {@code service_tier}, {@code prompt_cache_key} and {@code safety_identifier} as they are.
+ * {@code text.format} as {@code response_format}, {@code text.verbosity} as {@code verbosity},
+ * {@code reasoning.effort} as {@code reasoning_effort}, and {@code parallel_tool_calls} (when
+ * there are tools), {@code metadata}, {@code user}, {@code service_tier},
+ * {@code prompt_cache_key} and {@code safety_identifier} as they are.
  *
  * <p>Only function tools are served; a hosted tool (web search, file search, ...) is refused
  * by its type, as are a stored prompt, a conversation object and a background run, which
@@ -97,6 +98,10 @@ final class ResponsesRequestDecoder {
         JsonNode format = responseFormat(body.get("text"));
         if (format != null) {
             extra.put("response_format", format);
+        }
+        String verbosity = absent(body.get("text")) ? null : optionalText(body.get("text"), "verbosity", "text");
+        if (verbosity != null) {
+            extra.put("verbosity", NODES.textNode(verbosity));
         }
         JsonNode reasoning = body.get("reasoning");
         if (!absent(reasoning)) {

@@ -42,6 +42,7 @@ public final class ResponsesStreamEncoder {
     private final ArrayNode output = NODES.arrayNode();
     private final Set<Integer> calls = new HashSet<>();
     private int sequence;
+    private boolean started;
     private Kind open;
     private String openId;
     private int openCall = -1;
@@ -61,8 +62,14 @@ public final class ResponsesStreamEncoder {
     public List<Event> encode(List<StreamEvent> events) {
         List<Event> out = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
-            switch (events.get(i)) {
-                case Started started -> {
+            StreamEvent event = events.get(i);
+            if ((event instanceof Started) == started) {
+                throw new IllegalArgumentException("events[" + i + "]: " + event.getClass().getSimpleName()
+                        + (started ? " (expected: one Started per stream)" : " (expected: Started first)"));
+            }
+            switch (event) {
+                case Started first -> {
+                    started = true;
                     out.add(responseEvent("response.created", inProgress()));
                     out.add(responseEvent("response.in_progress", inProgress()));
                 }

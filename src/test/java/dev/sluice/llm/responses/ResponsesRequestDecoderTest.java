@@ -81,7 +81,7 @@ class ResponsesRequestDecoderTest {
               "temperature": 0.2,
               "top_p": 0.9,
               "text": {"format": {"type": "json_schema", "name": "weather", "description": "The weather",
-                                  "schema": {"type": "object"}, "strict": true}},
+                                  "schema": {"type": "object"}, "strict": true}, "verbosity": "low"},
               "reasoning": {"effort": "low", "summary": "auto"},
               "parallel_tool_calls": false,
               "metadata": {"trace": "t-1"},
@@ -130,6 +130,7 @@ class ResponsesRequestDecoderTest {
                 "response_format", json("""
                         {"type": "json_schema", "json_schema": {"name": "weather", "description": "The weather",
                          "schema": {"type": "object"}, "strict": true}}"""),
+                "verbosity", json("\"low\""),
                 "reasoning_effort", json("\"low\""),
                 "parallel_tool_calls", json("false"),
                 "metadata", json("{\"trace\": \"t-1\"}"),
@@ -259,6 +260,7 @@ class ResponsesRequestDecoderTest {
 
         assertThat(body.responseFormat().orElseThrow().asJsonSchema().jsonSchema().name()).isEqualTo("weather");
         assertThat(body.reasoningEffort().orElseThrow().asString()).isEqualTo("low");
+        assertThat(body.verbosity().orElseThrow().asString()).isEqualTo("low");
         assertThat(body.parallelToolCalls()).hasValue(false);
         assertThat(body.user()).hasValue("ada");
         assertThat(body.maxCompletionTokens()).hasValue(512L);

@@ -265,6 +265,17 @@ class ResponsesStreamTest {
     }
 
     @Test
+    void aStreamStartsOnceAndFirst() {
+        ResponsesStreamEncoder encoder = ResponsesApi.streamEncoder(plainRequest(), META);
+
+        assertThatThrownBy(() -> encoder.encode(List.of(new TextDelta("Hi"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("events[0]: TextDelta (expected: Started first)");
+        encoder.encode(List.of(new Started("x", "m")));
+        assertThatThrownBy(() -> encoder.encode(List.of(new TextDelta("Hi"), new Started("x", "m"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("events[1]: Started (expected: one Started per stream)");
+    }
+
+    @Test
     void anArgumentsDeltaForNoKnownCallIsRefusedByItsField() {
         assertThatThrownBy(() -> ResponsesApi.streamDecoder().decode("response.function_call_arguments.delta", json("""
                 {"type": "response.function_call_arguments.delta", "output_index": 4, "item_id": "fc_1", "delta": "{"}""")))
