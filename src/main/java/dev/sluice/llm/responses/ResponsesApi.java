@@ -27,7 +27,12 @@ import java.util.List;
 public final class ResponsesApi {
     private ResponsesApi() {}
 
-    /** A Responses API request body; see {@link ResponsesRequestDecoder} for what is carried, let go and refused. */
+    /**
+     * A Responses API request body. Settings chat completions also has are carried under their
+     * names there, so {@code OpenAiChat.encodeRequest(request.chat())} is a valid chat-completions
+     * body; storage and output options ({@code store}, {@code include}, {@code truncation}, ...)
+     * are let go; hosted tools, stored prompts, conversation objects and background runs are refused.
+     */
     public static ResponsesRequest decodeRequest(JsonNode body) {
         return ResponsesRequestDecoder.decode(body);
     }
