@@ -45,7 +45,10 @@ public final class ResponsesApi {
         return ResponsesConversation.withEarlierTurns(chat, earlier);
     }
 
-    /** {@code answer} as the {@code response} object for {@code request}. */
+    /**
+     * {@code answer} as the {@code response} object for {@code request}: its id, time and model
+     * are {@code meta}'s, not the upstream's; the request's settings are repeated back.
+     */
     public static ObjectNode encodeResponse(ChatAnswer answer, ResponsesRequest request, ResponseMeta meta) {
         return ResponsesAnswerEncoder.encode(answer, request, meta);
     }
