@@ -27,8 +27,12 @@ import org.slf4j.LoggerFactory;
 public final class DatabaseResponses implements ResponseStore {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseResponses.class);
 
-    /** Saves between prunes: often enough that the table stays near its bound, rarely enough to cost nothing per save. */
-    public static final int DEFAULT_PRUNE_EVERY = 100;
+    /**
+     * Saves between prunes. Finding the oldest row beyond {@code maxCount} walks that many
+     * index entries, so a prune is not cheap; once in a thousand saves it costs little per
+     * save, and the table goes at most a thousand rows per replica beyond its bound.
+     */
+    public static final int DEFAULT_PRUNE_EVERY = 1_000;
 
     private final Vertx vertx;
     private final ResponseRepository repository;
@@ -106,6 +110,7 @@ public final class DatabaseResponses implements ResponseStore {
         return vertx.executeBlocking(() -> repository.delete(id, owner, clock.instant()), false);
     }
 
+    @Override
     public ResponseLimits limits() {
         return limits;
     }

@@ -122,6 +122,7 @@ public final class MemoryResponses implements ResponseStore {
         return bytes;
     }
 
+    @Override
     public ResponseLimits limits() {
         return limits;
     }

@@ -7,9 +7,10 @@ import java.util.Objects;
 
 /**
  * How much of the answered responses a {@link ResponseStore} keeps: each for at most
- * {@code maxAge} after it was answered, at most {@code maxCount} of them, and (in memory) at
- * most {@code maxBytes} of their JSON in all. The oldest go first. A single response larger
- * than {@code maxBytes} is not kept at all.
+ * {@code maxAge} after it was answered, at most {@code maxCount} of them (in the database,
+ * pruned back to that many every so many saves), and in memory at most {@code maxBytes} of
+ * their JSON in all. The oldest go first. A single response larger than {@code maxBytes} is
+ * not kept by either.
  *
  * @param maxAge   how long a response is served after it was answered; more than zero
  * @param maxCount how many responses are kept; at least one
@@ -23,8 +24,12 @@ public record ResponseLimits(Duration maxAge, int maxCount, long maxBytes) {
     /** Without a store: ten thousand responses within 64 MiB of the gateway's heap. */
     public static final ResponseLimits MEMORY_DEFAULTS = new ResponseLimits(DEFAULT_MAX_AGE, 10_000, 64L << 20);
 
-    /** With a store: a million rows, none over 64 MiB (twice the largest request accepted by default). */
-    public static final ResponseLimits DATABASE_DEFAULTS = new ResponseLimits(DEFAULT_MAX_AGE, 1_000_000, 64L << 20);
+    /**
+     * With a store: a hundred thousand rows (a few GB of typical conversations in the
+     * database the gateway shares), none over 64 MiB (twice the largest request accepted by
+     * default).
+     */
+    public static final ResponseLimits DATABASE_DEFAULTS = new ResponseLimits(DEFAULT_MAX_AGE, 100_000, 64L << 20);
 
     public ResponseLimits {
         Objects.requireNonNull(maxAge, "maxAge");

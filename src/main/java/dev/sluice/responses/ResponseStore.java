@@ -32,4 +32,10 @@ public interface ResponseStore {
 
     /** Deletes the response with this id; false when {@code owner} has none by that id that has not expired. */
     Future<Boolean> delete(String id, String owner);
+
+    /**
+     * What this store keeps: a response answered at {@code createdAt} is saved with
+     * {@code limits().expiresAt(createdAt)} as its expiry.
+     */
+    ResponseLimits limits();
 }
