@@ -3,7 +3,8 @@
  * dev.sluice.store.Database} opens either and applies the one schema in
  * {@code db/migration}; {@link dev.sluice.store.KeyRepository}, {@link
  * dev.sluice.store.TeamRepository} and {@link dev.sluice.store.SpendRepository} read and
- * write the records with plain JDBC; {@link dev.sluice.store.SpendLedger} posts finished
+ * write the records with plain JDBC ({@link dev.sluice.store.ResponseRepository} keeps the
+ * Responses API's answers for later calls); {@link dev.sluice.store.SpendLedger} posts finished
  * calls so that spend totals stay the exact sums of the spend log.
  *
  * <p>{@link dev.sluice.store.SpendWriter} is how calls reach the ledger: it takes each

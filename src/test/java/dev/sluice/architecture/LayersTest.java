@@ -31,7 +31,7 @@ class LayersTest {
                 .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.http..", "dev.sluice.call..",
                         "dev.sluice.ingress..", "dev.sluice.provider..", "dev.sluice.boot..", "dev.sluice.admin..",
                         "dev.sluice.access..", "dev.sluice.store..", "dev.sluice.spend..", "dev.sluice.upstream..",
-                        "io.vertx.core.http.."));
+                        "dev.sluice.responses..", "io.vertx.core.http.."));
     }
 
     @Test
@@ -88,6 +88,14 @@ class LayersTest {
         check(noClasses().that().resideInAPackage("dev.sluice.http..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.call..",
                         "dev.sluice.admin..", "dev.sluice.router.."));
+    }
+
+    @Test
+    void theResponseStoreKnowsTheStoreButNothingOfWhatCallsIt() {
+        check(noClasses().that().resideInAPackage("dev.sluice.responses..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.call..",
+                        "dev.sluice.router..", "dev.sluice.http..", "dev.sluice.ingress..", "dev.sluice.provider..",
+                        "dev.sluice.admin..", "dev.sluice.access..", "dev.sluice.boot..", "io.vertx.core.http.."));
     }
 
     private static void check(ArchRule rule) {
