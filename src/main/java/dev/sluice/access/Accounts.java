@@ -5,6 +5,7 @@ import dev.sluice.config.GeneralSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.ModelRepository;
+import dev.sluice.store.ResponseRepository;
 import dev.sluice.store.RouterSettingRepository;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendBuffer;
@@ -181,6 +182,11 @@ public final class Accounts implements AutoCloseable {
     /** Router settings changed through the router settings API. */
     public RouterSettingRepository routerSettings() {
         return new RouterSettingRepository(database);
+    }
+
+    /** The responses answered through the Responses API, kept for follow-ups. */
+    public ResponseRepository responses() {
+        return new ResponseRepository(database);
     }
 
     /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */

@@ -1,5 +1,6 @@
 package dev.sluice.boot;
 
+import dev.sluice.responses.MemoryResponses;
 import dev.sluice.access.Accounts;
 import dev.sluice.call.CallServices;
 import dev.sluice.config.SluiceConfig;
@@ -21,7 +22,8 @@ import java.util.Optional;
  * @param storedSettings the router settings changed through the router settings API, kept in
  *                       step with the store; empty when no store is open
  * @param connections    the connections open on the port, counted over every event loop
+ * @param memoryResponses where the Responses API keeps its responses when no store is open
  */
 record Gateway(SluiceConfig config, CallServices calls, EdgeServices edge, Optional<Accounts> accounts,
         Optional<StoredModelSync> storedModels, Optional<StoredRouterSettingsSync> storedSettings, TimeSource time,
-        OpenConnections connections) {}
+        OpenConnections connections, MemoryResponses memoryResponses) {}

@@ -1,5 +1,7 @@
 package dev.sluice.boot;
 
+import dev.sluice.responses.MemoryResponses;
+import dev.sluice.responses.ResponseLimits;
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyDirectory;
@@ -105,7 +107,8 @@ final class GatewayAssembly {
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
-                new OpenConnections(config.general().edge().maxOpenConnections()));
+                new OpenConnections(config.general().edge().maxOpenConnections()),
+                new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));
     }
 
     /**

@@ -12,6 +12,13 @@ import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
 import dev.sluice.server.MalformedRequests;
 import dev.sluice.server.Routes;
+import dev.sluice.ingress.responses.ResponseIds;
+import dev.sluice.ingress.responses.ResponsesCodec;
+import dev.sluice.ingress.responses.ResponsesEndpoints;
+import dev.sluice.ingress.responses.StoredResponses;
+import dev.sluice.responses.DatabaseResponses;
+import dev.sluice.responses.ResponseLimits;
+import dev.sluice.responses.ResponseStore;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.config.ModelApiSettings;
 import dev.sluice.config.RouterSettings;
@@ -46,6 +53,17 @@ final class GatewayVerticle extends VerticleBase {
         this.port = port;
     }
 
+    /**
+     * The Responses API's routes, keeping responses in the store when one is open (shared by
+     * replicas), else in the gateway's memory, shared by its event loops.
+     */
+    private ResponsesEndpoints responsesEndpoints(Authenticator authenticator) {
+        ResponseStore store = gateway.accounts().<ResponseStore>map(accounts -> new DatabaseResponses(vertx, accounts.responses(),
+                ResponseLimits.DATABASE_DEFAULTS, gateway.time().clock())).orElse(gateway.memoryResponses());
+        return new ResponsesEndpoints(new ResponsesCodec(store, gateway.time().clock(), ResponseIds::next),
+                new StoredResponses(authenticator, store));
+    }
+
     @Override
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.time().ticker());
@@ -61,7 +79,8 @@ final class GatewayVerticle extends VerticleBase {
                         gateway.calls().models()))));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator),
-                new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain);
+                new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,
+                responsesEndpoints(authenticator));
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(host)
                 .setPort(port)

@@ -47,18 +47,24 @@ final class CallAnswers {
         }
         return switch (outcome.served().get()) {
             case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
-            case Answer.Whole whole -> {
-                call.headers.ended(outcome);
-                UpstreamHeaders.copy(KeyMask.of(providers, outcome.lastDeployment()).headers(whole.upstreamHeaders()), response);
-                call.headers.apply(response);
-                charge.putLimitHeaders(response);
-                charge.served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
-                if (whole.contentType() != null) {
-                    response.putHeader("Content-Type", whole.contentType());
-                }
-                Responses.raw(response, whole.status(), whole.body());
-                yield Future.succeededFuture();
-            }
+            // What the entry API keeps of the answer (a response a later call continues) is kept before the caller reads it.
+            case Answer.Whole whole -> call.answers().settled().transform(kept -> {
+                writeWhole(call, outcome, whole);
+                return Future.<Void>succeededFuture();
+            });
         };
+    }
+
+    private void writeWhole(ModelCall call, RouteOutcome<Answer> outcome, Answer.Whole whole) {
+        HttpServerResponse response = call.response;
+        call.headers.ended(outcome);
+        UpstreamHeaders.copy(KeyMask.of(providers, outcome.lastDeployment()).headers(whole.upstreamHeaders()), response);
+        call.headers.apply(response);
+        call.charge().putLimitHeaders(response);
+        call.charge().served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
+        if (whole.contentType() != null) {
+            response.putHeader("Content-Type", whole.contentType());
+        }
+        Responses.raw(response, whole.status(), whole.body());
     }
 }

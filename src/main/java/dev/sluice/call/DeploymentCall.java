@@ -74,6 +74,11 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
         Provider provider = services.providers().forDeployment(deployment);
+        Optional<String> untranslatable = provider.passesThrough(deployment, call.decoded()) ? Optional.empty()
+                : call.answers().refusesTranslation();
+        if (untranslatable.isPresent()) {
+            return failed(TranslationRefusals.of(new IllegalArgumentException(untranslatable.get())));
+        }
         UpstreamRequest laidOut;
         try {
             laidOut = provider.request(deployment, call.decoded());

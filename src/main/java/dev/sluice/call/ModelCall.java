@@ -65,7 +65,7 @@ final class ModelCall {
     void decoded(ModelRequest decoded, int bodyBytes) {
         this.decoded = decoded;
         this.bodyBytes = bodyBytes;
-        this.answers = codec.answers(decoded);
+        this.answers = null; // written for the call as it is now, when first asked
     }
 
     /**
@@ -100,7 +100,10 @@ final class ModelCall {
 
     /** How the caller is written the answer, in its entry API's dialect. */
     AnswerEncoding answers() {
-        return Objects.requireNonNull(answers, "the answer is written before the request was decoded");
+        if (answers == null) {
+            answers = codec.answers(decoded(), caller());
+        }
+        return answers;
     }
 
     int bodyBytes() {

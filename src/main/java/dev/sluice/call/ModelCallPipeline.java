@@ -85,6 +85,7 @@ public final class ModelCallPipeline {
                 .compose(v -> authenticator.caller(request))
                 .transform(who -> readBody(call, who))
                 .map(body -> decode(call, body))
+                .compose(v -> prepare(call))
                 .map(v -> resolve(call))
                 .compose(v -> admit(call))
                 .compose(v -> admitted(call))
@@ -162,6 +163,16 @@ public final class ModelCallPipeline {
         // Headers the caller addressed to a vendor (anthropic-beta) ride with the request to its adapter.
         call.decoded(call.codec.decode(body).withVendorHeaders(call.request.headers()), body.length());
         return null;
+    }
+
+    /** What the entry API keeps between calls (a Responses call's earlier turns) joins the call. */
+    private Future<Void> prepare(ModelCall call) {
+        return call.codec.prepare(call.decoded(), call.caller()).map(prepared -> {
+            if (prepared != call.decoded()) {
+                call.decoded(prepared, call.bodyBytes());
+            }
+            return null;
+        });
     }
 
     private Void resolve(ModelCall call) {

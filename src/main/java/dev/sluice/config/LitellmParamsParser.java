@@ -87,7 +87,8 @@ final class LitellmParamsParser {
                 read.string(params.take("aws_region_name")),
                 read.httpUrl(params.take("aws_bedrock_runtime_endpoint")),
                 headers(params.take("extra_headers")),
-                read.bool(params.take("drop_params")));
+                read.bool(params.take("drop_params")),
+                read.bool(params.take("use_responses_api")));
     }
 
     /** {@code extra_headers}: a map of header names to values, each written as text. */

@@ -19,6 +19,9 @@ import java.util.Optional;
  * @param extraHeaders              {@code extra_headers}: sent with every call to the deployment
  * @param dropParams                {@code drop_params}: leave out what the vendor cannot take rather than refuse it;
  *                                  empty when the deployment does not say ({@code litellm_settings.drop_params} then decides)
+ * @param useResponsesApi           {@code use_responses_api}: {@code false} sends a caller of the Responses API
+ *                                  to an OpenAI or Azure deployment through chat completions, as to any other
+ *                                  vendor, rather than to the deployment's own Responses API
  */
 public record VendorParams(
         Optional<String> vertexProject,
@@ -30,11 +33,12 @@ public record VendorParams(
         Optional<String> awsRegionName,
         Optional<String> awsBedrockRuntimeEndpoint,
         Map<String, String> extraHeaders,
-        Optional<Boolean> dropParams) {
+        Optional<Boolean> dropParams,
+        Optional<Boolean> useResponsesApi) {
 
     /** A deployment that sets none of them. */
     public static final VendorParams NONE = new VendorParams(Optional.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), Optional.empty());
+            Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), Optional.empty(), Optional.empty());
 
     public VendorParams {
         extraHeaders = Map.copyOf(extraHeaders);
@@ -43,6 +47,6 @@ public record VendorParams(
     /** The same parameters with {@code drop_params} set to {@code drop}. */
     public VendorParams withDropParams(boolean drop) {
         return new VendorParams(vertexProject, vertexLocation, vertexCredentials, awsAccessKeyId, awsSecretAccessKey,
-                awsSessionToken, awsRegionName, awsBedrockRuntimeEndpoint, extraHeaders, Optional.of(drop));
+                awsSessionToken, awsRegionName, awsBedrockRuntimeEndpoint, extraHeaders, Optional.of(drop), useResponsesApi);
     }
 }

@@ -1,7 +1,9 @@
 package dev.sluice.ingress;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.Optional;
 
 /**
  * Writes one call's answer the way its caller reads it. Inside the gateway every answer is
@@ -21,6 +23,25 @@ public interface AnswerEncoding {
 
     /** A writer for one stream's events. */
     StreamEncoding stream(boolean passedThrough);
+
+    /**
+     * Why this call cannot be translated for a deployment of another dialect, when it cannot:
+     * it continues a conversation only the vendor of its own dialect holds, say. Such an
+     * attempt is refused with a 400 naming the reason, and a deployment that takes the
+     * caller's body untranslated may still answer.
+     */
+    default Optional<String> refusesTranslation() {
+        return Optional.empty();
+    }
+
+    /**
+     * Completes once what this encoding keeps of the answer it wrote (a response a later call
+     * may continue) is kept, so that a caller who reads the answer can rely on it. Always
+     * complete for an encoding that keeps nothing.
+     */
+    default Future<Void> settled() {
+        return Future.succeededFuture();
+    }
 
     /**
      * One whole answer.

@@ -1,7 +1,9 @@
 package dev.sluice.ingress;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
 import dev.sluice.llm.Dialect;
+import io.vertx.core.Future;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import io.vertx.core.buffer.Buffer;
@@ -39,8 +41,17 @@ public interface IngressCodec {
         return new WrittenError(status, openAiError);
     }
 
-    /** What writes the answer to {@code request} for its caller: by default OpenAI's answer as it is. */
-    default AnswerEncoding answers(ModelRequest request) {
+    /**
+     * Completes a decoded call with what the entry API keeps between calls, once the caller is
+     * known: the earlier turns a Responses call names by {@code previous_response_id}, say. By
+     * default the call as decoded.
+     */
+    default Future<ModelRequest> prepare(ModelRequest decoded, Caller caller) {
+        return Future.succeededFuture(decoded);
+    }
+
+    /** What writes the answer to {@code request} for {@code caller}: by default OpenAI's answer as it is. */
+    default AnswerEncoding answers(ModelRequest request, Caller caller) {
         return OpenAiAnswerEncoding.INSTANCE;
     }
 }

@@ -10,5 +10,7 @@ public enum Dialect {
     /** OpenAI's chat completions, text completions and embeddings, as OpenAI-compatible servers speak them. */
     OPENAI,
     /** Anthropic's Messages API. */
-    ANTHROPIC
+    ANTHROPIC,
+    /** OpenAI's Responses API, which OpenAI and Azure OpenAI serve beside chat completions. */
+    OPENAI_RESPONSES
 }

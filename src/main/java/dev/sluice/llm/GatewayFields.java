@@ -19,7 +19,14 @@ public final class GatewayFields {
             "context_window_fallbacks",
             "content_policy_fallbacks",
             "disable_fallbacks",
-            "drop_params");
+            "drop_params",
+            GatewayFields.CONTINUED_FROM);
+
+    /**
+     * The id of a Responses API response whose kept turns a call's input already holds: the
+     * gateway joined them in place of {@code previous_response_id}, which it still answers with.
+     */
+    public static final String CONTINUED_FROM = "sluice_continued_from";
 
     /** The prefix of the fields that ask a deployment for a canned answer in tests. */
     public static final String MOCK_TESTING_PREFIX = "mock_testing_";

@@ -4,7 +4,9 @@ package dev.sluice.llm;
 public enum Operation {
     CHAT_COMPLETIONS("/chat/completions", true),
     COMPLETIONS("/completions", true),
-    EMBEDDINGS("/embeddings", false);
+    EMBEDDINGS("/embeddings", false),
+    /** OpenAI's Responses API, to a deployment that serves it; any other is called with chat completions. */
+    RESPONSES("/responses", true);
 
     private final String path;
     private final boolean streamable;

@@ -10,6 +10,7 @@ import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.anthropic.MessagesCodec;
+import dev.sluice.ingress.responses.ResponsesEndpoints;
 import dev.sluice.ingress.openai.OpenAiCodec;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
@@ -27,7 +28,10 @@ public final class Routes implements Handler<HttpServerRequest> {
     public record Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
             Optional<RouterSettingsHandlers> settings) {}
 
+    /** A route's method, or null for a route that checks the method itself. */
     private record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
+
+    private static final java.util.List<String> RESPONSE_PREFIXES = java.util.List.of("/v1/responses/", "/responses/");
 
     /** What still answers while the gateway drains: whether it is alive, that it is not ready, and its metrics. */
     private static final java.util.Set<String> WHILE_DRAINING = java.util.Set.of("/health/liveliness", "/health/liveness",
@@ -35,9 +39,12 @@ public final class Routes implements Handler<HttpServerRequest> {
 
     private final Map<String, Route> byPath;
     private final Drain drain;
+    private final ResponsesEndpoints responses;
 
-    public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain) {
+    public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain,
+            ResponsesEndpoints responses) {
         this.drain = drain;
+        this.responses = responses;
         Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
@@ -56,6 +63,8 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/v1/messages", new Route(HttpMethod.POST, messages)),
                 Map.entry("/v1/messages/count_tokens", new Route(HttpMethod.POST,
                         r -> calls.countTokens(r, MessagesCodec.COUNT_TOKENS))),
+                Map.entry("/v1/responses", new Route(HttpMethod.POST, r -> calls.handle(r, responses.codec()))),
+                Map.entry("/responses", new Route(HttpMethod.POST, r -> calls.handle(r, responses.codec()))),
                 Map.entry("/v1/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/health", new Route(HttpMethod.GET, health::health)),
@@ -103,13 +112,34 @@ public final class Routes implements Handler<HttpServerRequest> {
         return new Route(HttpMethod.GET, handler.orElse(needsMasterKey(managed)));
     }
 
+    /** {@code /v1/responses/{id}}: a kept response, read ({@code GET}) or deleted ({@code DELETE}). */
+    private Route storedResponse(String path) {
+        for (String prefix : RESPONSE_PREFIXES) {
+            if (path.startsWith(prefix) && path.length() > prefix.length() && path.indexOf('/', prefix.length()) < 0) {
+                String id = path.substring(prefix.length());
+                return new Route(null, request -> {
+                    if (request.method().equals(HttpMethod.GET)) {
+                        responses.stored().get(request, id);
+                    } else if (request.method().equals(HttpMethod.DELETE)) {
+                        responses.stored().delete(request, id);
+                    } else {
+                        request.response().putHeader("Allow", "GET, DELETE");
+                        throw new ApiError(405, "invalid_request_error", "Method " + request.method() + " is not allowed on "
+                                + path + "; use GET or DELETE.", null, "method_not_allowed");
+                    }
+                });
+            }
+        }
+        return null;
+    }
+
     @Override
     public void handle(HttpServerRequest request) {
         String path = request.path();
         if (path.length() > 1 && path.endsWith("/")) {
             path = path.substring(0, path.length() - 1);
         }
-        Route route = byPath.get(path);
+        Route route = byPath.containsKey(path) ? byPath.get(path) : storedResponse(path);
         request.response().putHeader(CallIds.HEADER, CallIds.of(request));
         try {
             if (drain.draining() && !WHILE_DRAINING.contains(path)) {
@@ -121,7 +151,7 @@ public final class Routes implements Handler<HttpServerRequest> {
                 throw new ApiError(404, "invalid_request_error",
                         "Unknown route: " + request.method() + " " + request.path() + ".", null, "unknown_route");
             }
-            if (!route.method().equals(request.method())) {
+            if (route.method() != null && !route.method().equals(request.method())) {
                 request.response().putHeader("Allow", route.method().name());
                 throw new ApiError(405, "invalid_request_error",
                         "Method " + request.method() + " is not allowed on " + path + "; use " + route.method() + ".",

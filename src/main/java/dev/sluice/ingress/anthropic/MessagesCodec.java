@@ -2,6 +2,7 @@ package dev.sluice.ingress.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.AnswerEncoding;
 import dev.sluice.ingress.IngressCodec;
@@ -76,7 +77,7 @@ public final class MessagesCodec implements IngressCodec {
     }
 
     @Override
-    public AnswerEncoding answers(ModelRequest request) {
+    public AnswerEncoding answers(ModelRequest request, Caller caller) {
         return MessagesAnswers.INSTANCE;
     }
 

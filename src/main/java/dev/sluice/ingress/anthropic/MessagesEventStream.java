@@ -2,16 +2,14 @@ package dev.sluice.ingress.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.ingress.OpenAiChunks;
 import dev.sluice.ingress.StreamEncoding;
 import dev.sluice.json.Json;
 import dev.sluice.llm.StreamEvent;
 import dev.sluice.llm.anthropic.AnthropicMessages;
 import dev.sluice.llm.anthropic.AnthropicStreamEncoder;
-import dev.sluice.llm.openai.OpenAiChat;
-import dev.sluice.llm.openai.OpenAiChatChunkDecoder;
 import dev.sluice.sse.SseEvents;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +22,7 @@ import java.util.List;
  * that ends without a reason gets no {@code message_stop}, so the caller sees it was cut.
  */
 final class MessagesEventStream implements StreamEncoding {
-    private final OpenAiChatChunkDecoder chunks = OpenAiChat.chunkDecoder();
+    private final OpenAiChunks chunks = new OpenAiChunks();
     private final AnthropicStreamEncoder events = AnthropicMessages.streamEncoder();
 
     @Override
@@ -50,20 +48,9 @@ final class MessagesEventStream implements StreamEncoding {
 
     private List<StreamEvent> decode(Buffer openAiEvents) {
         List<StreamEvent> decoded = new ArrayList<>();
-        for (SseEvents.SseEvent event : SseEvents.read(openAiEvents)) {
-            if (event.data().equals("[DONE]")) {
-                continue;
-            }
-            JsonNode chunk;
-            try {
-                chunk = Json.parse(event.data().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            } catch (IOException unreadable) {
-                throw new IllegalArgumentException("a stream event that is not JSON: " + unreadable.getMessage(), unreadable);
-            }
-            for (StreamEvent read : chunks.decode(chunk)) {
-                decoded.add(read instanceof StreamEvent.Started started
-                        ? new StreamEvent.Started(MessagesAnswers.messageId(started.id()), started.model()) : read);
-            }
+        for (StreamEvent read : chunks.read(openAiEvents)) {
+            decoded.add(read instanceof StreamEvent.Started started
+                    ? new StreamEvent.Started(MessagesAnswers.messageId(started.id()), started.model()) : read);
         }
         return decoded;
     }

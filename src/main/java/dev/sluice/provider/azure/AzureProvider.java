@@ -5,6 +5,14 @@ import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.json.Json;
 import dev.sluice.llm.Operation;
+import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.openai.NativeResponses;
+import dev.sluice.provider.stream.StreamTranslator;
+import io.vertx.core.buffer.Buffer;
+import java.time.Clock;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
 import java.net.URLEncoder;
@@ -21,11 +29,55 @@ import java.util.Optional;
 public final class AzureProvider implements Provider {
     /** The API version used when neither the config nor the environment names one. */
     public static final String DEFAULT_API_VERSION = "2024-10-21";
+    /** The first API version that serves the Responses API. */
+    static final String RESPONSES_API_VERSION = "2025-03-01-preview";
+    private static final NativeResponses RESPONSES = new NativeResponses(Clock.systemUTC());
 
     private final Map<String, String> env;
 
     public AzureProvider(Map<String, String> env) {
         this.env = env;
+    }
+
+    /** Azure OpenAI also serves callers of the Responses API untranslated, unless {@code use_responses_api: false}. */
+    @Override
+    public boolean passesThrough(Deployment deployment, ModelRequest request) {
+        return request.writtenIn(Dialect.OPENAI) || NativeResponses.passesThrough(deployment, request);
+    }
+
+    /**
+     * A Responses call goes to the resource's {@code /openai/responses}, the deployment named
+     * as the body's {@code model}, with an API version that serves it: the deployment's own when
+     * it is a preview from {@value #RESPONSES_API_VERSION} on, else that one.
+     */
+    @Override
+    public UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        if (!NativeResponses.passesThrough(deployment, request)) {
+            return Provider.super.request(deployment, request);
+        }
+        String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
+        String version = deployment.params().apiVersion().filter(v -> v.endsWith("-preview") && v.compareTo(RESPONSES_API_VERSION) >= 0)
+                .orElse(RESPONSES_API_VERSION);
+        Map<String, String> headers = key(deployment).map(k -> Map.of("api-key", k.value())).orElse(Map.of());
+        return new UpstreamRequest(base + "/openai/responses?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8),
+                headers, Json.bytes(NativeResponses.body(deployment, request)));
+    }
+
+    @Override
+    public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        return NativeResponses.passesThrough(deployment, request) ? RESPONSES.streamTranslator() : StreamTranslator.openAi();
+    }
+
+    /** A {@code response} object answers a call passed to the Responses API; anything else is a chat answer. */
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        if (request.writtenIn(Dialect.OPENAI_RESPONSES)) {
+            Optional<OpenAiShape.ShapedAnswer> response = RESPONSES.answer(body);
+            if (response.isPresent()) {
+                return response;
+            }
+        }
+        return normaliseSuccess(body);
     }
 
     @Override

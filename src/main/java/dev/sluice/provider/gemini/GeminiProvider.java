@@ -79,8 +79,8 @@ public final class GeminiProvider implements Provider {
                 yield new UpstreamRequest(models + ":batchEmbedContents", headers, GeminiEmbeddings.body(model, inputs),
                         inputs.droppedParams());
             }
-            case COMPLETIONS -> throw new IllegalArgumentException(
-                    "/completions: not served by Gemini (expected: /chat/completions or /embeddings)");
+            case COMPLETIONS, RESPONSES -> throw new IllegalArgumentException(
+                    endpoint.path() + ": not served by Gemini (expected: /chat/completions or /embeddings)");
         };
     }
 

@@ -5,6 +5,12 @@ import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.json.Json;
 import dev.sluice.llm.Operation;
+import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.stream.StreamTranslator;
+import io.vertx.core.buffer.Buffer;
+import java.time.Clock;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
 import java.net.URI;
@@ -16,12 +22,53 @@ import java.util.Optional;
  * bearer key. The body goes upstream as the caller wrote it.
  */
 public final class OpenAiCompatibleProvider implements Provider {
+    private static final NativeResponses RESPONSES = new NativeResponses(Clock.systemUTC());
     private final CompatibleFlavour flavour;
     private final Map<String, String> env;
 
     public OpenAiCompatibleProvider(CompatibleFlavour flavour, Map<String, String> env) {
         this.flavour = flavour;
         this.env = env;
+    }
+
+    /**
+     * OpenAI's own API also serves callers of the Responses API untranslated (unless the
+     * deployment says {@code use_responses_api: false}); the servers that only copy its chat
+     * completions are called with those.
+     */
+    @Override
+    public boolean passesThrough(Deployment deployment, ModelRequest request) {
+        return request.writtenIn(Dialect.OPENAI) || servesResponses() && NativeResponses.passesThrough(deployment, request);
+    }
+
+    @Override
+    public UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        if (request.writtenIn(Dialect.OPENAI_RESPONSES) && passesThrough(deployment, request)) {
+            return request(deployment, Operation.RESPONSES, NativeResponses.body(deployment, request));
+        }
+        return Provider.super.request(deployment, request);
+    }
+
+    @Override
+    public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        return request.writtenIn(Dialect.OPENAI_RESPONSES) && passesThrough(deployment, request) ? RESPONSES.streamTranslator()
+                : StreamTranslator.openAi();
+    }
+
+    /** A {@code response} object answers a call passed to the deployment's Responses API; anything else is a chat answer. */
+    @Override
+    public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        if (request.writtenIn(Dialect.OPENAI_RESPONSES)) {
+            Optional<OpenAiShape.ShapedAnswer> response = RESPONSES.answer(body);
+            if (response.isPresent()) {
+                return response;
+            }
+        }
+        return normaliseSuccess(body);
+    }
+
+    private boolean servesResponses() {
+        return flavour.prefix().equals("openai");
     }
 
     @Override

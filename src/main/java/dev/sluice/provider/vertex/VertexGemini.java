@@ -53,8 +53,8 @@ final class VertexGemini implements VertexFamily {
                 yield new UpstreamRequest(endpoints.publisherModel(deployment, "google", "predict"), headers,
                         Json.bytes(VertexEmbeddings.body(inputs)), inputs.droppedParams());
             }
-            case COMPLETIONS -> throw new IllegalArgumentException(
-                    "/completions: not served by Gemini on Vertex AI (expected: /chat/completions or /embeddings)");
+            case COMPLETIONS, RESPONSES -> throw new IllegalArgumentException(
+                    operation.path() + ": not served by Gemini on Vertex AI (expected: /chat/completions or /embeddings)");
         };
     }
 

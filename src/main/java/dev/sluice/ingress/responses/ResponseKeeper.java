@@ -1,0 +1,63 @@
+package dev.sluice.ingress.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
+import dev.sluice.llm.ChatAnswer;
+import dev.sluice.llm.responses.ResponsesApi;
+import dev.sluice.llm.responses.ResponsesRequest;
+import dev.sluice.responses.ResponseStore;
+import dev.sluice.store.StoredResponse;
+import io.vertx.core.Future;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one call's response, with the turns a follow-up carries, unless the caller said
+ * {@code store: false}. A response that cannot be kept (too large, the store down) is still
+ * answered; it is logged, and a follow-up naming it is told it was not found.
+ */
+final class ResponseKeeper {
+    private static final Logger log = LoggerFactory.getLogger(ResponseKeeper.class);
+
+    private final ResponseStore store;
+    private final String owner;
+    private final String group;
+    private final Instant createdAt;
+    private Future<Void> kept = Future.succeededFuture();
+
+    ResponseKeeper(ResponseStore store, String owner, String group, Instant createdAt) {
+        this.store = store;
+        this.owner = owner;
+        this.group = group;
+        this.createdAt = createdAt;
+    }
+
+    /** Starts keeping {@code response}, the answer to {@code request}. */
+    void keep(ResponsesRequest request, ChatAnswer answer, ObjectNode response) {
+        if (!request.store()) {
+            return;
+        }
+        String id = response.path("id").asText();
+        StoredResponse stored;
+        try {
+            stored = new StoredResponse(id, owner, group, createdAt, store.limits().expiresAt(createdAt),
+                    new String(Json.bytes(response), StandardCharsets.UTF_8),
+                    new String(Json.bytes(ResponsesApi.encodeConversation(ResponsesApi.conversationOf(request, answer))),
+                            StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException unkeepable) {
+            log.warn("responses.not_kept id={} cause={}", id, unkeepable.getMessage());
+            return;
+        }
+        kept = store.save(stored).recover(failed -> {
+            log.warn("responses.not_kept id={} cause={}", id, failed.getMessage());
+            return Future.succeededFuture();
+        });
+    }
+
+    /** Completes once the response is kept, or could not be. */
+    Future<Void> kept() {
+        return kept;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.sluice.ingress.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.PassedThroughStream;
+import dev.sluice.ingress.StreamEncoding;
+import dev.sluice.json.Json;
+import dev.sluice.llm.ChatAnswer;
+import dev.sluice.llm.openai.OpenAiChat;
+import dev.sluice.llm.responses.ResponseMeta;
+import dev.sluice.llm.responses.ResponsesApi;
+import dev.sluice.llm.responses.ResponsesRequest;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.util.Optional;
+
+/**
+ * Answers for one caller of the Responses API. A deployment that serves the Responses API
+ * itself answered in its shape and keeps the response itself; any other answered chat
+ * completions, which are written as a {@code response} object (or its events) and kept here
+ * for a follow-up, unless the caller said {@code store: false}.
+ */
+final class ResponsesAnswers implements AnswerEncoding {
+    private final ResponsesRequest request;
+    private final ResponseMeta meta;
+    private final ResponseKeeper keeper;
+    private final String unresolvedPrevious;
+
+    /** @param unresolvedPrevious the {@code previous_response_id} this gateway did not keep, or null */
+    ResponsesAnswers(ResponsesRequest request, ResponseMeta meta, ResponseKeeper keeper, String unresolvedPrevious) {
+        this.request = request;
+        this.meta = meta;
+        this.keeper = keeper;
+        this.unresolvedPrevious = unresolvedPrevious;
+    }
+
+    @Override
+    public Buffer whole(WholeAnswer answer) {
+        if (answer.passedThrough()) {
+            return answer.upstream();
+        }
+        ChatAnswer chat = OpenAiChat.decodeAnswer(answer.openAiTree());
+        ObjectNode response = ResponsesApi.encodeResponse(chat, request, meta);
+        keeper.keep(request, chat, response);
+        return Json.buffer(response);
+    }
+
+    @Override
+    public StreamEncoding stream(boolean passedThrough) {
+        ResponsesEventStream translated = new ResponsesEventStream(request, meta, keeper);
+        return passedThrough ? new PassedThroughStream(translated) : translated;
+    }
+
+    @Override
+    public Optional<String> refusesTranslation() {
+        return Optional.ofNullable(unresolvedPrevious).map(id -> "Previous response with id '" + id + "' not found."
+                + " Sluice keeps the responses it answered through chat completions; a response made by a deployment's own"
+                + " Responses API is continued only by such a deployment (OpenAI, Azure OpenAI).");
+    }
+
+    @Override
+    public Future<Void> settled() {
+        return keeper.kept();
+    }
+}

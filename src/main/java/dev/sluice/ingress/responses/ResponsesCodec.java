@@ -1,0 +1,158 @@
+package dev.sluice.ingress.responses;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
+import dev.sluice.api.ApiError;
+import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.IngressCodec;
+import dev.sluice.ingress.openai.OpenAiFields;
+import dev.sluice.json.Json;
+import dev.sluice.llm.Dialect;
+import dev.sluice.llm.GatewayFields;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Operation;
+import dev.sluice.llm.openai.OpenAiChat;
+import dev.sluice.llm.responses.ResponseMeta;
+import dev.sluice.llm.responses.ResponsesApi;
+import dev.sluice.llm.responses.ResponsesRequest;
+import dev.sluice.responses.ResponseStore;
+import dev.sluice.store.StoredResponse;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * OpenAI's Responses API ({@code POST /v1/responses}). A body is decoded as the API reference
+ * describes it, translated to chat completions for the gateway's rules and for deployments that
+ * do not serve the Responses API, and kept whole for those that do (OpenAI's and Azure OpenAI's
+ * own), which get it untranslated. A call naming a {@code previous_response_id} this gateway
+ * kept carries that conversation's turns before its own input, whichever deployment answers.
+ * Errors are OpenAI's, as on the chat route.
+ */
+public final class ResponsesCodec implements IngressCodec {
+    private final ResponseStore store;
+    private final Clock clock;
+    private final Supplier<String> ids;
+
+    /** @param ids new response ids ({@code resp_...}) */
+    public ResponsesCodec(ResponseStore store, Clock clock, Supplier<String> ids) {
+        this.store = store;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    @Override
+    public String name() {
+        return "responses";
+    }
+
+    @Override
+    public Operation operation() {
+        return Operation.CHAT_COMPLETIONS;
+    }
+
+    @Override
+    public Dialect dialect() {
+        return Dialect.OPENAI_RESPONSES;
+    }
+
+    @Override
+    public ModelRequest decode(Buffer bytes) {
+        ObjectNode body = OpenAiFields.object(bytes);
+        return decode(body, OpenAiFields.requireString(body, "model"));
+    }
+
+    private static ModelRequest decode(ObjectNode body, String group) {
+        ResponsesRequest request = read(body);
+        ObjectNode chat;
+        try {
+            chat = OpenAiChat.encodeRequest(request.chat());
+        } catch (IllegalArgumentException untranslatable) {
+            throw ApiError.invalidRequest(untranslatable.getMessage(), null, "invalid_value");
+        }
+        if (request.chat().stream()) {
+            chat.putObject("stream_options").put("include_usage", true);
+        }
+        body.properties().forEach(field -> {
+            if (GatewayFields.isGatewayField(field.getKey())) {
+                chat.set(field.getKey(), field.getValue());
+            }
+        });
+        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, chat, group, request.chat().stream(),
+                Map.of(), body);
+    }
+
+    /** The Responses request in {@code body}, the gateway's own fields aside. */
+    static ResponsesRequest read(ObjectNode body) {
+        ObjectNode own = JsonNodeFactory.instance.objectNode();
+        body.properties().forEach(field -> {
+            if (!GatewayFields.isGatewayField(field.getKey())) {
+                own.set(field.getKey(), field.getValue());
+            }
+        });
+        JsonNode continued = body.get(GatewayFields.CONTINUED_FROM);
+        if (continued != null && continued.isTextual()) {
+            own.set("previous_response_id", continued); // answered as the call the caller made
+        }
+        try {
+            return ResponsesApi.decodeRequest(own);
+        } catch (IllegalArgumentException malformed) {
+            String message = malformed.getMessage();
+            int colon = message.indexOf(':');
+            throw ApiError.invalidRequest(message, colon > 0 ? message.substring(0, colon) : null, "invalid_value");
+        }
+    }
+
+    /**
+     * A call that names a {@code previous_response_id} this gateway kept for the caller goes on
+     * with the kept turns put before its own input and the id taken out, so that every
+     * deployment, whatever it serves, sees the whole conversation. An id it did not keep is left
+     * for a deployment that serves the Responses API itself.
+     */
+    @Override
+    public Future<ModelRequest> prepare(ModelRequest decoded, Caller caller) {
+        JsonNode previous = decoded.callerBody().get("previous_response_id");
+        if (previous == null || !previous.isTextual()) {
+            return Future.succeededFuture(decoded);
+        }
+        return store.find(previous.textValue(), ResponseOwners.of(caller))
+                .map(found -> found.map(kept -> decode(continued(decoded.callerBody(), kept), decoded.group())).orElse(decoded));
+    }
+
+    private static ObjectNode continued(ObjectNode body, StoredResponse kept) {
+        ArrayNode input;
+        try {
+            input = (ArrayNode) Json.parse(kept.conversationJson().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException | ClassCastException unreadable) {
+            throw new IllegalStateException("the kept conversation of response " + kept.id() + " is not a JSON array", unreadable);
+        }
+        JsonNode own = body.get("input");
+        if (own != null && own.isTextual()) {
+            input.addObject().put("type", "message").put("role", "user").put("content", own.textValue());
+        } else if (own != null && own.isArray()) {
+            input.addAll((ArrayNode) own);
+        }
+        ObjectNode joined = body.objectNode().setAll(body);
+        joined.remove("previous_response_id");
+        joined.put(GatewayFields.CONTINUED_FROM, kept.id());
+        joined.set("input", input);
+        return joined;
+    }
+
+    @Override
+    public AnswerEncoding answers(ModelRequest request, Caller caller) {
+        ResponsesRequest read = read(request.callerBody());
+        ResponseKeeper keeper = new ResponseKeeper(store, ResponseOwners.of(caller), request.group(), clock.instant());
+        String unresolved = Optional.ofNullable(request.callerBody().get("previous_response_id"))
+                .filter(JsonNode::isTextual).map(JsonNode::textValue).orElse(null);
+        return new ResponsesAnswers(read, new ResponseMeta(ids.get(), clock.instant().getEpochSecond(), read.model()), keeper,
+                unresolved);
+    }
+}

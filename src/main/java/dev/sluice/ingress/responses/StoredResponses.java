@@ -1,0 +1,55 @@
+package dev.sluice.ingress.responses;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.sluice.api.ApiError;
+import dev.sluice.http.Authenticator;
+import dev.sluice.http.Responses;
+import dev.sluice.responses.ResponseStore;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import dev.sluice.json.Json;
+
+/**
+ * {@code GET} and {@code DELETE /v1/responses/{id}}: a response this gateway kept, read or
+ * deleted by the key that made it. Another key, an expired response, or one made by a
+ * deployment's own Responses API (kept by that vendor, not here) is not found: 404 in OpenAI's
+ * words.
+ */
+public final class StoredResponses {
+    private final Authenticator authenticator;
+    private final ResponseStore store;
+
+    public StoredResponses(Authenticator authenticator, ResponseStore store) {
+        this.authenticator = authenticator;
+        this.store = store;
+    }
+
+    public void get(HttpServerRequest request, String id) {
+        authenticator.withCaller(request, caller -> store.find(id, ResponseOwners.of(caller)).onComplete(found -> {
+            if (found.failed()) {
+                Responses.internalError(request.response(), "responses.get", found.cause());
+            } else if (found.result().isEmpty()) {
+                Responses.error(request.response(), notFound(id));
+            } else {
+                Responses.json(request.response(), 200, Buffer.buffer(found.result().get().responseJson()));
+            }
+        }));
+    }
+
+    public void delete(HttpServerRequest request, String id) {
+        authenticator.withCaller(request, caller -> store.delete(id, ResponseOwners.of(caller)).onComplete(deleted -> {
+            if (deleted.failed()) {
+                Responses.internalError(request.response(), "responses.delete", deleted.cause());
+            } else if (!deleted.result()) {
+                Responses.error(request.response(), notFound(id));
+            } else {
+                Responses.json(request.response(), 200, Json.buffer(JsonNodeFactory.instance.objectNode().put("id", id)
+                        .put("object", "response").put("deleted", true)));
+            }
+        }));
+    }
+
+    private static ApiError notFound(String id) {
+        return new ApiError(404, "invalid_request_error", "Response with id '" + id + "' not found.", null, null);
+    }
+}
