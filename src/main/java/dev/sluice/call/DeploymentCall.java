@@ -175,7 +175,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     Buffer fed = translator.feed(body.result());
                     Buffer rest = translator.end();
                     events = Buffer.buffer(fed.length() + rest.length()).appendBuffer(fed).appendBuffer(rest);
-                    StreamEncoding encoding = call.answers().stream(provider.passesThrough(deployment, call.decoded()));
+                    StreamEncoding encoding = call.answers().stream(provider.relaysStream(deployment, call.decoded()));
                     callerEvents = encoding.feed(body.result(), fed).appendBuffer(encoding.end(rest));
                 } catch (StreamFailure failure) {
                     return failed(failure.failure());
@@ -226,7 +226,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     }
                 },
                 new StreamRelay.Events(translator, new StreamTally(call.charge().keepsStreamText(deployment)),
-                        call.answers().stream(provider.passesThrough(deployment, call.decoded()))));
+                        call.answers().stream(provider.relaysStream(deployment, call.decoded()))));
         relay.finished().onSuccess(end -> {
             relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));

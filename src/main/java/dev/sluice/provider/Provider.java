@@ -39,6 +39,16 @@ public interface Provider {
     }
 
     /**
+     * Whether this deployment's stream for {@code request} reaches the caller as the vendor
+     * wrote it, cut only at event boundaries: by default when the call {@link #passesThrough}.
+     * A vendor that frames its stream otherwise than as server-sent events (Bedrock's event
+     * stream) takes the caller's body but has its stream written anew.
+     */
+    default boolean relaysStream(Deployment deployment, ModelRequest request) {
+        return passesThrough(deployment, request);
+    }
+
+    /**
      * Lays out the call of one routed request. In the vendor's own dialect it is the caller's
      * body with {@code model} set to the deployment's provider model and Sluice's own fields
      * removed ({@link ForwardedBody}), every other field kept. An adapter of another dialect
