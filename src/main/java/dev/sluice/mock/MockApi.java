@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * status that vendor uses for it.
  */
 public enum MockApi {
-    OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings"),
+    OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings, and OpenAI's Responses API"),
     BEDROCK("Amazon Bedrock Runtime: Converse, ConverseStream (AWS event stream) and InvokeModel embeddings"),
     ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed"),
     GEMINI("Gemini's generateContent, streams and embeddings, on Google AI Studio's and Vertex AI's paths");

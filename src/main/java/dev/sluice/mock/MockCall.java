@@ -9,7 +9,8 @@ import java.util.Locale;
  * The parts of a model call's JSON body that the mock's behaviour depends on. The prompt
  * is read as plain texts, whichever shape carried it: chat {@code messages} (string or
  * content-part arrays, {@code tool} messages included), a completion {@code prompt} or an
- * embeddings {@code input} (a string or an array of strings).
+ * embeddings {@code input} (a string or an array of strings). {@link ResponsesMockCall} reads a
+ * Responses API call into the same shape, so the modes and reply texts are shared.
  *
  * @param model          the Azure deployment, else the body's {@code model}
  * @param stream         the caller asked for server-sent events (never for embeddings)

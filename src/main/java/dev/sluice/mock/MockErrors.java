@@ -74,6 +74,18 @@ final class MockErrors {
                 INVALID_REQUEST, "messages", "context_length_exceeded");
     }
 
+    /** A Responses call naming a {@code previous_response_id} the mock did not create, or did not store. */
+    MockError previousResponseNotFound(String id) {
+        return error(400, "Previous response with id '" + id + "' not found.",
+                INVALID_REQUEST, "previous_response_id", "previous_response_not_found");
+    }
+
+    /** A field of the wrong JSON type, e.g. {@code param} {@code input[2]}, {@code expected} "an input item object". */
+    MockError invalidType(String param, String expected) {
+        return error(400, "Invalid type for '" + param + "': expected " + expected + ".",
+                INVALID_REQUEST, param, "invalid_type");
+    }
+
     MockError unknownRoute(String method, String path) {
         return error(404, "Invalid URL (" + method + " " + path + ")", INVALID_REQUEST, null, null);
     }

@@ -10,10 +10,12 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * Answers every request a mock receives. The order, top to bottom: route → read the body →
- * pick the mode (counting {@code times}) → record the call → refuse a body that is not a
- * JSON object → raise the mode's error, if any → otherwise answer, in the way the mode
- * says: at once, late, cut off, or never.
+ * Answers every request an OpenAI mock receives: chat completions, text completions,
+ * embeddings and the Responses API ({@code POST /v1/responses}, see {@link MockResponsesApi}).
+ * The order, top to bottom: route → read the body → pick the mode (counting {@code times}) →
+ * record the call → refuse a body that is not a JSON object, or (Responses) an input of the
+ * wrong shape or an unknown {@code previous_response_id} → raise the mode's error, if any →
+ * otherwise answer, in the way the mode says: at once, late, cut off, or never.
  */
 final class MockHandler implements Handler<HttpServerRequest> {
 
@@ -28,6 +30,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
     private final MockFaults faults;
     private final MockReplies replies;
     private final MockStreamEvents streamEvents;
+    private final MockResponsesApi responses;
 
     MockHandler(Vertx vertx, MockOptions options, MockModeSchedule schedule, MockLedger ledger, Clock clock) {
         this.vertx = vertx;
@@ -38,6 +41,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
         this.faults = new MockFaults(options, errors);
         this.replies = new MockReplies(options.name(), clock);
         this.streamEvents = new MockStreamEvents(replies);
+        this.responses = new MockResponsesApi(clock, errors, replies);
     }
 
     @Override
@@ -48,7 +52,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
             case MODELS -> MockResponses.json(request.response(), replies.models());
             case UNKNOWN -> request.body().onComplete(ignored -> MockResponses.error(
                     request.response(), errors.unknownRoute(request.method().name(), request.path())));
-            case CHAT, COMPLETION, EMBEDDING -> request.body().onSuccess(body -> serveModelCall(request, route, body));
+            case CHAT, COMPLETION, EMBEDDING, RESPONSES -> request.body().onSuccess(body -> serveModelCall(request, route, body));
         }
     }
 
@@ -60,37 +64,49 @@ final class MockHandler implements Handler<HttpServerRequest> {
             MockResponses.error(request.response(), errors.badJson());
             return;
         }
-        MockCall call = MockCall.of(route, body.get());
-        Optional<MockError> error = faults.errorFor(mode, call, request.headers());
+        Optional<MockError> refused = route.kind() == MockRoute.Kind.RESPONSES
+                ? responses.refusal(body.get()) : Optional.empty();
+        if (refused.isPresent()) {
+            MockResponses.error(request.response(), refused.get());
+            return;
+        }
+        MockReply reply = route.kind() == MockRoute.Kind.RESPONSES ? responses.reply(body.get()) : reply(route, body.get());
+        Optional<MockError> error = faults.errorFor(mode, reply.call(), request.headers());
         if (error.isPresent()) {
             MockResponses.error(request.response(), error.get());
             return;
         }
         switch (mode) {
-            case SLOW -> answer(request, call, options.delay().toMillis());
-            case CUT -> cut(request, call);
+            case SLOW -> answer(request, reply, options.delay().toMillis());
+            case CUT -> cut(request, reply);
             case HANG -> exchange(request); // answers nothing; the exchange only notices the hang-up
-            default -> answer(request, call, 0);
+            default -> answer(request, reply, 0);
         }
     }
 
-    private void answer(HttpServerRequest request, MockCall call, long delayMillis) {
-        if (call.stream()) {
-            new MockStreamWriter(exchange(request), streamEvents.of(call), delayMillis / 10, MockStreamWriter.NEVER)
+    /** A chat completion, text completion or embeddings call. */
+    private MockReply reply(MockRoute route, JsonNode body) {
+        MockCall call = MockCall.of(route, body);
+        return new MockReply(call, call.stream(), () -> replies.answer(call), () -> streamEvents.of(call));
+    }
+
+    private void answer(HttpServerRequest request, MockReply reply, long delayMillis) {
+        if (reply.stream()) {
+            new MockStreamWriter(exchange(request), reply.events().get(), delayMillis / 10, MockStreamWriter.NEVER)
                     .start(delayMillis);
         } else if (delayMillis == 0) {
             // The benchmark's path: no exchange, no timer, one write.
-            MockResponses.json(request.response(), replies.answer(call));
+            MockResponses.json(request.response(), reply.whole().get());
         } else {
             MockExchange exchange = exchange(request);
-            exchange.after(delayMillis, () -> exchange.endJson(replies.answer(call)));
+            exchange.after(delayMillis, () -> exchange.endJson(reply.whole().get()));
         }
     }
 
-    private void cut(HttpServerRequest request, MockCall call) {
+    private void cut(HttpServerRequest request, MockReply reply) {
         MockExchange exchange = exchange(request);
-        if (call.stream()) {
-            new MockStreamWriter(exchange, streamEvents.of(call), 0, CUT_AFTER_EVENTS).start(0);
+        if (reply.stream()) {
+            new MockStreamWriter(exchange, reply.events().get(), 0, CUT_AFTER_EVENTS).start(0);
         } else {
             exchange.cut();
         }

@@ -35,6 +35,14 @@ final class MockJson {
         }
     }
 
+    static byte[] bytes(JsonNode tree) {
+        try {
+            return MAPPER.writeValueAsBytes(tree);
+        } catch (IOException cannotHappenInMemory) {
+            throw new UncheckedIOException(cannotHappenInMemory);
+        }
+    }
+
     static byte[] bytes(Document document) {
         try (ByteArrayBuilder out = new ByteArrayBuilder(512)) {
             try (JsonGenerator json = MAPPER.getFactory().createGenerator(out)) {
@@ -44,6 +52,10 @@ final class MockJson {
         } catch (IOException cannotHappenInMemory) {
             throw new UncheckedIOException(cannotHappenInMemory);
         }
+    }
+
+    static Buffer buffer(JsonNode tree) {
+        return Buffer.buffer(bytes(tree));
     }
 
     static Buffer buffer(Document document) {

@@ -73,12 +73,17 @@ final class MockReplies {
         if (call.toolToCall() == null) {
             return MockAnswer.text(id, replyText(call));
         }
-        String arguments = new String(MockJson.bytes(json -> {
+        return MockAnswer.toolCall(id, new MockAnswer.ToolCall("call_mock_" + n, call.toolToCall(),
+                toolArguments(call.lastUserText())));
+    }
+
+    /** The arguments of every mock tool call: {@code {"text":"<first 40 characters of what the user said>"}}. */
+    static String toolArguments(String lastUserText) {
+        return new String(MockJson.bytes(json -> {
             json.writeStartObject();
-            json.writeStringField("text", echo(call.lastUserText()));
+            json.writeStringField("text", echo(lastUserText));
             json.writeEndObject();
         }), StandardCharsets.UTF_8);
-        return MockAnswer.toolCall(id, new MockAnswer.ToolCall("call_mock_" + n, call.toolToCall(), arguments));
     }
 
     /** The whole (non-streamed) answer to a model call. */

@@ -3,8 +3,9 @@ package dev.sluice.mock;
 import io.vertx.core.http.HttpMethod;
 
 /**
- * What a request asks for, read from its method and path alone. OpenAI's paths are
- * accepted with or without the {@code /v1} prefix; Azure's
+ * What a request asks for, read from its method and path alone. OpenAI's paths
+ * ({@code /chat/completions}, {@code /completions}, {@code /embeddings}, {@code /responses})
+ * are accepted with or without the {@code /v1} prefix; Azure's
  * {@code /openai/deployments/{deployment}/...} paths name the model in the path.
  *
  * @param deployment the Azure deployment, or {@code null} for OpenAI paths
@@ -12,11 +13,11 @@ import io.vertx.core.http.HttpMethod;
 record MockRoute(Kind kind, String deployment) {
 
     enum Kind {
-        CHAT, COMPLETION, EMBEDDING, MODELS, ROOT, UNKNOWN;
+        CHAT, COMPLETION, EMBEDDING, RESPONSES, MODELS, ROOT, UNKNOWN;
 
         /** A call that reaches a model: counted, recorded and subject to the mode. */
         boolean isModelCall() {
-            return this == CHAT || this == COMPLETION || this == EMBEDDING;
+            return this == CHAT || this == COMPLETION || this == EMBEDDING || this == RESPONSES;
         }
     }
 
@@ -24,6 +25,7 @@ record MockRoute(Kind kind, String deployment) {
     private static final MockRoute CHAT = new MockRoute(Kind.CHAT, null);
     private static final MockRoute COMPLETION = new MockRoute(Kind.COMPLETION, null);
     private static final MockRoute EMBEDDING = new MockRoute(Kind.EMBEDDING, null);
+    private static final MockRoute RESPONSES = new MockRoute(Kind.RESPONSES, null);
     private static final MockRoute MODELS = new MockRoute(Kind.MODELS, null);
     private static final MockRoute ROOT = new MockRoute(Kind.ROOT, null);
     private static final MockRoute UNKNOWN = new MockRoute(Kind.UNKNOWN, null);
@@ -47,6 +49,7 @@ record MockRoute(Kind kind, String deployment) {
             case "/chat/completions" -> CHAT;
             case "/completions" -> COMPLETION;
             case "/embeddings" -> EMBEDDING;
+            case "/responses" -> RESPONSES;
             default -> UNKNOWN;
         };
     }

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A real OpenAI-compatible HTTP server that fails on purpose, for fault drills, the
  * gateway's demo, its tests and its benchmark. It serves {@code /v1/chat/completions}
  * (also without {@code /v1}), {@code /v1/completions}, {@code /v1/embeddings},
- * {@code /v1/models}, Azure's {@code /openai/deployments/{deployment}/...} paths and
+ * {@code /v1/responses} (OpenAI's Responses API, whole and streamed, with
+ * {@code previous_response_id}), {@code /v1/models}, Azure's {@code /openai/deployments/{deployment}/...} paths and
  * {@code GET /} (its name and mode); model calls behave as the current {@link MockMode} says.
  *
  * <p>Tests put the gateway in front of several mocks and assert on what each one saw:
@@ -134,7 +135,7 @@ public final class MockUpstream implements AutoCloseable {
         schedule.set(mode);
     }
 
-    /** Model calls received (chat, completions, embeddings), whatever the answer was. */
+    /** Model calls received (chat, completions, embeddings, responses), whatever the answer was. */
     public int requests() {
         return ledger.modelCalls();
     }
@@ -159,6 +160,18 @@ public final class MockUpstream implements AutoCloseable {
      */
     public List<JsonNode> receivedBodies() {
         return ledger.bodies();
+    }
+
+    /**
+     * The {@code previous_response_id} of each of the last {@value MockLedger#KEPT} model calls
+     * that named one, oldest first, whether the mock knew it or refused it.
+     */
+    public List<String> receivedPreviousResponseIds() {
+        return ledger.bodies().stream()
+                .map(body -> body.path("previous_response_id"))
+                .filter(JsonNode::isTextual)
+                .map(JsonNode::asText)
+                .toList();
     }
 
     /** The headers of the last {@value MockLedger#KEPT} model calls, oldest first, names in lower case. */
