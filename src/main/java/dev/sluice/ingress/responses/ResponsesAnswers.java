@@ -24,14 +24,14 @@ final class ResponsesAnswers implements AnswerEncoding {
     private final ResponsesRequest request;
     private final ResponseMeta meta;
     private final ResponseKeeper keeper;
-    private final String unresolvedPrevious;
+    private final Optional<String> untranslatable;
 
-    /** @param unresolvedPrevious the {@code previous_response_id} this gateway did not keep, or null */
-    ResponsesAnswers(ResponsesRequest request, ResponseMeta meta, ResponseKeeper keeper, String unresolvedPrevious) {
+    /** @param untranslatable why the call cannot go through chat completions, when it cannot */
+    ResponsesAnswers(ResponsesRequest request, ResponseMeta meta, ResponseKeeper keeper, Optional<String> untranslatable) {
         this.request = request;
         this.meta = meta;
         this.keeper = keeper;
-        this.unresolvedPrevious = unresolvedPrevious;
+        this.untranslatable = untranslatable;
     }
 
     @Override
@@ -53,9 +53,7 @@ final class ResponsesAnswers implements AnswerEncoding {
 
     @Override
     public Optional<String> refusesTranslation() {
-        return Optional.ofNullable(unresolvedPrevious).map(id -> "Previous response with id '" + id + "' not found."
-                + " Sluice keeps the responses it answered through chat completions; a response made by a deployment's own"
-                + " Responses API is continued only by such a deployment (OpenAI, Azure OpenAI).");
+        return untranslatable;
     }
 
     @Override

@@ -16,6 +16,7 @@ import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.llm.openai.OpenAiChat;
 import dev.sluice.llm.responses.ResponseMeta;
+import dev.sluice.llm.responses.ResponsesBridge;
 import dev.sluice.llm.responses.ResponsesApi;
 import dev.sluice.llm.responses.ResponsesRequest;
 import dev.sluice.responses.ResponseStore;
@@ -89,8 +90,21 @@ public final class ResponsesCodec implements IngressCodec {
                 Map.of(), body);
     }
 
-    /** The Responses request in {@code body}, the gateway's own fields aside. */
+    /**
+     * The Responses request in {@code body} as the bridge to chat completions reads it: the
+     * gateway's own fields aside, and what only the Responses API itself takes left out.
+     */
     static ResponsesRequest read(ObjectNode body) {
+        try {
+            return ResponsesApi.decodeRequest(bridged(body).translatable());
+        } catch (IllegalArgumentException malformed) {
+            String message = malformed.getMessage();
+            int colon = message.indexOf(':');
+            throw ApiError.invalidRequest(message, colon > 0 ? message.substring(0, colon) : null, "invalid_value");
+        }
+    }
+
+    private static ResponsesBridge.Bridged bridged(ObjectNode body) {
         ObjectNode own = JsonNodeFactory.instance.objectNode();
         body.properties().forEach(field -> {
             if (!GatewayFields.isGatewayField(field.getKey())) {
@@ -101,13 +115,7 @@ public final class ResponsesCodec implements IngressCodec {
         if (continued != null && continued.isTextual()) {
             own.set("previous_response_id", continued); // answered as the call the caller made
         }
-        try {
-            return ResponsesApi.decodeRequest(own);
-        } catch (IllegalArgumentException malformed) {
-            String message = malformed.getMessage();
-            int colon = message.indexOf(':');
-            throw ApiError.invalidRequest(message, colon > 0 ? message.substring(0, colon) : null, "invalid_value");
-        }
+        return ResponsesBridge.of(own);
     }
 
     /**
@@ -150,9 +158,26 @@ public final class ResponsesCodec implements IngressCodec {
     public AnswerEncoding answers(ModelRequest request, Caller caller) {
         ResponsesRequest read = read(request.callerBody());
         ResponseKeeper keeper = new ResponseKeeper(store, ResponseOwners.of(caller), request.group(), clock.instant());
-        String unresolved = Optional.ofNullable(request.callerBody().get("previous_response_id"))
-                .filter(JsonNode::isTextual).map(JsonNode::textValue).orElse(null);
         return new ResponsesAnswers(read, new ResponseMeta(ids.get(), clock.instant().getEpochSecond(), read.model()), keeper,
-                unresolved);
+                untranslatable(request.callerBody()));
+    }
+
+    /**
+     * Why a call cannot go through chat completions, when it cannot: it continues a response
+     * this gateway did not keep, or holds what only the Responses API itself takes.
+     */
+    private static Optional<String> untranslatable(ObjectNode body) {
+        JsonNode previous = body.get("previous_response_id");
+        if (previous != null && previous.isTextual()) {
+            return Optional.of("Previous response with id '" + previous.textValue() + "' not found. Sluice keeps the responses"
+                    + " it answered through chat completions; a response made by a deployment's own Responses API is continued"
+                    + " only by such a deployment (OpenAI, Azure OpenAI).");
+        }
+        java.util.List<String> leftOut = bridged(body).leftOut();
+        if (!leftOut.isEmpty()) {
+            return Optional.of("This request cannot be sent through chat completions: " + String.join(", ", leftOut)
+                    + " (only a deployment serving the Responses API itself takes them: OpenAI, Azure OpenAI).");
+        }
+        return Optional.empty();
     }
 }

@@ -48,8 +48,8 @@ final class ResponsesRequestDecoder {
     /** Fields taken and let go: storage and output options with no bearing on the answer served. */
     static final Set<String> IGNORED = Set.of("store", "previous_response_id", "include", "truncation", "stream_options",
             "top_logprobs", "max_tool_calls", "background");
-    private static final Set<String> COPIED = Set.of("user", "service_tier", "prompt_cache_key", "safety_identifier");
-    private static final Set<String> READ = Set.of("model", "input", "instructions", "tools", "tool_choice", "max_output_tokens",
+    static final Set<String> COPIED = Set.of("user", "service_tier", "prompt_cache_key", "safety_identifier");
+    static final Set<String> READ = Set.of("model", "input", "instructions", "tools", "tool_choice", "max_output_tokens",
             "temperature", "top_p", "text", "reasoning", "parallel_tool_calls", "metadata", "stream");
     private static final List<String> ECHOED = List.of("tools", "tool_choice", "text", "reasoning", "temperature", "top_p",
             "max_output_tokens", "parallel_tool_calls", "user");
