@@ -1,11 +1,12 @@
 package dev.sluice.llm.openai;
 
-import static dev.sluice.llm.openai.WireFields.NODES;
-import static dev.sluice.llm.openai.WireFields.absent;
-import static dev.sluice.llm.openai.WireFields.object;
-import static dev.sluice.llm.openai.WireFields.optionalText;
-import static dev.sluice.llm.openai.WireFields.path;
-import static dev.sluice.llm.openai.WireFields.refused;
+import dev.sluice.llm.WireFields;
+import static dev.sluice.llm.WireFields.NODES;
+import static dev.sluice.llm.WireFields.absent;
+import static dev.sluice.llm.WireFields.object;
+import static dev.sluice.llm.WireFields.optionalText;
+import static dev.sluice.llm.WireFields.path;
+import static dev.sluice.llm.WireFields.refused;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

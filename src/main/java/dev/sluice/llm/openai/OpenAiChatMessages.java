@@ -1,12 +1,13 @@
 package dev.sluice.llm.openai;
 
-import static dev.sluice.llm.openai.WireFields.NODES;
-import static dev.sluice.llm.openai.WireFields.array;
-import static dev.sluice.llm.openai.WireFields.object;
-import static dev.sluice.llm.openai.WireFields.optionalText;
-import static dev.sluice.llm.openai.WireFields.path;
-import static dev.sluice.llm.openai.WireFields.refused;
-import static dev.sluice.llm.openai.WireFields.text;
+import dev.sluice.llm.WireFields;
+import static dev.sluice.llm.WireFields.NODES;
+import static dev.sluice.llm.WireFields.array;
+import static dev.sluice.llm.WireFields.object;
+import static dev.sluice.llm.WireFields.optionalText;
+import static dev.sluice.llm.WireFields.path;
+import static dev.sluice.llm.WireFields.refused;
+import static dev.sluice.llm.WireFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,6 +1,7 @@
 package dev.sluice.llm.responses;
 
-import static dev.sluice.llm.responses.ResponsesFields.NODES;
+import dev.sluice.llm.WireFields;
+import static dev.sluice.llm.WireFields.NODES;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

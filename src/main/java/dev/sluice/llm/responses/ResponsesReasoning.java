@@ -1,13 +1,14 @@
 package dev.sluice.llm.responses;
 
-import static dev.sluice.llm.responses.ResponsesFields.NODES;
-import static dev.sluice.llm.responses.ResponsesFields.absent;
-import static dev.sluice.llm.responses.ResponsesFields.array;
-import static dev.sluice.llm.responses.ResponsesFields.object;
-import static dev.sluice.llm.responses.ResponsesFields.optionalText;
-import static dev.sluice.llm.responses.ResponsesFields.path;
-import static dev.sluice.llm.responses.ResponsesFields.refused;
-import static dev.sluice.llm.responses.ResponsesFields.text;
+import dev.sluice.llm.WireFields;
+import static dev.sluice.llm.WireFields.NODES;
+import static dev.sluice.llm.WireFields.absent;
+import static dev.sluice.llm.WireFields.array;
+import static dev.sluice.llm.WireFields.object;
+import static dev.sluice.llm.WireFields.optionalText;
+import static dev.sluice.llm.WireFields.path;
+import static dev.sluice.llm.WireFields.refused;
+import static dev.sluice.llm.WireFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

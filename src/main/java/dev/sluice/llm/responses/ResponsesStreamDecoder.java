@@ -1,10 +1,11 @@
 package dev.sluice.llm.responses;
 
-import static dev.sluice.llm.responses.ResponsesFields.absent;
-import static dev.sluice.llm.responses.ResponsesFields.object;
-import static dev.sluice.llm.responses.ResponsesFields.optionalCount;
-import static dev.sluice.llm.responses.ResponsesFields.refused;
-import static dev.sluice.llm.responses.ResponsesFields.text;
+import dev.sluice.llm.WireFields;
+import static dev.sluice.llm.WireFields.absent;
+import static dev.sluice.llm.WireFields.object;
+import static dev.sluice.llm.WireFields.optionalCount;
+import static dev.sluice.llm.WireFields.refused;
+import static dev.sluice.llm.WireFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -71,13 +71,7 @@ public final class AzureProvider implements Provider {
     /** A {@code response} object answers a call passed to the Responses API; anything else is a chat answer. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
-        if (request.writtenIn(Dialect.OPENAI_RESPONSES)) {
-            Optional<OpenAiShape.ShapedAnswer> response = RESPONSES.answer(body);
-            if (response.isPresent()) {
-                return response;
-            }
-        }
-        return normaliseSuccess(body);
+        return RESPONSES.answer(request, body, this::normaliseSuccess);
     }
 
     @Override

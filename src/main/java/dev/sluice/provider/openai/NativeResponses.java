@@ -56,6 +56,21 @@ public final class NativeResponses {
         return new TranslatedStream(new SseFraming(), new ResponsesEvents(), true, clock.instant().getEpochSecond());
     }
 
+    /**
+     * A 2xx body answering {@code request}: a {@code response} object (the call went to the
+     * Responses API) read as a chat completion, else {@code chat}'s reading of it.
+     */
+    public Optional<OpenAiShape.ShapedAnswer> answer(ModelRequest request, Buffer body,
+            java.util.function.Function<Buffer, Optional<OpenAiShape.ShapedAnswer>> chat) {
+        if (request.writtenIn(Dialect.OPENAI_RESPONSES)) {
+            Optional<OpenAiShape.ShapedAnswer> response = answer(body);
+            if (response.isPresent()) {
+                return response;
+            }
+        }
+        return chat.apply(body);
+    }
+
     /** A {@code response} object read as a chat completion; empty when it is not one. */
     public Optional<OpenAiShape.ShapedAnswer> answer(Buffer body) {
         ChatAnswer answer;

@@ -1,4 +1,4 @@
-package dev.sluice.llm.openai;
+package dev.sluice.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -11,39 +11,39 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * {@code messages[2].content[0].image_url.url: 42 (expected: a string)}. A field that is
  * absent and one that is {@code null} read the same.
  */
-final class WireFields {
-    static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+public final class WireFields {
+    public static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final int SHOWN = 60;
 
     private WireFields() {}
 
-    static String path(String parent, String field) {
+    public static String path(String parent, String field) {
         return parent.isEmpty() ? field : parent + "." + field;
     }
 
-    static String path(String parent, int index) {
+    public static String path(String parent, int index) {
         return parent + "[" + index + "]";
     }
 
-    static boolean absent(JsonNode value) {
+    public static boolean absent(JsonNode value) {
         return value == null || value.isNull() || value.isMissingNode();
     }
 
-    static ObjectNode object(JsonNode value, String path) {
+    public static ObjectNode object(JsonNode value, String path) {
         if (value instanceof ObjectNode object) {
             return object;
         }
         throw refused(path, value, "an object");
     }
 
-    static ArrayNode array(JsonNode value, String path) {
+    public static ArrayNode array(JsonNode value, String path) {
         if (value instanceof ArrayNode array) {
             return array;
         }
         throw refused(path, value, "an array");
     }
 
-    static String text(JsonNode parent, String field, String parentPath) {
+    public static String text(JsonNode parent, String field, String parentPath) {
         String value = optionalText(parent, field, parentPath);
         if (value == null) {
             throw refused(path(parentPath, field), parent.get(field), "a string");
@@ -51,7 +51,7 @@ final class WireFields {
         return value;
     }
 
-    static String optionalText(JsonNode parent, String field, String parentPath) {
+    public static String optionalText(JsonNode parent, String field, String parentPath) {
         JsonNode value = parent.get(field);
         if (absent(value)) {
             return null;
@@ -62,7 +62,7 @@ final class WireFields {
         return value.textValue();
     }
 
-    static Boolean optionalBoolean(JsonNode parent, String field, String parentPath) {
+    public static Boolean optionalBoolean(JsonNode parent, String field, String parentPath) {
         JsonNode value = parent.get(field);
         if (absent(value)) {
             return null;
@@ -73,7 +73,7 @@ final class WireFields {
         return value.booleanValue();
     }
 
-    static Double optionalNumber(JsonNode parent, String field, String parentPath) {
+    public static Double optionalNumber(JsonNode parent, String field, String parentPath) {
         JsonNode value = parent.get(field);
         if (absent(value)) {
             return null;
@@ -85,7 +85,7 @@ final class WireFields {
     }
 
     /** A count: a whole number {@code >= 0}; null when absent. */
-    static Integer optionalCount(JsonNode parent, String field, String parentPath) {
+    public static Integer optionalCount(JsonNode parent, String field, String parentPath) {
         JsonNode value = parent.get(field);
         if (absent(value)) {
             return null;
@@ -97,7 +97,7 @@ final class WireFields {
     }
 
     /** A token count: a whole number {@code >= 0}, 0 when absent. */
-    static long tokens(JsonNode parent, String field, String parentPath) {
+    public static long tokens(JsonNode parent, String field, String parentPath) {
         if (absent(parent)) {
             return 0;
         }
@@ -112,7 +112,7 @@ final class WireFields {
     }
 
     /** The refusal of {@code value} (null when the field is missing) at {@code path}. */
-    static IllegalArgumentException refused(String path, JsonNode value, String expected) {
+    public static IllegalArgumentException refused(String path, JsonNode value, String expected) {
         return new IllegalArgumentException(path + ": " + shown(value) + " (expected: " + expected + ")");
     }
 
