@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -136,7 +137,7 @@ final class BedrockClaude {
     }
 
     /** InvokeModel's Anthropic message as OpenAI's chat completion; empty when it is not one. */
-    java.util.Optional<OpenAiShape.ShapedAnswer> answer(ModelRequest request, Buffer body) {
+    Optional<OpenAiShape.ShapedAnswer> answer(ModelRequest request, Buffer body) {
         return calls.answer(request, body);
     }
 }
