@@ -23,40 +23,45 @@ final class AnthropicMockStream {
     private AnthropicMockStream() {}
 
     static List<Buffer> events(AnthropicMockReplies.Reply reply) {
-        List<Buffer> events = new ArrayList<>();
+        return nodes(reply).stream().map(node -> event(node.path("type").asText(), node)).toList();
+    }
+
+    /** The same events as JSON objects, each naming itself in {@code type}: what Bedrock's chunks carry. */
+    static List<ObjectNode> nodes(AnthropicMockReplies.Reply reply) {
+        List<ObjectNode> events = new ArrayList<>();
         ObjectNode message = AnthropicMockReplies.message(reply);
         message.putArray("content");
         message.putNull("stop_reason");
         ObjectNode startUsage = reply.usage().deepCopy().put("output_tokens", 1);
         message.set("usage", startUsage);
-        events.add(event("message_start", NODES.objectNode().put("type", "message_start").set("message", message)));
+        events.add(NODES.objectNode().put("type", "message_start").set("message", message));
         for (int i = 0; i < reply.blocks().size(); i++) {
             block(events, i, reply.blocks().get(i));
             if (i == 0) {
-                events.add(2, event("ping", NODES.objectNode().put("type", "ping")));
+                events.add(2, NODES.objectNode().put("type", "ping"));
             }
         }
         ObjectNode delta = NODES.objectNode().put("type", "message_delta");
         delta.putObject("delta").put("stop_reason", reply.stopReason()).putNull("stop_sequence");
         delta.putObject("usage").put("output_tokens", reply.outputTokens());
-        events.add(event("message_delta", delta));
-        events.add(event("message_stop", NODES.objectNode().put("type", "message_stop")));
+        events.add(delta);
+        events.add(NODES.objectNode().put("type", "message_stop"));
         return events;
     }
 
-    private static void block(List<Buffer> events, int index, AnthropicMockReplies.Block block) {
+    private static void block(List<ObjectNode> events, int index, AnthropicMockReplies.Block block) {
         ObjectNode start = NODES.objectNode().put("type", "content_block_start").put("index", index);
         ObjectNode content = start.putObject("content_block").put("type", block.type());
         switch (block.type()) {
             case "thinking" -> {
                 content.put("thinking", "").put("signature", "");
-                events.add(event("content_block_start", start));
+                events.add(start);
                 events.add(delta(index, NODES.objectNode().put("type", "thinking_delta").put("thinking", block.text())));
                 events.add(delta(index, NODES.objectNode().put("type", "signature_delta").put("signature", AnthropicMockReplies.SIGNATURE)));
             }
             case "tool_use" -> {
                 content.put("id", block.toolId()).put("name", block.toolName()).putObject("input");
-                events.add(event("content_block_start", start));
+                events.add(start);
                 String json = block.input().toString();
                 int half = json.length() / 2;
                 events.add(delta(index, NODES.objectNode().put("type", "input_json_delta").put("partial_json", json.substring(0, half))));
@@ -64,19 +69,19 @@ final class AnthropicMockStream {
             }
             default -> {
                 content.put("text", "");
-                events.add(event("content_block_start", start));
+                events.add(start);
                 for (String word : MockStreamEvents.words(block.text())) {
                     events.add(delta(index, NODES.objectNode().put("type", "text_delta").put("text", word)));
                 }
             }
         }
-        events.add(event("content_block_stop", NODES.objectNode().put("type", "content_block_stop").put("index", index)));
+        events.add(NODES.objectNode().put("type", "content_block_stop").put("index", index));
     }
 
-    private static Buffer delta(int index, ObjectNode delta) {
+    private static ObjectNode delta(int index, ObjectNode delta) {
         ObjectNode event = NODES.objectNode().put("type", "content_block_delta").put("index", index);
         event.set("delta", delta);
-        return event("content_block_delta", event);
+        return event;
     }
 
     static Buffer event(String name, ObjectNode data) {

@@ -9,10 +9,11 @@ import java.util.Locale;
 
 /**
  * A Bedrock Runtime call the mock received: which action on which model, and the prompt's
- * texts, whichever body carried them (Converse's {@code system} and {@code messages}, Titan's
- * {@code inputText}, Cohere's {@code texts}).
+ * texts, whichever body carried them (Converse's {@code system} and {@code messages}, the
+ * Messages API's a Claude model takes through InvokeModel, Titan's {@code inputText}, Cohere's
+ * {@code texts}).
  *
- * @param action       {@code converse}, {@code converse-stream} or {@code invoke}
+ * @param action       {@code converse}, {@code converse-stream}, {@code invoke} or {@code invoke-with-response-stream}
  * @param modelId      the model id from the path, decoded
  * @param texts        every prompt text, in order
  * @param lastUserText the text the mock echoes
@@ -26,6 +27,7 @@ record BedrockMockCall(String action, String modelId, List<String> texts, String
     static final String CONVERSE = "converse";
     static final String CONVERSE_STREAM = "converse-stream";
     static final String INVOKE = "invoke";
+    static final String INVOKE_STREAM = "invoke-with-response-stream";
 
     /** The call a path names, or null when it is not {@code /model/ID/ACTION} with an action the mock serves. */
     static BedrockMockCall route(String path) {
@@ -38,7 +40,7 @@ record BedrockMockCall(String action, String modelId, List<String> texts, String
             return null;
         }
         String action = rest.substring(slash + 1);
-        if (!action.equals(CONVERSE) && !action.equals(CONVERSE_STREAM) && !action.equals(INVOKE)) {
+        if (!List.of(CONVERSE, CONVERSE_STREAM, INVOKE, INVOKE_STREAM).contains(action)) {
             return null;
         }
         return new BedrockMockCall(action, URLDecoder.decode(rest.substring(0, slash), StandardCharsets.UTF_8), List.of(), "", null, false);
@@ -47,14 +49,22 @@ record BedrockMockCall(String action, String modelId, List<String> texts, String
     BedrockMockCall read(JsonNode body) {
         List<String> texts = new ArrayList<>();
         String lastUser = "";
+        if (body.path("system").isTextual()) {
+            texts.add(body.path("system").textValue());
+        }
         for (JsonNode block : body.path("system")) {
             texts.add(block.path("text").asText(""));
         }
         for (JsonNode message : body.path("messages")) {
-            StringBuilder text = new StringBuilder();
+            StringBuilder text = new StringBuilder(message.path("content").asText(""));
             for (JsonNode block : message.path("content")) {
                 text.append(block.path("text").asText(""));
                 for (JsonNode inner : block.path("toolResult").path("content")) {
+                    text.append(inner.path("text").asText(""));
+                }
+                // A Messages API tool_result holds a string or text blocks.
+                text.append(block.path("content").asText(""));
+                for (JsonNode inner : block.path("content")) {
                     text.append(inner.path("text").asText(""));
                 }
             }
@@ -87,11 +97,16 @@ record BedrockMockCall(String action, String modelId, List<String> texts, String
     }
 
     boolean stream() {
-        return action.equals(CONVERSE_STREAM);
+        return action.equals(CONVERSE_STREAM) || action.equals(INVOKE_STREAM);
+    }
+
+    /** An InvokeModel call of an Anthropic Claude model, whose body is the Messages API's. */
+    boolean claude() {
+        return action.startsWith(INVOKE) && modelId.toLowerCase(Locale.ROOT).contains("anthropic.claude");
     }
 
     boolean embeddings() {
-        return action.equals(INVOKE);
+        return action.equals(INVOKE) && !claude();
     }
 
     boolean cohere() {

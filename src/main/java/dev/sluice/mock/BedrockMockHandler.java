@@ -9,12 +9,14 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * A mock of Amazon Bedrock Runtime: {@code POST /model/{modelId}/converse},
- * {@code /converse-stream} and {@code /invoke} (embeddings), and {@code GET /} (its name and
- * mode). The order, top to bottom: route → read the body → pick the mode → record the call →
+ * {@code /converse-stream}, {@code /invoke} (embeddings, and a Claude model's Messages API body)
+ * and {@code /invoke-with-response-stream} (a Claude model's, {@link BedrockMockClaude}), and
+ * {@code GET /} (its name and mode). The order, top to bottom: route → read the body → pick the mode → record the call →
  * require a SigV4 signature → refuse a body that is not a JSON object → fail as the mode says,
  * the AWS way → otherwise answer, at once, late, cut off or never.
  *
@@ -31,6 +33,7 @@ final class BedrockMockHandler implements Handler<HttpServerRequest> {
     private final MockLedger ledger;
     private final BedrockMockErrors errors;
     private final BedrockMockReplies replies;
+    private final BedrockMockClaude claude;
     private final MockReplies identity;
 
     BedrockMockHandler(MockApi.Parts parts) {
@@ -40,6 +43,7 @@ final class BedrockMockHandler implements Handler<HttpServerRequest> {
         this.ledger = parts.ledger();
         this.errors = new BedrockMockErrors(options);
         this.replies = new BedrockMockReplies(options.name());
+        this.claude = new BedrockMockClaude(options.name());
         this.identity = new MockReplies(options.name(), parts.clock());
     }
 
@@ -72,22 +76,44 @@ final class BedrockMockHandler implements Handler<HttpServerRequest> {
             return;
         }
         BedrockMockCall call = route.read(body.get());
+        String refusal = call.claude() ? BedrockMockClaude.refusal(body.get())
+                : call.action().equals(BedrockMockCall.INVOKE_STREAM) ? "The model " + call.modelId()
+                        + " does not stream through InvokeModelWithResponseStream in this mock." : null;
+        if (refusal != null) {
+            errors.invalid(response, refusal);
+            return;
+        }
         if (failed(mode, call, authorization, response)) {
             return;
         }
         boolean blocked = mode == MockMode.POLICY && call.mentions(options.triggerWord());
+        Answer answer = answer(call, body.get(), blocked);
         switch (mode) {
-            case SLOW -> answer(request, call, blocked, options.delay().toMillis(), MockStreamWriter.NEVER);
+            case SLOW -> send(request, answer, options.delay().toMillis(), MockStreamWriter.NEVER);
             case CUT -> {
                 if (call.stream()) {
-                    answer(request, call, blocked, 0, MockHandler.CUT_AFTER_EVENTS);
+                    send(request, answer, 0, MockHandler.CUT_AFTER_EVENTS);
                 } else {
                     exchange(request).cut();
                 }
             }
             case HANG -> exchange(request);
-            default -> answer(request, call, blocked, 0, MockStreamWriter.NEVER);
+            default -> send(request, answer, 0, MockStreamWriter.NEVER);
         }
+    }
+
+    /** An answer ready to send: its event-stream frames, or its whole JSON body. */
+    private record Answer(List<Buffer> frames, Buffer whole) {}
+
+    private Answer answer(BedrockMockCall call, JsonNode body, boolean blocked) {
+        if (call.claude()) {
+            AnthropicMockReplies.Reply reply = claude.reply(call, body, blocked);
+            return call.stream() ? new Answer(BedrockMockClaude.chunks(reply), null) : new Answer(null, BedrockMockClaude.message(reply));
+        }
+        if (call.stream()) {
+            return new Answer(replies.converseStream(call, blocked), null);
+        }
+        return new Answer(null, call.embeddings() ? replies.embeddings(call) : replies.converse(call, blocked));
     }
 
     /** Sends the mode's error, if it raises one for this call; returns whether it did. */
@@ -117,16 +143,14 @@ final class BedrockMockHandler implements Handler<HttpServerRequest> {
         return true;
     }
 
-    private void answer(HttpServerRequest request, BedrockMockCall call, boolean blocked, long delayMillis, int cutAfter) {
-        if (call.stream()) {
-            new BedrockMockStream(exchange(request), replies.converseStream(call, blocked), delayMillis / 10, cutAfter)
-                    .start(delayMillis);
+    private void send(HttpServerRequest request, Answer answer, long delayMillis, int cutAfter) {
+        if (answer.frames() != null) {
+            new BedrockMockStream(exchange(request), answer.frames(), delayMillis / 10, cutAfter).start(delayMillis);
             return;
         }
-        Buffer answer = call.embeddings() ? replies.embeddings(call) : replies.converse(call, blocked);
         MockExchange exchange = exchange(request);
         exchange.response().putHeader("x-amzn-RequestId", java.util.UUID.randomUUID().toString());
-        exchange.after(delayMillis, () -> exchange.endJson(answer));
+        exchange.after(delayMillis, () -> exchange.endJson(answer.whole()));
     }
 
     private MockExchange exchange(HttpServerRequest request) {

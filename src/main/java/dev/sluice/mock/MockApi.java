@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  */
 public enum MockApi {
     OPENAI("OpenAI's and Azure OpenAI's chat completions, completions and embeddings, and OpenAI's Responses API"),
-    BEDROCK("Amazon Bedrock Runtime: Converse, ConverseStream (AWS event stream) and InvokeModel embeddings"),
-    ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed"),
+    BEDROCK("Amazon Bedrock Runtime: Converse, ConverseStream (AWS event stream), InvokeModel embeddings, and InvokeModel (whole and streamed) for Claude models"),
+    ANTHROPIC("Anthropic's Messages API: POST /v1/messages, whole and streamed, and count_tokens"),
     GEMINI("Gemini's generateContent, streams and embeddings, on Google AI Studio's and Vertex AI's paths");
 
     private final String summary;

@@ -61,7 +61,7 @@ public final class Providers {
      */
     private static final Map<String, BiFunction<Map<String, String>, ModelCatalog, Provider>> NATIVE = Map.of(
             "azure", (env, catalog) -> new AzureProvider(env),
-            "bedrock", (env, catalog) -> new BedrockProvider(env),
+            "bedrock", (env, catalog) -> new BedrockProvider(env, catalog),
             "anthropic", (env, catalog) -> new AnthropicProvider(env, Clock.systemUTC(), catalog),
             "gemini", (env, catalog) -> new GeminiProvider(env),
             "vertex_ai", (env, catalog) -> new VertexProvider(env, catalog));

@@ -40,7 +40,8 @@ final class BedrockEndpoint {
     /**
      * The model id, inference profile or ARN: {@code bedrock/converse/MODEL}, LiteLLM's
      * {@code bedrock/invoke/MODEL} and {@code bedrock/MODEL} all name MODEL, and chat with any of
-     * them goes through Converse, which every Bedrock chat model answers.
+     * them goes through Converse, which every Bedrock chat model answers; only a Messages API
+     * caller of a Claude model goes to InvokeModel ({@link BedrockClaude}), whichever the route.
      */
     static String modelId(Deployment deployment) {
         String model = deployment.params().providerModel();

@@ -1,6 +1,7 @@
 package dev.sluice.provider.bedrock;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.json.Json;
@@ -20,6 +21,7 @@ import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UnsupportedParam;
 import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.provider.anthropic.AnthropicCalls;
 import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.provider.stream.TranslatedStream;
 import io.vertx.core.Future;
@@ -39,7 +41,9 @@ import java.util.function.Supplier;
  * {@code bedrock/invoke/MODEL}): chat through the
  * Converse API ({@code POST /model/ID/converse}, {@code /converse-stream} for streams, answered
  * as an AWS event stream), embeddings through InvokeModel ({@code POST /model/ID/invoke}), every
- * call signed with AWS Signature Version 4. See {@code docs/providers/bedrock.md}.
+ * call signed with AWS Signature Version 4. A caller of the Messages API asking a Claude model
+ * is the exception: its own body goes to InvokeModel natively ({@link BedrockClaude}). See
+ * {@code docs/providers/bedrock.md}.
  */
 public final class BedrockProvider implements Provider {
     private static final String VENDOR = "Bedrock";
@@ -48,24 +52,44 @@ public final class BedrockProvider implements Provider {
     private final BedrockEndpoint endpoint;
     private final BedrockSigning signing;
     private final BedrockAnswers answers;
+    private final BedrockClaude claude;
 
-    /** @param env where the region is looked up when the deployment names none */
-    public BedrockProvider(Map<String, String> env) {
-        this(env, Clock.systemUTC(), () -> UUID.randomUUID().toString());
+    /**
+     * @param env     where the region is looked up when the deployment names none
+     * @param catalog where a Claude model's output limit is found, for the {@code max_tokens} it requires
+     */
+    public BedrockProvider(Map<String, String> env, ModelCatalog catalog) {
+        this(env, Clock.systemUTC(), () -> UUID.randomUUID().toString(), catalog);
     }
 
     /**
      * @param clock the time calls are signed at and answers are dated with
      * @param ids   the ids of answers, which Converse does not give
      */
-    public BedrockProvider(Map<String, String> env, Clock clock, Supplier<String> ids) {
+    public BedrockProvider(Map<String, String> env, Clock clock, Supplier<String> ids, ModelCatalog catalog) {
         this.endpoint = new BedrockEndpoint(env);
         this.signing = new BedrockSigning(clock);
         this.answers = new BedrockAnswers(clock, ids);
+        this.claude = new BedrockClaude(new AnthropicCalls(clock, catalog), clock);
+    }
+
+    /** A Messages API caller asking a Claude model is sent its own body, through InvokeModel. */
+    @Override
+    public boolean passesThrough(Deployment deployment, ModelRequest request) {
+        return claude.serves(deployment, request);
+    }
+
+    /** Bedrock streams are AWS event streams, never server-sent events: the gateway writes the caller's anew. */
+    @Override
+    public boolean relaysStream(Deployment deployment, ModelRequest request) {
+        return false;
     }
 
     @Override
     public UpstreamRequest request(Deployment deployment, ModelRequest request) {
+        if (claude.serves(deployment, request)) {
+            return claude.request(deployment, request, endpoint.url(deployment, BedrockClaude.action(request)));
+        }
         String modelId = BedrockEndpoint.modelId(deployment);
         ObjectNode forwarded = ForwardedBody.of(request.body(), modelId);
         Map<String, String> headers = new LinkedHashMap<>(deployment.params().vendor().extraHeaders());
@@ -118,6 +142,9 @@ public final class BedrockProvider implements Provider {
 
     @Override
     public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        if (claude.serves(deployment, request)) {
+            return claude.streamTranslator(request);
+        }
         boolean includeUsage = request.body().path("stream_options").path("include_usage").asBoolean(false);
         ConverseStreamDecoder converse = new ConverseStreamDecoder(answers.nextId(), request.group(),
                 BedrockConverse.responseTool(request.body()));
@@ -155,6 +182,10 @@ public final class BedrockProvider implements Provider {
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
+        // The deployment is not known here: InvokeModel's answer tells itself apart from Converse's by its shape.
+        if (request.writtenIn(Dialect.ANTHROPIC) && BedrockClaude.isMessage(body)) {
+            return claude.answer(request, body);
+        }
         return answers.shape(request, body);
     }
 

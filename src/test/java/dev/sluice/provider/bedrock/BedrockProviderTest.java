@@ -36,7 +36,7 @@ class BedrockProviderTest {
     }
 
     private static BedrockProvider provider(Map<String, String> env) {
-        return new BedrockProvider(env, CLOCK, () -> "fixed");
+        return new BedrockProvider(env, CLOCK, () -> "fixed", new dev.sluice.catalog.BundledModelCatalog());
     }
 
     @Test
