@@ -169,19 +169,15 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 if (body.failed()) {
                     return unanswered(exchange, body.cause());
                 }
-                Buffer events;
-                Buffer callerEvents;
+                Buffer fed;
+                Buffer rest;
                 try {
-                    Buffer fed = translator.feed(body.result());
-                    Buffer rest = translator.end();
-                    events = Buffer.buffer(fed.length() + rest.length()).appendBuffer(fed).appendBuffer(rest);
-                    StreamEncoding encoding = call.answers().stream(provider.relaysStream(deployment, call.decoded()));
-                    callerEvents = encoding.feed(body.result(), fed).appendBuffer(encoding.end(rest));
+                    fed = translator.feed(body.result());
+                    rest = translator.end();
                 } catch (StreamFailure failure) {
                     return failed(failure.failure());
-                } catch (IllegalArgumentException untranslatable) {
-                    return failed(untranslatable(untranslatable));
                 }
+                Buffer events = Buffer.buffer(fed.length() + rest.length()).appendBuffer(fed).appendBuffer(rest);
                 if (!StreamEndMark.in(events)) {
                     return unanswered(exchange, new UpstreamFailure(UpstreamFailure.Kind.BROKEN, StreamRelay.NO_END_MARK));
                 }
@@ -193,6 +189,14 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                         call.charge().refusedAnswer(plan.group().name(), deployment, usage);
                         return failed(GuardrailFailures.of(refused.get()));
                     }
+                }
+                // Written for the caller only once it may have it: what its entry API keeps of it is then the served answer.
+                Buffer callerEvents;
+                try {
+                    StreamEncoding encoding = call.answers().stream(provider.relaysStream(deployment, call.decoded()));
+                    callerEvents = encoding.feed(body.result(), fed).appendBuffer(encoding.end(rest));
+                } catch (IllegalArgumentException untranslatable) {
+                    return failed(untranslatable(untranslatable));
                 }
                 return Future.succeededFuture(AttemptResult.served(new Answer.Whole(exchange.status(), callerEvents,
                         "text/event-stream", exchange.headers(), usage)));

@@ -141,10 +141,10 @@ final class StreamRelay {
                 whole = translator.feed(chunk);
                 forCaller = encoding.feed(chunk, whole);
             } catch (StreamFailure failure) {
-                vendorFailed(failure);
+                vendorFailed(failure, chunk);
                 return;
             } catch (IllegalArgumentException untranslatable) {
-                vendorFailed(untranslatable(untranslatable));
+                vendorFailed(untranslatable(untranslatable), Buffer.buffer());
                 return;
             }
             if (whole.length() > 0 || forCaller.length() > 0) {
@@ -166,10 +166,10 @@ final class StreamRelay {
                 remainder = translator.end();
                 forCaller = encoding.end(remainder);
             } catch (StreamFailure failure) {
-                vendorFailed(failure);
+                vendorFailed(failure, Buffer.buffer());
                 return;
             } catch (IllegalArgumentException untranslatable) {
-                vendorFailed(untranslatable(untranslatable));
+                vendorFailed(untranslatable(untranslatable), Buffer.buffer());
                 return;
             }
             translator.usage().ifPresent(tally::reported);
@@ -190,9 +190,15 @@ final class StreamRelay {
             }
             commit();
             Buffer last = takePending();
-            hooks.beforeEnd(tally);
-            client.end(last);
-            outcome.tryComplete(StreamOutcome.COMPLETED);
+            // What the entry API keeps of the answer (a response a later call continues) is kept before the caller has it all.
+            encoding.settled().onComplete(kept -> {
+                if (outcome.future().isComplete()) {
+                    return; // the caller left, or the gateway cut the stream, meanwhile
+                }
+                hooks.beforeEnd(tally);
+                client.end(last);
+                outcome.tryComplete(StreamOutcome.COMPLETED);
+            });
         });
         stream.exceptionHandler(t -> {
             if (!outcome.future().isComplete()) {
@@ -207,10 +213,19 @@ final class StreamRelay {
      * with the vendor's classified failure (and may be retried or failed over); after it the
      * caller's stream ends with the error event, as for a stream broken off.
      */
-    private void vendorFailed(StreamFailure failure) {
+    private void vendorFailed(StreamFailure failure, Buffer chunk) {
         translator.usage().ifPresent(tally::reported);
         if (!committed.future().isComplete() && (events == 0 || client.closed())) {
             committed.tryFail(failure);
+            outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
+        } else if (encoding.relaysVendorErrors() && !client.closed()) {
+            // The caller reads the vendor's own stream: its own error event ends it, in its own words.
+            commit();
+            hold(encoding.feed(chunk, Buffer.buffer()));
+            hold(encoding.end(Buffer.buffer()));
+            hooks.beforeEnd(tally);
+            client.end(takePending());
+            cutBy = new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the upstream sent an error: " + failure.getMessage());
             outcome.tryComplete(StreamOutcome.UPSTREAM_FAILED);
         } else {
             brokeOff(new UpstreamFailure(UpstreamFailure.Kind.BROKEN, "the upstream sent an error: " + failure.getMessage()));

@@ -86,7 +86,7 @@ final class TokenCounter {
                         services.access().modelRefusal(who.result(), group.name()).ifPresent(refusal -> {
                             throw refusal;
                         });
-                        return count(group, decoded);
+                        return count(group, decoded, request.getHeader(Hops.HEADER));
                     });
                 })
                 .onSuccess(counted -> {
@@ -104,12 +104,13 @@ final class TokenCounter {
                 });
     }
 
-    private Future<Counted> count(ModelGroup group, ModelRequest request) {
+    /** @param hops the hop marks the call arrived with, passed on so that gateways calling each other stop */
+    private Future<Counted> count(ModelGroup group, ModelRequest request, String hops) {
         for (Deployment deployment : group.deployments()) {
             Provider provider = services.providers().forDeployment(deployment);
             Optional<UpstreamRequest> asked = provider.countTokens(deployment, request);
             if (asked.isPresent()) {
-                return ask(provider, deployment, asked.get()).recover(failed -> {
+                return ask(provider, deployment, asked.get(), hops).recover(failed -> {
                     if (failed instanceof ApiError refused) {
                         return Future.failedFuture(refused);
                     }
@@ -125,10 +126,10 @@ final class TokenCounter {
      * The deployment's own count. Its refusal of the request itself (400, 413) is the caller's
      * to see; any other failure leaves the count to the gateway.
      */
-    private Future<Counted> ask(Provider provider, Deployment deployment, UpstreamRequest asked) {
+    private Future<Counted> ask(Provider provider, Deployment deployment, UpstreamRequest asked, String hops) {
         return provider.authorize(deployment, asked).compose(authorized -> {
             Map<String, String> headers = new LinkedHashMap<>(authorized.headers());
-            headers.put(Hops.HEADER, Hops.next(null, services.instance()));
+            headers.put(Hops.HEADER, Hops.next(hops, services.instance()));
             UpstreamExchange exchange = upstreams.open(authorized.withHeaders(headers),
                     deployment.params().timeout().orElse(DEFAULT_DEADLINE));
             return exchange.answered().compose(answered -> exchange.bodyUpTo(64 * 1024)).compose(body -> {

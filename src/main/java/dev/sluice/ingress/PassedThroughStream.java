@@ -30,6 +30,11 @@ public final class PassedThroughStream implements StreamEncoding {
     }
 
     @Override
+    public boolean relaysVendorErrors() {
+        return true;
+    }
+
+    @Override
     public Buffer error(ObjectNode openAiError) {
         return errors.error(openAiError);
     }

@@ -1,6 +1,7 @@
 package dev.sluice.ingress;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -32,6 +33,22 @@ public interface StreamEncoding {
      * @param openAiError the error as OpenAI's error body ({@code {"error": {...}}})
      */
     Buffer error(ObjectNode openAiError);
+
+    /**
+     * Whether the caller reads the vendor's own events, so that a vendor's error event after
+     * the stream began reaches it as the vendor wrote it rather than as {@link #error}.
+     */
+    default boolean relaysVendorErrors() {
+        return false;
+    }
+
+    /**
+     * Completes once what this encoding keeps of the stream's answer is kept (or could not
+     * be): the stream's last bytes wait for it. Always complete for an encoding that keeps nothing.
+     */
+    default Future<Void> settled() {
+        return Future.succeededFuture();
+    }
 
     /** Events as OpenAI's chunks: the gateway's own reading of the stream, unchanged. */
     static StreamEncoding openAi() {

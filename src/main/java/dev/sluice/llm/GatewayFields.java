@@ -20,13 +20,22 @@ public final class GatewayFields {
             "content_policy_fallbacks",
             "disable_fallbacks",
             "drop_params",
-            GatewayFields.CONTINUED_FROM);
+            GatewayFields.CONTINUED_FROM,
+            GatewayFields.UNTRANSLATABLE);
 
     /**
      * The id of a Responses API response whose kept turns a call's input already holds: the
      * gateway joined them in place of {@code previous_response_id}, which it still answers with.
      */
     public static final String CONTINUED_FROM = "sluice_continued_from";
+
+    /**
+     * Why a call written in another entry API's dialect could not be translated to OpenAI's
+     * form (a block or tool only its own vendor takes): set by the entry API on the approximate
+     * view the gateway reads instead, so that only a deployment taking the caller's body
+     * untranslated is called.
+     */
+    public static final String UNTRANSLATABLE = "sluice_untranslatable";
 
     /** The prefix of the fields that ask a deployment for a canned answer in tests. */
     public static final String MOCK_TESTING_PREFIX = "mock_testing_";

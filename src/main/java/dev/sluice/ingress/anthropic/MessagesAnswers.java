@@ -8,6 +8,7 @@ import dev.sluice.llm.ChatAnswer;
 import dev.sluice.llm.anthropic.AnthropicMessages;
 import dev.sluice.llm.openai.OpenAiChat;
 import io.vertx.core.buffer.Buffer;
+import java.util.Optional;
 
 /**
  * Answers for a caller of the Messages API: a deployment that was sent the caller's own body
@@ -15,10 +16,22 @@ import io.vertx.core.buffer.Buffer;
  * read as OpenAI's chat completion and written as a Messages answer, its id as Anthropic's
  * {@code msg_} ids read.
  */
-enum MessagesAnswers implements AnswerEncoding {
-    INSTANCE;
-
+final class MessagesAnswers implements AnswerEncoding {
+    /** A call every deployment can be sent. */
+    static final MessagesAnswers TRANSLATABLE = new MessagesAnswers(Optional.empty());
     static final String ID_PREFIX = "msg_";
+
+    private final Optional<String> untranslatable;
+
+    /** @param untranslatable why the call goes only to deployments that take the caller's body, when it does */
+    MessagesAnswers(Optional<String> untranslatable) {
+        this.untranslatable = untranslatable;
+    }
+
+    @Override
+    public Optional<String> refusesTranslation() {
+        return untranslatable;
+    }
 
     @Override
     public Buffer whole(WholeAnswer answer) {

@@ -5,6 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.ApproximateChat;
+import dev.sluice.llm.GatewayFields;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.WrittenError;
 import dev.sluice.ingress.openai.OpenAiFields;
@@ -61,14 +67,19 @@ public final class MessagesCodec implements IngressCodec {
             throw refused("max_tokens: Input should be a positive integer, not " + maxTokens);
         }
         boolean stream = needsMaxTokens && booleanField(body, "stream");
+        JsonNode messages = body.get("messages");
+        if (messages == null || !messages.isArray()) {
+            throw refused("messages: Input should be a valid list");
+        }
         ObjectNode openAi;
         try {
             // A count needs no max_tokens, which the translation reads: any will do for counting.
             openAi = MessagesToOpenAi.body(maxTokens == null ? body.deepCopy().put("max_tokens", 1) : body);
-        } catch (IllegalArgumentException malformed) {
-            throw refused(malformed.getMessage());
+        } catch (IllegalArgumentException untranslatable) {
+            // Anthropic's own blocks and tools (documents, server tools, ...) go to Anthropic as sent; no other vendor takes them.
+            openAi = ApproximateChat.of(group, turns(body), stream, body, untranslatable.getMessage());
         }
-        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi, group, stream, java.util.Map.of(), body);
+        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi, group, stream, Map.of(), body);
     }
 
     @Override
@@ -78,7 +89,22 @@ public final class MessagesCodec implements IngressCodec {
 
     @Override
     public AnswerEncoding answers(ModelRequest request, Caller caller) {
-        return MessagesAnswers.INSTANCE;
+        JsonNode untranslatable = request.body().get(GatewayFields.UNTRANSLATABLE);
+        return untranslatable == null ? MessagesAnswers.TRANSLATABLE
+                : new MessagesAnswers(Optional.of("This request cannot be sent to a deployment of another vendor than Anthropic: "
+                        + untranslatable.asText()));
+    }
+
+    /** The turns of a Messages body, its system prompt first, for {@link ApproximateChat}. */
+    private static List<Map.Entry<String, JsonNode>> turns(ObjectNode body) {
+        List<Map.Entry<String, JsonNode>> turns = new ArrayList<>();
+        if (body.hasNonNull("system")) {
+            turns.add(Map.entry("system", body.get("system")));
+        }
+        for (JsonNode message : body.get("messages")) {
+            turns.add(Map.entry("assistant".equals(message.path("role").asText()) ? "assistant" : "user", message.path("content")));
+        }
+        return turns;
     }
 
     static boolean booleanField(ObjectNode body, String name) {

@@ -7,7 +7,11 @@ import dev.sluice.llm.responses.ResponsesApi;
 import dev.sluice.llm.responses.ResponsesRequest;
 import dev.sluice.responses.ResponseStore;
 import dev.sluice.store.StoredResponse;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -15,11 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one call's response, with the turns a follow-up carries, unless the caller said
- * {@code store: false}. A response that cannot be kept (too large, the store down) is still
- * answered; it is logged, and a follow-up naming it is told it was not found.
+ * {@code store: false}. The answer waits until it is kept, at most {@link #MAX_WAIT}; a
+ * response that cannot be kept (too large, the store down) is still answered: it is logged,
+ * and a follow-up naming it is told it was not found.
  */
 final class ResponseKeeper {
     private static final Logger log = LoggerFactory.getLogger(ResponseKeeper.class);
+    /** The longest an answer waits for its response to be kept. */
+    static final Duration MAX_WAIT = Duration.ofSeconds(2);
 
     private final ResponseStore store;
     private final String owner;
@@ -50,10 +57,24 @@ final class ResponseKeeper {
             log.warn("responses.not_kept id={} cause={}", id, unkeepable.getMessage());
             return;
         }
-        kept = store.save(stored).recover(failed -> {
-            log.warn("responses.not_kept id={} cause={}", id, failed.getMessage());
-            return Future.succeededFuture();
+        Promise<Void> waited = Promise.promise();
+        store.save(stored).onComplete(saved -> {
+            if (saved.failed()) {
+                log.warn("responses.not_kept id={} cause={}", id, saved.cause().getMessage());
+            }
+            waited.tryComplete();
         });
+        // A store that does not answer does not hold the caller's answer back for longer than this.
+        Context context = Vertx.currentContext();
+        if (context != null && !waited.future().isComplete()) {
+            long timer = context.owner().setTimer(MAX_WAIT.toMillis(), t -> {
+                if (waited.tryComplete()) {
+                    log.warn("responses.keep_slow id={} waited_ms={}", id, MAX_WAIT.toMillis());
+                }
+            });
+            waited.future().onComplete(done -> context.owner().cancelTimer(timer));
+        }
+        kept = waited.future();
     }
 
     /** Completes once the response is kept, or could not be. */

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.AnswerEncoding;
+import dev.sluice.ingress.ApproximateChat;
+import java.util.ArrayList;
+import java.util.List;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.openai.OpenAiFields;
 import dev.sluice.json.Json;
@@ -38,6 +41,7 @@ import java.util.function.Supplier;
  * Errors are OpenAI's, as on the chat route.
  */
 public final class ResponsesCodec implements IngressCodec {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ResponsesCodec.class);
     private final ResponseStore store;
     private final Clock clock;
     private final Supplier<String> ids;
@@ -70,38 +74,50 @@ public final class ResponsesCodec implements IngressCodec {
         return decode(body, OpenAiFields.requireString(body, "model"));
     }
 
+    /**
+     * The call as the gateway reads it: chat completions, when the bridge can carry it; else
+     * an approximate view naming why not, and the call goes only to deployments that serve the
+     * Responses API themselves, which take everything it holds.
+     */
     private static ModelRequest decode(ObjectNode body, String group) {
-        ResponsesRequest request = read(body);
+        boolean stream = body.path("stream").asBoolean(false);
+        ResponsesBridge.Bridged bridged = bridged(body);
         ObjectNode chat;
         try {
+            ResponsesRequest request = ResponsesApi.decodeRequest(bridged.translatable());
             chat = OpenAiChat.encodeRequest(request.chat());
+            if (!bridged.leftOut().isEmpty()) {
+                chat.put(GatewayFields.UNTRANSLATABLE, String.join(", ", bridged.leftOut()));
+            }
         } catch (IllegalArgumentException untranslatable) {
-            throw ApiError.invalidRequest(untranslatable.getMessage(), null, "invalid_value");
+            chat = ApproximateChat.of(group, turns(body), stream, body, untranslatable.getMessage());
         }
-        if (request.chat().stream()) {
+        if (stream) {
             chat.putObject("stream_options").put("include_usage", true);
         }
-        body.properties().forEach(field -> {
+        for (Map.Entry<String, JsonNode> field : body.properties()) {
             if (GatewayFields.isGatewayField(field.getKey())) {
                 chat.set(field.getKey(), field.getValue());
             }
-        });
-        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, chat, group, request.chat().stream(),
-                Map.of(), body);
+        }
+        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, chat, group, stream, Map.of(), body);
     }
 
-    /**
-     * The Responses request in {@code body} as the bridge to chat completions reads it: the
-     * gateway's own fields aside, and what only the Responses API itself takes left out.
-     */
-    static ResponsesRequest read(ObjectNode body) {
-        try {
-            return ResponsesApi.decodeRequest(bridged(body).translatable());
-        } catch (IllegalArgumentException malformed) {
-            String message = malformed.getMessage();
-            int colon = message.indexOf(':');
-            throw ApiError.invalidRequest(message, colon > 0 ? message.substring(0, colon) : null, "invalid_value");
+    /** The turns of a Responses body, its instructions first, for {@link ApproximateChat}. */
+    private static List<Map.Entry<String, JsonNode>> turns(ObjectNode body) {
+        List<Map.Entry<String, JsonNode>> turns = new ArrayList<>();
+        if (body.hasNonNull("instructions")) {
+            turns.add(Map.entry("system", body.get("instructions")));
         }
+        JsonNode input = body.get("input");
+        if (input != null && input.isArray()) {
+            for (JsonNode item : input) {
+                turns.add(Map.entry("assistant".equals(item.path("role").asText()) ? "assistant" : "user", item));
+            }
+        } else if (input != null) {
+            turns.add(Map.entry("user", input));
+        }
+        return turns;
     }
 
     private static ResponsesBridge.Bridged bridged(ObjectNode body) {
@@ -130,7 +146,12 @@ public final class ResponsesCodec implements IngressCodec {
         if (previous == null || !previous.isTextual()) {
             return Future.succeededFuture(decoded);
         }
+        // A store that cannot answer leaves the id to a deployment that may know it, as one it did not keep.
         return store.find(previous.textValue(), ResponseOwners.of(caller))
+                .otherwise(unreadable -> {
+                    log.warn("responses.store_unreadable id={} cause={}", previous.textValue(), unreadable.getMessage());
+                    return Optional.empty();
+                })
                 .map(found -> found.map(kept -> decode(continued(decoded.callerBody(), kept), decoded.group())).orElse(decoded));
     }
 
@@ -156,27 +177,40 @@ public final class ResponsesCodec implements IngressCodec {
 
     @Override
     public AnswerEncoding answers(ModelRequest request, Caller caller) {
-        ResponsesRequest read = read(request.callerBody());
+        ResponsesRequest read = readOrNone(request);
         ResponseKeeper keeper = new ResponseKeeper(store, ResponseOwners.of(caller), request.group(), clock.instant());
         return new ResponsesAnswers(read, new ResponseMeta(ids.get(), clock.instant().getEpochSecond(), read.model()), keeper,
-                untranslatable(request.callerBody()));
+                untranslatable(request));
+    }
+
+    /**
+     * The request as the bridge reads it, or, for a call only a deployment serving the Responses
+     * API takes, an empty one naming its model: that call's answer is never written here, only
+     * the error that may end its stream.
+     */
+    private static ResponsesRequest readOrNone(ModelRequest request) {
+        try {
+            return ResponsesApi.decodeRequest(bridged(request.callerBody()).translatable());
+        } catch (IllegalArgumentException untranslatable) {
+            return ResponsesApi.decodeRequest(JsonNodeFactory.instance.objectNode().put("model", request.group()).put("input", ""));
+        }
     }
 
     /**
      * Why a call cannot go through chat completions, when it cannot: it continues a response
      * this gateway did not keep, or holds what only the Responses API itself takes.
      */
-    private static Optional<String> untranslatable(ObjectNode body) {
-        JsonNode previous = body.get("previous_response_id");
+    private static Optional<String> untranslatable(ModelRequest request) {
+        JsonNode previous = request.callerBody().get("previous_response_id");
         if (previous != null && previous.isTextual()) {
             return Optional.of("Previous response with id '" + previous.textValue() + "' not found. Sluice keeps the responses"
                     + " it answered through chat completions; a response made by a deployment's own Responses API is continued"
                     + " only by such a deployment (OpenAI, Azure OpenAI).");
         }
-        java.util.List<String> leftOut = bridged(body).leftOut();
-        if (!leftOut.isEmpty()) {
-            return Optional.of("This request cannot be sent through chat completions: " + String.join(", ", leftOut)
-                    + " (only a deployment serving the Responses API itself takes them: OpenAI, Azure OpenAI).");
+        JsonNode why = request.body().get(GatewayFields.UNTRANSLATABLE);
+        if (why != null) {
+            return Optional.of("This request cannot be sent through chat completions: " + why.asText()
+                    + " (only a deployment serving the Responses API itself takes it: OpenAI, Azure OpenAI).");
         }
         return Optional.empty();
     }

@@ -11,6 +11,7 @@ import dev.sluice.llm.responses.ResponsesApi;
 import dev.sluice.llm.responses.ResponsesRequest;
 import dev.sluice.llm.responses.ResponsesStreamEncoder;
 import dev.sluice.sse.SseEvents;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;
 
@@ -53,6 +54,11 @@ final class ResponsesEventStream implements StreamEncoding {
             keeper.keep(request, ResponsesApi.decodeResponse(whole), whole);
         }
         return out;
+    }
+
+    @Override
+    public Future<Void> settled() {
+        return keeper.kept();
     }
 
     @Override

@@ -96,10 +96,8 @@ public final class AnthropicStreamDecoder {
                     yield json.isEmpty() ? List.of() : List.of(new TextDelta(json));
                 }
                 Integer number = toolCalls.get(index);
-                if (number == null) {
-                    throw new IllegalArgumentException("content_block_delta.index: " + index + " (expected: a tool_use block that started)");
-                }
-                yield List.of(new ToolCallDelta(number, null, null, json));
+                // A server tool's input (server_tool_use: web search run by Anthropic) is no call of the caller's.
+                yield number == null ? List.of() : List.of(new ToolCallDelta(number, null, null, json));
             }
             default -> List.of(); // citations_delta and newer: nothing OpenAI's chunk carries
         };

@@ -95,7 +95,8 @@ public final class AnthropicStreamEncoder {
 
     private void toolCall(List<Event> out, ToolCallDelta call) {
         String kind = "tool:" + call.index();
-        if (call.id() != null) {
+        // Some OpenAI-compatible servers repeat the call's id on every fragment: one call is one block.
+        if (call.id() != null && !kind.equals(openKind)) {
             close(out);
             open(out, kind, () -> {
                 ObjectNode block = NODES.objectNode().put("type", "tool_use").put("id", call.id()).put("name", call.name());

@@ -34,6 +34,9 @@ import java.util.Optional;
  * {@value AnthropicMessages#DEFAULT_MAX_TOKENS}.
  */
 public final class AnthropicProvider implements Provider {
+    /** What Anthropic's {@code count_tokens} takes of a Messages body. */
+    private static final java.util.List<String> COUNTED_FIELDS = java.util.List.of("model", "messages", "system", "tools",
+            "tool_choice", "thinking", "mcp_servers");
     private final AnthropicEndpoint endpoint;
     private final AnthropicCalls calls;
 
@@ -68,7 +71,7 @@ public final class AnthropicProvider implements Provider {
             return Optional.empty();
         }
         ObjectNode body = ForwardedBody.of(request.callerBody(), deployment.params().providerModel());
-        body.remove(java.util.List.of("max_tokens", "stream"));
+        body.retain(COUNTED_FIELDS); // a count takes the prompt, not the sampling or the output settings
         return Optional.of(new UpstreamRequest(endpoint.url(deployment) + "/count_tokens",
                 endpoint.headers(deployment, request.vendorHeaders()), Json.bytes(body), java.util.List.of()));
     }

@@ -13,6 +13,10 @@ import dev.sluice.store.KeyRepository;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.ScriptedUpstream.Chunk;
+import dev.sluice.testing.ScriptedUpstream.End;
+import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
@@ -85,6 +89,59 @@ class MessagesGatewayTest {
             assertThat(response.statusCode()).isEqualTo(429);
             assertThat(json(response).at("/error/type").asText()).isEqualTo("rate_limit_error");
             assertThat(response.headers().firstValue("x-litellm-model-group")).contains("claude-sonnet-4-5");
+        }
+    }
+
+    @Test
+    void anthropicsOwnBlocksAndToolsReachAnthropicAndAreRefusedByNameElsewhere() throws IOException {
+        try (MockUpstream gpt = MockUpstream.start(MockOptions.defaults("gpt", MockMode.OK));
+                MockUpstream claude = MockUpstream.start(MockOptions.defaults("claude", MockMode.OK).withApi(MockApi.ANTHROPIC));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: claude, litellm_params: {model: anthropic/claude-sonnet-4-5, api_base: '%s', api_key: k}}
+                          - {model_name: gpt, litellm_params: {model: openai/gpt-4o, api_base: '%s'}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(claude.baseUrl(), gpt.baseUrl()))) {
+            String body = """
+                    {"model":"%s","max_tokens":64,"tools":[{"type":"web_search_20250305","name":"web_search","max_uses":3}],
+                     "messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain",
+                       "data":"a short document"}},{"type":"text","text":"what does it say?"}]}]}""";
+
+            HttpResponse<String> served = gateway.post("/v1/messages", body.formatted("claude"));
+            assertThat(served.statusCode()).isEqualTo(200);
+            JsonNode sent = claude.receivedBodies().getFirst();
+            assertThat(sent.at("/tools/0/type").asText()).isEqualTo("web_search_20250305");
+            assertThat(sent.at("/messages/0/content/0/type").asText()).isEqualTo("document");
+
+            HttpResponse<String> refused = gateway.post("/v1/messages", body.formatted("gpt"));
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(json(refused).at("/error/type").asText()).isEqualTo("invalid_request_error");
+            assertThat(json(refused).at("/error/message").asText()).contains("another vendor than Anthropic");
+            assertThat(gpt.receivedBodies()).isEmpty();
+        }
+    }
+
+    @Test
+    void anAnthropicErrorEventMidStreamReachesTheCallerInAnthropicsOwnWords() {
+        try (ScriptedUpstream breaking = ScriptedUpstream.always("breaking", Reply.stream(End.COMPLETE,
+                        Chunk.now("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\","
+                                + "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"c\",\"content\":[],"
+                                + "\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n"),
+                        Chunk.now("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
+                                + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"),
+                        Chunk.now("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
+                                + "\"message\":\"Overloaded\"}}\n\n")));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: claude, litellm_params: {model: anthropic/claude-sonnet-4-5, api_base: '%s', api_key: k}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(breaking.baseUrl()))) {
+            HttpResponse<String> response = gateway.post("/v1/messages", ASK.formatted("claude", true));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            List<SseEvents.SseEvent> events = SseEvents.read(Buffer.buffer(response.body()));
+            assertThat(events).extracting(SseEvents.SseEvent::name).containsExactly("message_start", "content_block_start", "error");
+            assertThat(events.getLast().data()).contains("overloaded_error").contains("Overloaded");
         }
     }
 

@@ -85,11 +85,12 @@ class AnthropicStreamDecoderTest {
     }
 
     @Test
-    void anUnreadableEventOrADeltaForNoToolIsRefused() {
+    void anUnreadableEventIsRefusedAndAServerToolsInputIsNoCallOfTheCallers() {
         AnthropicStreamDecoder d = new AnthropicStreamDecoder(false);
 
         assertThatThrownBy(() -> feed(d, "message_start", "not json")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> feed(d, "content_block_delta", "{'type':'content_block_delta','index':5,'delta':{'type':'input_json_delta','partial_json':'{'}}"))
-                .hasMessageContaining("index: 5");
+        feed(d, "content_block_start", "{'type':'content_block_start','index':0,'content_block':{'type':'server_tool_use','id':'srvtoolu_1','name':'web_search','input':{}}}");
+        assertThat(feed(d, "content_block_delta", "{'type':'content_block_delta','index':0,'delta':{'type':'input_json_delta','partial_json':'{'}}"))
+                .isEmpty();
     }
 }
