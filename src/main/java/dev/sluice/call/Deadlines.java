@@ -28,4 +28,17 @@ public final class Deadlines {
                 .or(router::streamTimeout)
                 .orElseGet(() -> attempt(router, deployment));
     }
+
+    /** The longest silence between a stream's events before a keep-alive event is written. */
+    static final Duration MAX_KEEP_ALIVE = Duration.ofSeconds(5);
+
+    /**
+     * How long a stream already relayed may stay silent before the caller is sent its entry
+     * API's keep-alive event (Anthropic's {@code ping}): half the wait allowed between chunks,
+     * at most {@link #MAX_KEEP_ALIVE}, so a caller waiting on a slow model keeps hearing.
+     */
+    static Duration keepAlive(Duration betweenChunks) {
+        Duration half = betweenChunks.dividedBy(2);
+        return half.compareTo(MAX_KEEP_ALIVE) < 0 ? half : MAX_KEEP_ALIVE;
+    }
 }

@@ -56,6 +56,7 @@ final class StreamRelay {
     /** Whole events received in this event-loop turn and not yet written; null when none. */
     private Buffer pending;
     private boolean flushScheduled;
+    private final StreamKeepAlive keepAlive;
 
     /** How a relayed stream ended. */
     enum StreamOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE, CUT }
@@ -76,7 +77,12 @@ final class StreamRelay {
      *                     (what is left of the request's total deadline): the wait for the first
      *                     event, partial chunks or not, never goes past it
      */
-    record Timing(Duration chunkTimeout, long commitBy, LongSupplier nanoTime) {}
+    record Timing(Duration chunkTimeout, long commitBy, LongSupplier nanoTime) {
+        /** How long the caller's stream may stay silent before its keep-alive event is written. */
+        Duration keepAlive() {
+            return Deadlines.keepAlive(chunkTimeout);
+        }
+    }
 
     /**
      * How the stream's events are read.
@@ -119,6 +125,7 @@ final class StreamRelay {
         this.nanoTime = timing.nanoTime();
         this.commitByNanos = timing.commitBy();
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
+        this.keepAlive = new StreamKeepAlive(client, encoding.keepAlive(), timing.keepAlive().toNanos(), nanoTime);
     }
 
     /**
@@ -315,6 +322,7 @@ final class StreamRelay {
         if (committed.future().isComplete()) {
             return;
         }
+        keepAlive.start(outcome.future());
         hooks.beforeHead();
         client.setStatusCode(upstream.status())
                 .setChunked(true)
@@ -355,6 +363,7 @@ final class StreamRelay {
         }
         commit();
         client.write(takePending());
+        keepAlive.wrote();
         if (client.writeQueueFull()) {
             // The caller is the slow side: the upstream is not stalling, so its stall
             // deadline waits until the caller has caught up.

@@ -35,6 +35,15 @@ public interface StreamEncoding {
     Buffer error(ObjectNode openAiError);
 
     /**
+     * The event written when the stream has been silent for a while, so that the caller knows
+     * it is alive (Anthropic's {@code ping}); empty for an entry API that has none, or when the
+     * vendor's own events, keep-alives included, are relayed.
+     */
+    default Buffer keepAlive() {
+        return Buffer.buffer();
+    }
+
+    /**
      * Whether the caller reads the vendor's own events, so that a vendor's error event after
      * the stream began reaches it as the vendor wrote it rather than as {@link #error}.
      */

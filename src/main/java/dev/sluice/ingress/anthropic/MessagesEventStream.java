@@ -40,6 +40,15 @@ final class MessagesEventStream implements StreamEncoding {
     }
 
     @Override
+    public Buffer keepAlive() {
+        return ping();
+    }
+
+    private static Buffer ping() {
+        return SseEvents.write(Buffer.buffer(), "ping", Buffer.buffer("{\"type\":\"ping\"}"));
+    }
+
+    @Override
     public Buffer error(ObjectNode openAiError) {
         JsonNode error = openAiError.path("error");
         String type = "timeout_error".equals(error.path("type").asText()) ? "timeout_error" : "api_error";
@@ -59,7 +68,7 @@ final class MessagesEventStream implements StreamEncoding {
         for (AnthropicStreamEncoder.Event event : events.encode(decoded)) {
             SseEvents.write(out, event.name(), Json.buffer(event.data()));
             if (event.name().equals("message_start")) {
-                SseEvents.write(out, "ping", Buffer.buffer("{\"type\":\"ping\"}"));
+                out.appendBuffer(ping());
             }
         }
         return out;

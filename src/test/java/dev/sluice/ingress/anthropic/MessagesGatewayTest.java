@@ -145,6 +145,27 @@ class MessagesGatewayTest {
         }
     }
 
+    @Test
+    void aSilentStreamKeepsTheCallerHearingPingsUntilItsStreamTimeout() {
+        String chunk = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":%s}]}\n\n";
+        try (ScriptedUpstream stalling = ScriptedUpstream.always("stalling", Reply.stream(End.COMPLETE,
+                        Chunk.now(chunk.formatted("{\"role\":\"assistant\",\"content\":\"Hel\"}", "null")),
+                        new Chunk(java.time.Duration.ofSeconds(5), chunk.formatted("{\"content\":\"lo\"}", "\"stop\""))));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: claude, litellm_params: {model: openai/gpt-4o, api_base: '%s', stream_timeout: 1}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(stalling.baseUrl()))) {
+            HttpResponse<String> response = gateway.post("/v1/messages", ASK.formatted("claude", true));
+
+            List<String> names = SseEvents.read(Buffer.buffer(response.body())).stream().map(SseEvents.SseEvent::name).toList();
+            assertThat(names.getLast()).as("the stall ends the stream at its 1 s stream_timeout").isEqualTo("error");
+            assertThat(names.subList(names.indexOf("content_block_delta"), names.size() - 1))
+                    .as("pings every 0.5 s of silence before it").contains("ping");
+        }
+    }
+
     @StoreTest
     void aKeyIsReadFromEitherHeaderAndAGroupItMayNotUseIsForbidden(TestDatabase store) throws IOException {
         try (MockUpstream gpt = MockUpstream.start(MockOptions.defaults("gpt", MockMode.OK));
