@@ -1,6 +1,8 @@
 package dev.sluice.provider;
 
 import dev.sluice.llm.Operation;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.llm.Dialect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -82,6 +84,26 @@ class ProvidersTest {
         assertThat(r.url()).isEqualTo("https://res.openai.azure.com/openai/deployments/gpt4o-eu/chat/completions?api-version=2024-06-01");
         assertThat(r.headers()).containsExactly(Map.entry("api-key", "az-1"));
         assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"model\"");
+    }
+
+    @Test
+    void azureServesACallerOfTheResponsesApiAtItsOwnResponsesRoute() throws Exception {
+        ObjectNode callers = (ObjectNode) dev.sluice.json.Json.parse("{\"model\":\"g\",\"input\":\"hi\",\"fallbacks\":[\"x\"]}".getBytes());
+        ModelRequest request = new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, BODY, "g", false, Map.of(),
+                callers);
+        Deployment old = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', api_key: az-1, api_version: '2024-06-01'");
+        Deployment preview = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', api_version: '2025-04-01-preview'");
+        Deployment bridged = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', use_responses_api: false");
+
+        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(old).request(old, request);
+        assertThat(r.url()).as("an API version before the Responses API's is raised to its first")
+                .isEqualTo("https://res.openai.azure.com/openai/responses?api-version=2025-03-01-preview");
+        String sent = new String(r.body(), StandardCharsets.UTF_8);
+        assertThat(sent).contains("\"model\":\"gpt4o-eu\"", "\"input\":\"hi\"").doesNotContain("fallbacks");
+        assertThat(Providers.builtIn(Map.of()).forDeployment(preview).request(preview, request).url())
+                .endsWith("/openai/responses?api-version=2025-04-01-preview");
+        assertThat(Providers.builtIn(Map.of()).forDeployment(bridged).request(bridged, request).url())
+                .contains("/openai/deployments/gpt4o-eu/chat/completions?");
     }
 
     @Test
