@@ -2,9 +2,12 @@
 # Sluice's one-hop overhead, measured in one run on this machine:
 #   wrk -> fast upstream                      (direct)
 #   wrk -> nginx proxy_pass keepalive -> up   (the floor for one HTTP hop)
-#   wrk -> Sluice -> up                       (sluice: no master key, so no keys and no store)
-#   wrk -> Sluice -> up                       (sluice-keys: the master key, and each call's spend
-#                                              row written to the embedded H2 store)
+#   wrk -> Sluice -> up                       (sluice: no master key, so no keys and no store: the open path)
+#   wrk -> Sluice -> up                       (sluice-key: a virtual key with a budget, its spend
+#                                              rows written to the embedded H2 store)
+#   wrk -> Sluice -> up                       (sluice-key-pg: the same on PostgreSQL, when one answers
+#                                              at PGHOST:PGPORT, default 127.0.0.1:5432, database PGDATABASE
+#                                              (default test), in a schema of its own dropped afterwards)
 # for JSON and for SSE: p50/p99 at 1 connection, throughput at 64 connections, the hop's
 # CPU time per request (from /proc), Sluice's RSS after load and its time from start to
 # the first answered request. Prints a Markdown report (also written to bench/last-run.md).
@@ -18,6 +21,7 @@ CONNECTIONS=${CONNECTIONS:-64}
 WORK=$(mktemp -d /tmp/sluice-bench.XXXXXX)
 PIDS=()
 cleanup() {
+  if declare -F drop_schema >/dev/null; then drop_schema; fi
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
   wait 2>/dev/null || true
@@ -40,7 +44,7 @@ JAVA="$JAVA_HOME/bin/java"
 
 . bench/lib.sh
 
-UP=$(free_port); NGX=$(free_port); SL=$(free_port); SLK=$(free_port)
+UP=$(free_port); NGX=$(free_port)
 
 "$JAVA" -jar target/sluice.jar mock --port "$UP" --name bench --mode ok >"$WORK/mock.log" 2>&1 &
 PIDS+=($!)
@@ -76,56 +80,80 @@ model_list:
   - model_name: bench
     litellm_params: {model: openai/bench-model, api_base: "http://127.0.0.1:$UP/v1", api_key: bench}
 YAML
-cat >"$WORK/sluice-keys.yaml" <<YAML
+PGHOST=${PGHOST:-127.0.0.1}; PGPORT=${PGPORT:-5432}; PGDATABASE=${PGDATABASE:-test}; PGUSER=${PGUSER:-postgres}
+PG_SCHEMA="sluice_bench_$$"
+keyed_config() { # store setting -> a config with the master key and that store
+  cat <<YAML
 model_list:
   - model_name: bench
     litellm_params: {model: openai/bench-model, api_base: "http://127.0.0.1:$UP/v1", api_key: bench}
-general_settings: {master_key: sk-bench, store_path: "$WORK/store/sluice"}
+general_settings: {master_key: sk-bench, $1}
 YAML
+}
+keyed_config "store_path: \"$WORK/store/sluice\"" >"$WORK/sluice-key.yaml"
+TARGETS=(direct nginx sluice sluice-key)
+if psql -h "$PGHOST" -p "$PGPORT" -U "$PGUSER" -d "$PGDATABASE" -qc "CREATE SCHEMA $PG_SCHEMA" >/dev/null 2>&1; then
+  keyed_config "database_url: \"postgresql://$PGUSER@$PGHOST:$PGPORT/$PGDATABASE?schema=$PG_SCHEMA\"" >"$WORK/sluice-key-pg.yaml"
+  TARGETS+=(sluice-key-pg)
+  drop_schema() { psql -h "$PGHOST" -p "$PGPORT" -U "$PGUSER" -d "$PGDATABASE" -qc "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" >/dev/null 2>&1 || true; }
+else
+  echo "no PostgreSQL at $PGHOST:$PGPORT: the sluice-key-pg row is left out" >&2
+  drop_schema() { :; }
+fi
 JSON_BODY='{"model":"bench","messages":[{"role":"user","content":"Say something short"}]}'
 SSE_BODY='{"model":"bench","stream":true,"messages":[{"role":"user","content":"Say something short"}]}'
 
-started=$(date +%s%N)
-"$JAVA" -jar target/sluice.jar --config "$WORK/sluice.yaml" --port "$SL" --host 127.0.0.1 >"$WORK/sluice.log" 2>&1 &
-SLUICE=$!
-PIDS+=($SLUICE)
-until curl -sf -o /dev/null -H 'Authorization: Bearer sk-bench' -H 'Content-Type: application/json' \
-    -d "$JSON_BODY" "http://127.0.0.1:$SL/v1/chat/completions"; do sleep 0.01; done
-first_answer_ms=$(( ($(date +%s%N) - started) / 1000000 ))
-SLUICE_JAVA=$(pgrep -P "$SLUICE" java || echo "$SLUICE")  # the launcher may hand over to a child JVM
+declare -A PORT JAVA_PID KEY FIRST_MS
+start_sluice() { # target config -> started, answering, with its port, JVM pid and first-answer time recorded
+  local port started pid
+  port=$(free_port)
+  started=$(date +%s%N)
+  "$JAVA" -jar target/sluice.jar --config "$2" --port "$port" --host 127.0.0.1 >"$WORK/$1.log" 2>&1 &
+  pid=$!
+  PIDS+=("$pid")
+  until curl -sf -o /dev/null -H 'Authorization: Bearer sk-bench' -H 'Content-Type: application/json' \
+      -d "$JSON_BODY" "http://127.0.0.1:$port/v1/chat/completions"; do sleep 0.01; done
+  FIRST_MS[$1]=$(( ($(date +%s%N) - started) / 1000000 ))
+  PORT[$1]=$port
+  JAVA_PID[$1]=$(pgrep -P "$pid" java || echo "$pid")  # the launcher may hand over to a child JVM
+}
+virtual_key() { # port -> a new virtual key for the bench group, with a budget it will not reach
+  curl -sf -H 'Authorization: Bearer sk-bench' -H 'Content-Type: application/json' \
+      -d '{"models":["bench"],"max_budget":1000000}' "http://127.0.0.1:$1/key/generate" \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])'
+}
 
-started=$(date +%s%N)
-"$JAVA" -jar target/sluice.jar --config "$WORK/sluice-keys.yaml" --port "$SLK" --host 127.0.0.1 >"$WORK/sluice-keys.log" 2>&1 &
-SLUICE_KEYS=$!
-PIDS+=($SLUICE_KEYS)
-until curl -sf -o /dev/null -H 'Authorization: Bearer sk-bench' -H 'Content-Type: application/json' \
-    -d "$JSON_BODY" "http://127.0.0.1:$SLK/v1/chat/completions"; do sleep 0.01; done
-first_answer_keys_ms=$(( ($(date +%s%N) - started) / 1000000 ))
-SLUICE_KEYS_JAVA=$(pgrep -P "$SLUICE_KEYS" java || echo "$SLUICE_KEYS")
+PORT[direct]=$UP; PORT[nginx]=$NGX
+KEY[direct]=none; KEY[nginx]=none; KEY[sluice]=none
+start_sluice sluice "$WORK/sluice.yaml"
+for target in "${TARGETS[@]}"; do
+  case $target in
+    sluice-key*) start_sluice "$target" "$WORK/$target.yaml"; KEY[$target]=$(virtual_key "${PORT[$target]}") ;;
+  esac
+done
 
-
-# Warm-up: let the JIT compile the hot paths of every hop before measuring.
-for url in "http://127.0.0.1:$UP" "http://127.0.0.1:$NGX" "http://127.0.0.1:$SL" "http://127.0.0.1:$SLK"; do
-  DURATION=8s run_wrk 2 "$CONNECTIONS" "$url/v1/chat/completions" "$JSON_BODY" >/dev/null
-  DURATION=4s run_wrk 2 "$CONNECTIONS" "$url/v1/chat/completions" "$SSE_BODY" >/dev/null
+# Warm-up: long enough for the JIT to compile and settle the hot paths of every hop before measuring.
+for target in "${TARGETS[@]}"; do
+  url="http://127.0.0.1:${PORT[$target]}/v1/chat/completions"
+  BENCH_KEY=${KEY[$target]} DURATION=${WARMUP:-15s} run_wrk 2 "$CONNECTIONS" "$url" "$JSON_BODY" >/dev/null
+  BENCH_KEY=${KEY[$target]} DURATION=${WARMUP_SSE:-8s} run_wrk 2 "$CONNECTIONS" "$url" "$SSE_BODY" >/dev/null
 done
 
 declare -A P50 P99 RPS CPU ERR
 for kind in json sse; do
   body=$JSON_BODY; [ "$kind" = sse ] && body=$SSE_BODY
-  for target in direct nginx sluice sluice-keys; do
+  for target in "${TARGETS[@]}"; do
     case $target in
-      direct) port=$UP; pids="" ;;
-      nginx) port=$NGX; pids=$NGINX_PIDS ;;
-      sluice) port=$SL; pids=$SLUICE_JAVA ;;
-      sluice-keys) port=$SLK; pids=$SLUICE_KEYS_JAVA ;;
+      direct) pids="" ;;
+      nginx) pids=$NGINX_PIDS ;;
+      *) pids=${JAVA_PID[$target]} ;;
     esac
-    url="http://127.0.0.1:$port/v1/chat/completions"
-    one=$(run_wrk 1 1 "$url" "$body")
+    url="http://127.0.0.1:${PORT[$target]}/v1/chat/completions"
+    one=$(BENCH_KEY=${KEY[$target]} run_wrk 1 1 "$url" "$body")
     P50[$target.$kind]=$(to_us "$(echo "$one" | pct 50)")
     P99[$target.$kind]=$(to_us "$(echo "$one" | pct 99)")
     before=0; [ -n "$pids" ] && before=$(cpu_ticks $pids)
-    many=$(run_wrk 2 "$CONNECTIONS" "$url" "$body")
+    many=$(BENCH_KEY=${KEY[$target]} run_wrk 2 "$CONNECTIONS" "$url" "$body")
     after=0; [ -n "$pids" ] && after=$(cpu_ticks $pids)
     requests=$(echo "$many" | awk '/requests in/ {print $1}')
     RPS[$target.$kind]=$(echo "$many" | awk '/Requests\/sec/ {printf "%.0f", $2}')
@@ -137,25 +165,40 @@ for kind in json sse; do
     fi
   done
 done
-rss_mb=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SLUICE_JAVA/status")
-rss_keys_mb=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/$SLUICE_KEYS_JAVA/status")
+declare -A RSS
+for target in "${TARGETS[@]}"; do
+  case $target in sluice*) RSS[$target]=$(awk '/VmRSS/ {printf "%.0f", $2 / 1024}' "/proc/${JAVA_PID[$target]}/status") ;; esac
+done
+drop_schema
 
 added() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.0f", a - b }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0f %%", 100 * a / b; else print "–" }'; }
+times() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "–" }'; }
 {
   echo "## Run of $(date -u +%Y-%m-%d) on $(nproc) cores ($(uname -m)), $("$JAVA" -version 2>&1 | head -1)"
   echo
-  echo "Command: \`bench/run.sh\` (DURATION=$DURATION, CONNECTIONS=$CONNECTIONS; wrk, the upstream and the proxy share the machine)"
+  echo "Command: \`bench/run.sh\` (DURATION=$DURATION, CONNECTIONS=$CONNECTIONS, warm-up ${WARMUP:-15s} JSON and ${WARMUP_SSE:-8s} SSE per path; wrk, the upstream and the proxy share the machine)"
   echo
   for kind in json sse; do
     echo "### ${kind^^}"
     echo
     echo "| path | c=1 p50 µs | c=1 p99 µs | added p50 µs | c=$CONNECTIONS req/s | % of direct | % of nginx | hop CPU µs/req | errors |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    for target in direct nginx sluice sluice-keys; do
+    for target in "${TARGETS[@]}"; do
       echo "| $target | ${P50[$target.$kind]} | ${P99[$target.$kind]} | $(added "${P50[$target.$kind]}" "${P50[direct.$kind]}") | ${RPS[$target.$kind]} | $(share "${RPS[$target.$kind]}" "${RPS[direct.$kind]}") | $(share "${RPS[$target.$kind]}" "${RPS[nginx.$kind]}") | ${CPU[$target.$kind]} | ${ERR[$target.$kind]} |"
     done
     echo
+    for target in "${TARGETS[@]}"; do
+      case $target in sluice-key*)
+        echo "- $target against the open path: $(share "${RPS[$target.$kind]}" "${RPS[sluice.$kind]}") of its throughput, $(times "${CPU[$target.$kind]}" "${CPU[sluice.$kind]}") its CPU per call, $(times "${P99[$target.$kind]}" "${P99[sluice.$kind]}") its c=1 p99." ;;
+      esac
+    done
+    echo "- the open path against nginx: $(share "${RPS[sluice.$kind]}" "${RPS[nginx.$kind]}") of its throughput, $(times "${CPU[sluice.$kind]}" "${CPU[nginx.$kind]}") its CPU per call."
+    echo
   done
-  echo "Sluice RSS after load: ${rss_mb} MB (sluice-keys: ${rss_keys_mb} MB). Start to first answered request: ${first_answer_ms} ms (sluice-keys: ${first_answer_keys_ms} ms)."
+  echo -n "RSS after load:"
+  for target in "${TARGETS[@]}"; do case $target in sluice*) echo -n " $target ${RSS[$target]} MB;" ;; esac; done
+  echo -n " start to first answered request:"
+  for target in "${TARGETS[@]}"; do case $target in sluice*) echo -n " $target ${FIRST_MS[$target]} ms;" ;; esac; done
+  echo
 } | tee bench/last-run.md
