@@ -24,8 +24,8 @@ import java.util.zip.CRC32C;
  * bytes := n:int32  n bytes (a two's-complement big integer)
  * </pre>
  *
- * Binary rather than JSON because a row is encoded on the caller's thread: this costs a few
- * hundred nanoseconds and no allocation beyond the strings' bytes. The cost goes as its
+ * Binary rather than JSON because a row is encoded on the caller's thread: no field names to
+ * write, no numbers to format, and nothing to parse back but lengths. The cost goes as its
  * unscaled value and scale and the start time as seconds and nanoseconds, so both come back
  * exactly. A frame whose length is out of range or whose checksum fails is corrupt; a frame
  * that runs past the end of its file is torn (the process died mid-write).
