@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Design notes</h2>
  * <p><b>At least once.</b> A batch is acknowledged only after the sink returned. A crash
- * between the two, or before a partly acknowledged segment went, makes the next process
- * ship those records again; the sink is idempotent by call id, so that changes nothing.
+ * between the two, or before the acknowledgement's checkpoint reached the disk, makes the
+ * next process ship those records again; the sink is idempotent by call id, so that changes
+ * nothing.
  *
  * <p><b>Batches.</b> Each post takes up to {@link ShipperOptions#maxBatchRows} records, or
  * what is there. Having caught up, the shipper lets records gather for

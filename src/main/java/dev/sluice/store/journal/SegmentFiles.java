@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,31 +70,43 @@ final class SegmentFiles {
         }
     }
 
-    /** What {@link #recover} found. */
-    record Recovered(List<Segment> segments, long records, long skipped, long nextSequence) {}
+    /**
+     * What {@link #recover} found: the segments kept, laid end to end from journal position 0,
+     * and where in the first of them the records not yet acknowledged start.
+     */
+    record Recovered(List<Segment> segments, long start, long records, long skipped, long nextSequence) {}
 
     /**
-     * Reads the segments an earlier process left, oldest first, laying them end to end from
-     * journal position 0. Empty ones (made just before a crash) are deleted.
+     * Reads the segments an earlier process left, oldest first, counting the records after its
+     * last {@link AckCheckpoint checkpoint}. Segments acknowledged in full, and empty ones (made
+     * just before a crash), are deleted.
      */
     static Recovered recover(Path folder) {
+        Optional<AckCheckpoint.Mark> acked = AckCheckpoint.read(folder);
         List<Segment> segments = new ArrayList<>();
+        long start = 0;
         long position = 0;
         long records = 0;
         long skipped = 0;
-        long nextSequence = 0;
+        long nextSequence = acked.map(AckCheckpoint.Mark::sequence).orElse(0L);
         try (SegmentReader reader = new SegmentReader(true)) {
             for (Path file : segmentFiles(folder)) {
                 long sequence = Segment.sequenceOf(file).orElseThrow();
-                nextSequence = sequence + 1;
+                nextSequence = Math.max(nextSequence, sequence + 1);
                 long size = Files.size(file);
-                if (size == 0) {
+                long from = acked.filter(mark -> mark.sequence() == sequence)
+                        .map(mark -> Math.min(mark.offset(), size)).orElse(0L);
+                boolean acknowledged = acked.isPresent() && sequence < acked.get().sequence();
+                if (size == 0 || acknowledged || from == size) {
                     Files.delete(file);
                     continue;
                 }
+                if (segments.isEmpty()) {
+                    start = from;
+                }
                 Segment segment = new Segment(sequence, file, position, true);
                 segment.size = size;
-                SegmentReader.Chunk chunk = reader.read(segment, 0, size, Integer.MAX_VALUE, entry -> {});
+                SegmentReader.Chunk chunk = reader.read(segment, from, size, Integer.MAX_VALUE, entry -> {});
                 segment.records = chunk.records();
                 records += chunk.records();
                 skipped += chunk.skipped();
@@ -103,7 +116,7 @@ final class SegmentFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("replay spend journal " + folder + ": " + e.getMessage(), e);
         }
-        return new Recovered(segments, records, skipped, nextSequence);
+        return new Recovered(segments, start, records, skipped, nextSequence);
     }
 
     private static List<Path> segmentFiles(Path folder) throws IOException {

@@ -57,8 +57,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Replay.</b> Opening a folder an earlier process left reads every segment once,
  * counting intact records and skipping damaged ones (a torn last record, a failing
  * checksum) with a warning; all its records are pending again, and appends go to a new
- * segment. A record acknowledged before a crash but whose segment was not yet deleted is
- * shipped again: the sink is idempotent by call id.
+ * segment. Records before the {@link AckCheckpoint} (how far acknowledgements reached,
+ * rewritten after each, never forced) are not pending; the checkpoint can lag the last
+ * acknowledgement, so a crash can make a few batches ship twice: the sink is idempotent.
  */
 public final class SpendJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpendJournal.class);
@@ -68,6 +69,7 @@ public final class SpendJournal implements AutoCloseable {
     private final GroupCommit commit;
     private final ReentrantLock lock = new ReentrantLock();
     private final JournalReader reader;
+    private final AckCheckpoint checkpoint;
 
     // Guarded by lock.
     private final ArrayDeque<Segment> segments = new ArrayDeque<>();
@@ -95,7 +97,8 @@ public final class SpendJournal implements AutoCloseable {
         bytesOnDisk = written;
         pending.set(recovered.records());
         skipped.set(recovered.skipped());
-        this.reader = new JournalReader(this, segments.isEmpty() ? 0 : segments.getFirst().base);
+        this.reader = new JournalReader(this, recovered.start());
+        this.checkpoint = new AckCheckpoint(options.folder());
         this.commit = new GroupCommit(this::takeCommitWork, options.folder(), hook, options.commitInterval(), written);
     }
 
@@ -313,6 +316,9 @@ public final class SpendJournal implements AutoCloseable {
                 bytesOnDisk -= segment.size;
                 done.add(segment);
             }
+            Segment first = segments.peekFirst();
+            checkpoint.write(first == null ? new AckCheckpoint.Mark(nextSequence, 0)
+                    : new AckCheckpoint.Mark(first.sequence, batch.end() - first.base));
             if (warnedFull && bytesOnDisk < options.maxBytes() / 10 * 7) {
                 warnedFull = false;
                 LOG.info("spend journal {}: back under 70 % of its bound ({} of {} bytes)", options.folder(),
@@ -381,6 +387,12 @@ public final class SpendJournal implements AutoCloseable {
         commit.close();
         commit.commit();
         reader.close();
+        lock.lock();
+        try {
+            checkpoint.close();
+        } finally {
+            lock.unlock();
+        }
         folderLock.close();
     }
 }

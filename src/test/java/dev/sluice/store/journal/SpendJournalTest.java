@@ -82,6 +82,40 @@ class SpendJournalTest {
     }
 
     @Test
+    void afterACrashOnlyTheRecordsPastTheLastAcknowledgementArePendingAndAcknowledgedSegmentsGo() {
+        List<SpendRow> written = rows("call-", 30);
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+            appendAll(journal, written);
+            JournalBatch batch = journal.read(20);
+            journal.acknowledge(batch);
+            Path crashed = crashCopy(folder, elsewhere.resolve("crashed"));
+
+            try (SpendJournal next = SpendJournal.open(small(crashed, 100))) {
+                assertThat(next.status().pendingRecords()).isEqualTo(10);
+                assertThat(drain(next)).containsExactlyElementsOf(written.subList(20, 30));
+            }
+        }
+    }
+
+    @Test
+    void aDamagedCheckpointMakesEveryRecordLeftPendingAgain() throws Exception {
+        List<SpendRow> written = rows("call-", 30);
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+            appendAll(journal, written);
+            journal.acknowledge(journal.read(5));
+        }
+        Path checkpoint = folder.resolve(AckCheckpoint.FILE_NAME);
+        byte[] bytes = java.nio.file.Files.readAllBytes(checkpoint);
+        bytes[9] ^= 1;
+        java.nio.file.Files.write(checkpoint, bytes);
+
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+            assertThat(drain(journal)).as("all of the first segment, acknowledged or not, and the rest")
+                    .containsExactlyElementsOf(written);
+        }
+    }
+
+    @Test
     void aTornLastRecordIsSkippedAndCountedAndTheRestReplayed() throws Exception {
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             appendAll(journal, rows("call-", 10));
