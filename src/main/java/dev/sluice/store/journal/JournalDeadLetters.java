@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * bad row never blocks the journal: one JSON line each in {@value #FILE_NAME} in the
  * journal's folder, with the spend log's column names (the cost as a decimal string, the
  * start time as ISO-8601) and the refusal in {@code error}. An operator reads them, fixes the
- * cause and posts them by hand. A row refused again after a restart is added again.
+ * cause and posts them by hand. A row refused again is added again: after a restart, or when
+ * the sink became unreachable before the rest of its batch landed and the batch was retried.
  */
 final class JournalDeadLetters {
     private static final Logger LOG = LoggerFactory.getLogger(JournalDeadLetters.class);

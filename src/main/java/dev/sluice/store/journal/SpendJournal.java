@@ -70,6 +70,7 @@ public final class SpendJournal implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final JournalReader reader;
     private final AckCheckpoint checkpoint;
+    private final FillWarning fill;
 
     // Guarded by lock.
     private final ArrayDeque<Segment> segments = new ArrayDeque<>();
@@ -79,7 +80,6 @@ public final class SpendJournal implements AutoCloseable {
     private long bytesOnDisk;
     private boolean newFileSinceCommit;
     private boolean closed;
-    private boolean warnedFull;
     private boolean failureLogged;
 
     private volatile long written;
@@ -99,6 +99,7 @@ public final class SpendJournal implements AutoCloseable {
         skipped.set(recovered.skipped());
         this.reader = new JournalReader(this, recovered.start());
         this.checkpoint = new AckCheckpoint(options.folder());
+        this.fill = new FillWarning(options.folder(), options.maxBytes());
         this.commit = new GroupCommit(this::takeCommitWork, options.folder(), hook, options.commitInterval(), written);
     }
 
@@ -164,11 +165,12 @@ public final class SpendJournal implements AutoCloseable {
             if (position < 0) {
                 return AppendResult.FAILED;
             }
-            warnWhenNearlyFull();
+            // Counted before the shipper can see the record, so the count never goes below zero.
+            pending.incrementAndGet();
+            fill.grew(bytesOnDisk, pending.get());
         } finally {
             lock.unlock();
         }
-        pending.incrementAndGet();
         return new AppendResult(AppendResult.Outcome.ACCEPTED, position);
     }
 
@@ -226,14 +228,6 @@ public final class SpendJournal implements AutoCloseable {
             sealedSinceCommit.add(active.appending);
             active.appending = null;
             active = null;
-        }
-    }
-
-    private void warnWhenNearlyFull() {
-        if (!warnedFull && bytesOnDisk > options.maxBytes() / 10 * 8) {
-            warnedFull = true;
-            LOG.warn("spend journal {}: {} of its {} bytes in use ({} records pending); the shipper is behind, and past"
-                    + " the bound rows are refused", options.folder(), bytesOnDisk, options.maxBytes(), pending.get());
         }
     }
 
@@ -319,11 +313,7 @@ public final class SpendJournal implements AutoCloseable {
             Segment first = segments.peekFirst();
             checkpoint.write(first == null ? new AckCheckpoint.Mark(nextSequence, 0)
                     : new AckCheckpoint.Mark(first.sequence, batch.end() - first.base));
-            if (warnedFull && bytesOnDisk < options.maxBytes() / 10 * 7) {
-                warnedFull = false;
-                LOG.info("spend journal {}: back under 70 % of its bound ({} of {} bytes)", options.folder(),
-                        bytesOnDisk, options.maxBytes());
-            }
+            fill.shrank(bytesOnDisk);
         } finally {
             lock.unlock();
         }
