@@ -1,0 +1,163 @@
+package dev.sluice.store.journal;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The journal's one fsync: a thread that, every commit interval in which something was
+ * written, forces the segments written since the last commit and then marks their records
+ * durable. Appenders never wait for it; whoever needs a record on the disk (a test, close)
+ * {@link #awaitDurable waits} or {@link #commit commits} now.
+ *
+ * <p>A segment sealed since the last commit is forced and closed here, not by the appender
+ * that sealed it, and the folder is forced after a new segment file was made, so that the
+ * file's name is as durable as its records.
+ */
+final class GroupCommit implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
+
+    /** What to force in one commit, taken from the journal at one moment. */
+    record Work(long written, FileChannel active, List<FileChannel> sealed, boolean newFiles) {}
+
+    /** Gives the commit its work; empty work (null) when nothing was written since {@code durable}. */
+    @FunctionalInterface
+    interface Source {
+        Work take(long durable);
+    }
+
+    private final Source source;
+    private final Path folder;
+    private final ForceHook hook;
+    private final long intervalNanos;
+    private final Thread thread;
+    private final Object durableChanged = new Object();
+    private volatile long durable;
+    private volatile boolean stopped;
+    private boolean failureLogged;
+    /** Sealed segments a failed commit did not force: the next commit forces them first. */
+    private final List<FileChannel> carried = new ArrayList<>();
+    /** A segment file was made since the folder was last forced. */
+    private boolean folderDirty;
+
+    GroupCommit(Source source, Path folder, ForceHook hook, Duration interval, long durable) {
+        this.source = source;
+        this.folder = folder;
+        this.hook = hook;
+        this.intervalNanos = interval.toNanos();
+        this.durable = durable;
+        this.thread = Thread.ofPlatform().daemon().name("sluice-spend-journal-commit").unstarted(this::run);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    long durable() {
+        return durable;
+    }
+
+    private void run() {
+        while (!stopped) {
+            LockSupport.parkNanos(this, intervalNanos);
+            if (!stopped) {
+                commit();
+            }
+        }
+    }
+
+    /**
+     * Forces what was written since the last commit, now, on the caller's thread.
+     *
+     * @return false when a force failed (logged); the records stay not durable and the next
+     *         commit tries again
+     */
+    synchronized boolean commit() {
+        Work work = source.take(durable);
+        if (work == null && carried.isEmpty()) {
+            return true;
+        }
+        if (work == null) {
+            work = new Work(durable, null, List.of(), false);
+        }
+        carried.addAll(work.sealed());
+        folderDirty |= work.newFiles();
+        try {
+            while (!carried.isEmpty()) {
+                FileChannel sealed = carried.getFirst();
+                hook.force(sealed);
+                sealed.close();
+                carried.removeFirst();
+            }
+            if (work.active() != null && work.active().isOpen()) {
+                hook.force(work.active());
+            }
+            if (folderDirty) {
+                forceFolder();
+                folderDirty = false;
+            }
+        } catch (IOException e) {
+            if (!failureLogged) {
+                failureLogged = true;
+                LOG.error("spend journal {}: cannot force segments to the disk; accepted rows are not yet durable",
+                        folder, e);
+            }
+            return false;
+        }
+        failureLogged = false;
+        synchronized (durableChanged) {
+            durable = Math.max(durable, work.written());
+            durableChanged.notifyAll();
+        }
+        return true;
+    }
+
+    private void forceFolder() {
+        try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ)) {
+            hook.force(directory);
+        } catch (IOException e) {
+            // Systems that cannot open a folder journal file names themselves.
+            LOG.debug("spend journal {}: cannot force the folder ({})", folder, e.toString());
+        }
+    }
+
+    /** Waits until the records before {@code position} are forced; false when {@code timeout} passed first. */
+    boolean awaitDurable(long position, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (durableChanged) {
+            while (durable < position) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                durableChanged.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+        return true;
+    }
+
+    /** Stops the thread; the caller commits once more after its last write. Idempotent. */
+    @Override
+    public void close() {
+        stopped = true;
+        LockSupport.unpark(thread);
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.sluice.store.journal;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where a {@link SpendJournal} keeps its segments and how it bounds and commits them.
+ *
+ * @param folder         the journal's own folder; created when missing
+ * @param segmentBytes   a segment is rolled once it holds this many bytes; a record is
+ *                       never split, so a segment may pass it by one record
+ * @param maxBytes       the bound on the segment files' total size: an append that would pass
+ *                       it is refused. At least two segments, so that once everything is
+ *                       shipped the journal is under half its bound whatever the active
+ *                       segment holds
+ * @param commitInterval how often the group commit forces what was written to the disk: the
+ *                       most a power loss can take from a journal whose appends were accepted
+ * @param clock          stamps each record with when it was appended, for the oldest pending age
+ */
+public record JournalOptions(Path folder, long segmentBytes, long maxBytes, Duration commitInterval, Clock clock) {
+    /** 8 MiB segments. */
+    public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
+    /** 1 GiB on disk: about four million rows. */
+    public static final long DEFAULT_MAX_BYTES = 1L << 30;
+    /** 5 ms: a power loss takes at most the last 5 ms of accepted rows. */
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(5);
+    /** The largest segment allowed: the shipper reads a sealed segment a window at a time, but a record whole. */
+    static final long MAX_SEGMENT_BYTES = 1L << 30;
+
+    public JournalOptions {
+        Objects.requireNonNull(folder, "folder");
+        if (segmentBytes < 1024 || segmentBytes > MAX_SEGMENT_BYTES) {
+            throw new IllegalArgumentException("segmentBytes: " + segmentBytes + " (expected: from 1024 to "
+                    + MAX_SEGMENT_BYTES + ")");
+        }
+        if (maxBytes < 2 * segmentBytes) {
+            throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: >= 2 * segmentBytes, "
+                    + 2 * segmentBytes + ")");
+        }
+        Objects.requireNonNull(commitInterval, "commitInterval");
+        if (commitInterval.isNegative() || commitInterval.isZero() || commitInterval.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new IllegalArgumentException("commitInterval: " + commitInterval + " (expected: > 0 and <= 1 s)");
+        }
+        Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The defaults, in {@code folder}, on the system clock. */
+    public static JournalOptions in(Path folder) {
+        return new JournalOptions(folder, DEFAULT_SEGMENT_BYTES, DEFAULT_MAX_BYTES, DEFAULT_COMMIT_INTERVAL,
+                Clock.systemUTC());
+    }
+
+    public JournalOptions withSegmentBytes(long bytes) {
+        return new JournalOptions(folder, bytes, maxBytes, commitInterval, clock);
+    }
+
+    public JournalOptions withMaxBytes(long bytes) {
+        return new JournalOptions(folder, segmentBytes, bytes, commitInterval, clock);
+    }
+
+    public JournalOptions withCommitInterval(Duration interval) {
+        return new JournalOptions(folder, segmentBytes, maxBytes, interval, clock);
+    }
+
+    public JournalOptions withClock(Clock newClock) {
+        return new JournalOptions(folder, segmentBytes, maxBytes, commitInterval, newClock);
+    }
+}

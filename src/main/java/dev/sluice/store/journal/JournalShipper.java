@@ -1,0 +1,244 @@
+package dev.sluice.store.journal;
+
+import dev.sluice.store.SpendRow;
+import dev.sluice.store.SpendSink;
+import dev.sluice.store.StoreException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves a {@link SpendJournal}'s pending records to a {@link SpendSink}, oldest first, in
+ * large batches, from one thread of its own, and acknowledges each batch once the sink
+ * committed it, which lets the journal delete the segments behind it.
+ *
+ * <h2>Design notes</h2>
+ * <p><b>At least once.</b> A batch is acknowledged only after the sink returned. A crash
+ * between the two, or before the acknowledgement's checkpoint reached the disk, makes the
+ * next process ship those records again; the sink is idempotent by call id, so that changes
+ * nothing.
+ *
+ * <p><b>Batches.</b> Each post takes up to {@link ShipperOptions#maxBatchRows} records, or
+ * what is there. Having caught up, the shipper lets records gather for
+ * {@link ShipperOptions#gatherWait} before it reads again; a {@link #flush} cuts that short.
+ *
+ * <p><b>Outages.</b> A post that fails {@link StoreException.Reason#UNAVAILABLE UNAVAILABLE}
+ * is logged once at WARN and tried again, the same batch, after
+ * {@link ShipperOptions#retryDelay} of the failures so far; the journal grows meanwhile, up to
+ * its bound. The post that ends an outage is logged at INFO.
+ *
+ * <p><b>Refused rows.</b> Any other failure says something in the batch is bad, and posting
+ * it again would fail forever. The batch is split in halves, each posted on its own, down to
+ * single rows; a row refused alone goes to the {@link JournalDeadLetters} file, logged at
+ * ERROR, and the rest land. If the sink becomes unreachable midway, the whole batch is tried
+ * again later: its halves already posted change nothing the second time.
+ */
+public final class JournalShipper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JournalShipper.class);
+
+    private final SpendJournal journal;
+    private final SpendSink sink;
+    private final ShipperOptions options;
+    private final JournalDeadLetters deadLetters;
+    private final Thread thread;
+    /** Woken when there is something to do sooner: a flush, close. Notified after each acknowledgement. */
+    private final Object monitor = new Object();
+
+    /** Flushes waiting now; guarded by the monitor. */
+    private int hurrying;
+    private volatile boolean stopping;
+    private volatile boolean reachable = true;
+    private volatile String lastError = "";
+    private volatile long shippedRows;
+    private volatile long posts;
+    /** Posts that failed UNAVAILABLE since the last that succeeded; the shipper's thread only. */
+    private int failures;
+    private long outageStarted;
+
+    private JournalShipper(SpendJournal journal, SpendSink sink, ShipperOptions options) {
+        this.journal = Objects.requireNonNull(journal, "journal");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.options = Objects.requireNonNull(options, "options");
+        this.deadLetters = new JournalDeadLetters(journal.options().folder());
+        this.thread = Thread.ofVirtual().name("sluice-spend-journal-shipper").unstarted(this::run);
+    }
+
+    /** Starts shipping, beginning with the records an earlier process left in the journal. */
+    public static JournalShipper start(SpendJournal journal, SpendSink sink, ShipperOptions options) {
+        JournalShipper shipper = new JournalShipper(journal, sink, options);
+        shipper.thread.start();
+        return shipper;
+    }
+
+    /**
+     * Waits until every record appended before this call has been shipped and acknowledged.
+     *
+     * @return false when {@code timeout} passed first: the sink is unreachable or slow
+     */
+    public boolean flush(Duration timeout) {
+        long target = journal.written();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (monitor) {
+            hurrying++;
+            monitor.notifyAll();
+            try {
+                while (journal.acknowledged() < target) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0 || !thread.isAlive()) {
+                        return false;
+                    }
+                    monitor.wait(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                hurrying--;
+            }
+        }
+        return true;
+    }
+
+    public ShipperStatus status() {
+        return new ShipperStatus(reachable, lastError, shippedRows, posts, deadLetters.added());
+    }
+
+    /**
+     * Ships what is left within {@link ShipperOptions#closeTimeout}, stops the thread and forces
+     * the journal to the disk. Records not shipped stay in the journal for the next start.
+     * The journal stays the caller's to close, after this. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!stopping && !flush(options.closeTimeout())) {
+            LOG.warn("spend journal: closing with {} record(s) not shipped; the next start ships them",
+                    journal.status().pendingRecords());
+        }
+        stopping = true;
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        journal.sync();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        JournalBatch held = null;
+        while (!stopping) {
+            try {
+                if (held == null) {
+                    held = journal.read(options.maxBatchRows());
+                }
+                if (held.isEmpty()) {
+                    held = null;
+                    pause(options.gatherWait());
+                    continue;
+                }
+                if (!ship(held.rows())) {
+                    pause(options.retryDelay(failures));
+                    continue;
+                }
+                boolean full = held.rows().size() >= options.maxBatchRows();
+                acknowledge(held);
+                held = null;
+                if (!full) {
+                    pause(options.gatherWait());
+                }
+            } catch (RuntimeException e) {
+                // A fault of the disk or a bug, not of the sink: say so, keep the thread, and
+                // pause so that a fault that repeats does not spin.
+                lastError = e.toString();
+                LOG.error("spend journal: shipping failed; trying again in {} ms", options.retryMax().toMillis(), e);
+                pause(options.retryMax());
+            }
+        }
+    }
+
+    private void acknowledge(JournalBatch batch) {
+        journal.acknowledge(batch);
+        shippedRows += batch.rows().size();
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    /** Waits {@code wait}, or less when a flush or close asks for hurry. */
+    private void pause(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        synchronized (monitor) {
+            try {
+                long left;
+                while (!stopping && !hurryFor(wait) && (left = deadline - System.nanoTime()) > 0) {
+                    monitor.wait(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A flush cuts short the wait for records to gather, never the backoff of an outage. */
+    private boolean hurryFor(Duration wait) {
+        return hurrying > 0 && failures == 0 && wait.equals(options.gatherWait());
+    }
+
+    /**
+     * Posts the rows, bisecting around rows the sink refuses alone.
+     *
+     * @return false when the sink is unreachable: the batch is to be posted again
+     */
+    private boolean ship(List<SpendRow> rows) {
+        try {
+            sink.post(rows);
+            answered();
+            return true;
+        } catch (RuntimeException e) {
+            lastError = String.valueOf(e.getMessage());
+            if (e instanceof StoreException store && store.reason() == StoreException.Reason.UNAVAILABLE) {
+                unreachable(e);
+                return false;
+            }
+            if (rows.size() == 1) {
+                SpendRow row = rows.getFirst();
+                LOG.error("spend journal: the sink refused call {} ({}); its row is kept in {}", row.callId(),
+                        e.getMessage(), deadLetters.file());
+                deadLetters.add(row, String.valueOf(e.getMessage()));
+                return true;
+            }
+            int half = rows.size() / 2;
+            return ship(rows.subList(0, half)) && ship(rows.subList(half, rows.size()));
+        }
+    }
+
+    private void answered() {
+        posts++;
+        failures = 0;
+        if (!reachable) {
+            reachable = true;
+            LOG.info("spend journal: the sink answers again, after {} s; {} record(s) pending",
+                    String.format("%.1f", (System.nanoTime() - outageStarted) / 1e9), journal.status().pendingRecords());
+        }
+    }
+
+    private void unreachable(RuntimeException e) {
+        failures++;
+        if (reachable) {
+            reachable = false;
+            outageStarted = System.nanoTime();
+            LOG.warn("spend journal: the sink is unreachable ({}); records wait in the journal until it answers",
+                    e.getMessage());
+        }
+    }
+}

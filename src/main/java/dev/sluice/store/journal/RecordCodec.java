@@ -1,0 +1,162 @@
+package dev.sluice.store.journal;
+
+import dev.sluice.store.SpendRow;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * The journal's record format: one {@link SpendRow} as a binary frame, big-endian.
+ *
+ * <pre>
+ * frame := length:int32  crc:int32  body[length]        crc = CRC32C(body)
+ * body  := version:int8 (1)  appendedAt:int64 (epoch ms)
+ *          callId:str  keyHash:opt  teamId:opt  userId:opt  modelGroup:str  deploymentId:opt
+ *          promptTokens:int64  completionTokens:int64  totalTokens:int64
+ *          costScale:int32  costUnscaled:bytes  status:int32  durationMs:int64
+ *          startedAtSeconds:int64  startedAtNanos:int32
+ * str   := n:int32  n bytes of UTF-8          opt := -1 (absent) | str
+ * bytes := n:int32  n bytes (a two's-complement big integer)
+ * </pre>
+ *
+ * Binary rather than JSON because a row is encoded on the caller's thread: no field names to
+ * write, no numbers to format, and nothing to parse back but lengths. The cost goes as its
+ * unscaled value and scale and the start time as seconds and nanoseconds, so both come back
+ * exactly. A frame whose length is out of range or whose checksum fails is corrupt; a frame
+ * that runs past the end of its file is torn (the process died mid-write).
+ */
+final class RecordCodec {
+    static final int HEADER_BYTES = 8;
+    static final byte VERSION = 1;
+    /** The smallest body a row can have: every fixed field, empty strings, absent options. */
+    static final int MIN_BODY_BYTES = 1 + 8 + 4 + 4 * 3 + 4 + 4 + 8 * 3 + 4 + 4 + 4 + 8 + 8 + 4;
+    /** The largest body accepted: far past any real row, and a bound on a corrupt length. */
+    static final int MAX_BODY_BYTES = 1 << 20;
+
+    private RecordCodec() {}
+
+    /** A decoded record: the row and when it was appended. */
+    record Entry(SpendRow row, long appendedAtMillis) {}
+
+    /** The frame's size for {@code row}, with its strings' bytes already made. */
+    static Encoded prepare(SpendRow row) {
+        byte[][] strings = {
+            utf8(row.callId()), optional(row.keyHash()), optional(row.teamId()), optional(row.userId()),
+            utf8(row.modelGroup()), optional(row.deploymentId())
+        };
+        byte[] unscaled = row.cost().unscaledValue().toByteArray();
+        int body = MIN_BODY_BYTES + unscaled.length;
+        for (byte[] string : strings) {
+            body += string == null ? 0 : string.length;
+        }
+        if (body > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("row " + row.callId() + ": " + body + " bytes encoded (expected: <= "
+                    + MAX_BODY_BYTES + ")");
+        }
+        return new Encoded(row, strings, unscaled, HEADER_BYTES + body);
+    }
+
+    /** A row's strings as bytes and its frame's size, so the frame can be written into a buffer of the right size. */
+    record Encoded(SpendRow row, byte[][] strings, byte[] unscaled, int frameBytes) {
+        /** Puts the whole frame at {@code out}'s position. */
+        void writeTo(ByteBuffer out, long appendedAtMillis) {
+            int start = out.position();
+            out.putInt(frameBytes - HEADER_BYTES).putInt(0);
+            out.put(VERSION).putLong(appendedAtMillis);
+            for (byte[] string : strings) {
+                if (string == null) {
+                    out.putInt(-1);
+                } else {
+                    out.putInt(string.length).put(string);
+                }
+            }
+            out.putLong(row.promptTokens()).putLong(row.completionTokens()).putLong(row.totalTokens());
+            out.putInt(row.cost().scale()).putInt(unscaled.length).put(unscaled);
+            out.putInt(row.status()).putLong(row.durationMs());
+            out.putLong(row.startedAt().getEpochSecond()).putInt(row.startedAt().getNano());
+            CRC32C crc = new CRC32C();
+            crc.update(out.slice(start + HEADER_BYTES, frameBytes - HEADER_BYTES));
+            out.putInt(start + 4, (int) crc.getValue());
+        }
+    }
+
+    /** Whether {@code length}, read from a frame's header, is one a frame can have. */
+    static boolean plausibleLength(int length) {
+        return length >= MIN_BODY_BYTES && length <= MAX_BODY_BYTES;
+    }
+
+    /** Whether the body of {@code length} bytes at {@code bodyStart} matches {@code expected}. */
+    static boolean checksumMatches(ByteBuffer in, int bodyStart, int length, int expected) {
+        CRC32C crc = new CRC32C();
+        crc.update(in.slice(bodyStart, length));
+        return (int) crc.getValue() == expected;
+    }
+
+    /**
+     * Decodes a body whose checksum matched.
+     *
+     * @return empty when it does not hold a row this version writes (which a matching checksum
+     *         makes all but impossible, short of a bug or another format)
+     */
+    static Optional<Entry> decode(ByteBuffer body) {
+        try {
+            if (body.get() != VERSION) {
+                return Optional.empty();
+            }
+            long appendedAt = body.getLong();
+            String callId = string(body);
+            Optional<String> keyHash = Optional.ofNullable(string(body));
+            Optional<String> teamId = Optional.ofNullable(string(body));
+            Optional<String> userId = Optional.ofNullable(string(body));
+            String modelGroup = string(body);
+            Optional<String> deploymentId = Optional.ofNullable(string(body));
+            long prompt = body.getLong();
+            long completion = body.getLong();
+            long total = body.getLong();
+            int scale = body.getInt();
+            BigDecimal cost = new BigDecimal(new BigInteger(bytes(body)), scale);
+            int status = body.getInt();
+            long durationMs = body.getLong();
+            Instant startedAt = Instant.ofEpochSecond(body.getLong(), body.getInt());
+            if (callId == null || modelGroup == null || body.hasRemaining()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Entry(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
+                    prompt, completion, total, cost, status, durationMs, startedAt), appendedAt));
+        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
+                | java.time.DateTimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static byte[] utf8(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] optional(Optional<String> value) {
+        return value.map(RecordCodec::utf8).orElse(null);
+    }
+
+    private static String string(ByteBuffer in) {
+        byte[] bytes = bytes(in);
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(ByteBuffer in) {
+        int length = in.getInt();
+        if (length == -1) {
+            return null;
+        }
+        if (length < 0 || length > in.remaining()) {
+            throw new IllegalArgumentException("length " + length);
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+}

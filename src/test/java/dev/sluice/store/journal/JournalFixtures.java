@@ -1,0 +1,106 @@
+package dev.sluice.store.journal;
+
+import dev.sluice.store.SpendRow;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Rows, options, a settable clock and a crash of the process, for the journal's tests. */
+final class JournalFixtures {
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    private JournalFixtures() {}
+
+    static SpendRow row(String callId) {
+        return SpendRow.builder(callId, "gpt-4o", T0)
+                .keyHash("hash-of-" + callId)
+                .promptTokens(120)
+                .completionTokens(30)
+                .cost(new BigDecimal("0.000123"))
+                .durationMs(450)
+                .build();
+    }
+
+    /** Small segments (1 KiB: about eight rows) and a bound of {@code segments} of them. */
+    static JournalOptions small(Path folder, int segments) {
+        return JournalOptions.in(folder).withSegmentBytes(1024).withMaxBytes(1024L * segments);
+    }
+
+    /**
+     * What a crash of the process leaves: the journal's files as the operating system has
+     * them at this moment, copied to a new folder, with no close and no final force.
+     */
+    static Path crashCopy(Path folder, Path into) {
+        try {
+            Files.createDirectories(into);
+            try (Stream<Path> files = Files.list(folder)) {
+                for (Path file : files.toList()) {
+                    Files.copy(file, into.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            return into;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static List<Path> segmentFiles(Path folder) {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(file -> Segment.sequenceOf(file).isPresent()).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reads and acknowledges everything pending, as a shipper whose sink takes all would. */
+    static List<SpendRow> drain(SpendJournal journal) {
+        List<SpendRow> rows = new java.util.ArrayList<>();
+        while (true) {
+            JournalBatch batch = journal.read(100);
+            if (batch.isEmpty()) {
+                return rows;
+            }
+            rows.addAll(batch.rows());
+            journal.acknowledge(batch);
+        }
+    }
+
+    /** A clock the test moves by hand. */
+    static final class SettableClock extends Clock {
+        private volatile Instant now;
+
+        SettableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
