@@ -8,12 +8,10 @@ import dev.sluice.store.ModelRepository;
 import dev.sluice.store.ResponseRepository;
 import dev.sluice.store.RouterSettingRepository;
 import dev.sluice.store.SpendLedger;
-import dev.sluice.store.SpendBuffer;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
-import dev.sluice.store.SpendWriter;
-import dev.sluice.store.SpendWriterOptions;
 import dev.sluice.store.SpendWriterStatus;
+import dev.sluice.store.journal.JournaledSpend;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.store.StoreOptions;
@@ -33,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The store of keys, teams, spend and added models as the gateway uses it: the database (the embedded
- * file, or PostgreSQL from {@code database_url}), its repositories, the spend log's writer
- * with its on-disk buffer, and the job that resets budgets in the store.
+ * file, or PostgreSQL from {@code database_url}), its repositories, the spend journal that ships the spend log
+ * to the store, and the job that resets budgets in the store.
  *
  * <p>A database that cannot be reached at start-up does not stop the gateway: the master key
  * works, readiness says the store is unreachable, and the schema is applied as soon as the
@@ -47,8 +45,7 @@ public final class Accounts implements AutoCloseable {
     static final Duration START_WAIT = Duration.ofSeconds(2);
 
     private final Database database;
-    private final SpendBuffer buffer;
-    private final SpendWriter writer;
+    private final JournaledSpend spend;
     private final Thread migrator;
     private final Thread resets;
 
@@ -59,11 +56,11 @@ public final class Accounts implements AutoCloseable {
      *                       {@link #START_WAIT}; else the migrator waits for it, then tries
      *                       again until the database answers
      */
-    private Accounts(Database database, CompletableFuture<Void> firstMigration, SpendBuffer buffer, Clock clock) {
+    private Accounts(Database database, CompletableFuture<Void> firstMigration, JournaledSpend spend, Clock clock) {
         this.database = database;
-        this.buffer = buffer;
+        this.spend = spend;
         this.migrated = new CompletableFuture<>();
-        this.writer = SpendWriter.start(new SpendLedger(database), buffer, SpendWriterOptions.DEFAULTS);
+        spend.start(new SpendLedger(database));
         if (firstMigration.isDone() && !firstMigration.isCompletedExceptionally()) {
             migrated.complete(null);
             this.migrator = null;
@@ -79,8 +76,14 @@ public final class Accounts implements AutoCloseable {
             return Optional.empty();
         }
         StoreLocation location = StoreLocation.of(general.databaseUrl(), general.storePath());
-        SpendBuffer buffer = SpendBuffer.open(spendBufferFolder(general), SpendBuffer.DEFAULT_MAX_BYTES);
-        Database database = Database.connect(location, options);
+        JournaledSpend spend = JournaledSpend.open(spendJournalFolder(general), spendBufferFolder(general));
+        Database database;
+        try {
+            database = Database.connect(location, options);
+        } catch (RuntimeException e) {
+            spend.close();
+            throw e;
+        }
         // The schema is applied before the gateway listens when the database answers at once;
         // a database that is away does not hold up the start for its connection timeout.
         CompletableFuture<Void> first = new CompletableFuture<>();
@@ -99,7 +102,7 @@ public final class Accounts implements AutoCloseable {
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof StoreException store) || store.reason() != StoreException.Reason.UNAVAILABLE) {
                 database.close();
-                buffer.close();
+                spend.close();
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
             unreachableAtStart(location, e.getCause().getMessage());
@@ -108,10 +111,10 @@ public final class Accounts implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             database.close();
-            buffer.close();
+            spend.close();
             throw new IllegalStateException("interrupted opening " + location.describe(), e);
         }
-        return Optional.of(new Accounts(database, first, buffer, clock));
+        return Optional.of(new Accounts(database, first, spend, clock));
     }
 
     private static void unreachableAtStart(StoreLocation location, String reason) {
@@ -127,7 +130,12 @@ public final class Accounts implements AutoCloseable {
         return migrated;
     }
 
-    /** The spend buffer's folder: {@code spend-buffer} beside {@code store_path}'s file, whichever store is used. */
+    /** The spend journal's folder: {@code spend-journal} beside {@code store_path}'s file, whichever store is used. */
+    static Path spendJournalFolder(GeneralSettings general) {
+        return general.storePath().toAbsolutePath().getParent().resolve("spend-journal");
+    }
+
+    /** Where earlier versions kept spend rows the store had not taken: {@code spend-buffer} beside the journal. */
     static Path spendBufferFolder(GeneralSettings general) {
         Path parent = general.storePath().toAbsolutePath().getParent();
         return parent.resolve("spend-buffer");
@@ -189,24 +197,24 @@ public final class Accounts implements AutoCloseable {
         return new ResponseRepository(database);
     }
 
-    /** Where finished calls' spend rows go: the spend writer, batching them behind the calls. */
+    /** Where finished calls' spend rows go: the spend journal, shipped to the store behind the calls. */
     public SpendRecorder spend() {
         return new SpendRecorder() {
             @Override
             public boolean record(SpendRow row) {
-                return writer.record(row);
+                return spend.record(row);
             }
 
             @Override
             public boolean accepting() {
-                return writer.status().rowsQueued() < SpendWriterOptions.DEFAULTS.maxQueuedRows();
+                return spend.accepting();
             }
         };
     }
 
-    /** The spend writer's state: rows waiting, rows buffered on disk, whether the store took the last post. */
+    /** The spend rows' state: rows not yet in the store, the journal's bytes, whether the store took the last post. */
     public SpendWriterStatus spendStatus() {
-        return writer.status();
+        return spend.status();
     }
 
     /** Probes the database; blocks for at most the connection timeout. */
@@ -220,10 +228,9 @@ public final class Accounts implements AutoCloseable {
             migrator.interrupt();
         }
         resets.interrupt();
-        // Writer, then buffer, then database: the writer's last posts need the database, and
-        // what they cannot post goes to the buffer.
-        writer.close();
-        buffer.close();
+        // The journal's shipper, then the database: its last posts need the database, and what
+        // they cannot post stays in the journal for the next start.
+        spend.close();
         database.close();
     }
 }

@@ -83,6 +83,8 @@ public final class SpendJournal implements AutoCloseable {
     private boolean failureLogged;
 
     private volatile long written;
+    /** Whether the journal is open and under its bound, for {@link #accepting()}: written under the lock, read without it. */
+    private volatile boolean roomy;
     private final AtomicLong pending = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
@@ -95,6 +97,7 @@ public final class SpendJournal implements AutoCloseable {
         nextSequence = recovered.nextSequence();
         written = segments.isEmpty() ? 0 : segments.getLast().end();
         bytesOnDisk = written;
+        roomy = bytesOnDisk < options.maxBytes();
         pending.set(recovered.records());
         skipped.set(recovered.skipped());
         this.reader = new JournalReader(this, recovered.start());
@@ -146,6 +149,11 @@ public final class SpendJournal implements AutoCloseable {
      *         A refused row is kept nowhere
      * @throws IllegalArgumentException when the row encodes to more than a record may hold
      */
+    /** Whether an append now would most likely be taken (open, under its bound); lock-free, for every call. */
+    public boolean accepting() {
+        return roomy;
+    }
+
     public AppendResult append(SpendRow row) {
         RecordCodec.Encoded encoded = RecordCodec.prepare(Objects.requireNonNull(row, "row"));
         ByteBuffer frame = ByteBuffer.allocate(encoded.frameBytes());
@@ -203,6 +211,7 @@ public final class SpendJournal implements AutoCloseable {
         segment.size += bytes;
         segment.records++;
         bytesOnDisk += bytes;
+        roomy = bytesOnDisk < options.maxBytes();
         written = segment.end();
         if (segment.size >= options.segmentBytes()) {
             seal();
@@ -308,6 +317,7 @@ public final class SpendJournal implements AutoCloseable {
                     && segments.getFirst().end() <= batch.end()) {
                 Segment segment = segments.removeFirst();
                 bytesOnDisk -= segment.size;
+                roomy = bytesOnDisk < options.maxBytes();
                 done.add(segment);
             }
             Segment first = segments.peekFirst();
@@ -370,6 +380,7 @@ public final class SpendJournal implements AutoCloseable {
                 return;
             }
             closed = true;
+            roomy = false;
             seal();
         } finally {
             lock.unlock();
