@@ -1,0 +1,70 @@
+package dev.sluice.store.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.store.SpendRepository;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.GatewayProcess;
+import dev.sluice.testing.TcpProxy;
+import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.TestDatabases;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The built jar killed outright ({@code kill -9}) while its database is away: every call a
+ * client got a 200 for has its spend row once a new process starts on the same folder and
+ * the database is back, exactly once.
+ */
+class SpendJournalCrashIT {
+    private static final String MASTER_KEY = "sk-crash-master";
+
+    @Test
+    void everyAnsweredCallHasItsSpendRowAfterAKillDuringAnOutage(@TempDir Path folder) throws Exception {
+        try (TestDatabase store = TestDatabases.postgres();
+                MockUpstream upstream = MockUpstream.start(MockOptions.defaults("crash", MockMode.OK));
+                TcpProxy database = TcpProxy.to(TestDatabases.postgresAddress())) {
+            store.database(); // migrated, as by an earlier deployment
+            String yaml = """
+                    model_list:
+                      - {model_name: g, litellm_params: {model: openai/g, api_base: '%s'}}
+                    general_settings:
+                      master_key: %s
+                      %s
+                    """.formatted(upstream.baseUrl(), MASTER_KEY, store.generalSettingThrough(database.port()));
+            List<String> answered = new ArrayList<>();
+            try (GatewayProcess first = GatewayProcess.start("gateway", yaml, folder)) {
+                database.stop();
+                for (int i = 0; i < 40; i++) {
+                    HttpResponse<String> answer = first.post("/v1/chat/completions",
+                            "{\"model\":\"g\",\"messages\":[{\"role\":\"user\",\"content\":\"call " + i + "\"}]}",
+                            "Authorization", "Bearer " + MASTER_KEY);
+                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                    answered.add(answer.headers().firstValue("x-litellm-call-id").orElseThrow());
+                }
+                ProcessHandle serving = first.serving();
+                serving.destroyForcibly(); // kill -9: no shutdown hook, nothing flushed
+                serving.onExit().get(30, TimeUnit.SECONDS);
+            }
+            SpendRepository spendLog = new SpendRepository(store.database());
+            assertThat(answered.stream().filter(id -> spendLog.find(id).isPresent()))
+                    .as("no row reached the database while it was away").isEmpty();
+
+            database.resume();
+            try (GatewayProcess second = GatewayProcess.start("gateway", yaml, folder)) {
+                Eventually.until("every answered call has its spend row", Duration.ofSeconds(60),
+                        () -> answered.stream().allMatch(id -> spendLog.find(id).isPresent()));
+            }
+            assertThat(spendLog.find(answered.getLast()).orElseThrow().status()).isEqualTo(200);
+        }
+    }
+}
