@@ -11,6 +11,7 @@ import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendWriterStatus;
+import dev.sluice.store.journal.JournalStatus;
 import dev.sluice.store.journal.JournaledSpend;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreLocation;
@@ -215,6 +216,11 @@ public final class Accounts implements AutoCloseable {
     /** The spend rows' state: rows not yet in the store, the journal's bytes, whether the store took the last post. */
     public SpendWriterStatus spendStatus() {
         return spend.status();
+    }
+
+    /** The spend journal's own state: its bytes against its bound, what waits and for how long. */
+    public JournalStatus spendJournal() {
+        return spend.journalStatus();
     }
 
     /** Probes the database; blocks for at most the connection timeout. */

@@ -51,10 +51,16 @@ final class MetricGauges {
         storedModels.ifPresent(sync -> metrics.gauge("sluice_database_up",
                 "1 when the last read of the database (every 2 s) succeeded, else 0.", () -> sync.readable() ? 1.0 : 0.0));
         accounts.ifPresent(store -> {
-            metrics.gauge("sluice_spend_rows_waiting", "Spend rows queued in memory for the database.",
+            metrics.gauge("sluice_spend_rows_waiting", "Spend rows held in memory only: none since the spend journal.",
                     () -> (double) store.spendStatus().rowsQueued());
-            metrics.gauge("sluice_spend_rows_buffered_on_disk", "Spend rows kept on disk while the database is away.",
+            metrics.gauge("sluice_spend_rows_buffered_on_disk", "Spend rows in the spend journal, not yet in the database.",
                     () -> (double) store.spendStatus().rowsOnDisk());
+            metrics.gauge("sluice_spend_journal_bytes", "Bytes of the spend journal's segment files on disk.",
+                    () -> (double) store.spendJournal().bytesOnDisk());
+            metrics.gauge("sluice_spend_journal_fill_ratio", "The spend journal's bytes against its bound (1 GiB): billable "
+                    + "calls are refused at 1.", () -> store.spendJournal().fill());
+            metrics.gauge("sluice_spend_journal_oldest_pending_seconds", "How long the oldest row not yet in the database "
+                    + "has waited in the spend journal.", () -> store.spendJournal().oldestPendingAge().toMillis() / 1000.0);
             metrics.gauge("sluice_spend_dead_letters", "Spend rows the database refused, set aside with their reason.",
                     () -> (double) store.spendStatus().deadLetters());
             metrics.gauge("sluice_spend_store_reachable", "1 when the database took the spend writer's last post, else 0.",
