@@ -1,5 +1,6 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.store.DeadLetters;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.store.StoreException;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Refused rows.</b> Any other failure says something in the batch is bad, and posting
  * it again would fail forever. The batch is split in halves, each posted on its own, down to
- * single rows; a row refused alone goes to the {@link JournalDeadLetters} file, logged at
+ * single rows; a row refused alone goes to the {@link DeadLetters} file, logged at
  * ERROR, and the rest land. If the sink becomes unreachable midway, the whole batch is tried
  * again later: its halves already posted change nothing the second time.
  */
@@ -41,7 +42,7 @@ public final class JournalShipper implements AutoCloseable {
     private final SpendJournal journal;
     private final SpendSink sink;
     private final ShipperOptions options;
-    private final JournalDeadLetters deadLetters;
+    private final DeadLetters deadLetters;
     private final Thread thread;
     /** Woken when there is something to do sooner: a flush, close. Notified after each acknowledgement. */
     private final Object monitor = new Object();
@@ -61,7 +62,7 @@ public final class JournalShipper implements AutoCloseable {
         this.journal = Objects.requireNonNull(journal, "journal");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.options = Objects.requireNonNull(options, "options");
-        this.deadLetters = new JournalDeadLetters(journal.options().folder());
+        this.deadLetters = DeadLetters.in(journal.options().folder());
         this.thread = Thread.ofVirtual().name("sluice-spend-journal-shipper").unstarted(this::run);
     }
 

@@ -129,7 +129,7 @@ class JournalShipperTest {
         }
 
         assertThat(sink.posted()).containsExactlyElementsOf(ids("good-", 0, 10));
-        List<String> lines = Files.readAllLines(folder.resolve(JournalDeadLetters.FILE_NAME));
+        List<String> lines = Files.readAllLines(folder.resolve(dev.sluice.store.DeadLetters.FILE_NAME));
         assertThat(lines).hasSize(1);
         JsonNode deadLetter = Json.MAPPER.readTree(lines.getFirst());
         assertThat(deadLetter.get("call_id").textValue()).isEqualTo("bad-1");
