@@ -10,9 +10,9 @@ import java.util.Map;
 /**
  * The view the gateway reads of a call it could not translate to OpenAI's form (it holds a
  * block or a tool only its own vendor takes): the texts of each turn in order, enough to count
- * tokens and to check guardrails, with the gateway's own fields and the reason it could not be
- * translated ({@link GatewayFields#UNTRANSLATABLE}). The call itself goes only to deployments
- * that take the caller's body untranslated.
+ * tokens and to check guardrails, with the reason it could not be translated
+ * ({@link GatewayFields#UNTRANSLATABLE}); the caller adds the gateway's own fields. The call
+ * itself goes only to deployments that take the caller's body untranslated.
  */
 public final class ApproximateChat {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -20,12 +20,10 @@ public final class ApproximateChat {
     private ApproximateChat() {}
 
     /**
-     * @param turns  each turn as a role and the node whose texts it holds, in order
-     * @param caller the caller's body, whose gateway fields are kept
-     * @param why    why the call could not be translated
+     * @param turns each turn as a role and the node whose texts it holds, in order
+     * @param why   why the call could not be translated
      */
-    public static ObjectNode of(String group, Iterable<Map.Entry<String, JsonNode>> turns, boolean stream, ObjectNode caller,
-            String why) {
+    public static ObjectNode of(String group, Iterable<Map.Entry<String, JsonNode>> turns, boolean stream, String why) {
         ObjectNode body = NODES.objectNode().put("model", group);
         ArrayNode messages = body.putArray("messages");
         for (Map.Entry<String, JsonNode> turn : turns) {
@@ -36,11 +34,6 @@ public final class ApproximateChat {
         if (stream) {
             body.put("stream", true);
         }
-        caller.properties().forEach(field -> {
-            if (GatewayFields.isGatewayField(field.getKey())) {
-                body.set(field.getKey(), field.getValue());
-            }
-        });
         body.put(GatewayFields.UNTRANSLATABLE, why);
         return body;
     }

@@ -1,5 +1,8 @@
 package dev.sluice.llm;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -41,6 +44,15 @@ public final class GatewayFields {
     public static final String MOCK_TESTING_PREFIX = "mock_testing_";
 
     private GatewayFields() {}
+
+    /** Sets on {@code to} each of the gateway's own fields {@code from} holds, as it holds them. */
+    public static void copy(ObjectNode from, ObjectNode to) {
+        for (Map.Entry<String, JsonNode> field : from.properties()) {
+            if (isGatewayField(field.getKey())) {
+                to.set(field.getKey(), field.getValue());
+            }
+        }
+    }
 
     /** Whether {@code name} is one of the gateway's own fields. */
     public static boolean isGatewayField(String name) {

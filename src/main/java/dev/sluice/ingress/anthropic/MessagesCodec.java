@@ -74,10 +74,11 @@ public final class MessagesCodec implements IngressCodec {
         ObjectNode openAi;
         try {
             // A count needs no max_tokens, which the translation reads: any will do for counting.
-            openAi = MessagesToOpenAi.body(maxTokens == null ? body.deepCopy().put("max_tokens", 1) : body);
+            openAi = MessagesToOpenAi.body(maxTokens == null ? body.objectNode().<ObjectNode>setAll(body).put("max_tokens", 1) : body);
         } catch (IllegalArgumentException untranslatable) {
             // Anthropic's own blocks and tools (documents, server tools, ...) go to Anthropic as sent; no other vendor takes them.
-            openAi = ApproximateChat.of(group, turns(body), stream, body, untranslatable.getMessage());
+            openAi = ApproximateChat.of(group, turns(body), stream, untranslatable.getMessage());
+            GatewayFields.copy(body, openAi);
         }
         return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi, group, stream, Map.of(), body);
     }

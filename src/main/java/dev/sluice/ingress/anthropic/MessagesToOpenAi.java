@@ -6,7 +6,6 @@ import dev.sluice.llm.ChatRequest;
 import dev.sluice.llm.GatewayFields;
 import dev.sluice.llm.anthropic.AnthropicMessages;
 import dev.sluice.llm.openai.OpenAiChat;
-import java.util.Map;
 
 /**
  * A Messages API body in OpenAI's chat form: what the gateway's rules read, and what a
@@ -44,11 +43,7 @@ final class MessagesToOpenAi {
         if (chat.stream()) {
             body.putObject("stream_options").put("include_usage", true);
         }
-        for (Map.Entry<String, JsonNode> field : messages.properties()) {
-            if (GatewayFields.isGatewayField(field.getKey())) {
-                body.set(field.getKey(), field.getValue());
-            }
-        }
+        GatewayFields.copy(messages, body);
         return body;
     }
 }

@@ -90,16 +90,12 @@ public final class ResponsesCodec implements IngressCodec {
                 chat.put(GatewayFields.UNTRANSLATABLE, String.join(", ", bridged.leftOut()));
             }
         } catch (IllegalArgumentException untranslatable) {
-            chat = ApproximateChat.of(group, turns(body), stream, body, untranslatable.getMessage());
+            chat = ApproximateChat.of(group, turns(body), stream, untranslatable.getMessage());
         }
         if (stream) {
             chat.putObject("stream_options").put("include_usage", true);
         }
-        for (Map.Entry<String, JsonNode> field : body.properties()) {
-            if (GatewayFields.isGatewayField(field.getKey())) {
-                chat.set(field.getKey(), field.getValue());
-            }
-        }
+        GatewayFields.copy(body, chat);
         return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, chat, group, stream, Map.of(), body);
     }
 
