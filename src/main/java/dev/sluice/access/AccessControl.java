@@ -206,14 +206,14 @@ public final class AccessControl {
      * until it ends ({@link BudgetReserver}). Completes on the calling event loop; budgets and
      * rate limits shared with other replicas may take a round trip to the store they share.
      */
-    public Future<CallTicket> admit(Caller caller, String group, String callId, DoubleSupplier estimate) {
+    public Future<CallTicket> admit(Caller caller, String group, String callId, List<String> tags, DoubleSupplier estimate) {
         if (!spend.accepting()) {
             return Future.failedFuture(new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store "
                     + "is unreachable and the spend buffer is full. Calls resume as soon as the store is back.", null,
                     "spend_log_full"));
         }
         Instant now = clock.instant();
-        CallTicket.Start start = new CallTicket.Start(caller, callId, group, now, nanoTime.getAsLong());
+        CallTicket.Start start = new CallTicket.Start(caller, callId, group, tags, now, nanoTime.getAsLong());
         if (!(caller instanceof Caller.Keyed keyed)) {
             return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
         }

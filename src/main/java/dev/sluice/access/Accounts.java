@@ -2,6 +2,7 @@ package dev.sluice.access;
 
 import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.GeneralSettings;
+import dev.sluice.config.SpendLogSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.ModelRepository;
@@ -49,6 +50,7 @@ public final class Accounts implements AutoCloseable {
     private final JournaledSpend spend;
     private final Thread migrator;
     private final Thread resets;
+    private final Thread pruning;
 
     private final CompletableFuture<Void> migrated;
 
@@ -57,7 +59,8 @@ public final class Accounts implements AutoCloseable {
      *                       {@link #START_WAIT}; else the migrator waits for it, then tries
      *                       again until the database answers
      */
-    private Accounts(Database database, CompletableFuture<Void> firstMigration, JournaledSpend spend, Clock clock) {
+    private Accounts(Database database, CompletableFuture<Void> firstMigration, JournaledSpend spend, SpendLogSettings spendLogs,
+            Clock clock) {
         this.database = database;
         this.spend = spend;
         this.migrated = new CompletableFuture<>();
@@ -69,6 +72,7 @@ public final class Accounts implements AutoCloseable {
             this.migrator = Thread.ofVirtual().name("sluice-store-migrate").start(() -> migrateWhenReachable(firstMigration));
         }
         this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start();
+        this.pruning = new SpendLogPruning(spendLog(), spendLogs, clock).start(migrated);
     }
 
     /** Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()}). */
@@ -115,7 +119,7 @@ public final class Accounts implements AutoCloseable {
             spend.close();
             throw new IllegalStateException("interrupted opening " + location.describe(), e);
         }
-        return Optional.of(new Accounts(database, first, spend, clock));
+        return Optional.of(new Accounts(database, first, spend, general.spendLogs(), clock));
     }
 
     private static void unreachableAtStart(StoreLocation location, String reason) {
@@ -234,6 +238,7 @@ public final class Accounts implements AutoCloseable {
             migrator.interrupt();
         }
         resets.interrupt();
+        pruning.interrupt();
         // The journal's shipper, then the database: its last posts need the database, and what
         // they cannot post stays in the journal for the next start.
         spend.close();

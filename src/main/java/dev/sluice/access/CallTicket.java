@@ -31,6 +31,7 @@ public final class CallTicket {
     private final Caller caller;
     private final String callId;
     private final String requestedGroup;
+    private final List<String> tags;
     private final Permit permit;
     private final Map<String, String> headers;
     private final Instant startedAt;
@@ -50,7 +51,7 @@ public final class CallTicket {
      * @param startedAt      the wall-clock instant, for the spend row
      * @param startedNanos   the ticker's reading, for the call's duration
      */
-    record Start(Caller caller, String callId, String requestedGroup, Instant startedAt, long startedNanos) {}
+    record Start(Caller caller, String callId, String requestedGroup, List<String> tags, Instant startedAt, long startedNanos) {}
 
     /**
      * @param permit  the caller's place among its parallel calls, released when the call ends; null when it has no such limit
@@ -60,6 +61,7 @@ public final class CallTicket {
         this.caller = start.caller();
         this.callId = start.callId();
         this.requestedGroup = start.requestedGroup();
+        this.tags = start.tags();
         this.permit = permit;
         this.headers = Map.copyOf(headers);
         this.startedAt = start.startedAt();
@@ -118,6 +120,8 @@ public final class CallTicket {
                 .promptTokens(end.promptTokens())
                 .completionTokens(end.completionTokens())
                 .totalTokens(end.promptTokens() + end.completionTokens())
+                .cachedTokens(end.cacheReadTokens())
+                .tags(tags)
                 .cost(Money.of(dollars))
                 .status(end.status())
                 .durationMs(TimeUnit.NANOSECONDS.toMillis(accounting.nanoTime().getAsLong() - startedNanos));

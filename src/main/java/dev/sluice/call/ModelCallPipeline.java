@@ -1,6 +1,7 @@
 package dev.sluice.call;
 
 import dev.sluice.access.CallEnd;
+import dev.sluice.access.CallTags;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.catalog.TokenEncoding;
@@ -25,6 +26,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -209,7 +211,13 @@ public final class ModelCallPipeline {
 
     private Future<Void> admit(ModelCall call) {
         ModelGroup group = call.group();
-        return services.access().admit(call.caller(), group.name(), CallIds.spendRowId(call.request, call.callId),
+        List<String> tags;
+        try {
+            tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
+        } catch (ApiError refused) {
+            return Future.failedFuture(refused);
+        }
+        return services.access().admit(call.caller(), group.name(), CallIds.spendRowId(call.request, call.callId), tags,
                         () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {
                     call.admitted(ticket);

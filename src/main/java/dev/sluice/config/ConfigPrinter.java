@@ -136,6 +136,10 @@ public final class ConfigPrinter {
         yaml.entry(1, "request_head_timeout_seconds", YamlWriter.seconds(general.edge().requestHeadTimeout()), null);
         yaml.entry(1, "max_open_connections", Integer.toString(general.edge().maxOpenConnections()), null);
         yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
+        yaml.entry(1, "maximum_spend_logs_retention_period", YamlWriter.string(SpendLogSettings.text(general.spendLogs().retention())),
+                null);
+        yaml.entry(1, "maximum_spend_logs_retention_interval", YamlWriter.string(SpendLogSettings.text(general.spendLogs().interval())),
+                null);
         long buffered = general.edge().bufferedRequestBudget();
         yaml.entry(1, "max_buffered_request_mb", YamlWriter.number(buffered / (1024.0 * 1024.0)), buffered + " bytes"
                 + (general.edge().maxBufferedRequestBytes().isEmpty() ? ", an eighth of the heap" : ""));

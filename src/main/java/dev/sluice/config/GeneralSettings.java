@@ -27,6 +27,8 @@ import java.util.Optional;
  *                                     {@code max_open_connections}, {@code max_buffered_request_mb}
  * @param drainTimeout                 Sluice's {@code drain_timeout_seconds} (default 30): how long calls in flight
  *                                     get to finish when the gateway stops
+ * @param spendLogs                    how long the spend log keeps its rows: {@code maximum_spend_logs_retention_period}
+ *                                     and {@code maximum_spend_logs_retention_interval}
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -39,7 +41,8 @@ public record GeneralSettings(
         ModelApiSettings modelApi,
         AuthFailureSettings authFailures,
         EdgeSettings edge,
-        java.time.Duration drainTimeout) {
+        java.time.Duration drainTimeout,
+        SpendLogSettings spendLogs) {
 
     public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
 
@@ -49,7 +52,7 @@ public record GeneralSettings(
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
         return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures, edge, drainTimeout);
+                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */

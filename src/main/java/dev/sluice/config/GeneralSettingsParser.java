@@ -27,7 +27,10 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
                         read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)),
                 edge(general),
-                read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT));
+                read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT),
+                new SpendLogSettings(
+                        period(general.take("maximum_spend_logs_retention_period")).orElse(SpendLogSettings.DEFAULTS.retention()),
+                        period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval())));
         general.finish();
         return settings;
     }
@@ -50,6 +53,10 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
             ignored.notActedOn(benchNode);
         }
         return new HealthCheckSettings(background, interval, timeout, bench);
+    }
+
+    private Optional<Duration> period(ConfigNode node) {
+        return read.string(node, SpendLogSettings::isPeriod, SpendLogSettings.FORMAT).map(SpendLogSettings::period);
     }
 
     private EdgeSettings edge(Section general) {

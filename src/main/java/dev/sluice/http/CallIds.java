@@ -6,8 +6,13 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The call id of a request: the caller's {@code x-litellm-call-id} when it sends one,
- * else a new random UUID. Call ids correlate logs; they are not secrets, so a fast
+ * else a new time-ordered UUID (version 7: the milliseconds since the epoch, then 74
+ * random bits). Call ids correlate logs; they are not secrets, so a fast
  * non-cryptographic random source is enough.
+ *
+ * <p>Time order matters to the store: the spend log is keyed by this id, and ids that grow
+ * with time land at the end of its primary key's index, in pages already in memory, where
+ * random ids would rewrite a different page of an ever larger index for every row.
  */
 public final class CallIds {
     public static final String HEADER = "x-litellm-call-id";
@@ -34,8 +39,13 @@ public final class CallIds {
     }
 
     private static String random() {
+        return timeOrdered(System.currentTimeMillis());
+    }
+
+    /** A version 7 UUID for {@code epochMillis}: 48 bits of time, then random bits. */
+    static String timeOrdered(long epochMillis) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        long high = (random.nextLong() & ~0xF000L) | 0x4000L; // version 4
+        long high = (epochMillis << 16) | 0x7000L | (random.nextInt() & 0x0FFF); // version 7
         long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L; // IETF variant
         return new UUID(high, low).toString();
     }

@@ -23,6 +23,7 @@ public final class GatewayFields {
             "content_policy_fallbacks",
             "disable_fallbacks",
             "drop_params",
+            "tags",
             GatewayFields.CONTINUED_FROM,
             GatewayFields.UNTRANSLATABLE);
 

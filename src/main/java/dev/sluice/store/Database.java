@@ -54,6 +54,8 @@ public final class Database implements AutoCloseable {
 
     private final StoreLocation location;
     private final HikariDataSource pool;
+    /** Held through {@link #inWriterTransaction} on an embedded store. */
+    private final java.util.concurrent.locks.ReentrantLock embeddedWriter = new java.util.concurrent.locks.ReentrantLock();
 
     /** Whether {@link #migrate()} has succeeded: the repositories may not be used before. */
     private volatile boolean migrated;
@@ -272,6 +274,24 @@ public final class Database implements AutoCloseable {
             }
         } catch (SQLException e) {
             throw classified(operation, e);
+        }
+    }
+
+    /**
+     * {@link #inTransaction}, one at a time in this process on the embedded store. H2 takes
+     * no lock on a row that is not there yet, so two upserts of the same new row (a daily
+     * rollup's) would both insert it; one process owns an embedded store, so holding its
+     * writers in line is enough. PostgreSQL's own upsert needs no such help.
+     */
+    <T> T inWriterTransaction(String operation, SqlWork<T> work) {
+        if (engine() != Engine.H2) {
+            return inTransaction(operation, work);
+        }
+        embeddedWriter.lock();
+        try {
+            return inTransaction(operation, work);
+        } finally {
+            embeddedWriter.unlock();
         }
     }
 

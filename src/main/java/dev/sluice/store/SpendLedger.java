@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Posts finished calls: logs their spend rows and adds the cost of each row that was new
- * to its key's and its team's spend, all in one transaction. A batch posted twice (a
+ * Posts finished calls: logs their spend rows, adds the cost of each row that was new
+ * to its key's and its team's spend, and counts it in its day's rollups, all in one transaction. A batch posted twice (a
  * retry after a lost commit acknowledgement) changes nothing the second time, so spend
  * totals stay the exact sums of the logged rows.
  *
@@ -36,10 +36,11 @@ public final class SpendLedger implements SpendSink {
         if (rows.isEmpty()) {
             return 0;
         }
-        return database.inTransaction("post spend", connection -> {
+        return database.inWriterTransaction("post spend", connection -> {
             boolean[] added = SpendRepository.insert(connection, rows);
             Map<String, BigDecimal> byKey = new TreeMap<>();
             Map<String, BigDecimal> byTeam = new TreeMap<>();
+            DailyRollup rollup = new DailyRollup();
             int count = 0;
             for (int i = 0; i < added.length; i++) {
                 if (!added[i]) {
@@ -47,6 +48,7 @@ public final class SpendLedger implements SpendSink {
                 }
                 count++;
                 SpendRow row = rows.get(i);
+                rollup.add(row);
                 row.keyHash().ifPresent(hash -> byKey.merge(hash, row.cost(), BigDecimal::add));
                 row.teamId().ifPresent(team -> byTeam.merge(team, row.cost(), BigDecimal::add));
             }
@@ -56,6 +58,7 @@ public final class SpendLedger implements SpendSink {
             for (Map.Entry<String, BigDecimal> team : byTeam.entrySet()) {
                 teams.addSpend(connection, team.getKey(), team.getValue());
             }
+            DailySpendRepository.add(connection, database.engine(), rollup.increments());
             return count;
         });
     }

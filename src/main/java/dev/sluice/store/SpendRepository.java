@@ -12,7 +12,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The spend log, {@code sluice_spend_logs}: one row per call, by call id.
+ * The spend log, {@code sluice_spend_logs}: one row per call, by call id, kept for the
+ * retention period; reports read the {@link DailySpendRepository daily rollups}.
  *
  * <p>Writes are idempotent: a row whose call id is already logged is skipped
  * ({@code INSERT ... ON CONFLICT DO NOTHING}, which H2 accepts in its PostgreSQL mode),
@@ -25,34 +26,16 @@ import java.util.Optional;
  */
 public final class SpendRepository {
     private static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
-            + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at";
+            + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at, "
+            + "cached_tokens, request_tags";
     private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
     private static final String SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs WHERE ";
 
     private final Database database;
 
     public SpendRepository(Database database) {
         this.database = Objects.requireNonNull(database, "database");
-    }
-
-    /**
-     * Writes the rows in one transaction, skipping those whose call id is already logged:
-     * all of them are logged when this returns, or none of this call's.
-     *
-     * @return how many rows were new
-     */
-    public int insertBatch(List<SpendRow> rows) {
-        if (rows.isEmpty()) {
-            return 0;
-        }
-        return database.inTransaction("insert spend rows", connection -> {
-            int added = 0;
-            for (boolean isNew : insert(connection, rows)) {
-                added += isNew ? 1 : 0;
-            }
-            return added;
-        });
     }
 
     /** Inserts each row unless logged; element {@code i} tells whether row {@code i} was new. */
@@ -88,6 +71,8 @@ public final class SpendRepository {
         statement.setInt(11, row.status());
         statement.setLong(12, row.durationMs());
         Columns.time(statement, 13, row.startedAt());
+        statement.setLong(14, row.cachedTokens());
+        Columns.text(statement, 15, row.tags().isEmpty() ? Optional.empty() : Optional.of(JsonColumns.write(row.tags())));
     }
 
     public Optional<SpendRow> find(String callId) {
@@ -102,21 +87,6 @@ public final class SpendRepository {
         });
     }
 
-    /** Dollars logged for the key's calls that started at or after {@code since}. */
-    public BigDecimal sumCostByKey(String keyHash, Instant since) {
-        return sum("sum key spend", "key_hash = ? AND started_at >= ?", since, keyHash);
-    }
-
-    /** Dollars logged for the team's calls that started at or after {@code since}. */
-    public BigDecimal sumCostByTeam(String teamId, Instant since) {
-        return sum("sum team spend", "team_id = ? AND started_at >= ?", since, teamId);
-    }
-
-    /** Dollars logged for calls to the model group that started at or after {@code since}. */
-    public BigDecimal sumCostByModelGroup(String modelGroup, Instant since) {
-        return sum("sum model group spend", "model_group = ? AND started_at >= ?", since, modelGroup);
-    }
-
     /**
      * Dollars logged for the key's calls to the model group that started at or after
      * {@code since}: what a {@code model_max_budget} entry is held against.
@@ -124,6 +94,30 @@ public final class SpendRepository {
     public BigDecimal sumCostByKeyAndModelGroup(String keyHash, String modelGroup, Instant since) {
         return sum("sum key spend on a model group", "key_hash = ? AND model_group = ? AND started_at >= ?", since,
                 keyHash, modelGroup);
+    }
+
+    /**
+     * Deletes the rows of calls that started before {@code cutoff}, {@code chunk} rows per
+     * transaction so that no one delete holds the log for long. Their rollups stay.
+     *
+     * @return how many rows were deleted
+     */
+    public long deleteStartedBefore(Instant cutoff, int chunk) {
+        long deleted = 0;
+        while (true) {
+            int batch = database.inTransaction("prune spend rows", connection -> {
+                try (PreparedStatement statement = connection.prepareStatement("DELETE FROM sluice_spend_logs WHERE "
+                        + "call_id IN (SELECT call_id FROM sluice_spend_logs WHERE started_at < ? LIMIT ?)")) {
+                    Columns.time(statement, 1, cutoff);
+                    statement.setInt(2, chunk);
+                    return statement.executeUpdate();
+                }
+            });
+            deleted += batch;
+            if (batch < chunk) {
+                return deleted;
+            }
+        }
     }
 
     /** How many calls are logged. */
@@ -152,6 +146,10 @@ public final class SpendRepository {
         });
     }
 
+    private static List<String> tags(Optional<String> column) throws SQLException {
+        return column.isEmpty() ? List.of() : JsonColumns.strings("request_tags", column.get());
+    }
+
     private static SpendRow read(ResultSet row) throws SQLException {
         return new SpendRow(
                 row.getString("call_id"),
@@ -163,9 +161,11 @@ public final class SpendRepository {
                 row.getLong("prompt_tokens"),
                 row.getLong("completion_tokens"),
                 row.getLong("total_tokens"),
+                row.getLong("cached_tokens"),
                 Money.of(row.getBigDecimal("cost")),
                 row.getInt("status"),
                 row.getLong("duration_ms"),
-                Columns.requiredTime(row, "started_at"));
+                Columns.requiredTime(row, "started_at"),
+                tags(Columns.text(row, "request_tags")));
     }
 }

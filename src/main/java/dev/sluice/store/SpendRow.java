@@ -2,6 +2,8 @@ package dev.sluice.store;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,10 +16,12 @@ import java.util.Optional;
  * @param keyHash      the virtual key's {@link VirtualKey#tokenHash()}; empty for the master key or no key
  * @param modelGroup   the group the caller asked for
  * @param deploymentId the deployment that answered last; empty when none was called
+ * @param cachedTokens the prompt tokens read from the provider's prompt cache (part of {@code promptTokens})
  * @param cost         dollars, {@link Money scale 12}
  * @param status       the HTTP status the caller got
  * @param durationMs   from the call's start to its last byte
  * @param startedAt    when the call arrived
+ * @param tags         the call's tags: its request's, its key's and its team's, each once, in that order
  */
 public record SpendRow(
         String callId,
@@ -29,10 +33,15 @@ public record SpendRow(
         long promptTokens,
         long completionTokens,
         long totalTokens,
+        long cachedTokens,
         BigDecimal cost,
         int status,
         long durationMs,
-        Instant startedAt) {
+        Instant startedAt,
+        List<String> tags) {
+    /** The most tags a row keeps, and the longest tag, in characters: what a column and a rollup hold. */
+    public static final int MAX_TAGS = 32;
+    public static final int MAX_TAG_LENGTH = 255;
 
     public SpendRow {
         Objects.requireNonNull(callId, "callId");
@@ -47,12 +56,23 @@ public record SpendRow(
         nonNegative("prompt_tokens", promptTokens);
         nonNegative("completion_tokens", completionTokens);
         nonNegative("total_tokens", totalTokens);
+        nonNegative("cached_tokens", cachedTokens);
         cost = Money.nonNegative("cost", cost);
         if (status < 100 || status > 599) {
             throw new IllegalArgumentException("status: " + status + " (expected: an HTTP status from 100 to 599)");
         }
         nonNegative("duration_ms", durationMs);
         startedAt = Columns.micros(Objects.requireNonNull(startedAt, "startedAt"));
+        tags = List.copyOf(new LinkedHashSet<>(tags));
+        if (tags.size() > MAX_TAGS) {
+            throw new IllegalArgumentException("tags: " + tags.size() + " (expected: at most " + MAX_TAGS + ")");
+        }
+        for (String tag : tags) {
+            if (tag.isBlank() || tag.length() > MAX_TAG_LENGTH) {
+                throw new IllegalArgumentException("tags: \"" + tag + "\" (expected: 1 to " + MAX_TAG_LENGTH
+                        + " characters, not only spaces)");
+            }
+        }
     }
 
     private static void nonNegative(String field, long value) {
@@ -81,6 +101,8 @@ public record SpendRow(
         private long promptTokens;
         private long completionTokens;
         private Long totalTokens;
+        private long cachedTokens;
+        private List<String> tags = List.of();
         private BigDecimal cost = Money.ZERO;
         private int status = 200;
         private long durationMs;
@@ -126,6 +148,16 @@ public record SpendRow(
             return this;
         }
 
+        public Builder cachedTokens(long cachedTokens) {
+            this.cachedTokens = cachedTokens;
+            return this;
+        }
+
+        public Builder tags(List<String> tags) {
+            this.tags = tags == null ? List.of() : tags;
+            return this;
+        }
+
         public Builder cost(BigDecimal cost) {
             this.cost = cost == null ? Money.ZERO : cost;
             return this;
@@ -146,7 +178,7 @@ public record SpendRow(
             long total = totalTokens != null ? totalTokens : promptTokens + completionTokens;
             return new SpendRow(callId, Optional.ofNullable(keyHash), Optional.ofNullable(teamId),
                     Optional.ofNullable(userId), modelGroup, Optional.ofNullable(deploymentId), promptTokens,
-                    completionTokens, total, cost, status, durationMs, startedAt);
+                    completionTokens, total, cachedTokens, cost, status, durationMs, startedAt, tags);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,10 +32,14 @@ final class SpendRowJson {
         node.put("prompt_tokens", row.promptTokens());
         node.put("completion_tokens", row.completionTokens());
         node.put("total_tokens", row.totalTokens());
+        node.put("cached_tokens", row.cachedTokens());
         node.put("cost", row.cost().toPlainString());
         node.put("status", row.status());
         node.put("duration_ms", row.durationMs());
         node.put("started_at", row.startedAt().toString());
+        if (!row.tags().isEmpty()) {
+            row.tags().forEach(node.putArray("tags")::add);
+        }
         return node;
     }
 
@@ -78,14 +83,35 @@ final class SpendRowJson {
                     integer(node, "prompt_tokens"),
                     integer(node, "completion_tokens"),
                     integer(node, "total_tokens"),
+                    node.has("cached_tokens") ? integer(node, "cached_tokens") : 0,
                     new BigDecimal(text(node, "cost")),
                     Math.toIntExact(integer(node, "status")),
                     integer(node, "duration_ms"),
-                    Instant.parse(text(node, "started_at")));
+                    Instant.parse(text(node, "started_at")),
+                    tags(node));
         } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are SpendRow's own refusals.
             throw new IOException(e.getMessage(), e);
         }
+    }
+
+    /** The row's tags; lines written before rows had tags have none. */
+    private static List<String> tags(JsonNode node) throws IOException {
+        JsonNode tags = node.path("tags");
+        if (tags.isMissingNode()) {
+            return List.of();
+        }
+        if (!tags.isArray()) {
+            throw new IOException("tags: not a list");
+        }
+        List<String> values = new ArrayList<>(tags.size());
+        for (JsonNode tag : tags) {
+            if (!tag.isTextual()) {
+                throw new IOException("tags: " + tag + " is not text");
+            }
+            values.add(tag.textValue());
+        }
+        return values;
     }
 
     private static String text(JsonNode node, String field) throws IOException {

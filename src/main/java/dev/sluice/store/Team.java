@@ -1,8 +1,10 @@
 package dev.sluice.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,6 +65,20 @@ public record Team(
     @Override
     public ObjectNode metadata() {
         return metadata.deepCopy();
+    }
+
+    /**
+     * The text entries of {@code metadata.tags}: tags every call through this team carries.
+     * Read without copying the whole metadata, as it is on every call.
+     */
+    public List<String> metadataTags() {
+        List<String> tags = new ArrayList<>();
+        for (JsonNode tag : metadata.path("tags")) {
+            if (tag.isTextual()) {
+                tags.add(tag.textValue());
+            }
+        }
+        return tags;
     }
 
     /** A team with no limits, no budget and no spend: set what it needs on the builder. */

@@ -60,7 +60,7 @@ class SpendLedgerTest {
         int posted = new SpendLedger(database).post(List.of(row("orphan", "sk-deleted", "gone", "gpt-4o", "0.5", T0)));
 
         assertThat(posted).isEqualTo(1);
-        assertThat(new SpendRepository(database).sumCostByKey(hash("sk-deleted"), T0)).isEqualTo(dollars("0.5"));
+        assertThat(StoreFixtures.loggedSpendOfKey(database, hash("sk-deleted"))).isEqualTo(dollars("0.5"));
     }
 
     @StoreTest

@@ -112,7 +112,7 @@ class SpendWriterTest {
         }
 
         assertThat(new SpendRepository(database).count()).isEqualTo(10);
-        assertThat(new SpendRepository(database).sumCostByKey(hash("sk-a"), T0)).isEqualTo(dollars("2.5"));
+        assertThat(StoreFixtures.loggedSpendOfKey(database, hash("sk-a"))).isEqualTo(dollars("2.5"));
         List<String> deadLetters = Files.readAllLines(folder.resolve(DeadLetters.FILE_NAME));
         assertThat(deadLetters).hasSize(1);
         JsonNode deadLetter = Json.MAPPER.readTree(deadLetters.getFirst());
@@ -189,7 +189,7 @@ class SpendWriterTest {
             }
             BigDecimal expected = before.cost().add(sum(during));
             assertThat(keys.findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(expected);
-            assertThat(spend.sumCostByKey(hash("sk-a"), T0)).isEqualTo(expected);
+            assertThat(StoreFixtures.loggedSpendOfKey(store.database(), hash("sk-a"))).isEqualTo(expected);
         }
     }
 
@@ -268,7 +268,7 @@ class SpendWriterTest {
 
             SpendRepository spend = new SpendRepository(store.database());
             assertThat(spend.count()).isEqualTo(accepted.size());
-            assertThat(spend.sumCostByKey(hash("sk-a"), T0)).isEqualTo(sum(accepted));
+            assertThat(StoreFixtures.loggedSpendOfKey(store.database(), hash("sk-a"))).isEqualTo(sum(accepted));
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 
 /** Keys, teams and rows for the store tests. */
 final class StoreFixtures {
@@ -42,6 +43,12 @@ final class StoreFixtures {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The key's spend over every day of the daily rollups. */
+    static BigDecimal loggedSpendOfKey(Database database, String keyHash) {
+        return new DailySpendRepository(database).of(SpendDimension.KEY, keyHash, LocalDate.of(1970, 1, 1), LocalDate.of(9999, 12, 31))
+                .stream().map(DailySpend::spend).reduce(Money.ZERO, BigDecimal::add);
     }
 
     static BigDecimal dollars(String amount) {

@@ -7,6 +7,8 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 
@@ -15,11 +17,12 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * frame := length:int32  crc:int32  body[length]        crc = CRC32C(body)
- * body  := version:int8 (1)  appendedAt:int64 (epoch ms)
+ * body  := version:int8 (2)  appendedAt:int64 (epoch ms)
  *          callId:str  keyHash:opt  teamId:opt  userId:opt  modelGroup:str  deploymentId:opt
  *          promptTokens:int64  completionTokens:int64  totalTokens:int64
  *          costScale:int32  costUnscaled:bytes  status:int32  durationMs:int64
  *          startedAtSeconds:int64  startedAtNanos:int32
+ *          cachedTokens:int64  tagCount:int32  tag:str ...        (from version 2)
  * str   := n:int32  n bytes of UTF-8          opt := -1 (absent) | str
  * bytes := n:int32  n bytes (a two's-complement big integer)
  * </pre>
@@ -28,13 +31,17 @@ import java.util.zip.CRC32C;
  * write, no numbers to format, and nothing to parse back but lengths. The cost goes as its
  * unscaled value and scale and the start time as seconds and nanoseconds, so both come back
  * exactly. A frame whose length is out of range or whose checksum fails is corrupt; a frame
- * that runs past the end of its file is torn (the process died mid-write).
+ * that runs past the end of its file is torn (the process died mid-write). Version 1 records
+ * (a journal written before rows had cached tokens and tags) are read with none of either.
  */
 final class RecordCodec {
     static final int HEADER_BYTES = 8;
-    static final byte VERSION = 1;
-    /** The smallest body a row can have: every fixed field, empty strings, absent options. */
+    static final byte VERSION = 2;
+    private static final byte VERSION_WITHOUT_TAGS = 1;
+    /** The smallest body a row can have: every fixed field of version 1, empty strings, absent options. */
     static final int MIN_BODY_BYTES = 1 + 8 + 4 + 4 * 3 + 4 + 4 + 8 * 3 + 4 + 4 + 4 + 8 + 8 + 4;
+    /** What version 2 adds to a body besides its tags' bytes: the cached tokens and the tag count. */
+    static final int VERSION_2_FIELD_BYTES = 8 + 4;
     /** The largest body accepted: far past any real row, and a bound on a corrupt length. */
     static final int MAX_BODY_BYTES = 1 << 20;
 
@@ -49,20 +56,27 @@ final class RecordCodec {
             utf8(row.callId()), optional(row.keyHash()), optional(row.teamId()), optional(row.userId()),
             utf8(row.modelGroup()), optional(row.deploymentId())
         };
+        byte[][] tags = new byte[row.tags().size()][];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = utf8(row.tags().get(i));
+        }
         byte[] unscaled = row.cost().unscaledValue().toByteArray();
-        int body = MIN_BODY_BYTES + unscaled.length;
+        int body = MIN_BODY_BYTES + VERSION_2_FIELD_BYTES + unscaled.length;
         for (byte[] string : strings) {
             body += string == null ? 0 : string.length;
+        }
+        for (byte[] tag : tags) {
+            body += 4 + tag.length;
         }
         if (body > MAX_BODY_BYTES) {
             throw new IllegalArgumentException("row " + row.callId() + ": " + body + " bytes encoded (expected: <= "
                     + MAX_BODY_BYTES + ")");
         }
-        return new Encoded(row, strings, unscaled, HEADER_BYTES + body);
+        return new Encoded(row, strings, tags, unscaled, HEADER_BYTES + body);
     }
 
     /** A row's strings as bytes and its frame's size, so the frame can be written into a buffer of the right size. */
-    record Encoded(SpendRow row, byte[][] strings, byte[] unscaled, int frameBytes) {
+    record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, int frameBytes) {
         /** Puts the whole frame at {@code out}'s position. */
         void writeTo(ByteBuffer out, long appendedAtMillis) {
             int start = out.position();
@@ -79,6 +93,10 @@ final class RecordCodec {
             out.putInt(row.cost().scale()).putInt(unscaled.length).put(unscaled);
             out.putInt(row.status()).putLong(row.durationMs());
             out.putLong(row.startedAt().getEpochSecond()).putInt(row.startedAt().getNano());
+            out.putLong(row.cachedTokens()).putInt(tags.length);
+            for (byte[] tag : tags) {
+                out.putInt(tag.length).put(tag);
+            }
             CRC32C crc = new CRC32C();
             crc.update(out.slice(start + HEADER_BYTES, frameBytes - HEADER_BYTES));
             out.putInt(start + 4, (int) crc.getValue());
@@ -105,7 +123,8 @@ final class RecordCodec {
      */
     static Optional<Entry> decode(ByteBuffer body) {
         try {
-            if (body.get() != VERSION) {
+            byte version = body.get();
+            if (version != VERSION && version != VERSION_WITHOUT_TAGS) {
                 return Optional.empty();
             }
             long appendedAt = body.getLong();
@@ -123,15 +142,33 @@ final class RecordCodec {
             int status = body.getInt();
             long durationMs = body.getLong();
             Instant startedAt = Instant.ofEpochSecond(body.getLong(), body.getInt());
+            long cached = version == VERSION ? body.getLong() : 0;
+            List<String> tags = version == VERSION ? tags(body) : List.of();
             if (callId == null || modelGroup == null || body.hasRemaining()) {
                 return Optional.empty();
             }
             return Optional.of(new Entry(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
-                    prompt, completion, total, cost, status, durationMs, startedAt), appendedAt));
+                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags), appendedAt));
         } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
                 | java.time.DateTimeException e) {
             return Optional.empty();
         }
+    }
+
+    private static List<String> tags(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || count > SpendRow.MAX_TAGS) {
+            throw new IllegalArgumentException("tag count " + count);
+        }
+        List<String> tags = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String tag = string(in);
+            if (tag == null) {
+                throw new IllegalArgumentException("absent tag");
+            }
+            tags.add(tag);
+        }
+        return tags;
     }
 
     private static byte[] utf8(String value) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.store.SpendRow;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The record format: a frame holds its row exactly, its checksum catches a changed byte, and its size is bounded. */
@@ -42,7 +43,35 @@ class RecordCodecTest {
     void aRowWithNothingOptionalTakesTheSmallestBodyPlusItsStringsAndCost() {
         SpendRow row = SpendRow.builder("c", "g", T0).build();
 
-        assertThat(frame(row, 0).limit()).isEqualTo(RecordCodec.HEADER_BYTES + RecordCodec.MIN_BODY_BYTES + 2 + 1);
+        assertThat(frame(row, 0).limit()).isEqualTo(RecordCodec.HEADER_BYTES + RecordCodec.MIN_BODY_BYTES
+                + RecordCodec.VERSION_2_FIELD_BYTES + 2 + 1);
+    }
+
+    @Test
+    void aFrameHoldsTheRowsCachedTokensAndTagsInTheirOrder() {
+        SpendRow row = SpendRow.builder("call-t", "g", T0).promptTokens(90).cachedTokens(64)
+                .tags(List.of("team-é", "batch", "prod")).build();
+
+        SpendRow read = decode(frame(row, 0)).row();
+
+        assertThat(read).isEqualTo(row);
+        assertThat(read.tags()).containsExactly("team-é", "batch", "prod");
+        assertThat(read.cachedTokens()).isEqualTo(64);
+    }
+
+    @Test
+    void aVersionOneRecordIsReadWithNoCachedTokensAndNoTags() {
+        SpendRow row = SpendRow.builder("call-v1", "g", T0).promptTokens(7).build();
+        ByteBuffer frame = frame(row, 5);
+        int v1Length = frame.getInt(0) - RecordCodec.VERSION_2_FIELD_BYTES;
+        ByteBuffer v1 = ByteBuffer.allocate(v1Length);
+        v1.put(frame.slice(RecordCodec.HEADER_BYTES, v1Length)).put(0, (byte) 1).flip();
+
+        RecordCodec.Entry entry = RecordCodec.decode(v1).orElseThrow();
+
+        assertThat(entry.row()).isEqualTo(row);
+        assertThat(entry.appendedAtMillis()).isEqualTo(5);
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(new byte[] {3})).isEmpty()).as("an unknown version").isTrue();
     }
 
     @Test
