@@ -37,7 +37,7 @@ public final class SpendLedger implements SpendSink {
             return 0;
         }
         return database.inWriterTransaction("post spend", connection -> {
-            boolean[] added = SpendRepository.insert(connection, rows);
+            boolean[] added = SpendRepository.insert(connection, database.engine(), rows);
             Map<String, BigDecimal> byKey = new TreeMap<>();
             Map<String, BigDecimal> byTeam = new TreeMap<>();
             DailyRollup rollup = new DailyRollup();

@@ -39,7 +39,12 @@ public final class SpendRepository {
     }
 
     /** Inserts each row unless logged; element {@code i} tells whether row {@code i} was new. */
-    static boolean[] insert(Connection connection, List<SpendRow> rows) throws SQLException {
+    static boolean[] insert(Connection connection, Engine engine, List<SpendRow> rows) throws SQLException {
+        return engine == Engine.POSTGRESQL ? PostgresSpendInsert.insert(connection, rows) : insertEach(connection, rows);
+    }
+
+    /** H2: a batch of single-row inserts, whose counts tell which rows were new. */
+    private static boolean[] insertEach(Connection connection, List<SpendRow> rows) throws SQLException {
         boolean[] added = new boolean[rows.size()];
         try (PreparedStatement statement = connection.prepareStatement(INSERT)) {
             for (SpendRow row : rows) {

@@ -63,7 +63,7 @@ public record SpendRow(
         }
         nonNegative("duration_ms", durationMs);
         startedAt = Columns.micros(Objects.requireNonNull(startedAt, "startedAt"));
-        tags = List.copyOf(new LinkedHashSet<>(tags));
+        tags = tags.isEmpty() ? List.of() : List.copyOf(new LinkedHashSet<>(tags));
         if (tags.size() > MAX_TAGS) {
             throw new IllegalArgumentException("tags: " + tags.size() + " (expected: at most " + MAX_TAGS + ")");
         }
