@@ -140,8 +140,14 @@ public final class Database implements AutoCloseable {
      * @throws StoreException when the database cannot be reached or a migration fails
      */
     public void migrate() {
+        migrate(null);
+    }
+
+    /** Applies the migrations up to {@code target} ({@code null}: all), for tests of one migration's effect. */
+    void migrate(String target) {
         try {
             FluentConfiguration flyway = Flyway.configure(Database.class.getClassLoader())
+                    .target(target == null ? "latest" : target)
                     .dataSource(pool)
                     .locations("classpath:db/migration")
                     .table(HISTORY_TABLE)
