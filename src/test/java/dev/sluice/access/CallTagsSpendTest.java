@@ -1,0 +1,91 @@
+package dev.sluice.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.json.Json;
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.store.DailySpend;
+import dev.sluice.store.DailySpendRepository;
+import dev.sluice.store.SpendDimension;
+import dev.sluice.store.SpendRepository;
+import dev.sluice.store.SpendRow;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.StoreTest;
+import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.TestGateway;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/** A call's tags, from its body, its header and its key, reach its spend row and the day's rollups, and never the upstream. */
+class CallTagsSpendTest {
+    private static final String MASTER = "sk-1234";
+
+    private static String config(TestDatabase store, MockUpstream upstream) {
+        return """
+                model_list:
+                  - {model_name: gpt-a, litellm_params: {model: openai/a, api_base: %s, input_cost_per_token: 0.000001}}
+                general_settings:
+                  master_key: %s
+                  %s
+                """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
+    }
+
+    private static String generate(TestGateway gateway, String body) throws IOException {
+        HttpResponse<String> generated = gateway.post("/key/generate", body, "Authorization", "Bearer " + MASTER);
+        assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
+        return Json.parse(generated.body().getBytes()).path("key").asText();
+    }
+
+    @StoreTest
+    void tagsFromTheBodyTheHeaderAndTheKeyAreLoggedAndRolledUpButNotSentUpstream(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, upstream))) {
+            String key = generate(gateway, "{\"metadata\": {\"tags\": [\"team-search\"]}}");
+
+            HttpResponse<String> answer = gateway.post("/v1/chat/completions",
+                    "{\"model\": \"gpt-a\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"tags\": [\"batch\"],"
+                            + " \"metadata\": {\"tags\": [\"nightly\"]}}",
+                    "Authorization", "Bearer " + key, "x-litellm-tags", "eu, batch");
+
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            String callId = answer.headers().firstValue("x-litellm-call-id").orElseThrow();
+            SpendRepository log = new SpendRepository(store.database());
+            Eventually.until("the call's spend row is logged", Duration.ofSeconds(10), () -> log.find(callId).isPresent());
+            assertThat(log.find(callId).map(SpendRow::tags)).contains(List.of("batch", "nightly", "eu", "team-search"));
+            LocalDate today = LocalDate.now(ZoneOffset.UTC);
+            List<DailySpend> byTag = new DailySpendRepository(store.database()).between(SpendDimension.TAG, today.minusDays(1),
+                    today.plusDays(1));
+            assertThat(byTag).extracting(DailySpend::name).containsExactly("batch", "eu", "nightly", "team-search");
+            assertThat(byTag).allSatisfy(day -> assertThat(day.requests()).isEqualTo(1));
+            JsonNode sent = upstream.receivedBodies().get(0);
+            assertThat(sent.has("tags")).as("the gateway's own tags field is not sent upstream: %s", sent).isFalse();
+        }
+    }
+
+    @StoreTest
+    void tagsThatAreNotAListOfStringsAreA400InOpenAisShapeAndNoCallIsMade(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, upstream))) {
+            String key = generate(gateway, "{}");
+
+            HttpResponse<String> refused = gateway.post("/v1/chat/completions",
+                    "{\"model\": \"gpt-a\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"tags\": \"batch\"}",
+                    "Authorization", "Bearer " + key);
+
+            assertThat(refused.statusCode()).isEqualTo(400);
+            JsonNode error = Json.parse(refused.body().getBytes()).path("error");
+            assertThat(error.path("type").asText()).isEqualTo("invalid_request_error");
+            assertThat(error.path("param").asText()).isEqualTo("tags");
+            assertThat(error.path("message").asText()).isEqualTo("tags must be a list of strings; got string");
+            assertThat(upstream.requests()).isZero();
+            assertThat(upstream.receivedBodies()).isEmpty();
+        }
+    }
+}
