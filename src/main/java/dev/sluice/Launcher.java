@@ -50,14 +50,15 @@ public final class Launcher {
 
     /**
      * The gateway's JVM defaults, chosen by measurement (docs/PERFORMANCE.md, "Streams run —
-     * memory defaults"): a heap bounded to what 1,000 open streams need, the serial collector
-     * (two cores or fewer gain nothing from G1's threads and its structures cost resident
-     * memory), and bounded code cache, metaspace and direct memory.
+     * memory defaults"): a heap fixed at what 1,000 open streams need with room to spare (a
+     * starting heap any smaller keeps the young generation small and costs throughput), the
+     * serial collector (on two cores G1's threads gain nothing and its structures cost
+     * resident memory), and a bound on metaspace so a class-loading leak fails instead of
+     * growing. Thread stacks, the code cache and direct memory keep the JVM's defaults: only
+     * what is touched of them is resident, and direct memory's default follows the heap.
      */
     static final List<String> GATEWAY_DEFAULTS = List.of(
-            "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC",
-            "-XX:ReservedCodeCacheSize=64m", "-XX:MaxMetaspaceSize=128m", "-XX:MaxDirectMemorySize=64m",
-            "-Xss512k");
+            "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC", "-XX:MaxMetaspaceSize=128m");
 
     private Launcher() {}
 
@@ -94,7 +95,11 @@ public final class Launcher {
         if (Runtime.version().feature() < REQUIRED_RELEASE) {
             return false;
         }
-        return "here".equals(System.getProperty(LAUNCH_PROPERTY)) || (args.length > 0 && args[0].equals("mock"));
+        return "here".equals(System.getProperty(LAUNCH_PROPERTY)) || runsMock(args);
+    }
+
+    private static boolean runsMock(String[] args) {
+        return args.length > 0 && args[0].equals("mock");
     }
 
     private static void runHere(String[] args) throws Exception {
@@ -110,9 +115,9 @@ public final class Launcher {
     }
 
     /**
-     * {@code java}, the defaults, this JVM's own options, {@code SLUICE_JAVA_OPTS}, then the
-     * gateway's class and arguments. A collector named by the caller replaces the default one,
-     * since a JVM refuses two.
+     * {@code java}, the defaults (not for the mock), this JVM's own options,
+     * {@code SLUICE_JAVA_OPTS}, then the gateway's class and arguments. A collector named by
+     * the caller replaces the default one, since a JVM refuses two.
      */
     static List<String> gatewayCommand(Path java, String[] args) throws URISyntaxException {
         String jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
@@ -124,7 +129,9 @@ public final class Launcher {
         boolean namesCollector = given.stream().anyMatch(option -> option.matches("-XX:\\+Use\\w+GC"));
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        GATEWAY_DEFAULTS.stream().filter(option -> !(namesCollector && option.endsWith("GC"))).forEach(command::add);
+        if (!runsMock(args)) {
+            GATEWAY_DEFAULTS.stream().filter(option -> !(namesCollector && option.endsWith("GC"))).forEach(command::add);
+        }
         command.addAll(given);
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-D" + LAUNCH_PROPERTY + "=here");
