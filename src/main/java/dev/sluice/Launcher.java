@@ -2,20 +2,34 @@ package dev.sluice;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The jar's entry point: runs Sluice on this JVM when it is release 21 or newer, and
- * otherwise re-launches the same jar on the newest JDK >= 21 it can find.
+ * The jar's entry point: starts the gateway on a JVM sized to it, a JDK >= 21 with
+ * {@link #GATEWAY_DEFAULTS}, by handing over to one, then runs Sluice there.
+ *
+ * <p>A JVM left to its defaults sizes itself to the machine (a quarter of its memory for the
+ * heap, and GC structures to match), not to the gateway. So unless this JVM is already the
+ * one to serve (it has {@code -Dsluice.launch=here}), it starts {@code java} again with the
+ * defaults first, then the options given to this JVM, then {@code SLUICE_JAVA_OPTS}: later
+ * options win. Where Java can call C (22 and newer) the hand-over replaces this process
+ * ({@code execve}), as a shell's {@code exec} does, so nothing of this JVM stays resident;
+ * otherwise (an older default {@code java} finding a newer JDK) this process waits for the
+ * gateway as its parent, passing on its exit code and its stop.
  *
  * <p>This class is compiled for Java 11 and must not refer to any other Sluice class
  * directly, so that {@code java -jar sluice.jar} on an older default {@code java} gets as
@@ -25,21 +39,67 @@ public final class Launcher {
     private static final int REQUIRED_RELEASE = 21;
     private static final String MAIN_CLASS = "dev.sluice.cli.Main";
 
+    /** The system property that tells the gateway which launcher started it. */
+    static final String PARENT_PID_PROPERTY = "sluice.launcher.pid";
+    /** {@code -Dsluice.launch=here}: run on this JVM as it is; set on the JVM handed over to, or by a container. */
+    static final String LAUNCH_PROPERTY = "sluice.launch";
+    /** Options appended after the defaults and this JVM's own, split on whitespace. */
+    static final String OPTIONS_ENV = "SLUICE_JAVA_OPTS";
+    /** Environment options a JVM reads by itself: passed on as options (so they win), not again as environment. */
+    private static final List<String> JVM_ENV = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
+
+    /**
+     * The gateway's JVM defaults, chosen by measurement (docs/PERFORMANCE.md, "Streams run —
+     * memory defaults"): a heap fixed at what 1,000 open streams need with room to spare (a
+     * starting heap any smaller keeps the young generation small and costs throughput), the
+     * serial collector (on two cores G1's threads gain nothing and its structures cost
+     * resident memory), and a bound on metaspace so a class-loading leak fails instead of
+     * growing. Thread stacks, the code cache and direct memory keep the JVM's defaults: only
+     * what is touched of them is resident, and direct memory's default follows the heap.
+     */
+    static final List<String> GATEWAY_DEFAULTS = List.of(
+            "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC", "-XX:MaxMetaspaceSize=128m");
+
     private Launcher() {}
 
     public static void main(String[] args) throws Exception {
-        if (Runtime.version().feature() >= REQUIRED_RELEASE) {
+        if (runsHere(args)) {
             runHere(args);
             return;
         }
-        Optional<Path> java = findJava();
+        Optional<Path> java = Runtime.version().feature() >= REQUIRED_RELEASE
+                ? javaBinary(Path.of(System.getProperty("java.home")))
+                : findJava();
         if (java.isEmpty()) {
             System.err.println("Sluice needs Java " + REQUIRED_RELEASE + " or newer; this is Java "
                     + Runtime.version().feature() + " and no newer JDK was found."
                     + " Set JAVA_HOME to a JDK >= " + REQUIRED_RELEASE + ".");
             System.exit(1);
         }
-        System.exit(relaunch(java.get(), args));
+        List<String> command = gatewayCommand(java.get(), args);
+        Map<String, String> env = new HashMap<>(System.getenv());
+        JVM_ENV.forEach(env::remove);
+        // glibc gives each thread that mallocs an arena of its own and keeps what is freed
+        // there; two arenas measured 8 MB less at the streams run's peak.
+        env.putIfAbsent("MALLOC_ARENA_MAX", "2");
+        Replacement.exec(command, env);
+        // Still here: this Java cannot replace its process, so the gateway runs as its child.
+        System.exit(relaunch(command, env));
+    }
+
+    /**
+     * Whether to run on this JVM as it is: it was handed over to (or told so), or it runs the
+     * mock upstream, which stands in for a provider in benchmarks and keeps the JVM's defaults.
+     */
+    private static boolean runsHere(String[] args) {
+        if (Runtime.version().feature() < REQUIRED_RELEASE) {
+            return false;
+        }
+        return "here".equals(System.getProperty(LAUNCH_PROPERTY)) || runsMock(args);
+    }
+
+    private static boolean runsMock(String[] args) {
+        return args.length > 0 && args[0].equals("mock");
     }
 
     private static void runHere(String[] args) throws Exception {
@@ -54,24 +114,43 @@ public final class Launcher {
         }
     }
 
-    /** The system property that tells the gateway which launcher started it. */
-    static final String PARENT_PID_PROPERTY = "sluice.launcher.pid";
-
-    private static int relaunch(Path java, String[] args) throws IOException, InterruptedException, URISyntaxException {
+    /**
+     * {@code java}, the defaults (not for the mock), this JVM's own options,
+     * {@code SLUICE_JAVA_OPTS}, then the gateway's class and arguments. A collector named by
+     * the caller replaces the default one, since a JVM refuses two.
+     */
+    static List<String> gatewayCommand(Path java, String[] args) throws URISyntaxException {
         String jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
+        List<String> given = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        String extra = System.getenv(OPTIONS_ENV);
+        if (extra != null && !extra.isBlank()) {
+            given.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        boolean namesCollector = given.stream().anyMatch(option -> option.matches("-XX:\\+Use\\w+GC"));
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        // JVM options given to this launcher (-Xmx, -D...) apply to the gateway too.
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (!runsMock(args)) {
+            GATEWAY_DEFAULTS.stream().filter(option -> !(namesCollector && option.endsWith("GC"))).forEach(command::add);
+        }
+        command.addAll(given);
         command.add("--enable-native-access=ALL-UNNAMED");
-        // The gateway watches this process: killed outright (SIGKILL), the launcher runs no
-        // shutdown hook, and without the watch the gateway would go on alone.
-        command.add("-D" + PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+        command.add("-D" + LAUNCH_PROPERTY + "=here");
         command.add("-cp");
         command.add(jar);
         command.add(MAIN_CLASS);
         command.addAll(List.of(args));
-        Process child = new ProcessBuilder(command).inheritIO().start();
+        return command;
+    }
+
+    private static int relaunch(List<String> gateway, Map<String, String> env) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(gateway);
+        // The gateway watches this process: killed outright (SIGKILL), the launcher runs no
+        // shutdown hook, and without the watch the gateway would go on alone.
+        command.add(1, "-D" + PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process child = builder.start();
         // Stopping this process (Ctrl-C, SIGTERM) stops the gateway it started.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (child.isAlive()) {
@@ -145,5 +224,72 @@ public final class Launcher {
             // Treat an unreadable release file as no JDK.
         }
         return 0;
+    }
+
+    /**
+     * Replaces this process with another program through C's {@code execve}, called with the
+     * foreign function API of Java 22 and newer. That API is reached by reflection because this
+     * class is compiled for Java 11.
+     */
+    static final class Replacement {
+        private static final String FOREIGN = "java.lang.foreign.";
+
+        private Replacement() {}
+
+        /** Does not return when the process is replaced; returns when this Java cannot, or the call failed. */
+        static void exec(List<String> command, Map<String, String> env) {
+            if (Runtime.version().feature() < 22 || !System.getProperty("os.name").toLowerCase().contains("linux")) {
+                return;
+            }
+            try {
+                Object linker = type("Linker").getMethod("nativeLinker").invoke(null);
+                Optional<?> execve = (Optional<?>) type("SymbolLookup").getMethod("find", String.class)
+                        .invoke(type("Linker").getMethod("defaultLookup").invoke(linker), "execve");
+                if (execve.isEmpty()) {
+                    return;
+                }
+                Object address = type("ValueLayout").getField("ADDRESS").get(null);
+                Object layouts = Array.newInstance(type("MemoryLayout"), 3);
+                for (int i = 0; i < 3; i++) {
+                    Array.set(layouts, i, address);
+                }
+                Object descriptor = type("FunctionDescriptor").getMethod("of", type("MemoryLayout"), layouts.getClass())
+                        .invoke(null, type("ValueLayout").getField("JAVA_INT").get(null), layouts);
+                Object noOptions = Array.newInstance(type("Linker$Option"), 0);
+                MethodHandle call = (MethodHandle) type("Linker").getMethod("downcallHandle", type("MemorySegment"),
+                        type("FunctionDescriptor"), noOptions.getClass()).invoke(linker, execve.get(), descriptor, noOptions);
+                Object arena = type("Arena").getMethod("global").invoke(null);
+                List<String> environment = new ArrayList<>();
+                env.forEach((name, value) -> environment.add(name + "=" + value));
+                Object path = cString(arena, command.get(0));
+                Object argv = cStrings(arena, address, command);
+                Object envp = cStrings(arena, address, environment);
+                System.out.flush();
+                System.err.flush();
+                call.invokeWithArguments(path, argv, envp);
+                // execve returns only when it failed: fall back to a child process.
+            } catch (Throwable cannot) {
+                // No foreign function access here (an older Java, or native access refused).
+            }
+        }
+
+        private static Class<?> type(String name) throws ClassNotFoundException {
+            return Class.forName(FOREIGN + name);
+        }
+
+        private static Object cString(Object arena, String text) throws ReflectiveOperationException {
+            return type("SegmentAllocator").getMethod("allocateFrom", String.class).invoke(arena, text);
+        }
+
+        /** A NULL-terminated array of pointers to C strings, as execve takes its arguments and environment. */
+        private static Object cStrings(Object arena, Object address, List<String> texts) throws ReflectiveOperationException {
+            Object array = type("SegmentAllocator").getMethod("allocate", long.class).invoke(arena, 8L * (texts.size() + 1));
+            Method set = type("MemorySegment").getMethod("setAtIndex", type("AddressLayout"), long.class, type("MemorySegment"));
+            for (int i = 0; i < texts.size(); i++) {
+                set.invoke(array, address, (long) i, cString(arena, texts.get(i)));
+            }
+            set.invoke(array, address, (long) texts.size(), type("MemorySegment").getField("NULL").get(null));
+            return array;
+        }
     }
 }

@@ -151,11 +151,16 @@ public final class GatewayProcess implements AutoCloseable {
     }
 
     /**
-     * The process that serves: the one launched, or the JVM it handed over to when it was
-     * started on a Java older than the gateway needs.
+     * The process that serves: the one launched (which replaced itself with the gateway's JVM),
+     * or the JVM it started as a child when its Java could not replace itself (older than 22).
      */
     public ProcessHandle serving() {
         return process.descendants().reduce((first, second) -> second).orElse(process.toHandle());
+    }
+
+    /** The process launched with {@code java -jar}: the serving one too when the launcher replaced itself with it. */
+    public ProcessHandle launched() {
+        return process.toHandle();
     }
 
     /**
@@ -164,16 +169,26 @@ public final class GatewayProcess implements AutoCloseable {
      * keeps alive.
      */
     public void collectGarbage() {
+        jcmd("GC.run");
+    }
+
+    /** The serving JVM's flags in effect, as {@code jcmd VM.flags} lists them ({@code -XX:MaxHeapSize=...}). */
+    public String vmFlags() {
+        return jcmd("VM.flags");
+    }
+
+    private String jcmd(String command) {
         ProcessHandle serving = serving();
         Path java = Path.of(serving.info().command().orElseThrow(() -> new IllegalStateException(name + ": no command")));
         Path jcmd = java.resolveSibling("jcmd");
         try {
-            Process run = new ProcessBuilder(jcmd.toString(), Long.toString(serving.pid()), "GC.run")
+            Process run = new ProcessBuilder(jcmd.toString(), Long.toString(serving.pid()), command)
                     .redirectErrorStream(true).start();
             String said = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!run.waitFor(30, TimeUnit.SECONDS) || run.exitValue() != 0) {
-                throw new IllegalStateException(jcmd + " GC.run on " + this + " failed: " + said);
+                throw new IllegalStateException(jcmd + " " + command + " on " + this + " failed: " + said);
             }
+            return said;
         } catch (IOException e) {
             throw new UncheckedIOException(jcmd + " did not run", e);
         } catch (InterruptedException e) {
