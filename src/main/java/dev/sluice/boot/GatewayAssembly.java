@@ -46,6 +46,7 @@ import dev.sluice.tracing.OtlpSetup;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: builds every shared part of one gateway from its options, in
@@ -100,6 +101,13 @@ final class GatewayAssembly {
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);
         BodyBudget bodyBudget = new BodyBudget(config.general().edge().bufferedRequestBudget());
+        if (bodyBudget.limit() < config.general().maxRequestBytes()) {
+            LoggerFactory.getLogger(GatewayAssembly.class).warn("request bodies over {} bytes are refused with 413: that is "
+                    + "all the gateway may buffer (general_settings.max_buffered_request_mb, else an eighth of the {} byte "
+                    + "heap), below max_request_size_mb's {} bytes. Raise the heap (SLUICE_JAVA_OPTS=-Xmx...) or set "
+                    + "max_buffered_request_mb to take larger bodies.", bodyBudget.limit(), Runtime.getRuntime().maxMemory(),
+                    config.general().maxRequestBytes());
+        }
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
                 + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),

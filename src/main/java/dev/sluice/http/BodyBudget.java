@@ -38,6 +38,11 @@ public final class BodyBudget {
         held.addAndGet(-bytes);
     }
 
+    /** The most bytes all bodies together may hold. */
+    public long limit() {
+        return limit;
+    }
+
     /** The bytes held now, for {@code /metrics}. */
     public long held() {
         return held.get();

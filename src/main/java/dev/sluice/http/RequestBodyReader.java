@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  * client can read: when the client waits for {@code 100 Continue} it is answered at once
  * and never sends the body; otherwise the rest of the body is read and thrown away (up to
  * a hard cap) so the client is not reset while still writing. A body that would pass the
- * process-wide {@link BodyBudget} is refused the same way, with a 503 and {@code Retry-After}.
+ * process-wide {@link BodyBudget} beside the bodies held now is refused the same way, with a
+ * 503 and {@code Retry-After}; one larger than the whole budget could never fit, and is a 413.
  */
 public final class RequestBodyReader {
     /** Past this many discarded bytes the connection is closed instead. */
@@ -31,6 +32,8 @@ public final class RequestBodyReader {
     private record PendingBody(HttpServerRequest request, Promise<Buffer> body, long startedNanos) {}
 
     private final long limit;
+    /** Whether the limit is the whole body budget, smaller than max_request_size_mb: a body past it could never fit. */
+    private final boolean limitedByBudget;
     private final BodyBudget budget;
     private final LongSupplier nanoTime;
     /** Bodies still arriving, oldest first; one sweep a second fails the late ones. */
@@ -38,7 +41,8 @@ public final class RequestBodyReader {
 
     /** Must be created on the event loop whose requests it reads. */
     public RequestBodyReader(Vertx vertx, long limit, BodyBudget budget, LongSupplier nanoTime) {
-        this.limit = Math.min(limit, LARGEST_BODY);
+        this.limit = Math.min(Math.min(limit, LARGEST_BODY), budget.limit());
+        this.limitedByBudget = budget.limit() < Math.min(limit, LARGEST_BODY);
         this.budget = budget;
         this.nanoTime = nanoTime;
         // One periodic sweep per event loop rather than a timer per request: a timer
@@ -214,8 +218,11 @@ public final class RequestBodyReader {
     }
 
     private ApiError tooLarge() {
+        String setting = limitedByBudget
+                ? "the most request body bytes the gateway may buffer: general_settings.max_buffered_request_mb, "
+                        + "else an eighth of the heap"
+                : "general_settings.max_request_size_mb";
         return new ApiError(413, "invalid_request_error",
-                "Request body is larger than the limit of " + limit + " bytes (general_settings.max_request_size_mb).",
-                null, "request_too_large");
+                "Request body is larger than the limit of " + limit + " bytes (" + setting + ").", null, "request_too_large");
     }
 }

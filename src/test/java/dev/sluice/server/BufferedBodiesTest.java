@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Request bodies held at once are bounded by general_settings.max_buffered_request_mb: past it
- * a call is a 503 with Retry-After, and every body's bytes are given back when its call ends.
+ * a call is a 503 with Retry-After, a body larger than the whole budget a 413, and every
+ * body's bytes are given back when its call ends.
  */
 class BufferedBodiesTest {
     private static final String HELD = "sluice_request_body_bytes_held";
@@ -69,7 +70,7 @@ class BufferedBodiesTest {
     }
 
     @Test
-    void aChunkedBodyIsHeldAsItArrivesAndRefusedOnceItPassesTheBudget() {
+    void aChunkedBodyLargerThanTheWholeBudgetIsA413OnceItPassesIt() throws Exception {
         byte[] big = Chat.body("chat", "a".repeat(1536 * 1024)).getBytes(StandardCharsets.UTF_8);
         HttpRequest request = HttpRequest.newBuilder(gateway.uri("/v1/chat/completions"))
                 .timeout(Duration.ofSeconds(20))
@@ -79,9 +80,22 @@ class BufferedBodiesTest {
 
         HttpResponse<String> response = gateway.send(request);
 
-        assertThat(response.statusCode()).isEqualTo(503);
-        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(response.statusCode()).isEqualTo(413);
+        JsonNode error = Json.parse(response.body().getBytes()).path("error");
+        assertThat(error.path("code").asText()).isEqualTo("request_too_large");
+        assertThat(error.path("message").asText()).isEqualTo("Request body is larger than the limit of 1048576 bytes "
+                + "(the most request body bytes the gateway may buffer: general_settings.max_buffered_request_mb, "
+                + "else an eighth of the heap).");
         gateway.awaitMetric("the chunked body's bytes are given back", HELD, 0);
+    }
+
+    @Test
+    void aDeclaredBodyLargerThanTheWholeBudgetIsA413NotARetry() {
+        HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("chat", "a".repeat(1536 * 1024)));
+
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Retry-After")).isEmpty();
+        gateway.awaitMetric("nothing is held", HELD, 0);
     }
 
     @Test
