@@ -11,6 +11,7 @@ import dev.sluice.call.RequestFactsReader;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
+import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
@@ -101,13 +102,7 @@ final class GatewayAssembly {
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);
         BodyBudget bodyBudget = new BodyBudget(config.general().edge().bufferedRequestBudget());
-        if (bodyBudget.limit() < config.general().maxRequestBytes()) {
-            LoggerFactory.getLogger(GatewayAssembly.class).warn("request bodies over {} bytes are refused with 413: that is "
-                    + "all the gateway may buffer (general_settings.max_buffered_request_mb, else an eighth of the {} byte "
-                    + "heap), below max_request_size_mb's {} bytes. Raise the heap (SLUICE_JAVA_OPTS=-Xmx...) or set "
-                    + "max_buffered_request_mb to take larger bodies.", bodyBudget.limit(), Runtime.getRuntime().maxMemory(),
-                    config.general().maxRequestBytes());
-        }
+        sayWhenBodiesOutgrowTheBudget(config.general(), bodyBudget);
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
                 + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
@@ -172,5 +167,28 @@ final class GatewayAssembly {
                 .orElse(local);
         return new AccessControl(config.general(), directory, shared.rateLimiter(),
                 new AccessControl.Ledger(counters, new CallCost(catalog), spend, budgets), time);
+    }
+
+    /**
+     * Says at start-up when the largest body the gateway may buffer is below
+     * {@code max_request_size_mb}: under the default heap and settings this is expected, and
+     * said at INFO; with a request size or budget the config chose, the two disagree: a WARN.
+     */
+    private static void sayWhenBodiesOutgrowTheBudget(GeneralSettings general, BodyBudget bodyBudget) {
+        if (bodyBudget.limit() >= general.maxRequestBytes()) {
+            return;
+        }
+        boolean chosen = general.maxRequestBytes() != GeneralSettings.DEFAULT_MAX_REQUEST_BYTES
+                || general.edge().maxBufferedRequestBytes().isPresent();
+        String message = "request bodies over {} bytes are refused with 413: that is all the gateway may buffer "
+                + "(general_settings.max_buffered_request_mb, else an eighth of the {} byte heap), below "
+                + "max_request_size_mb's {} bytes. Raise the heap (SLUICE_JAVA_OPTS=-Xmx...) or set "
+                + "max_buffered_request_mb to take larger bodies.";
+        Object[] values = {bodyBudget.limit(), Runtime.getRuntime().maxMemory(), general.maxRequestBytes()};
+        if (chosen) {
+            LoggerFactory.getLogger(GatewayAssembly.class).warn(message, values);
+        } else {
+            LoggerFactory.getLogger(GatewayAssembly.class).info(message, values);
+        }
     }
 }
