@@ -370,10 +370,15 @@ public final class AccessControl {
     }
 
     static byte[] digest(String key) {
+        return SHA_256.get().digest(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Each thread's SHA-256, reused: looking one up costs more than hashing a key. {@code digest} resets it. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
-    }
+    });
 }

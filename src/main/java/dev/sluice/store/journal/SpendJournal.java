@@ -67,6 +67,8 @@ public final class SpendJournal implements AutoCloseable {
     private final JournalOptions options;
     private final SegmentFiles.Lock folderLock;
     private final GroupCommit commit;
+    /** Each appending thread's frame buffer; see {@link #frameBuffer}. */
+    private static final ThreadLocal<ByteBuffer> FRAMES = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1024));
     private final ReentrantLock lock = new ReentrantLock();
     private final JournalReader reader;
     private final AckCheckpoint checkpoint;
@@ -140,6 +142,11 @@ public final class SpendJournal implements AutoCloseable {
         return options;
     }
 
+    /** Whether an append now would most likely be taken (open, under its bound); lock-free, for every call. */
+    public boolean accepting() {
+        return roomy;
+    }
+
     /**
      * Writes the row at the end of the journal. Never waits on the disk (no fsync), so an event
      * loop may call it; safe from any number of threads at once.
@@ -149,14 +156,9 @@ public final class SpendJournal implements AutoCloseable {
      *         A refused row is kept nowhere
      * @throws IllegalArgumentException when the row encodes to more than a record may hold
      */
-    /** Whether an append now would most likely be taken (open, under its bound); lock-free, for every call. */
-    public boolean accepting() {
-        return roomy;
-    }
-
     public AppendResult append(SpendRow row) {
         RecordCodec.Encoded encoded = RecordCodec.prepare(Objects.requireNonNull(row, "row"));
-        ByteBuffer frame = ByteBuffer.allocate(encoded.frameBytes());
+        ByteBuffer frame = frameBuffer(encoded.frameBytes());
         encoded.writeTo(frame, options.clock().millis());
         frame.flip();
         long position;
@@ -180,6 +182,20 @@ public final class SpendJournal implements AutoCloseable {
             lock.unlock();
         }
         return new AppendResult(AppendResult.Outcome.ACCEPTED, position);
+    }
+
+    /**
+     * A cleared direct buffer of at least {@code bytes} for this thread's next frame: the
+     * thread encodes its rows into one buffer it keeps, and the operating system's write takes
+     * a direct buffer as it is, where a heap buffer would be copied into one first.
+     */
+    private static ByteBuffer frameBuffer(int bytes) {
+        ByteBuffer buffer = FRAMES.get();
+        if (buffer.capacity() < bytes) {
+            buffer = ByteBuffer.allocateDirect(Math.max(bytes, buffer.capacity() * 2));
+            FRAMES.set(buffer);
+        }
+        return buffer.clear().limit(bytes);
     }
 
     /** Writes a frame to the active segment; the position past it, or -1 when the disk refused (logged). */
