@@ -116,8 +116,7 @@ public final class Launcher {
 
     /**
      * {@code java}, the defaults (not for the mock), this JVM's own options,
-     * {@code SLUICE_JAVA_OPTS}, then the gateway's class and arguments. A collector named by
-     * the caller replaces the default one, since a JVM refuses two.
+     * {@code SLUICE_JAVA_OPTS}, then the gateway's class and arguments.
      */
     static List<String> gatewayCommand(Path java, String[] args) throws URISyntaxException {
         String jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
@@ -126,11 +125,25 @@ public final class Launcher {
         if (extra != null && !extra.isBlank()) {
             given.addAll(List.of(extra.trim().split("\\s+")));
         }
+        return gatewayCommand(java, jar, given, args);
+    }
+
+    /**
+     * The command for {@code given} options (this JVM's, then {@code SLUICE_JAVA_OPTS}). A
+     * collector the caller names replaces the default one, since a JVM refuses two; a heap
+     * size the caller names replaces both default heap sizes, since a default starting heap
+     * above the caller's maximum would stop the JVM from starting.
+     */
+    static List<String> gatewayCommand(Path java, String jar, List<String> given, String[] args) {
         boolean namesCollector = given.stream().anyMatch(option -> option.matches("-XX:\\+Use\\w+GC"));
+        boolean namesHeap = given.stream().anyMatch(Launcher::sizesHeap);
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         if (!runsMock(args)) {
-            GATEWAY_DEFAULTS.stream().filter(option -> !(namesCollector && option.endsWith("GC"))).forEach(command::add);
+            GATEWAY_DEFAULTS.stream()
+                    .filter(option -> !(namesCollector && option.endsWith("GC")))
+                    .filter(option -> !(namesHeap && sizesHeap(option)))
+                    .forEach(command::add);
         }
         command.addAll(given);
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -140,6 +153,13 @@ public final class Launcher {
         command.add(MAIN_CLASS);
         command.addAll(List.of(args));
         return command;
+    }
+
+    /** Whether a JVM option sets the heap's size, maximum or starting, absolutely or as a share of memory. */
+    private static boolean sizesHeap(String option) {
+        return option.startsWith("-Xmx") || option.startsWith("-Xms") || option.startsWith("-XX:MaxHeapSize=")
+                || option.startsWith("-XX:InitialHeapSize=") || option.startsWith("-XX:MinHeapSize=")
+                || option.matches("-XX:(Max|Initial|Min)RAMPercentage=.*");
     }
 
     private static int relaunch(List<String> gateway, Map<String, String> env) throws IOException, InterruptedException {

@@ -1,0 +1,46 @@
+package dev.sluice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The command the launcher hands over to: the defaults first, the caller's options after and winning, never two that clash. */
+class LauncherTest {
+    private static final Path JAVA = Path.of("/jdk/bin/java");
+    private static final String[] ARGS = {"--config", "c.yaml"};
+
+    private static List<String> command(String... given) {
+        return Launcher.gatewayCommand(JAVA, "sluice.jar", List.of(given), ARGS);
+    }
+
+    @Test
+    void withNoOptionsTheDefaultsComeBeforeTheGatewaysClassAndArguments() {
+        assertThat(command()).containsExactly("/jdk/bin/java", "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC",
+                "-XX:MaxMetaspaceSize=128m", "--enable-native-access=ALL-UNNAMED", "-Dsluice.launch=here", "-cp",
+                "sluice.jar", "dev.sluice.cli.Main", "--config", "c.yaml");
+    }
+
+    @Test
+    void aHeapTheCallerSizesReplacesBothDefaultHeapSizesSoASmallMaximumStillStarts() {
+        assertThat(command("-Xmx64m")).doesNotContain("-Xmx112m", "-Xms112m").contains("-Xmx64m", "-XX:+UseSerialGC");
+        assertThat(command("-Xms512m")).doesNotContain("-Xmx112m", "-Xms112m").contains("-Xms512m");
+        assertThat(command("-XX:MaxRAMPercentage=50")).doesNotContain("-Xmx112m", "-Xms112m");
+        assertThat(command("-XX:MaxHeapSize=1g")).doesNotContain("-Xmx112m", "-Xms112m");
+    }
+
+    @Test
+    void aCollectorTheCallerNamesReplacesTheSerialOneAndOtherOptionsFollowTheDefaults() {
+        List<String> command = command("-XX:+UseG1GC", "-Dfoo=bar");
+
+        assertThat(command).doesNotContain("-XX:+UseSerialGC").contains("-Xmx112m", "-XX:MaxMetaspaceSize=128m");
+        assertThat(command.indexOf("-Dfoo=bar")).isGreaterThan(command.indexOf("-XX:MaxMetaspaceSize=128m"));
+    }
+
+    @Test
+    void theMockKeepsTheJvmsDefaults() {
+        assertThat(Launcher.gatewayCommand(JAVA, "sluice.jar", List.of(), new String[] {"mock"}))
+                .doesNotContain("-Xmx112m", "-XX:+UseSerialGC");
+    }
+}
