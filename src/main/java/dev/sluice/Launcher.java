@@ -119,7 +119,11 @@ public final class Launcher {
      * {@code SLUICE_JAVA_OPTS}, then the gateway's class and arguments.
      */
     static List<String> gatewayCommand(Path java, String[] args) throws URISyntaxException {
-        String jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
+        // The class path this JVM was given: the jar under -jar, every entry under -cp.
+        String classPath = System.getProperty("java.class.path", "");
+        String jar = classPath.isEmpty()
+                ? new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath()
+                : classPath;
         List<String> given = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
         String extra = System.getenv(OPTIONS_ENV);
         if (extra != null && !extra.isBlank()) {
@@ -159,7 +163,7 @@ public final class Launcher {
     private static boolean sizesHeap(String option) {
         return option.startsWith("-Xmx") || option.startsWith("-Xms") || option.startsWith("-XX:MaxHeapSize=")
                 || option.startsWith("-XX:InitialHeapSize=") || option.startsWith("-XX:MinHeapSize=")
-                || option.matches("-XX:(Max|Initial|Min)RAMPercentage=.*");
+                || option.matches("-XX:(Max|Initial|Min)RAMPercentage=.*") || option.startsWith("-XX:MaxRAM=");
     }
 
     private static int relaunch(List<String> gateway, Map<String, String> env) throws IOException, InterruptedException {

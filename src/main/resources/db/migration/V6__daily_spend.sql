@@ -1,7 +1,9 @@
 -- Daily rollups of the spend log, and a spend log that is cheap to append to.
 --
 -- Reports read sluice_daily_spend: per UTC day, one row per key (its hash), team, model group,
--- deployment and tag, counting the calls, their outcomes, tokens and spend. The spend ledger
+-- deployment and tag, counting the calls, their outcomes, tokens and spend; and one per key and
+-- model group, which a key's per-model budget (model_max_budget) is summed from beyond the days
+-- the spend log keeps. The spend ledger
 -- adds a batch's new spend rows to it in the transaction that logs them, so a row counts in
 -- its rollups exactly when it is logged. A call with two tags counts once under each tag.
 --
@@ -9,7 +11,10 @@
 -- maximum_spend_logs_retention_period, 30 days unless set); rows are pruned by started_at.
 -- Its per-key, per-team and per-group indexes go: every one was written on every call and
 -- read by no report the rollups do not serve better. The index by key, group and time stays:
--- a key's per-model budget (model_max_budget) is summed from the log over its period.
+-- a per-model budget's period starting mid-day sums that day's part from the log.
+--
+-- A date is taken from the UTC time as text: H2 turns a zoned time into a DATE in the JVM's own
+-- zone, whatever AT TIME ZONE says.
 
 ALTER TABLE sluice_spend_logs ADD COLUMN cached_tokens BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE sluice_spend_logs ADD COLUMN request_tags TEXT;  -- JSON array of the call's tags; NULL for none
@@ -21,8 +26,9 @@ CREATE INDEX sluice_spend_logs_started_at_idx ON sluice_spend_logs (started_at);
 
 CREATE TABLE sluice_daily_spend (
     spend_date        DATE            NOT NULL,  -- the UTC day the calls started on
-    dimension         VARCHAR(16)     NOT NULL,  -- key, team, model_group, deployment or tag
-    name              VARCHAR(255)    NOT NULL,  -- the key's hash, the team id, the group, the deployment id, the tag
+    dimension         VARCHAR(16)     NOT NULL,  -- key, team, model_group, deployment, tag or key_model
+    name              VARCHAR(330)    NOT NULL,  -- the key's hash, the team id, the group, the deployment id, the tag,
+                                                 -- or the key's hash, ':' and the group
     requests          BIGINT          NOT NULL,
     successes         BIGINT          NOT NULL,  -- calls answered with a 2xx or 3xx status
     failures          BIGINT          NOT NULL,
@@ -37,29 +43,36 @@ CREATE INDEX sluice_daily_spend_day_idx ON sluice_daily_spend (spend_date, dimen
 
 -- What was logged before this migration, rolled up once.
 INSERT INTO sluice_daily_spend
-SELECT CAST(started_at AT TIME ZONE 'UTC' AS DATE), 'key', key_hash, COUNT(*),
+SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'key', key_hash, COUNT(*),
        SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
        SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
 FROM sluice_spend_logs WHERE key_hash IS NOT NULL
-GROUP BY CAST(started_at AT TIME ZONE 'UTC' AS DATE), key_hash;
+GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), key_hash;
 
 INSERT INTO sluice_daily_spend
-SELECT CAST(started_at AT TIME ZONE 'UTC' AS DATE), 'team', team_id, COUNT(*),
+SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'team', team_id, COUNT(*),
        SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
        SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
 FROM sluice_spend_logs WHERE team_id IS NOT NULL
-GROUP BY CAST(started_at AT TIME ZONE 'UTC' AS DATE), team_id;
+GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), team_id;
 
 INSERT INTO sluice_daily_spend
-SELECT CAST(started_at AT TIME ZONE 'UTC' AS DATE), 'model_group', model_group, COUNT(*),
+SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'model_group', model_group, COUNT(*),
        SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
        SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
 FROM sluice_spend_logs
-GROUP BY CAST(started_at AT TIME ZONE 'UTC' AS DATE), model_group;
+GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), model_group;
 
 INSERT INTO sluice_daily_spend
-SELECT CAST(started_at AT TIME ZONE 'UTC' AS DATE), 'deployment', deployment_id, COUNT(*),
+SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'deployment', deployment_id, COUNT(*),
        SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
        SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
 FROM sluice_spend_logs WHERE deployment_id IS NOT NULL
-GROUP BY CAST(started_at AT TIME ZONE 'UTC' AS DATE), deployment_id;
+GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), deployment_id;
+
+INSERT INTO sluice_daily_spend
+SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'key_model', key_hash || ':' || model_group, COUNT(*),
+       SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
+       SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
+FROM sluice_spend_logs WHERE key_hash IS NOT NULL
+GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), key_hash, model_group;

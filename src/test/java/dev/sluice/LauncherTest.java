@@ -28,6 +28,7 @@ class LauncherTest {
         assertThat(command("-Xms512m")).doesNotContain("-Xmx112m", "-Xms112m").contains("-Xms512m");
         assertThat(command("-XX:MaxRAMPercentage=50")).doesNotContain("-Xmx112m", "-Xms112m");
         assertThat(command("-XX:MaxHeapSize=1g")).doesNotContain("-Xmx112m", "-Xms112m");
+        assertThat(command("-XX:MaxRAM=4g")).doesNotContain("-Xmx112m", "-Xms112m");
     }
 
     @Test

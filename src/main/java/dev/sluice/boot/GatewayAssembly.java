@@ -158,7 +158,7 @@ final class GatewayAssembly {
             GatewayMetrics metrics) {
         SpendCounters counters = new SpendCounters(time.clock());
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
-                KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), time.clock())));
+                KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock())));
         directory.ifPresent(keys -> metrics.counterOf("sluice_key_store_reads_total",
                 "Keys read from the database (first reads and refreshes of the key cache).", () -> (double) keys.storeReads()));
         SpendRecorder spend = new MeteredSpend(accounts.map(Accounts::spend).orElse(SpendRecorder.NONE), metrics);

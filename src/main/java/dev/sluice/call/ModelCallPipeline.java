@@ -211,12 +211,7 @@ public final class ModelCallPipeline {
 
     private Future<Void> admit(ModelCall call) {
         ModelGroup group = call.group();
-        List<String> tags;
-        try {
-            tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
-        } catch (ApiError refused) {
-            return Future.failedFuture(refused);
-        }
+        List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
         return services.access().admit(call.caller(), group.name(), CallIds.spendRowId(call.request, call.callId), tags,
                         () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {

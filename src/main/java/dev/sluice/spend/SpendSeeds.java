@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * key's and its team's spend from their rows, raising this process's count to the store's
  * when the store has more (spend other replicas posted: budgets shared through the database
  * hold across replicas within a key refresh and a spend flush), and each of the key's
- * per-model budgets from the spend log.
+ * per-model budgets from the spend log and its daily rollups
+ * ({@link SpendRepository#sumCostByKeyAndModelGroup}).
  *
  * <p>A per-model budget has no stored spend or reset time of its own: its spend is the sum of
  * the key's logged calls to that group. The first read seeds it with the sum over the last
@@ -33,13 +34,16 @@ import java.util.function.Consumer;
 public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     private final SpendCounters counters;
     private final SpendRepository spendLog;
+    /** How long the spend log keeps its rows: a sum reaching further back reads the daily rollups. */
+    private final Duration retention;
     private final Clock clock;
     /** When the spend log sum a per-model counter was seeded with began. */
     private final Map<Scope.KeyModel, Instant> seededSince = new ConcurrentHashMap<>();
 
-    public SpendSeeds(SpendCounters counters, SpendRepository spendLog, Clock clock) {
+    public SpendSeeds(SpendCounters counters, SpendRepository spendLog, Duration retention, Clock clock) {
         this.counters = counters;
         this.spendLog = spendLog;
+        this.retention = retention;
         this.clock = clock;
     }
 
@@ -68,7 +72,8 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     }
 
     private double sum(Scope.KeyModel scope, Instant since) {
-        return spendLog.sumCostByKeyAndModelGroup(scope.keyId(), scope.modelGroup(), since).doubleValue();
+        return spendLog.sumCostByKeyAndModelGroup(scope.keyId(), scope.modelGroup(), since,
+                clock.instant().minus(retention)).doubleValue();
     }
 
     private static StoredSpend stored(BigDecimal spend, Optional<String> duration, Optional<Instant> resetAt) {

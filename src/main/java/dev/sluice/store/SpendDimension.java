@@ -8,7 +8,9 @@ public enum SpendDimension {
     TEAM("team"),
     MODEL_GROUP("model_group"),
     DEPLOYMENT("deployment"),
-    TAG("tag");
+    TAG("tag"),
+    /** A key's calls to one model group, named {@link #keyModel}: what a per-model budget is held against. */
+    KEY_MODEL("key_model");
 
     private final String column;
 
@@ -29,7 +31,13 @@ public enum SpendDimension {
             case MODEL_GROUP -> List.of(row.modelGroup());
             case DEPLOYMENT -> row.deploymentId().map(List::of).orElse(List.of());
             case TAG -> row.tags();
+            case KEY_MODEL -> row.keyHash().map(hash -> List.of(keyModel(hash, row.modelGroup()))).orElse(List.of());
         };
+    }
+
+    /** The name of a key's calls to a model group in the {@link #KEY_MODEL} dimension. */
+    public static String keyModel(String keyHash, String modelGroup) {
+        return keyHash + ':' + modelGroup;
     }
 
     static SpendDimension ofColumn(String column) {
@@ -39,6 +47,6 @@ public enum SpendDimension {
             }
         }
         throw new IllegalArgumentException("dimension: \"" + column + "\" (expected: one of key, team, model_group, "
-                + "deployment, tag)");
+                + "deployment, tag, key_model)");
     }
 }

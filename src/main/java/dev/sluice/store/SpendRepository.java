@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,7 +32,10 @@ public final class SpendRepository {
             + "cached_tokens, request_tags";
     private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
-    private static final String SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs WHERE ";
+    private static final String KEY_MODEL_SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs "
+            + "WHERE key_hash = ? AND model_group = ? AND started_at >= ? AND started_at < ? "
+            + "UNION ALL SELECT COALESCE(SUM(spend), 0) FROM sluice_daily_spend "
+            + "WHERE dimension = 'key_model' AND name = ? AND spend_date >= ?";
 
     private final Database database;
 
@@ -93,17 +98,41 @@ public final class SpendRepository {
     }
 
     /**
-     * Dollars logged for the key's calls to the model group that started at or after
-     * {@code since}: what a {@code model_max_budget} entry is held against.
+     * Dollars the key spent on the model group in calls that started at or after {@code since}:
+     * what a {@code model_max_budget} entry is held against. Whole UTC days after {@code since}'s
+     * own come from the daily rollups, which outlive the log's rows; the rest of {@code since}'s
+     * day from the log's rows, while the log keeps them ({@code keptSince}: the oldest start its
+     * rows are sure to have); before that, {@code since}'s whole day from the rollups, which may
+     * count up to a day more than the period holds, never less. One statement, so a post landing
+     * meanwhile is counted in both parts or neither.
      */
-    public BigDecimal sumCostByKeyAndModelGroup(String keyHash, String modelGroup, Instant since) {
-        return sum("sum key spend on a model group", "key_hash = ? AND model_group = ? AND started_at >= ?", since,
-                keyHash, modelGroup);
+    public BigDecimal sumCostByKeyAndModelGroup(String keyHash, String modelGroup, Instant since, Instant keptSince) {
+        LocalDate day = LocalDate.ofInstant(since, ZoneOffset.UTC);
+        Instant nextDay = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        boolean fromLog = !since.isBefore(keptSince);
+        return database.withConnection("sum key spend on a model group", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(KEY_MODEL_SUM)) {
+                statement.setString(1, keyHash);
+                statement.setString(2, modelGroup);
+                Columns.time(statement, 3, fromLog ? since : nextDay);
+                Columns.time(statement, 4, nextDay);
+                statement.setString(5, SpendDimension.keyModel(keyHash, modelGroup));
+                statement.setDate(6, java.sql.Date.valueOf(fromLog ? day.plusDays(1) : day));
+                BigDecimal sum = Money.ZERO;
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        sum = sum.add(Money.of(rows.getBigDecimal(1)));
+                    }
+                }
+                return Money.of(sum);
+            }
+        });
     }
 
     /**
      * Deletes the rows of calls that started before {@code cutoff}, {@code chunk} rows per
-     * transaction so that no one delete holds the log for long. Their rollups stay.
+     * transaction so that no one delete holds the log for long, until none is left. Their
+     * rollups stay.
      *
      * @return how many rows were deleted
      */
@@ -119,7 +148,9 @@ public final class SpendRepository {
                 }
             });
             deleted += batch;
-            if (batch < chunk) {
+            // Until a chunk finds nothing: a replica pruning at the same moment may have taken
+            // part of this one's chunk, so a short chunk does not mean the old rows are gone.
+            if (batch == 0) {
                 return deleted;
             }
         }
@@ -132,21 +163,6 @@ public final class SpendRepository {
                     ResultSet rows = statement.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);
-            }
-        });
-    }
-
-    private BigDecimal sum(String operation, String condition, Instant since, String... values) {
-        return database.withConnection(operation, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(SUM + condition)) {
-                for (int i = 0; i < values.length; i++) {
-                    statement.setString(i + 1, values[i]);
-                }
-                Columns.time(statement, values.length + 1, since);
-                try (ResultSet rows = statement.executeQuery()) {
-                    rows.next();
-                    return Money.of(rows.getBigDecimal(1));
-                }
             }
         });
     }

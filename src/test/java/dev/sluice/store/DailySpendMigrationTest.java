@@ -6,13 +6,31 @@ import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.TimeZone;
+import org.h2.util.DateTimeUtils;
 import org.assertj.core.groups.Tuple;
 
 /** Migration 6 rolls up, by UTC day, what the spend log held before it, and the log keeps its rows. */
 class DailySpendMigrationTest {
 
+    /**
+     * Run in Tokyo, nine hours ahead of UTC: the migration takes each call's UTC day whatever
+     * zone the process runs in (H2 would take a zoned time's date in the JVM's own).
+     */
     @StoreTest
     void whatWasLoggedBeforeTheRollupsIsRolledUpByDay(TestDatabase store) {
+        TimeZone zone = TimeZone.getDefault();
+        TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
+        DateTimeUtils.resetCalendar();
+        try {
+            rollsUpByUtcDay(store);
+        } finally {
+            TimeZone.setDefault(zone);
+            DateTimeUtils.resetCalendar();
+        }
+    }
+
+    private static void rollsUpByUtcDay(TestDatabase store) {
         Database database = store.connect();
         database.migrate("5");
         database.withConnection("log calls before the rollups", connection -> {
@@ -40,6 +58,8 @@ class DailySpendMigrationTest {
                 .containsExactly(3L);
         assertThat(rollups.of(SpendDimension.DEPLOYMENT, "g-east", first, first)).extracting(DailySpend::requests)
                 .containsExactly(2L);
+        assertThat(rollups.of(SpendDimension.KEY_MODEL, SpendDimension.keyModel("k1", "g"), first, first))
+                .extracting(DailySpend::spend).containsExactly(StoreFixtures.dollars("1.75"));
         assertThat(new SpendRepository(database).count()).isEqualTo(3);
     }
 }

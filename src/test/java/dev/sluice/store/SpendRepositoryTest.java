@@ -101,17 +101,41 @@ class SpendRepositoryTest {
                 row("other-team", "sk-c", "t2", "gpt-4o", "0.0004", since.plusSeconds(5)),
                 row("no-key", null, null, "gpt-4o", "0.00005", since.plusSeconds(5))));
 
-        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", since.plusNanos(1_000))).isEqualTo(Money.ZERO);
-        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o-mini", since)).isEqualTo(dollars("0.02"));
-        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", since)).isEqualTo(dollars("0.1"));
-        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", T0)).isEqualTo(dollars("100.1"));
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", since.plusNanos(1_000), T0)).isEqualTo(Money.ZERO);
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o-mini", since, T0)).isEqualTo(dollars("0.02"));
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", since, T0)).isEqualTo(dollars("0.1"));
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "gpt-4o", T0, T0)).isEqualTo(dollars("100.1"));
+    }
+
+    @StoreTest
+    void aKeysSpendOnAGroupBeyondTheDaysTheLogKeepsComesFromTheDailyRollups(Database database) {
+        Instant day1 = T0.plusSeconds(12 * 3600);
+        new SpendLedger(database).post(List.of(
+                row("d1-early", "sk-a", null, "g", "1", day1.minusSeconds(3600)),
+                row("d1-late", "sk-a", null, "g", "2", day1.plusSeconds(3600)),
+                row("d2", "sk-a", null, "g", "4", day1.plusSeconds(86_400)),
+                row("d3", "sk-a", null, "g", "8", day1.plusSeconds(2 * 86_400)),
+                row("other-group", "sk-a", null, "h", "16", day1.plusSeconds(86_400))));
+        SpendRepository spend = new SpendRepository(database);
+
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "g", day1, T0))
+                .as("the log keeps the first day: its part from the rows, the days after from the rollups")
+                .isEqualTo(dollars("14"));
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "g", day1, day1.plusSeconds(1)))
+                .as("the log no longer keeps the period's start: its whole first day counts, never less")
+                .isEqualTo(dollars("15"));
+        spend.deleteStartedBefore(day1.plusSeconds(3 * 86_400), 100);
+        assertThat(spend.count()).isZero();
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-a"), "g", Instant.EPOCH, day1.plusSeconds(3 * 86_400)))
+                .as("a budget without a period counts every day the rollups hold")
+                .isEqualTo(dollars("15"));
     }
 
     @StoreTest
     void nothingLoggedSumsToZero(Database database) {
         SpendRepository spend = new SpendRepository(database);
 
-        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-nobody"), "gpt-4o", T0)).isEqualTo(Money.ZERO);
+        assertThat(spend.sumCostByKeyAndModelGroup(hash("sk-nobody"), "gpt-4o", T0, T0)).isEqualTo(Money.ZERO);
         assertThat(spend.find("nothing")).isEmpty();
     }
 

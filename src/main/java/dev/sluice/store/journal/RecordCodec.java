@@ -75,8 +75,33 @@ final class RecordCodec {
         return new Encoded(row, strings, tags, unscaled, HEADER_BYTES + body);
     }
 
+    /** Each platform thread's frame buffer; see {@link Encoded#frame}. */
+    private static final ThreadLocal<ByteBuffer> FRAMES = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1024));
+
     /** A row's strings as bytes and its frame's size, so the frame can be written into a buffer of the right size. */
     record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, int frameBytes) {
+        /**
+         * The whole frame, ready to write, in a buffer valid until this thread's next frame. A
+         * platform thread (an event loop) encodes into one direct buffer it keeps, which the
+         * operating system's write takes as it is, where a heap buffer would first be copied
+         * into a direct one; a virtual thread, which may be one of millions, gets a heap buffer.
+         */
+        ByteBuffer frame(long appendedAtMillis) {
+            ByteBuffer buffer;
+            if (Thread.currentThread().isVirtual()) {
+                buffer = ByteBuffer.allocate(frameBytes);
+            } else {
+                buffer = FRAMES.get();
+                if (buffer.capacity() < frameBytes) {
+                    buffer = ByteBuffer.allocateDirect(Math.max(frameBytes, buffer.capacity() * 2));
+                    FRAMES.set(buffer);
+                }
+                buffer.clear().limit(frameBytes);
+            }
+            writeTo(buffer, appendedAtMillis);
+            return buffer.flip();
+        }
+
         /** Puts the whole frame at {@code out}'s position. */
         void writeTo(ByteBuffer out, long appendedAtMillis) {
             int start = out.position();

@@ -67,8 +67,6 @@ public final class SpendJournal implements AutoCloseable {
     private final JournalOptions options;
     private final SegmentFiles.Lock folderLock;
     private final GroupCommit commit;
-    /** Each appending thread's frame buffer; see {@link #frameBuffer}. */
-    private static final ThreadLocal<ByteBuffer> FRAMES = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1024));
     private final ReentrantLock lock = new ReentrantLock();
     private final JournalReader reader;
     private final AckCheckpoint checkpoint;
@@ -158,9 +156,7 @@ public final class SpendJournal implements AutoCloseable {
      */
     public AppendResult append(SpendRow row) {
         RecordCodec.Encoded encoded = RecordCodec.prepare(Objects.requireNonNull(row, "row"));
-        ByteBuffer frame = frameBuffer(encoded.frameBytes());
-        encoded.writeTo(frame, options.clock().millis());
-        frame.flip();
+        ByteBuffer frame = encoded.frame(options.clock().millis());
         long position;
         lock.lock();
         try {
@@ -182,20 +178,6 @@ public final class SpendJournal implements AutoCloseable {
             lock.unlock();
         }
         return new AppendResult(AppendResult.Outcome.ACCEPTED, position);
-    }
-
-    /**
-     * A cleared direct buffer of at least {@code bytes} for this thread's next frame: the
-     * thread encodes its rows into one buffer it keeps, and the operating system's write takes
-     * a direct buffer as it is, where a heap buffer would be copied into one first.
-     */
-    private static ByteBuffer frameBuffer(int bytes) {
-        ByteBuffer buffer = FRAMES.get();
-        if (buffer.capacity() < bytes) {
-            buffer = ByteBuffer.allocateDirect(Math.max(bytes, buffer.capacity() * 2));
-            FRAMES.set(buffer);
-        }
-        return buffer.clear().limit(bytes);
     }
 
     /** Writes a frame to the active segment; the position past it, or -1 when the disk refused (logged). */

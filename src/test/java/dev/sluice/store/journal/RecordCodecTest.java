@@ -75,6 +75,22 @@ class RecordCodecTest {
     }
 
     @Test
+    void aFrameReadyToWriteHoldsItsRowOnAnEventLoopsThreadAndOnAVirtualOne() throws Exception {
+        SpendRow first = row("call-1");
+        SpendRow second = SpendRow.builder("call-2", "g".repeat(3000), T0).build();
+
+        ByteBuffer platform = RecordCodec.prepare(first).frame(7);
+        assertThat(platform.isDirect()).isTrue();
+        assertThat(decode(platform).row()).isEqualTo(first);
+        ByteBuffer grown = RecordCodec.prepare(second).frame(8);
+        assertThat(decode(grown).row()).as("a frame larger than the kept buffer").isEqualTo(second);
+        ByteBuffer[] virtual = new ByteBuffer[1];
+        Thread.ofVirtual().start(() -> virtual[0] = RecordCodec.prepare(first).frame(9)).join();
+        assertThat(virtual[0].isDirect()).isFalse();
+        assertThat(decode(virtual[0]).row()).isEqualTo(first);
+    }
+
+    @Test
     void anyChangedByteOfTheBodyFailsTheChecksum() {
         ByteBuffer frame = frame(row("call-1"), 0);
         int length = frame.getInt(0);
