@@ -11,9 +11,9 @@ import dev.sluice.store.RouterSettingRepository;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
-import dev.sluice.store.SpendWriterStatus;
 import dev.sluice.store.journal.JournalStatus;
 import dev.sluice.store.journal.JournaledSpend;
+import dev.sluice.store.journal.SpendShippingStatus;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.store.StoreOptions;
@@ -218,7 +218,7 @@ public final class Accounts implements AutoCloseable {
     }
 
     /** The spend rows' state: rows not yet in the store, the journal's bytes, whether the store took the last post. */
-    public SpendWriterStatus spendStatus() {
+    public SpendShippingStatus spendStatus() {
         return spend.status();
     }
 

@@ -7,7 +7,6 @@ import dev.sluice.router.Cooldowns;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.state.RoutingSignals;
 import dev.sluice.state.redis.RedisLink;
-import dev.sluice.store.SpendWriterStatus;
 import dev.sluice.sync.StoredModelSync;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +17,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * The gauges {@code /metrics} reads at each scrape from the parts of the gateway that hold
  * their state: calls in flight and benches per deployment, the Redis link, the database and
- * the spend writer. Reading them takes no lock and makes no call.
+ * the spend journal. Reading them takes no lock and makes no call.
  */
 final class MetricGauges {
     private MetricGauges() {}
@@ -46,15 +45,16 @@ final class MetricGauges {
         });
     }
 
-    /** The database and the spend writer, when a store is open. */
+    /** The database and the spend journal, when a store is open. */
     static void store(GatewayMetrics metrics, Optional<Accounts> accounts, Optional<StoredModelSync> storedModels) {
         storedModels.ifPresent(sync -> metrics.gauge("sluice_database_up",
                 "1 when the last read of the database (every 2 s) succeeded, else 0.", () -> sync.readable() ? 1.0 : 0.0));
         accounts.ifPresent(store -> {
+            // Kept for dashboards made before the spend journal: every row is journaled before its call ends.
             metrics.gauge("sluice_spend_rows_waiting", "Spend rows held in memory only: none since the spend journal.",
-                    () -> (double) store.spendStatus().rowsQueued());
+                    () -> 0.0);
             metrics.gauge("sluice_spend_rows_buffered_on_disk", "Spend rows in the spend journal, not yet in the database.",
-                    () -> (double) store.spendStatus().rowsOnDisk());
+                    () -> (double) store.spendStatus().rowsPending());
             metrics.gauge("sluice_spend_journal_bytes", "Bytes of the spend journal's segment files on disk.",
                     () -> (double) store.spendJournal().bytesOnDisk());
             metrics.gauge("sluice_spend_journal_fill_ratio", "The spend journal's bytes against its bound (1 GiB): billable "
@@ -63,7 +63,7 @@ final class MetricGauges {
                     + "has waited in the spend journal.", () -> store.spendJournal().oldestPendingAge().toMillis() / 1000.0);
             metrics.gauge("sluice_spend_dead_letters", "Spend rows the database refused, set aside with their reason.",
                     () -> (double) store.spendStatus().deadLetters());
-            metrics.gauge("sluice_spend_store_reachable", "1 when the database took the spend writer's last post, else 0.",
+            metrics.gauge("sluice_spend_store_reachable", "1 when the database took the spend journal shipper's last post, else 0.",
                     () -> store.spendStatus().sinkReachable() ? 1.0 : 0.0);
         });
     }

@@ -11,8 +11,8 @@ import dev.sluice.json.Json;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.state.redis.RedisHealth;
 import dev.sluice.state.redis.RedisLink;
-import dev.sluice.store.SpendWriterStatus;
 import dev.sluice.store.StoreStatus;
+import dev.sluice.store.journal.SpendShippingStatus;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -128,10 +128,11 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
             body.put("db_location", location);
         }
         gateway.accounts().ifPresent(accounts -> {
-            SpendWriterStatus spend = accounts.spendStatus();
+            SpendShippingStatus spend = accounts.spendStatus();
             body.putObject("spend_log")
-                    .put("rows_waiting", spend.rowsQueued())
-                    .put("rows_buffered_on_disk", spend.rowsOnDisk())
+                    // No row waits in memory since the spend journal; the field stays for those who read it.
+                    .put("rows_waiting", 0)
+                    .put("rows_buffered_on_disk", spend.rowsPending())
                     .put("bytes_buffered_on_disk", spend.bytesOnDisk())
                     .put("store_took_last_post", spend.sinkReachable())
                     .put("dead_letters", spend.deadLetters());

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Spend rows the database refused on their own (a value it cannot store), kept so that no
  * accepted row is dropped and one bad row never blocks the rest: one JSON line each in
- * {@value #FILE_NAME}, in the spend journal's (or a spend buffer's) folder, with the spend
+ * {@value #FILE_NAME}, in the spend journal's folder, with the spend
  * log's column names (the cost as a decimal string, the start time as ISO-8601) and the
  * refusal in {@code error}. An operator reads them, fixes the cause, and posts them by hand.
  * The file is not bounded: a row lands here only when the database refused it alone, which
@@ -32,10 +32,6 @@ public final class DeadLetters {
 
     DeadLetters(Path file) {
         this.file = file;
-    }
-
-    static DeadLetters beside(SpendBuffer buffer) {
-        return in(buffer.folder());
     }
 
     /** The dead letters of the spend rows kept in {@code folder}. */

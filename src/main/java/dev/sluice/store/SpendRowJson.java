@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A {@link SpendRow} as one line of JSON, the form the {@link SpendBuffer} and the dead-letter
- * file keep rows in. Field names are the spend log's column names. The cost is a decimal
+ * A {@link SpendRow} as one line of JSON, the form the dead-letter file keeps rows in, and the
+ * spend buffer of earlier versions ({@link LegacySpendBuffer}) kept them in. Field names are the spend log's column names. The cost is a decimal
  * string and the start time an ISO-8601 string, so both come back exactly as they went in
  * (a JSON number would be read back as a double); absent values are left out.
  */

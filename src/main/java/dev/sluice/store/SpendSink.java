@@ -3,13 +3,14 @@ package dev.sluice.store;
 import java.util.List;
 
 /**
- * Where finished calls' spend rows are posted: the {@link SpendLedger} in the gateway. A
- * {@link SpendWriter} feeds one from its own thread, in batches.
+ * Where finished calls' spend rows are posted: the {@link SpendLedger} in the gateway. The
+ * spend journal's shipper ({@link dev.sluice.store.journal.JournalShipper}) feeds one from
+ * its own thread, in batches.
  *
- * <p>An implementation must be idempotent by {@link SpendRow#callId() call id}: the writer
+ * <p>An implementation must be idempotent by {@link SpendRow#callId() call id}: the shipper
  * posts a row again whenever it cannot tell whether an earlier post was committed (an
- * outage mid-post, a crash before the buffer on disk forgot the row), and the second post
- * must change nothing.
+ * outage mid-post, a crash before the journal's acknowledgement reached the disk, a spend
+ * buffer of an earlier version imported again), and the second post must change nothing.
  */
 @FunctionalInterface
 public interface SpendSink {

@@ -7,15 +7,16 @@
  * Responses API's answers for later calls); {@link dev.sluice.store.SpendLedger} posts finished
  * calls so that spend totals stay the exact sums of the spend log.
  *
- * <p>{@link dev.sluice.store.SpendWriter} is how calls reach the ledger: it takes each
- * call's row without blocking, posts rows in batches from a thread of its own, and keeps
- * them in the {@link dev.sluice.store.SpendBuffer} on disk while the database cannot be
- * reached, so that spend is never lost.
+ * <p>The spend journal ({@link dev.sluice.store.journal}) is how calls reach the ledger: it
+ * takes each call's row without waiting on the disk or the database, keeps it on disk, and
+ * posts rows in batches from a thread of its own, so that spend is never lost.
+ * {@link dev.sluice.store.LegacySpendBuffer} reads the spend buffer folder of earlier
+ * versions, whose rows the journal imports.
  *
- * <p>Everything else here, {@code SpendWriter}'s flush and close included, blocks on the
+ * <p>Everything else here blocks on the
  * database or the disk. Callers run it on virtual threads or workers, never on an event
  * loop; failures are {@link dev.sluice.store.StoreException}s whose reason
- * says whether the database was unreachable (buffer and retry), a unique value was taken,
+ * says whether the database was unreachable (keep the rows and retry), a unique value was taken,
  * or something else failed.
  */
 package dev.sluice.store;

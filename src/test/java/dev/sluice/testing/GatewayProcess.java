@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 /**
  * The built jar running as a gateway in a process of its own, as a user runs a replica:
  * {@code java -jar target/sluice.jar --config FILE --port 0 --host 127.0.0.1}, started in a
- * folder of its own (where its config, its output and its spend buffer go) and ready once
+ * folder of its own (where its config, its output and its spend journal go) and ready once
  * {@code /health/readiness} answers. The port is the one the gateway names in its
  * {@code server.started} line: a port chosen here and handed over could be taken by another
  * socket before the gateway binds it. {@link #close()} stops it with SIGTERM, then SIGKILL if

@@ -1,16 +1,9 @@
 package dev.sluice.store.journal;
 
-import dev.sluice.store.SpendBuffer;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
-import dev.sluice.store.SpendWriter;
-import dev.sluice.store.SpendWriterOptions;
-import dev.sluice.store.SpendWriterStatus;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where a gateway's finished calls' spend rows go: appended to the {@link SpendJournal} before
@@ -19,52 +12,44 @@ import org.slf4j.LoggerFactory;
  * them. While the store is away the journal grows, up to its bound.
  *
  * <p>A spend buffer an earlier version left beside it (rows that had not reached the store
- * when it stopped) is drained to the store by that version's writer, once, beside the journal.
+ * when it stopped) is imported into the journal at open ({@link LegacySpendImport}).
  */
 public final class JournaledSpend implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(JournaledSpend.class);
-
     private final SpendJournal journal;
-    private final SpendBuffer legacyBuffer;
     private JournalShipper shipper;
-    private SpendWriter legacyWriter;
 
-    private JournaledSpend(SpendJournal journal, SpendBuffer legacyBuffer) {
+    private JournaledSpend(SpendJournal journal) {
         this.journal = journal;
-        this.legacyBuffer = legacyBuffer;
     }
 
     /**
-     * Opens the journal in {@code journalFolder}, and the spend buffer an earlier version left in
-     * {@code legacyBufferFolder} when it holds rows. Nothing is shipped until {@link #start}.
+     * Opens the journal in {@code journalFolder}, and imports into it the rows of the spend
+     * buffer an earlier version left in {@code legacyBufferFolder}, when there is one. Nothing is
+     * shipped until {@link #start}.
      */
     public static JournaledSpend open(Path journalFolder, Path legacyBufferFolder) {
-        SpendJournal journal = SpendJournal.open(JournalOptions.in(journalFolder));
-        SpendBuffer legacy = null;
+        return open(JournalOptions.in(journalFolder), legacyBufferFolder);
+    }
+
+    static JournaledSpend open(JournalOptions options, Path legacyBufferFolder) {
+        SpendJournal journal = SpendJournal.open(options);
         try {
-            if (Files.isDirectory(legacyBufferFolder)) {
-                legacy = SpendBuffer.open(legacyBufferFolder, SpendBuffer.DEFAULT_MAX_BYTES);
-                if (legacy.isEmpty()) {
-                    legacy.close();
-                    legacy = null;
-                }
-            }
+            LegacySpendImport.run(legacyBufferFolder, journal);
         } catch (RuntimeException e) {
             journal.close();
             throw e;
         }
-        return new JournaledSpend(journal, legacy);
+        return new JournaledSpend(journal);
     }
 
-    /** Starts shipping to {@code sink}, the journal's rows and any a spend buffer left. */
+    /** Starts shipping the journal's rows to {@code sink}. */
     public synchronized void start(SpendSink sink) {
+        start(sink, ShipperOptions.DEFAULTS);
+    }
+
+    synchronized void start(SpendSink sink, ShipperOptions options) {
         Objects.requireNonNull(sink, "sink");
-        shipper = JournalShipper.start(journal, sink, ShipperOptions.DEFAULTS);
-        if (legacyBuffer != null) {
-            LOG.info("spend.legacy_buffer folder={} rows={}: posting them beside the journal", legacyBuffer.folder(),
-                    legacyBuffer.rows());
-            legacyWriter = SpendWriter.start(sink, legacyBuffer, SpendWriterOptions.DEFAULTS);
-        }
+        shipper = JournalShipper.start(journal, sink, options);
     }
 
     /** Journals a finished call's row; false when the journal cannot take it (over its bound, closed, the disk failing). */
@@ -78,16 +63,13 @@ public final class JournaledSpend implements AutoCloseable {
     }
 
     /** What waits to reach the store, and whether it answered the last post, for readiness and metrics. */
-    public SpendWriterStatus status() {
+    public SpendShippingStatus status() {
         JournalStatus journaled = journal.status();
         ShipperStatus shipping = shipper == null ? null : shipper.status();
-        SpendWriterStatus legacy = legacyWriter == null ? null : legacyWriter.status();
-        long rows = journaled.pendingRecords() + (legacy == null ? 0 : legacy.rowsQueued() + legacy.rowsOnDisk());
-        long bytes = journaled.bytesOnDisk() + (legacy == null ? 0 : legacy.bytesOnDisk());
-        boolean reachable = shipping == null || shipping.sinkReachable();
-        String error = shipping == null ? "" : shipping.lastError();
-        long deadLetters = (shipping == null ? 0 : shipping.deadLetters()) + (legacy == null ? 0 : legacy.deadLetters());
-        return new SpendWriterStatus(0, rows, bytes, reachable, error, deadLetters);
+        return shipping == null
+                ? new SpendShippingStatus(journaled.pendingRecords(), journaled.bytesOnDisk(), true, "", 0)
+                : new SpendShippingStatus(journaled.pendingRecords(), journaled.bytesOnDisk(), shipping.sinkReachable(),
+                        shipping.lastError(), shipping.deadLetters());
     }
 
     /** The journal's own state: its fill, what waits and for how long. */
@@ -102,11 +84,5 @@ public final class JournaledSpend implements AutoCloseable {
             shipper.close();
         }
         journal.close();
-        if (legacyWriter != null) {
-            legacyWriter.close();
-        }
-        if (legacyBuffer != null) {
-            legacyBuffer.close();
-        }
     }
 }

@@ -5,26 +5,85 @@ import static dev.sluice.store.journal.JournalFixtures.crashCopy;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.json.Json;
 import dev.sluice.store.Database;
+import dev.sluice.store.DeadLetters;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendSink;
 import dev.sluice.testing.StoreTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shipper through the real ledger: a crash after rows were posted and acknowledged,
- * but before the acknowledgement reached the disk, makes the next process post them again,
- * and the ledger, idempotent by call id, logs each call once.
+ * The shipper through the real ledger: rows land once, in a few large transactions; a row
+ * the database refuses alone is set aside while the rest land; and a crash after rows were
+ * posted and acknowledged, but before the acknowledgement reached the disk, makes the next
+ * process post them again, and the ledger, idempotent by call id, logs each call once.
  */
 class JournalShipperLedgerTest {
     @TempDir
     Path folder;
     @TempDir
     Path elsewhere;
+
+    @StoreTest
+    void everyRowLandsOnceInAFewLargeTransactions(Database database) {
+        SpendLedger ledger = new SpendLedger(database);
+        List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
+        SpendSink counted = rows -> {
+            batches.add(rows.size());
+            return ledger.post(rows);
+        };
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK)) {
+            for (int i = 0; i < 3000; i++) {
+                assertThat(journal.append(row("call-" + i)).accepted()).isTrue();
+            }
+            assertThat(shipper.flush(WAIT)).isTrue();
+            assertThat(shipper.status().deadLetters()).isZero();
+        }
+
+        assertThat(new SpendRepository(database).count()).isEqualTo(3000);
+        assertThat(batches).allSatisfy(size -> assertThat(size).isBetween(1, 1000));
+        assertThat(batches.stream().mapToInt(Integer::intValue).sum()).isEqualTo(3000);
+        assertThat(batches).as("posts of 3000 rows").hasSizeLessThanOrEqualTo(60);
+    }
+
+    @StoreTest
+    void aRowTheDatabaseRefusesAloneIsSetAsideAndTheRestOfItsBatchLands(Database database) throws Exception {
+        String tooLong = "call-" + "x".repeat(300);  // call_id is VARCHAR(255)
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database),
+                        JournalShipperTest.QUICK)) {
+            for (int i = 0; i < 5; i++) {
+                journal.append(row("good-" + i));
+            }
+            journal.append(row(tooLong));
+            for (int i = 5; i < 10; i++) {
+                journal.append(row("good-" + i));
+            }
+            assertThat(shipper.flush(WAIT)).isTrue();
+            ShipperStatus status = shipper.status();
+            assertThat(status.deadLetters()).isEqualTo(1);
+            assertThat(status.sinkReachable()).isTrue();
+            assertThat(status.lastError()).startsWith("post spend: ");
+        }
+
+        assertThat(new SpendRepository(database).count()).isEqualTo(10);
+        List<String> deadLetters = Files.readAllLines(folder.resolve(DeadLetters.FILE_NAME));
+        assertThat(deadLetters).singleElement().satisfies(line -> {
+            JsonNode deadLetter = Json.MAPPER.readTree(line);
+            assertThat(deadLetter.get("call_id").textValue()).isEqualTo(tooLong);
+            assertThat(deadLetter.get("error").textValue()).startsWith("post spend: ");
+        });
+    }
 
     @StoreTest
     void rowsShippedAgainAfterACrashAreLoggedOnce(Database database) throws Exception {

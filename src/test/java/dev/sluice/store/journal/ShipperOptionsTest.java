@@ -1,4 +1,4 @@
-package dev.sluice.store;
+package dev.sluice.store.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The writer's options: their defaults, their rules, and the retry schedule. */
-class SpendWriterOptionsTest {
-    static final SpendWriterOptions DEFAULTS = SpendWriterOptions.DEFAULTS;
+/** The shipper's options: their defaults, the retry schedule, and each rule on either side. */
+class ShipperOptionsTest {
+    static final ShipperOptions DEFAULTS = ShipperOptions.DEFAULTS;
 
     @Test
-    void theDefaultsAreTheIssuesNumbers() {
-        assertThat(DEFAULTS).isEqualTo(new SpendWriterOptions(
-                500, Duration.ofMillis(200), 100_000, Duration.ofMillis(250), Duration.ofSeconds(5)));
+    void theDefaultsAreTheDocumentedNumbers() {
+        assertThat(DEFAULTS).isEqualTo(new ShipperOptions(1000, Duration.ofMillis(50), Duration.ofMillis(250),
+                Duration.ofSeconds(5), Duration.ofSeconds(10)));
     }
 
     @Test
@@ -32,17 +32,18 @@ class SpendWriterOptionsTest {
         assertThat(DEFAULTS.withMaxBatchRows(1).maxBatchRows()).isEqualTo(1);
         assertThatThrownBy(() -> DEFAULTS.withMaxBatchRows(0)).hasMessage("maxBatchRows: 0 (expected: >= 1)");
 
-        assertThat(DEFAULTS.withMaxQueuedRows(500).maxQueuedRows()).isEqualTo(500);
-        assertThatThrownBy(() -> DEFAULTS.withMaxQueuedRows(499))
-                .hasMessage("maxQueuedRows: 499 (expected: >= maxBatchRows, 500)");
+        assertThat(DEFAULTS.withGatherWait(Duration.ofNanos(1)).gatherWait()).isEqualTo(Duration.ofNanos(1));
+        assertThatThrownBy(() -> DEFAULTS.withGatherWait(Duration.ZERO)).hasMessage("gatherWait: PT0S (expected: > 0)");
 
-        assertThat(DEFAULTS.withFlushInterval(Duration.ofNanos(1)).flushInterval()).isEqualTo(Duration.ofNanos(1));
-        assertThatThrownBy(() -> DEFAULTS.withFlushInterval(Duration.ZERO)).hasMessage("flushInterval: PT0S (expected: > 0)");
-
-        assertThat(DEFAULTS.withRetry(Duration.ofSeconds(1), Duration.ofSeconds(1)).retryDelay(9)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(DEFAULTS.withRetry(Duration.ofSeconds(1), Duration.ofSeconds(1)).retryDelay(9))
+                .isEqualTo(Duration.ofSeconds(1));
         assertThatThrownBy(() -> DEFAULTS.withRetry(Duration.ofSeconds(2), Duration.ofSeconds(1)))
                 .hasMessage("retryMax: PT1S (expected: >= retryInitial, PT2S)");
         assertThatThrownBy(() -> DEFAULTS.withRetry(Duration.ofMillis(-1), Duration.ofSeconds(1)))
                 .hasMessage("retryInitial: PT-0.001S (expected: > 0)");
+
+        assertThat(DEFAULTS.withCloseTimeout(Duration.ZERO).closeTimeout()).isEqualTo(Duration.ZERO);
+        assertThatThrownBy(() -> DEFAULTS.withCloseTimeout(Duration.ofMillis(-1)))
+                .hasMessage("closeTimeout: PT-0.001S (expected: >= 0)");
     }
 }

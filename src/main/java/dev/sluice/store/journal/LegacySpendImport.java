@@ -1,0 +1,83 @@
+package dev.sluice.store.journal;
+
+import dev.sluice.store.LegacySpendBuffer;
+import dev.sluice.store.SpendRow;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves the rows of a spend buffer an earlier version left ({@link LegacySpendBuffer}) into
+ * the spend journal, at open, so that the journal's shipper posts them with its own.
+ *
+ * <p>The buffer's files are deleted only once every row is in the journal and forced to the
+ * disk. A crash between the two imports the same rows again at the next start, so the journal
+ * then holds them twice: that is safe, because the ledger is idempotent by call id and logs
+ * each call once. A journal that refuses a row (at its bound, or its disk failing) stops the
+ * import, and the buffer is left whole for the next start: the rows already taken ship, and
+ * ship again then, to the same effect.
+ */
+final class LegacySpendImport {
+    private static final Logger LOG = LoggerFactory.getLogger(LegacySpendImport.class);
+
+    private LegacySpendImport() {}
+
+    /**
+     * Imports the rows of the buffer in {@code folder}, when it holds any, into {@code journal}.
+     *
+     * @return the rows imported; 0 when there was no buffer, or it was left in place
+     * @throws dev.sluice.store.StoreException when the buffer cannot be opened
+     * @throws UncheckedIOException            when a segment file cannot be read
+     */
+    static long run(Path folder, SpendJournal journal) {
+        Optional<LegacySpendBuffer> found = LegacySpendBuffer.open(folder);
+        if (found.isEmpty()) {
+            return 0;
+        }
+        try (LegacySpendBuffer legacy = found.get()) {
+            LegacySpendBuffer.Reading reading = legacy.read(row -> taken(journal, row, legacy.folder()));
+            if (!reading.complete()) {
+                LOG.error("spend.legacy_buffer_not_imported folder={} rows_taken={}: the spend journal {} refused a row "
+                        + "(its status: {}); the folder is left whole and imported again at the next start",
+                        legacy.folder(), reading.rows(), journal.options().folder(), journal.status());
+                return 0;
+            }
+            if (!journal.sync()) {
+                LOG.error("spend.legacy_buffer_not_imported folder={} rows={}: the spend journal {} could not force "
+                        + "them to the disk; the folder is left whole and imported again at the next start",
+                        legacy.folder(), reading.rows(), journal.options().folder());
+                return 0;
+            }
+            // From here until the files are gone a crash imports them again: harmless, as the
+            // ledger logs each call id once.
+            boolean folderGone = delete(legacy);
+            LOG.info("spend.legacy_buffer_imported folder={} rows={} skipped_lines={} into {}{}", legacy.folder(),
+                    reading.rows(), reading.skipped(), journal.options().folder(),
+                    folderGone ? "" : "; the folder is kept for the other files in it");
+            return reading.rows();
+        }
+    }
+
+    private static boolean taken(SpendJournal journal, SpendRow row, Path folder) {
+        try {
+            return journal.append(row).accepted();
+        } catch (IllegalArgumentException e) {
+            // Too large for a journal record: keep it where it is rather than drop it.
+            LOG.error("spend buffer {}: call {} cannot be journaled ({})", folder, row.callId(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** Deletes the imported files; whether the folder went with them. A failure is logged, not thrown: the rows are safe. */
+    private static boolean delete(LegacySpendBuffer legacy) {
+        try {
+            return legacy.delete();
+        } catch (UncheckedIOException e) {
+            LOG.error("spend buffer {}: its rows are in the spend journal, but its files cannot be deleted ({}); the "
+                    + "next start imports them again, which logs no call twice", legacy.folder(), e.getMessage());
+            return false;
+        }
+    }
+}
