@@ -18,7 +18,7 @@ class LauncherTest {
     @Test
     void withNoOptionsTheDefaultsComeBeforeTheGatewaysClassAndArguments() {
         assertThat(command()).containsExactly("/jdk/bin/java", "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC",
-                "-XX:MaxMetaspaceSize=128m", "--enable-native-access=ALL-UNNAMED", "-Dsluice.launch=here", "-cp",
+                "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m", "--enable-native-access=ALL-UNNAMED", "-Dsluice.launch=here", "-cp",
                 "sluice.jar", "dev.sluice.cli.Main", "--config", "c.yaml");
     }
 
@@ -35,7 +35,7 @@ class LauncherTest {
     void aCollectorTheCallerNamesReplacesTheSerialOneAndOtherOptionsFollowTheDefaults() {
         List<String> command = command("-XX:+UseG1GC", "-Dfoo=bar");
 
-        assertThat(command).doesNotContain("-XX:+UseSerialGC").contains("-Xmx112m", "-XX:MaxMetaspaceSize=128m");
+        assertThat(command).doesNotContain("-XX:+UseSerialGC", "-XX:NewRatio=1").contains("-Xmx112m", "-XX:MaxMetaspaceSize=128m");
         assertThat(command.indexOf("-Dfoo=bar")).isGreaterThan(command.indexOf("-XX:MaxMetaspaceSize=128m"));
     }
 

@@ -209,7 +209,7 @@ public final class AccessControl {
     public Future<CallTicket> admit(Caller caller, String group, String callId, List<String> tags, DoubleSupplier estimate) {
         if (!spend.accepting()) {
             return Future.failedFuture(new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store "
-                    + "is unreachable and the spend buffer is full. Calls resume as soon as the store is back.", null,
+                    + "is unreachable and the spend journal is full. Calls resume as soon as the store is back.", null,
                     "spend_log_full"));
         }
         Instant now = clock.instant();
@@ -353,8 +353,8 @@ public final class AccessControl {
         return new AccountChanges() {
             // The key's spend counters go too and are counted again from the store on its next
             // use: a changed budget period, or a key or team deleted and made again under the same
-            // key or id, must not inherit the old counts. (Spend still on its way to the store, at
-            // most the writer's last flush interval of it, is then missed in this process.)
+            // key or id, must not inherit the old counts. (Spend still in the spend journal, on its
+            // way to the store, is then missed in this process until the key is read again.)
             @Override
             public void keyChanged(String tokenHash) {
                 directory.ifPresent(d -> d.forget(tokenHash));

@@ -132,7 +132,7 @@ public final class CallTicket {
             keyed.key().userId().ifPresent(row::userId);
         }
         if (!accounting.spend().record(row.build())) {
-            log.error("spend.row_lost call_id={} cost={} reason=the spend buffer is full", callId, dollars);
+            log.error("spend.row_lost call_id={} cost={} reason=the spend journal refused it (full, closed or its disk failing)", callId, dollars);
         }
         return dollars;
     }

@@ -177,7 +177,7 @@ class AccessControlTest {
     }
 
     @Test
-    void aFullSpendBufferRefusesCallsWithA503() {
+    void aFullSpendJournalRefusesCallsWithA503() {
         AccessControl access = access(new SpendRecorder() {
             @Override
             public boolean record(SpendRow row) {
