@@ -102,6 +102,24 @@ class AnswerTextTest {
     }
 
     @Test
+    void readsStreamedPartsIndicesGivenAfterTheDeltaAndSkipsEveryOtherField() {
+        String stream = """
+                data: {"id":"c1","choices":[{"delta":{"role":"assistant","content":"one "},"index":1,"logprobs":{"content":[{"token":"x"}]}}],"usage":null}
+
+                data: {"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"zero"},{"type":"image_url"}]}}]}
+
+                data: {"choices":[{"index":1.0,"delta":{"content":"two"},"text":"!"}]}
+
+                data: {"choices":[{"delta":{"content":"lost"}}], "broken": }
+
+                data: {"choices":[{"index":0,"delta":{"content":null,"tool_calls":[{"index":0}]}}]} trailing
+
+                """;
+
+        assertThat(AnswerText.ofEvents(stream)).isEqualTo("zero\none two!");
+    }
+
+    @Test
     void anEmptyStreamHasNoText() {
         assertThat(AnswerText.ofEvents(List.of())).isEmpty();
         assertThat(AnswerText.ofEvents("data: [DONE]\n\n")).isEmpty();
