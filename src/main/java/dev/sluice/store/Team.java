@@ -1,10 +1,8 @@
 package dev.sluice.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -72,13 +70,7 @@ public record Team(
      * Read without copying the whole metadata, as it is on every call.
      */
     public List<String> metadataTags() {
-        List<String> tags = new ArrayList<>();
-        for (JsonNode tag : metadata.path("tags")) {
-            if (tag.isTextual()) {
-                tags.add(tag.textValue());
-            }
-        }
-        return tags;
+        return BudgetHolder.textEntries(metadata.path("tags"));
     }
 
     /** A team with no limits, no budget and no spend: set what it needs on the builder. */

@@ -1,6 +1,5 @@
 package dev.sluice.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +7,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -99,13 +97,7 @@ public record VirtualKey(
      * Read without copying the whole metadata, as it is on every call.
      */
     public List<String> metadataTags() {
-        List<String> tags = new ArrayList<>();
-        for (JsonNode tag : metadata.path("tags")) {
-            if (tag.isTextual()) {
-                tags.add(tag.textValue());
-            }
-        }
-        return tags;
+        return BudgetHolder.textEntries(metadata.path("tags"));
     }
 
     /** The stored form of a key: its SHA-256 digest in lowercase hex, as LiteLLM stores keys. */
