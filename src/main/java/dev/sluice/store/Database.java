@@ -284,10 +284,17 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * {@link #inTransaction}, one at a time in this process on the embedded store. H2 takes
-     * no lock on a row that is not there yet, so two upserts of the same new row (a daily
-     * rollup's) would both insert it; one process owns an embedded store, so holding its
-     * writers in line is enough. PostgreSQL's own upsert needs no such help.
+     * {@link #inTransaction}, one at a time in this process on the embedded store, and there
+     * written to the store's file before this returns.
+     *
+     * <p>One at a time: H2 takes no lock on a row that is not there yet, so two upserts of the
+     * same new row (a daily rollup's) would both insert it; one process owns an embedded store,
+     * so holding its writers in line is enough. PostgreSQL's own upsert needs no such help.
+     *
+     * <p>Written to the file: H2 keeps a committed transaction in memory until its background
+     * writer's next pass, up to half a second later, so a process killed meanwhile loses it. A
+     * caller that lets go of its own copy once this returns (the spend journal's shipper) must
+     * not lose what it posted: {@code CHECKPOINT} writes it to the operating system first.
      */
     <T> T inWriterTransaction(String operation, SqlWork<T> work) {
         if (engine() != Engine.H2) {
@@ -295,7 +302,13 @@ public final class Database implements AutoCloseable {
         }
         embeddedWriter.lock();
         try {
-            return inTransaction(operation, work);
+            T result = inTransaction(operation, work);
+            withConnection(operation + " (write to the file)", connection -> {
+                try (java.sql.Statement statement = connection.createStatement()) {
+                    return statement.execute("CHECKPOINT");
+                }
+            });
+            return result;
         } finally {
             embeddedWriter.unlock();
         }

@@ -1,0 +1,61 @@
+package dev.sluice.store.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.store.Database;
+import dev.sluice.store.SpendRepository;
+import dev.sluice.store.StoreLocation;
+import dev.sluice.testing.GatewayProcess;
+import dev.sluice.testing.TestDatabases;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The built jar on its embedded store, killed outright ({@code kill -9}) the moment its spend
+ * journal has shipped every row: the store's file holds every call a client got a 200 for.
+ * The journal lets go of a row once the store took it, so the store must have written it to
+ * its file by then, not only committed it in memory.
+ */
+class EmbeddedStoreCrashIT {
+    private static final String MASTER_KEY = "sk-embedded-crash";
+
+    @Test
+    void everyShippedRowIsInTheStoresFileWhenTheProcessIsKilled(@TempDir Path folder) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("crash", MockMode.OK))) {
+            String yaml = """
+                    model_list:
+                      - {model_name: g, litellm_params: {model: openai/g, api_base: '%s'}}
+                    general_settings:
+                      master_key: %s
+                    """.formatted(upstream.baseUrl(), MASTER_KEY);
+            List<String> answered = new ArrayList<>();
+            try (GatewayProcess gateway = GatewayProcess.start("gateway", yaml, folder)) {
+                for (int i = 0; i < 200; i++) {
+                    HttpResponse<String> answer = gateway.post("/v1/chat/completions",
+                            "{\"model\":\"g\",\"messages\":[{\"role\":\"user\",\"content\":\"call " + i + "\"}]}",
+                            "Authorization", "Bearer " + MASTER_KEY);
+                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                    answered.add(answer.headers().firstValue("x-litellm-call-id").orElseThrow());
+                }
+                gateway.awaitMetric("the journal shipped every row", "sluice_spend_rows_buffered_on_disk", 0);
+                ProcessHandle serving = gateway.serving();
+                serving.destroyForcibly(); // kill -9: no shutdown hook, nothing flushed
+                serving.onExit().get(30, TimeUnit.SECONDS);
+            }
+            Path file = folder.resolve("gateway").resolve("sluice-data").resolve("sluice");
+            try (Database store = Database.open(StoreLocation.embedded(file), TestDatabases.OPTIONS)) {
+                SpendRepository spendLog = new SpendRepository(store);
+                assertThat(answered).as("answered calls without a spend row in the store's file")
+                        .filteredOn(id -> spendLog.find(id).isEmpty()).isEmpty();
+            }
+        }
+    }
+}
