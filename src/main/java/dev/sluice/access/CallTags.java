@@ -1,6 +1,7 @@
 package dev.sluice.access;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.json.Json;
 import dev.sluice.store.SpendRow;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,8 +29,8 @@ public final class CallTags {
      */
     public static List<String> of(String header, JsonNode body, Caller caller) {
         Set<String> tags = new LinkedHashSet<>();
-        fromList(body.get("tags"), tags);
-        fromList(body.path("metadata").get("tags"), tags);
+        Json.texts(body.get("tags")).forEach(tag -> add(tag, tags));
+        Json.texts(body.path("metadata").get("tags")).forEach(tag -> add(tag, tags));
         if (header != null) {
             for (String tag : header.split(",")) {
                 add(tag, tags);
@@ -40,17 +41,6 @@ public final class CallTags {
             keyed.team().ifPresent(team -> team.metadataTags().forEach(tag -> add(tag, tags)));
         }
         return tags.isEmpty() ? List.of() : List.copyOf(tags);
-    }
-
-    private static void fromList(JsonNode node, Set<String> tags) {
-        if (node == null || !node.isArray()) {
-            return;
-        }
-        for (JsonNode tag : node) {
-            if (tag.isTextual()) {
-                add(tag.textValue(), tags);
-            }
-        }
     }
 
     private static void add(String tag, Set<String> tags) {

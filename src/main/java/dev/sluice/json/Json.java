@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The one Jackson mapper of the process, and the conversions between trees and buffers. */
 public final class Json {
@@ -45,5 +47,19 @@ public final class Json {
     /** Parses bytes as JSON; throws {@link IOException} with the parser's location on bad input. */
     public static JsonNode parse(byte[] bytes) throws IOException {
         return MAPPER.readTree(bytes);
+    }
+
+    /** The text entries of {@code list}, in order; none when it is missing or not a list. */
+    public static List<String> texts(JsonNode list) {
+        if (list == null || !list.isArray()) {
+            return List.of();
+        }
+        List<String> texts = new ArrayList<>(list.size());
+        for (JsonNode entry : list) {
+            if (entry.isTextual()) {
+                texts.add(entry.textValue());
+            }
+        }
+        return texts;
     }
 }

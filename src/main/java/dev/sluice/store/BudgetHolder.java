@@ -1,10 +1,8 @@
 package dev.sluice.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -36,17 +34,6 @@ public sealed interface BudgetHolder permits Team, VirtualKey {
 
     /** The owner's JSON object, kept as given. */
     ObjectNode metadata();
-
-    /** The text entries of {@code list}, in order; none when it is not a list. */
-    static List<String> textEntries(JsonNode list) {
-        List<String> texts = new ArrayList<>();
-        for (JsonNode entry : list) {
-            if (entry.isTextual()) {
-                texts.add(entry.textValue());
-            }
-        }
-        return texts;
-    }
 
     Instant createdAt();
 

@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -70,7 +71,7 @@ public record Team(
      * Read without copying the whole metadata, as it is on every call.
      */
     public List<String> metadataTags() {
-        return BudgetHolder.textEntries(metadata.path("tags"));
+        return Json.texts(metadata.get("tags"));
     }
 
     /** A team with no limits, no budget and no spend: set what it needs on the builder. */

@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.Json;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -97,7 +98,7 @@ public record VirtualKey(
      * Read without copying the whole metadata, as it is on every call.
      */
     public List<String> metadataTags() {
-        return BudgetHolder.textEntries(metadata.path("tags"));
+        return Json.texts(metadata.get("tags"));
     }
 
     /** The stored form of a key: its SHA-256 digest in lowercase hex, as LiteLLM stores keys. */

@@ -49,6 +49,7 @@ class CallTagsTest {
         // OpenAI's metadata is the caller's own string map: a string there is a valid request.
         assertThat(CallTags.of(null, body("{\"metadata\": {\"tags\": \"billing\"}}"), Caller.OPEN)).isEmpty();
         assertThat(CallTags.of(null, body("{\"tags\": \"prod\"}"), Caller.OPEN)).isEmpty();
+        assertThat(CallTags.of(null, body("{}"), keyed("{\"tags\": {\"a\": \"b\"}}", "{\"tags\": \"t\"}"))).isEmpty();
         assertThat(CallTags.of(null, body("{\"tags\": [1, \" \", \"" + "x".repeat(256) + "\", \" ok \", {\"a\": 1}]}"),
                 Caller.OPEN)).containsExactly("ok");
     }
