@@ -148,15 +148,7 @@ final class GroupCommit implements AutoCloseable {
     public void close() {
         stopped = true;
         LockSupport.unpark(thread);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (ThreadEnd.await(thread)) {
             Thread.currentThread().interrupt();
         }
     }

@@ -121,14 +121,7 @@ public final class JournalShipper implements AutoCloseable {
         synchronized (monitor) {
             monitor.notifyAll();
         }
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        boolean interrupted = ThreadEnd.await(thread);
         journal.sync();
         if (interrupted) {
             Thread.currentThread().interrupt();
