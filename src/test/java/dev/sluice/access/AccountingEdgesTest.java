@@ -44,7 +44,8 @@ class AccountingEdgesTest {
                 """.formatted(models, extra, MASTER, store.generalSetting());
     }
 
-    private static String generate(TestGateway gateway, String body) throws IOException {
+    /** A new virtual key made with the master key: {@code body} as sent to /key/generate. */
+    static String generate(TestGateway gateway, String body) throws IOException {
         HttpResponse<String> generated = gateway.post("/key/generate", body, "Authorization", "Bearer " + MASTER);
         assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
         return Json.parse(generated.body().getBytes()).path("key").asText();

@@ -3,7 +3,6 @@ package dev.sluice.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
@@ -16,7 +15,6 @@ import dev.sluice.testing.Eventually;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestGateway;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -37,28 +35,27 @@ class CallTagsSpendTest {
                 """.formatted(upstream.baseUrl(), MASTER, store.generalSetting());
     }
 
-    private static String generate(TestGateway gateway, String body) throws IOException {
-        HttpResponse<String> generated = gateway.post("/key/generate", body, "Authorization", "Bearer " + MASTER);
-        assertThat(generated.statusCode()).as(generated.body()).isEqualTo(200);
-        return Json.parse(generated.body().getBytes()).path("key").asText();
+    /** The spend row of the call {@code answer} answered, once the journal has shipped it. */
+    private static SpendRow loggedRow(TestDatabase store, HttpResponse<String> answer) {
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        String callId = answer.headers().firstValue("x-litellm-call-id").orElseThrow();
+        SpendRepository log = new SpendRepository(store.database());
+        Eventually.until("the call's spend row is logged", Duration.ofSeconds(10), () -> log.find(callId).isPresent());
+        return log.find(callId).orElseThrow();
     }
 
     @StoreTest
     void tagsFromTheBodyTheHeaderAndTheKeyAreLoggedAndRolledUpButNotSentUpstream(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, upstream))) {
-            String key = generate(gateway, "{\"metadata\": {\"tags\": [\"team-search\"]}}");
+            String key = AccountingEdgesTest.generate(gateway, "{\"metadata\": {\"tags\": [\"team-search\"]}}");
 
             HttpResponse<String> answer = gateway.post("/v1/chat/completions",
                     "{\"model\": \"gpt-a\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}], \"tags\": [\"batch\"],"
                             + " \"metadata\": {\"tags\": [\"nightly\"]}}",
                     "Authorization", "Bearer " + key, "x-litellm-tags", "eu, batch");
 
-            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            String callId = answer.headers().firstValue("x-litellm-call-id").orElseThrow();
-            SpendRepository log = new SpendRepository(store.database());
-            Eventually.until("the call's spend row is logged", Duration.ofSeconds(10), () -> log.find(callId).isPresent());
-            assertThat(log.find(callId).map(SpendRow::tags)).contains(List.of("batch", "nightly", "eu", "team-search"));
+            assertThat(loggedRow(store, answer).tags()).containsExactly("batch", "nightly", "eu", "team-search");
             LocalDate today = LocalDate.now(ZoneOffset.UTC);
             List<DailySpend> byTag = new DailySpendRepository(store.database()).between(SpendDimension.TAG, today.minusDays(1),
                     today.plusDays(1));
@@ -73,18 +70,14 @@ class CallTagsSpendTest {
     void aMetadataTagsStringIsAValidOpenAiRequestAndServedWithoutTags(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, upstream))) {
-            String key = generate(gateway, "{}");
+            String key = AccountingEdgesTest.generate(gateway, "{}");
 
             HttpResponse<String> answer = gateway.post("/v1/chat/completions",
                     "{\"model\": \"gpt-a\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}],"
                             + " \"metadata\": {\"tags\": \"billing\"}}",
                     "Authorization", "Bearer " + key);
 
-            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            String callId = answer.headers().firstValue("x-litellm-call-id").orElseThrow();
-            SpendRepository log = new SpendRepository(store.database());
-            Eventually.until("the call's spend row is logged", Duration.ofSeconds(10), () -> log.find(callId).isPresent());
-            assertThat(log.find(callId).orElseThrow().tags()).isEmpty();
+            assertThat(loggedRow(store, answer).tags()).isEmpty();
         }
     }
 }

@@ -10,9 +10,7 @@ import dev.sluice.store.SpendRepository;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TestDatabases;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,15 +34,9 @@ class EmbeddedStoreCrashIT {
                     general_settings:
                       master_key: %s
                     """.formatted(upstream.baseUrl(), MASTER_KEY);
-            List<String> answered = new ArrayList<>();
+            List<String> answered;
             try (GatewayProcess gateway = GatewayProcess.start("gateway", yaml, folder)) {
-                for (int i = 0; i < 200; i++) {
-                    HttpResponse<String> answer = gateway.post("/v1/chat/completions",
-                            "{\"model\":\"g\",\"messages\":[{\"role\":\"user\",\"content\":\"call " + i + "\"}]}",
-                            "Authorization", "Bearer " + MASTER_KEY);
-                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-                    answered.add(answer.headers().firstValue("x-litellm-call-id").orElseThrow());
-                }
+                answered = SpendJournalCrashIT.answeredCalls(gateway, MASTER_KEY, 200);
                 gateway.awaitMetric("the journal shipped every row", "sluice_spend_rows_buffered_on_disk", 0);
                 ProcessHandle serving = gateway.serving();
                 serving.destroyForcibly(); // kill -9: no shutdown hook, nothing flushed

@@ -28,6 +28,19 @@ import org.junit.jupiter.api.io.TempDir;
 class SpendJournalCrashIT {
     private static final String MASTER_KEY = "sk-crash-master";
 
+    /** {@code count} calls to group {@code g} with {@code key}, each answered 200; their call ids. */
+    static List<String> answeredCalls(GatewayProcess gateway, String key, int count) {
+        List<String> answered = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            HttpResponse<String> answer = gateway.post("/v1/chat/completions",
+                    "{\"model\":\"g\",\"messages\":[{\"role\":\"user\",\"content\":\"call " + i + "\"}]}",
+                    "Authorization", "Bearer " + key);
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            answered.add(answer.headers().firstValue("x-litellm-call-id").orElseThrow());
+        }
+        return answered;
+    }
+
     @Test
     void everyAnsweredCallHasItsSpendRowAfterAKillDuringAnOutage(@TempDir Path folder) throws Exception {
         try (TestDatabase store = TestDatabases.postgres();
@@ -41,16 +54,10 @@ class SpendJournalCrashIT {
                       master_key: %s
                       %s
                     """.formatted(upstream.baseUrl(), MASTER_KEY, store.generalSettingThrough(database.port()));
-            List<String> answered = new ArrayList<>();
+            List<String> answered;
             try (GatewayProcess first = GatewayProcess.start("gateway", yaml, folder)) {
                 database.stop();
-                for (int i = 0; i < 40; i++) {
-                    HttpResponse<String> answer = first.post("/v1/chat/completions",
-                            "{\"model\":\"g\",\"messages\":[{\"role\":\"user\",\"content\":\"call " + i + "\"}]}",
-                            "Authorization", "Bearer " + MASTER_KEY);
-                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-                    answered.add(answer.headers().firstValue("x-litellm-call-id").orElseThrow());
-                }
+                answered = answeredCalls(first, MASTER_KEY, 40);
                 ProcessHandle serving = first.serving();
                 serving.destroyForcibly(); // kill -9: no shutdown hook, nothing flushed
                 serving.onExit().get(30, TimeUnit.SECONDS);
