@@ -7,10 +7,10 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * Posts finished calls: logs their spend rows, adds the cost of each row that was new
- * to its key's and its team's spend, and counts it in its day's rollups, all in one transaction. A batch posted twice (a
- * retry after a lost commit acknowledgement) changes nothing the second time, so spend
- * totals stay the exact sums of the logged rows.
+ * Posts finished calls: logs their spend rows, adds the cost of each row that was new to
+ * its key's and its team's spend, and counts it in its day's rollups, all in one
+ * transaction. A batch posted twice (a retry after a lost commit acknowledgement) changes
+ * nothing the second time, so spend totals stay the exact sums of the logged rows.
  *
  * <p>Keys and teams are updated in hash and id order, so two ledgers posting at once take
  * their row locks in the same order rather than each waiting on the other.
