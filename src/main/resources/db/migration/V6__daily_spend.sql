@@ -41,38 +41,33 @@ CREATE TABLE sluice_daily_spend (
 
 CREATE INDEX sluice_daily_spend_day_idx ON sluice_daily_spend (spend_date, dimension);
 
--- What was logged before this migration, rolled up once.
-INSERT INTO sluice_daily_spend
-SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'key', key_hash, COUNT(*),
-       SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
-       SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
-FROM sluice_spend_logs WHERE key_hash IS NOT NULL
-GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), key_hash;
+-- What was logged before this migration, rolled up once: each row under each name it has,
+-- its day taken once (by a view that lives only for this migration).
+CREATE VIEW sluice_logged_by_day AS
+SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE) AS spend_date,
+       key_hash, team_id, model_group, deployment_id, status, prompt_tokens, completion_tokens, cost
+FROM sluice_spend_logs;
 
 INSERT INTO sluice_daily_spend
-SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'team', team_id, COUNT(*),
+SELECT spend_date, dimension, name, COUNT(*),
        SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
        SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
-FROM sluice_spend_logs WHERE team_id IS NOT NULL
-GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), team_id;
+FROM (
+    SELECT spend_date, 'key' AS dimension, key_hash AS name, status, prompt_tokens, completion_tokens, cost
+    FROM sluice_logged_by_day WHERE key_hash IS NOT NULL
+    UNION ALL
+    SELECT spend_date, 'team', team_id, status, prompt_tokens, completion_tokens, cost
+    FROM sluice_logged_by_day WHERE team_id IS NOT NULL
+    UNION ALL
+    SELECT spend_date, 'model_group', model_group, status, prompt_tokens, completion_tokens, cost
+    FROM sluice_logged_by_day
+    UNION ALL
+    SELECT spend_date, 'deployment', deployment_id, status, prompt_tokens, completion_tokens, cost
+    FROM sluice_logged_by_day WHERE deployment_id IS NOT NULL
+    UNION ALL
+    SELECT spend_date, 'key_model', key_hash || ':' || model_group, status, prompt_tokens, completion_tokens, cost
+    FROM sluice_logged_by_day WHERE key_hash IS NOT NULL
+) AS named
+GROUP BY spend_date, dimension, name;
 
-INSERT INTO sluice_daily_spend
-SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'model_group', model_group, COUNT(*),
-       SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
-       SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
-FROM sluice_spend_logs
-GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), model_group;
-
-INSERT INTO sluice_daily_spend
-SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'deployment', deployment_id, COUNT(*),
-       SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
-       SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
-FROM sluice_spend_logs WHERE deployment_id IS NOT NULL
-GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), deployment_id;
-
-INSERT INTO sluice_daily_spend
-SELECT CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), 'key_model', key_hash || ':' || model_group, COUNT(*),
-       SUM(CASE WHEN status < 400 THEN 1 ELSE 0 END), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END),
-       SUM(prompt_tokens), SUM(completion_tokens), 0, SUM(cost)
-FROM sluice_spend_logs WHERE key_hash IS NOT NULL
-GROUP BY CAST(TO_CHAR(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DATE), key_hash, model_group;
+DROP VIEW sluice_logged_by_day;
