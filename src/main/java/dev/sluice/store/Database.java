@@ -284,6 +284,19 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Runs reads in one transaction that sees one state of the store throughout (repeatable
+     * read: a snapshot on both engines), so a write landing meanwhile is seen by all of its
+     * statements or by none.
+     */
+    <T> T inSnapshot(String operation, SqlWork<T> work) {
+        return inTransaction(operation, connection -> {
+            // The pool restores the isolation level when the connection goes back to it.
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            return work.run(connection);
+        });
+    }
+
+    /**
      * {@link #inTransaction}, one at a time in this process on the embedded store, and there
      * written to the store's file before this returns.
      *

@@ -1,16 +1,27 @@
 package dev.sluice.store;
 
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Posts finished calls: logs their spend rows, adds the cost of each row that was new to
  * its key's and its team's spend, and counts it in its day's rollups, all in one
- * transaction. A batch posted twice (a retry after a lost commit acknowledgement) changes
- * nothing the second time, so spend totals stay the exact sums of the logged rows.
+ * transaction, so spend totals stay the exact sums of the logged rows.
+ *
+ * <p><b>Posted twice, counted once.</b> On PostgreSQL the log has a row per call and a row
+ * whose call id is logged is skipped, whoever posts it. The embedded store logs a batch as
+ * {@link SpendBlocks blocks}, with no index by call id to ask; it keeps instead the batch's
+ * {@link JournalMark} ({@link SpendMarks}), and a post whose mark is already covered changes
+ * nothing. A post without a mark ({@link #post(List)}: not the journal's) is logged there as
+ * earlier versions logged every row, one per call in {@code sluice_spend_logs}, idempotent by
+ * call id; a marked post looks its rows up there ({@link RowLog}), for the calls that started
+ * no later than the newest row there, and counts none twice.
  *
  * <p>Keys and teams are updated in hash and id order, so two ledgers posting at once take
  * their row locks in the same order rather than each waiting on the other.
@@ -23,31 +34,46 @@ public final class SpendLedger implements SpendSink {
     private final Database database;
     private final KeyRepository keys;
     private final TeamRepository teams;
+    private final RowLog rowLog;
 
     public SpendLedger(Database database) {
         this.database = Objects.requireNonNull(database, "database");
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
+        this.rowLog = new RowLog();
+    }
+
+    /** Posts rows that carry no journal mark, one row per call: idempotent by call id. */
+    public int post(List<SpendRow> rows) {
+        return post(rows, null);
     }
 
     /** @return how many rows were new, and so counted */
     @Override
-    public int post(List<SpendRow> rows) {
+    public int post(List<SpendRow> rows, JournalMark through) {
         if (rows.isEmpty()) {
             return 0;
         }
         return database.inWriterTransaction("post spend", connection -> {
-            boolean[] added = SpendRepository.insert(connection, database.engine(), rows);
+            List<SpendRow> fresh;
+            if (database.engine() == Engine.POSTGRESQL || through == null) {
+                fresh = added(rows, SpendRepository.insert(connection, database.engine(), rows));
+                rowLog.logged(fresh);
+            } else {
+                if (through != null && SpendMarks.of(connection, through.journal()).filter(
+                        kept -> kept.covers(through)).isPresent()) {
+                    return 0;
+                }
+                fresh = rowLog.notIn(connection, rows);
+                SpendBlocks.write(connection, fresh);
+                if (through != null) {
+                    SpendMarks.set(connection, through, Instant.now());
+                }
+            }
             Map<String, BigDecimal> byKey = new TreeMap<>();
             Map<String, BigDecimal> byTeam = new TreeMap<>();
             DailyRollup rollup = new DailyRollup();
-            int count = 0;
-            for (int i = 0; i < added.length; i++) {
-                if (!added[i]) {
-                    continue;
-                }
-                count++;
-                SpendRow row = rows.get(i);
+            for (SpendRow row : fresh) {
                 rollup.add(row);
                 row.keyHash().ifPresent(hash -> byKey.merge(hash, row.cost(), BigDecimal::add));
                 row.teamId().ifPresent(team -> byTeam.merge(team, row.cost(), BigDecimal::add));
@@ -59,7 +85,25 @@ public final class SpendLedger implements SpendSink {
                 teams.addSpend(connection, team.getKey(), team.getValue());
             }
             DailySpendRepository.add(connection, database.engine(), rollup.increments());
-            return count;
+            return fresh.size();
         });
+    }
+
+    @Override
+    public Optional<JournalMark> shippedThrough(String journal) {
+        if (database.engine() == Engine.POSTGRESQL) {
+            return Optional.empty();
+        }
+        return database.withConnection("read spend journal mark", connection -> SpendMarks.of(connection, journal));
+    }
+
+    private static List<SpendRow> added(List<SpendRow> rows, boolean[] added) {
+        List<SpendRow> fresh = new ArrayList<>(rows.size());
+        for (int i = 0; i < added.length; i++) {
+            if (added[i]) {
+                fresh.add(rows.get(i));
+            }
+        }
+        return fresh;
     }
 }

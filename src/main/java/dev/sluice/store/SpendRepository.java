@@ -9,19 +9,19 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The spend log, {@code sluice_spend_logs}: one row per call, by call id, kept for the
- * retention period; reports read the {@link DailySpendRepository daily rollups}.
- *
- * <p>Writes are idempotent: a row whose call id is already logged is skipped
- * ({@code INSERT ... ON CONFLICT DO NOTHING}, which H2 accepts in its PostgreSQL mode),
- * so a batch retried after a lost commit acknowledgement, or written by two flushers,
- * logs each call once. {@link SpendLedger} also adds the new rows' costs to their keys
- * and teams in the same transaction.
+ * The spend log: one entry per call, kept for the retention period; reports read the
+ * {@link DailySpendRepository daily rollups}. On PostgreSQL a row per call in
+ * {@code sluice_spend_logs}, by call id; on the embedded store {@link SpendBlocks blocks} of
+ * rows, one or more per shipped batch, beside any rows an earlier version logged one per
+ * call. {@link SpendLedger} writes it; this reads and prunes it.
  *
  * <p>Every method blocks on the database: call it from a virtual thread or a worker, never
  * from an event loop. Failures are {@link StoreException}s.
@@ -30,12 +30,13 @@ public final class SpendRepository {
     private static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
             + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at, "
             + "cached_tokens, request_tags";
-    private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
     private static final String KEY_MODEL_SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs "
             + "WHERE key_hash = ? AND model_group = ? AND started_at >= ? AND started_at < ? "
             + "UNION ALL SELECT COALESCE(SUM(spend), 0) FROM sluice_daily_spend "
             + "WHERE dimension = 'key_model' AND name = ? AND spend_date >= ?";
+
+    private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
     private final Database database;
 
@@ -43,12 +44,15 @@ public final class SpendRepository {
         this.database = Objects.requireNonNull(database, "database");
     }
 
-    /** Inserts each row unless logged; element {@code i} tells whether row {@code i} was new. */
+    /**
+     * Logs each row unless its call is logged, one row per call; element {@code i} tells whether
+     * row {@code i} was new. On H2 a batch of single-row inserts, whose counts tell which rows
+     * were new.
+     */
     static boolean[] insert(Connection connection, Engine engine, List<SpendRow> rows) throws SQLException {
         return engine == Engine.POSTGRESQL ? PostgresSpendInsert.insert(connection, rows) : insertEach(connection, rows);
     }
 
-    /** H2: a batch of single-row inserts, whose counts tell which rows were new. */
     private static boolean[] insertEach(Connection connection, List<SpendRow> rows) throws SQLException {
         boolean[] added = new boolean[rows.size()];
         try (PreparedStatement statement = connection.prepareStatement(INSERT)) {
@@ -85,15 +89,34 @@ public final class SpendRepository {
         Columns.text(statement, 15, row.tags().isEmpty() ? Optional.empty() : Optional.of(JsonColumns.write(row.tags())));
     }
 
+    /** The call's row; on the embedded store this reads every block, so it suits a check, not a request. */
     public Optional<SpendRow> find(String callId) {
-        return database.withConnection("find spend row", connection -> {
+        return Optional.ofNullable(find(Set.of(callId)).get(callId));
+    }
+
+    /** The rows of those of {@code callIds} that are logged, by call id, in one pass over the log. */
+    public Map<String, SpendRow> find(Set<String> callIds) {
+        return database.withConnection("find spend rows", connection -> {
+            Map<String, SpendRow> found = new HashMap<>();
             try (PreparedStatement statement = connection.prepareStatement(
                     "SELECT " + COLUMNS + " FROM sluice_spend_logs WHERE call_id = ?")) {
-                statement.setString(1, callId);
-                try (ResultSet rows = statement.executeQuery()) {
-                    return rows.next() ? Optional.of(read(rows)) : Optional.empty();
+                for (String callId : callIds) {
+                    statement.setString(1, callId);
+                    try (ResultSet rows = statement.executeQuery()) {
+                        if (rows.next()) {
+                            found.put(callId, read(rows));
+                        }
+                    }
                 }
             }
+            if (database.engine() == Engine.H2 && found.size() < callIds.size()) {
+                SpendBlocks.scanAll(connection, row -> {
+                    if (callIds.contains(row.callId())) {
+                        found.put(row.callId(), row);
+                    }
+                });
+            }
+            return found;
         });
     }
 
@@ -103,36 +126,47 @@ public final class SpendRepository {
      * own come from the daily rollups, which outlive the log's rows; the rest of {@code since}'s
      * day from the log's rows, while the log keeps them ({@code keptSince}: the oldest start its
      * rows are sure to have); before that, {@code since}'s whole day from the rollups, which may
-     * count up to a day more than the period holds, never less. One statement, so a post landing
-     * meanwhile is counted in both parts or neither.
+     * count up to a day more than the period holds, never less. Read from one snapshot, so a post
+     * landing meanwhile is counted in both parts or neither.
      */
     public BigDecimal sumCostByKeyAndModelGroup(String keyHash, String modelGroup, Instant since, Instant keptSince) {
         LocalDate day = LocalDate.ofInstant(since, ZoneOffset.UTC);
         Instant nextDay = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         boolean fromLog = !since.isBefore(keptSince);
-        return database.withConnection("sum key spend on a model group", connection -> {
+        Instant from = fromLog ? since : nextDay;
+        return database.inSnapshot("sum key spend on a model group", connection -> {
+            BigDecimal sum = Money.ZERO;
             try (PreparedStatement statement = connection.prepareStatement(KEY_MODEL_SUM)) {
                 statement.setString(1, keyHash);
                 statement.setString(2, modelGroup);
-                Columns.time(statement, 3, fromLog ? since : nextDay);
+                Columns.time(statement, 3, from);
                 Columns.time(statement, 4, nextDay);
                 statement.setString(5, SpendDimension.keyModel(keyHash, modelGroup));
                 statement.setDate(6, java.sql.Date.valueOf(fromLog ? day.plusDays(1) : day));
-                BigDecimal sum = Money.ZERO;
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         sum = sum.add(Money.of(rows.getBigDecimal(1)));
                     }
                 }
-                return Money.of(sum);
             }
+            if (database.engine() == Engine.H2 && from.isBefore(nextDay)) {
+                BigDecimal[] blocks = {Money.ZERO};
+                SpendBlocks.scan(connection, from, nextDay, row -> {
+                    if (row.keyHash().filter(keyHash::equals).isPresent() && row.modelGroup().equals(modelGroup)) {
+                        blocks[0] = blocks[0].add(row.cost());
+                    }
+                });
+                sum = sum.add(blocks[0]);
+            }
+            return Money.of(sum);
         });
     }
 
     /**
      * Deletes the rows of calls that started before {@code cutoff}, {@code chunk} rows per
      * transaction so that no one delete holds the log for long, until none is left. Their
-     * rollups stay.
+     * rollups stay. A block of the embedded store goes once all its rows started before
+     * {@code cutoff}: a row may stay as long as the longest call in its block after that.
      *
      * @return how many rows were deleted
      */
@@ -148,6 +182,13 @@ public final class SpendRepository {
                 }
             });
             deleted += batch;
+            if (batch == 0 && database.engine() == Engine.H2) {
+                // A block goes whole, once its newest row is old enough; a chunk of blocks holds
+                // about as many rows as a chunk of rows.
+                batch = database.inTransaction("prune spend blocks", connection ->
+                        SpendBlocks.deleteStartedBefore(connection, cutoff, Math.max(1, chunk / 1000)));
+                deleted += batch;
+            }
             // Until a chunk finds nothing: a replica pruning at the same moment may have taken
             // part of this one's chunk, so a short chunk does not mean the old rows are gone.
             if (batch == 0) {
@@ -162,7 +203,7 @@ public final class SpendRepository {
             try (PreparedStatement statement = connection.prepareStatement("SELECT COUNT(*) FROM sluice_spend_logs");
                     ResultSet rows = statement.executeQuery()) {
                 rows.next();
-                return rows.getLong(1);
+                return rows.getLong(1) + (database.engine() == Engine.H2 ? SpendBlocks.count(connection) : 0);
             }
         });
     }

@@ -1,11 +1,14 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The shipper's place in a {@link SpendJournal}: how far it has read and how far it has
@@ -41,6 +44,7 @@ final class JournalReader implements AutoCloseable {
      */
     JournalBatch read(int maxRows) {
         List<SpendRow> rows = new ArrayList<>();
+        List<JournalMark> marks = new ArrayList<>();
         long start = readPosition;
         while (rows.size() < maxRows) {
             Segment segment = journal.segmentAt(readPosition);
@@ -51,15 +55,20 @@ final class JournalReader implements AutoCloseable {
             boolean growing = journal.isActive(segment);
             long limit = segment.size;
             List<SpendRow> chunkRows = new ArrayList<>();
+            List<JournalMark> chunkMarks = new ArrayList<>();
             SegmentReader.Chunk chunk;
             try {
                 chunk = segments.read(segment, readPosition - segment.base, limit, maxRows - rows.size(),
-                        entry -> chunkRows.add(entry.row()));
+                        (entry, end) -> {
+                            chunkRows.add(entry.row());
+                            chunkMarks.add(new JournalMark(journal.id(), segment.sequence, end));
+                        });
             } catch (IOException e) {
                 segments.close();
                 throw new UncheckedIOException("read spend journal segment " + segment + ": " + e.getMessage(), e);
             }
             rows.addAll(chunkRows);
+            marks.addAll(chunkMarks);
             if (!segment.recovered) {
                 journal.skippedLive(chunk.skipped());
             }
@@ -68,7 +77,7 @@ final class JournalReader implements AutoCloseable {
                 break;
             }
         }
-        return new JournalBatch(List.copyOf(rows), start, readPosition);
+        return new JournalBatch(List.copyOf(rows), List.copyOf(marks), start, readPosition);
     }
 
     /** Moves the acknowledged position past {@code batch}, which must be the oldest not yet acknowledged. */
@@ -78,6 +87,28 @@ final class JournalReader implements AutoCloseable {
                     + batch.end() + " is not the next to acknowledge (acknowledged up to " + acknowledged + ")");
         }
         acknowledged = batch.end();
+    }
+
+    /**
+     * The call ids of every pending record, read from the disk with a reader of their own;
+     * before the shipper starts, as it reads nothing meanwhile.
+     *
+     * @throws UncheckedIOException when a segment cannot be read
+     */
+    Set<String> pendingCallIds() {
+        Set<String> ids = new HashSet<>();
+        try (SegmentReader reader = new SegmentReader(false)) {
+            long at = acknowledged;
+            Segment segment;
+            while ((segment = journal.segmentAt(at)) != null && at < segment.end()) {
+                SegmentReader.Chunk chunk = reader.read(segment, at - segment.base, segment.size, Integer.MAX_VALUE,
+                        (entry, end) -> ids.add(entry.row().callId()));
+                at = segment.base + chunk.end();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("read spend journal: " + e.getMessage(), e);
+        }
+        return ids;
     }
 
     /** Closes the files of a segment about to be deleted. */
@@ -117,7 +148,7 @@ final class JournalReader implements AutoCloseable {
             boolean growing = journal.isActive(segment);
             long limit = segment.size;
             SegmentReader.Chunk chunk = peeker.read(segment, at - segment.base, limit, 1,
-                    entry -> found[0] = entry.appendedAtMillis());
+                    (entry, end) -> found[0] = entry.appendedAtMillis());
             at = segment.base + chunk.end();
             if (growing && chunk.records() == 0) {
                 break;

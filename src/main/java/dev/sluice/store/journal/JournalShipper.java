@@ -1,12 +1,14 @@
 package dev.sluice.store.journal;
 
 import dev.sluice.store.DeadLetters;
+import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.store.StoreException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,10 +18,13 @@ import org.slf4j.LoggerFactory;
  * committed it, which lets the journal delete the segments behind it.
  *
  * <h2>Design notes</h2>
- * <p><b>At least once.</b> A batch is acknowledged only after the sink returned. A crash
- * between the two, or before the acknowledgement's checkpoint reached the disk, makes the
- * next process ship those records again; the sink is idempotent by call id, so that changes
- * nothing.
+ * <p><b>At least once, counted once.</b> A batch is acknowledged only after the sink returned. A
+ * crash between the two, or before the acknowledgement's checkpoint reached the disk, makes
+ * the next process ship those records again, and that changes nothing: a sink is idempotent
+ * by call id, or keeps how far it logged the journal ({@link SpendSink#shippedThrough}), which
+ * the shipper asks before it starts and never posts a record before. Each post carries the
+ * {@link JournalMark} just past its last row; a batch posted again after part of it landed
+ * (an outage midway through a split one) is posted from where the landed part ends.
  *
  * <p><b>Batches.</b> Each post takes up to {@link ShipperOptions#maxBatchRows} records, or
  * what is there. Having caught up, the shipper lets records gather for
@@ -54,6 +59,11 @@ public final class JournalShipper implements AutoCloseable {
     private volatile String lastError = "";
     private volatile long shippedRows;
     private volatile long posts;
+    /**
+     * How far the sink has logged the journal, by its own word at start and by this shipper's
+     * posts since; null until the sink has said. The shipper's thread only.
+     */
+    private Optional<JournalMark> logged;
     /** Posts that failed UNAVAILABLE since the last that succeeded; the shipper's thread only. */
     private int failures;
     private long outageStarted;
@@ -132,6 +142,10 @@ public final class JournalShipper implements AutoCloseable {
         JournalBatch held = null;
         while (!stopping) {
             try {
+                if (logged == null && !askWhereTheSinkIs()) {
+                    pause(options.retryDelay(failures));
+                    continue;
+                }
                 if (held == null) {
                     held = journal.read(options.maxBatchRows());
                 }
@@ -140,7 +154,7 @@ public final class JournalShipper implements AutoCloseable {
                     pause(options.gatherWait());
                     continue;
                 }
-                if (!ship(held.rows())) {
+                if (!ship(held, unlogged(held), held.rows().size())) {
                     pause(options.retryDelay(failures));
                     continue;
                 }
@@ -189,13 +203,50 @@ public final class JournalShipper implements AutoCloseable {
     }
 
     /**
-     * Posts the rows, bisecting around rows the sink refuses alone.
+     * Asks the sink how far it has logged the journal.
+     *
+     * @return false when the sink is unreachable: to be asked again
+     */
+    private boolean askWhereTheSinkIs() {
+        try {
+            logged = sink.shippedThrough(journal.id());
+            answered();
+            return true;
+        } catch (StoreException e) {
+            lastError = String.valueOf(e.getMessage());
+            if (e.reason() != StoreException.Reason.UNAVAILABLE) {
+                throw e;
+            }
+            unreachable(e);
+            return false;
+        }
+    }
+
+    /** The index of the batch's first row the sink has not logged. */
+    private int unlogged(JournalBatch batch) {
+        int first = 0;
+        while (first < batch.marks().size() && logged.isPresent() && logged.get().covers(batch.marks().get(first))) {
+            first++;
+        }
+        return first;
+    }
+
+    /**
+     * Posts rows {@code from} to {@code to} of the batch, bisecting around rows the sink refuses
+     * alone.
      *
      * @return false when the sink is unreachable: the batch is to be posted again
      */
-    private boolean ship(List<SpendRow> rows) {
+    private boolean ship(JournalBatch batch, int from, int to) {
+        if (from >= to) {
+            return true;
+        }
+        List<SpendRow> rows = batch.rows().subList(from, to);
+        JournalMark through = batch.marks().get(to - 1);
         try {
-            sink.post(rows);
+            sink.post(rows, through);
+            logged = Optional.of(through);
+            posts++;
             answered();
             return true;
         } catch (RuntimeException e) {
@@ -209,15 +260,15 @@ public final class JournalShipper implements AutoCloseable {
                 LOG.error("spend journal: the sink refused call {} ({}); its row is kept in {}", row.callId(),
                         e.getMessage(), deadLetters.file());
                 deadLetters.add(row, String.valueOf(e.getMessage()));
+                logged = Optional.of(through);
                 return true;
             }
-            int half = rows.size() / 2;
-            return ship(rows.subList(0, half)) && ship(rows.subList(half, rows.size()));
+            int half = from + rows.size() / 2;
+            return ship(batch, from, half) && ship(batch, half, to);
         }
     }
 
     private void answered() {
-        posts++;
         failures = 0;
         if (!reachable) {
             reachable = true;

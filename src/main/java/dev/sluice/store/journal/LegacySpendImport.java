@@ -4,7 +4,10 @@ import dev.sluice.store.LegacySpendBuffer;
 import dev.sluice.store.SpendRow;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,11 +16,13 @@ import org.slf4j.LoggerFactory;
  * the spend journal, at open, so that the journal's shipper posts them with its own.
  *
  * <p>The buffer's files are deleted only once every row is in the journal and forced to the
- * disk. A crash between the two imports the same rows again at the next start, so the journal
- * then holds them twice: that is safe, because the ledger is idempotent by call id and logs
- * each call once. A journal that refuses a row (at its bound, or its disk failing) stops the
- * import, and the buffer is left whole for the next start: the rows already taken ship, and
- * ship again then, to the same effect.
+ * disk. A journal that refuses a row (at its bound, or its disk failing) stops the import,
+ * and the buffer is left whole for the next start; so is one whose files cannot be deleted.
+ * An import made again takes no call twice: it passes over the calls it finds pending in the
+ * journal (a crash came between the import and the deletion, before any shipping) and those
+ * {@link ImportedLegacyCalls} lists (imported before and perhaps shipped since), as the
+ * embedded store's ledger tells a row shipped twice by its place in the journal, not by its
+ * call id.
  */
 final class LegacySpendImport {
     private static final Logger LOG = LoggerFactory.getLogger(LegacySpendImport.class);
@@ -32,26 +37,44 @@ final class LegacySpendImport {
      * @throws UncheckedIOException            when a segment file cannot be read
      */
     static long run(Path folder, SpendJournal journal) {
+        ImportedLegacyCalls imported = new ImportedLegacyCalls(journal.options().folder());
         Optional<LegacySpendBuffer> found = LegacySpendBuffer.open(folder);
         if (found.isEmpty()) {
+            imported.delete();
             return 0;
         }
         try (LegacySpendBuffer legacy = found.get()) {
-            LegacySpendBuffer.Reading reading = legacy.read(row -> taken(journal, row, legacy.folder()));
+            Set<String> known = imported.read();
+            known.addAll(journal.reader.pendingCallIds());
+            List<String> taken = new ArrayList<>();
+            LegacySpendBuffer.Reading reading = legacy.read(row -> {
+                if (known.contains(row.callId())) {
+                    return true;
+                }
+                boolean accepted = taken(journal, row, legacy.folder());
+                if (accepted) {
+                    taken.add(row.callId());
+                }
+                return accepted;
+            });
+            boolean synced = journal.sync();
+            if (synced) {
+                imported.add(taken);
+            }
             if (!reading.complete()) {
                 LOG.error("spend.legacy_buffer_not_imported folder={} rows_taken={}: the spend journal {} refused a row "
                         + "(its status: {}); the folder is left whole and imported again at the next start",
                         legacy.folder(), reading.rows(), journal.options().folder(), journal.status());
                 return 0;
             }
-            if (!journal.sync()) {
+            if (!synced) {
                 LOG.error("spend.legacy_buffer_not_imported folder={} rows={}: the spend journal {} could not force "
                         + "them to the disk; the folder is left whole and imported again at the next start",
                         legacy.folder(), reading.rows(), journal.options().folder());
                 return 0;
             }
             // From here until the files are gone a crash imports them again: harmless, as the
-            // ledger logs each call id once.
+            // calls are listed as imported.
             boolean folderGone = delete(legacy);
             LOG.info("spend.legacy_buffer_imported folder={} rows={} skipped_lines={} into {}{}", legacy.folder(),
                     reading.rows(), reading.skipped(), journal.options().folder(),
@@ -76,7 +99,7 @@ final class LegacySpendImport {
             return legacy.delete();
         } catch (UncheckedIOException e) {
             LOG.error("spend buffer {}: its rows are in the spend journal, but its files cannot be deleted ({}); the "
-                    + "next start imports them again, which logs no call twice", legacy.folder(), e.getMessage());
+                    + "next start passes over them, as they are listed as imported", legacy.folder(), e.getMessage());
             return false;
         }
     }

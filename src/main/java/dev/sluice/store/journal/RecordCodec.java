@@ -1,85 +1,51 @@
 package dev.sluice.store.journal;
 
 import dev.sluice.store.SpendRow;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.BufferUnderflowException;
+import dev.sluice.store.SpendRowCodec;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.zip.CRC32C;
 
 /**
- * The journal's record format: one {@link SpendRow} as a binary frame, big-endian.
+ * The journal's record format: one {@link SpendRow} as a binary frame, its body a
+ * {@link SpendRowCodec} body.
  *
  * <pre>
  * frame := length:int32  crc:int32  body[length]        crc = CRC32C(body)
- * body  := version:int8 (2)  appendedAt:int64 (epoch ms)
- *          callId:str  keyHash:opt  teamId:opt  userId:opt  modelGroup:str  deploymentId:opt
- *          promptTokens:int64  completionTokens:int64  totalTokens:int64
- *          costScale:int32  costUnscaled:bytes  status:int32  durationMs:int64
- *          startedAtSeconds:int64  startedAtNanos:int32
- *          cachedTokens:int64  tagCount:int32  tag:str ...        (from version 2)
- * str   := n:int32  n bytes of UTF-8          opt := -1 (absent) | str
- * bytes := n:int32  n bytes (a two's-complement big integer)
  * </pre>
  *
- * Binary rather than JSON because a row is encoded on the caller's thread: no field names to
- * write, no numbers to format, and nothing to parse back but lengths. The cost goes as its
- * unscaled value and scale and the start time as seconds and nanoseconds, so both come back
- * exactly. A frame whose length is out of range or whose checksum fails is corrupt; a frame
- * that runs past the end of its file is torn (the process died mid-write). Version 1 records
- * (a journal written before rows had cached tokens and tags) are read with none of either.
+ * A frame whose length is out of range or whose checksum fails is corrupt; a frame that runs
+ * past the end of its file is torn (the process died mid-write).
  */
 final class RecordCodec {
     static final int HEADER_BYTES = 8;
-    static final byte VERSION = 2;
-    private static final byte VERSION_WITHOUT_TAGS = 1;
-    /** The smallest body a row can have: every fixed field of version 1, empty strings, absent options. */
-    static final int MIN_BODY_BYTES = 1 + 8 + 4 + 4 * 3 + 4 + 4 + 8 * 3 + 4 + 4 + 4 + 8 + 8 + 4;
-    /** What version 2 adds to a body besides its tags' bytes: the cached tokens and the tag count. */
-    static final int VERSION_2_FIELD_BYTES = 8 + 4;
-    /** The largest body accepted: far past any real row, and a bound on a corrupt length. */
-    static final int MAX_BODY_BYTES = 1 << 20;
+    static final int MIN_BODY_BYTES = SpendRowCodec.MIN_BODY_BYTES;
+    static final int VERSION_2_FIELD_BYTES = SpendRowCodec.VERSION_2_FIELD_BYTES;
+    static final int MAX_BODY_BYTES = SpendRowCodec.MAX_BODY_BYTES;
 
     private RecordCodec() {}
 
     /** A decoded record: the row and when it was appended. */
     record Entry(SpendRow row, long appendedAtMillis) {}
 
-    /** The frame's size for {@code row}, with its strings' bytes already made. */
+    /**
+     * The frame's size for {@code row}, with its strings' bytes already made.
+     *
+     * @throws IllegalArgumentException when the row's body would pass {@link #MAX_BODY_BYTES}
+     */
     static Encoded prepare(SpendRow row) {
-        byte[][] strings = {
-            utf8(row.callId()), optional(row.keyHash()), optional(row.teamId()), optional(row.userId()),
-            utf8(row.modelGroup()), optional(row.deploymentId())
-        };
-        byte[][] tags = new byte[row.tags().size()][];
-        for (int i = 0; i < tags.length; i++) {
-            tags[i] = utf8(row.tags().get(i));
-        }
-        byte[] unscaled = row.cost().unscaledValue().toByteArray();
-        int body = MIN_BODY_BYTES + VERSION_2_FIELD_BYTES + unscaled.length;
-        for (byte[] string : strings) {
-            body += string == null ? 0 : string.length;
-        }
-        for (byte[] tag : tags) {
-            body += 4 + tag.length;
-        }
-        if (body > MAX_BODY_BYTES) {
-            throw new IllegalArgumentException("row " + row.callId() + ": " + body + " bytes encoded (expected: <= "
-                    + MAX_BODY_BYTES + ")");
-        }
-        return new Encoded(row, strings, tags, unscaled, HEADER_BYTES + body);
+        return new Encoded(SpendRowCodec.prepare(row));
     }
 
     /** Each platform thread's frame buffer; see {@link Encoded#frame}. */
     private static final ThreadLocal<ByteBuffer> FRAMES = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(1024));
 
-    /** A row's strings as bytes and its frame's size, so the frame can be written into a buffer of the right size. */
-    record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, int frameBytes) {
+    /** A row ready to be written as a frame of {@link #frameBytes} bytes. */
+    record Encoded(SpendRowCodec.Encoded body) {
+        int frameBytes() {
+            return HEADER_BYTES + body.bodyBytes();
+        }
+
         /**
          * The whole frame, ready to write, in a buffer valid until this thread's next frame. A
          * platform thread (an event loop) encodes into one direct buffer it keeps, which the
@@ -87,6 +53,7 @@ final class RecordCodec {
          * into a direct one; a virtual thread, which may be one of millions, gets a heap buffer.
          */
         ByteBuffer frame(long appendedAtMillis) {
+            int frameBytes = frameBytes();
             ByteBuffer buffer;
             if (Thread.currentThread().isVirtual()) {
                 buffer = ByteBuffer.allocate(frameBytes);
@@ -105,25 +72,10 @@ final class RecordCodec {
         /** Puts the whole frame at {@code out}'s position. */
         void writeTo(ByteBuffer out, long appendedAtMillis) {
             int start = out.position();
-            out.putInt(frameBytes - HEADER_BYTES).putInt(0);
-            out.put(VERSION).putLong(appendedAtMillis);
-            for (byte[] string : strings) {
-                if (string == null) {
-                    out.putInt(-1);
-                } else {
-                    out.putInt(string.length).put(string);
-                }
-            }
-            out.putLong(row.promptTokens()).putLong(row.completionTokens()).putLong(row.totalTokens());
-            out.putInt(row.cost().scale()).putInt(unscaled.length).put(unscaled);
-            out.putInt(row.status()).putLong(row.durationMs());
-            out.putLong(row.startedAt().getEpochSecond()).putInt(row.startedAt().getNano());
-            out.putLong(row.cachedTokens()).putInt(tags.length);
-            for (byte[] tag : tags) {
-                out.putInt(tag.length).put(tag);
-            }
+            out.putInt(body.bodyBytes()).putInt(0);
+            body.writeBody(out, appendedAtMillis);
             CRC32C crc = new CRC32C();
-            crc.update(out.slice(start + HEADER_BYTES, frameBytes - HEADER_BYTES));
+            crc.update(out.slice(start + HEADER_BYTES, body.bodyBytes()));
             out.putInt(start + 4, (int) crc.getValue());
         }
     }
@@ -147,78 +99,6 @@ final class RecordCodec {
      *         makes all but impossible, short of a bug or another format)
      */
     static Optional<Entry> decode(ByteBuffer body) {
-        try {
-            byte version = body.get();
-            if (version != VERSION && version != VERSION_WITHOUT_TAGS) {
-                return Optional.empty();
-            }
-            long appendedAt = body.getLong();
-            String callId = string(body);
-            Optional<String> keyHash = Optional.ofNullable(string(body));
-            Optional<String> teamId = Optional.ofNullable(string(body));
-            Optional<String> userId = Optional.ofNullable(string(body));
-            String modelGroup = string(body);
-            Optional<String> deploymentId = Optional.ofNullable(string(body));
-            long prompt = body.getLong();
-            long completion = body.getLong();
-            long total = body.getLong();
-            int scale = body.getInt();
-            BigDecimal cost = new BigDecimal(new BigInteger(bytes(body)), scale);
-            int status = body.getInt();
-            long durationMs = body.getLong();
-            Instant startedAt = Instant.ofEpochSecond(body.getLong(), body.getInt());
-            long cached = version == VERSION ? body.getLong() : 0;
-            List<String> tags = version == VERSION ? tags(body) : List.of();
-            if (callId == null || modelGroup == null || body.hasRemaining()) {
-                return Optional.empty();
-            }
-            return Optional.of(new Entry(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
-                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags), appendedAt));
-        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
-                | java.time.DateTimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static List<String> tags(ByteBuffer in) {
-        int count = in.getInt();
-        if (count < 0 || count > SpendRow.MAX_TAGS) {
-            throw new IllegalArgumentException("tag count " + count);
-        }
-        List<String> tags = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            String tag = string(in);
-            if (tag == null) {
-                throw new IllegalArgumentException("absent tag");
-            }
-            tags.add(tag);
-        }
-        return tags;
-    }
-
-    private static byte[] utf8(String value) {
-        return value.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] optional(Optional<String> value) {
-        return value.map(RecordCodec::utf8).orElse(null);
-    }
-
-    private static String string(ByteBuffer in) {
-        byte[] bytes = bytes(in);
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(ByteBuffer in) {
-        int length = in.getInt();
-        if (length == -1) {
-            return null;
-        }
-        if (length < 0 || length > in.remaining()) {
-            throw new IllegalArgumentException("length " + length);
-        }
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return bytes;
+        return SpendRowCodec.decode(body).map(decoded -> new Entry(decoded.row(), decoded.appendedAtMillis()));
     }
 }

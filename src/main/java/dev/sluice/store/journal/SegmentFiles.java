@@ -106,7 +106,7 @@ final class SegmentFiles {
                 }
                 Segment segment = new Segment(sequence, file, position, true);
                 segment.size = size;
-                SegmentReader.Chunk chunk = reader.read(segment, from, size, Integer.MAX_VALUE, entry -> {});
+                SegmentReader.Chunk chunk = reader.read(segment, from, size, Integer.MAX_VALUE, (entry, end) -> {});
                 segment.records = chunk.records();
                 records += chunk.records();
                 skipped += chunk.skipped();

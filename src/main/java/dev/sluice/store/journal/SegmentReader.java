@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +33,12 @@ final class SegmentReader implements AutoCloseable {
         this.logDamage = logDamage;
     }
 
+    /** Takes each record read, with the offset just past it in its segment. */
+    @FunctionalInterface
+    interface RecordSink {
+        void accept(RecordCodec.Entry entry, long end);
+    }
+
     /** What one {@link #read} did: records handed on, the offset it stopped at, damaged stretches stepped over. */
     record Chunk(int records, long end, int skipped) {}
 
@@ -43,7 +48,7 @@ final class SegmentReader implements AutoCloseable {
      *
      * @throws IOException when the file cannot be read
      */
-    Chunk read(Segment target, long from, long limit, int maxRecords, Consumer<RecordCodec.Entry> sink)
+    Chunk read(Segment target, long from, long limit, int maxRecords, RecordSink sink)
             throws IOException {
         if (target != segment) {
             switchTo(target);
@@ -73,9 +78,9 @@ final class SegmentReader implements AutoCloseable {
                 position += RecordCodec.HEADER_BYTES + length;
                 continue;
             }
-            sink.accept(entry.get());
             records++;
             position += RecordCodec.HEADER_BYTES + length;
+            sink.accept(entry.get(), position);
         }
         return new Chunk(records, position, skipped);
     }

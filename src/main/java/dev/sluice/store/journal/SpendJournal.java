@@ -31,44 +31,38 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>Design notes</h2>
- * <p><b>Append.</b> A row is encoded ({@link RecordCodec}: binary, framed with its length and
- * a CRC32C) on the caller's thread, then written, under a lock held only for the write, to
- * the end of the active segment: a plain write to the operating system, no fsync, so an
- * event loop may call it. Rows from many threads land whole and one after another. An
- * append costs about 1.2 µs, most of it the write system call (SpendJournalBenchmark, on a
- * busy two-core machine); making a new segment file, once per segment, adds a file creation.
+ * <p><b>Append.</b> A row is encoded ({@link RecordCodec}) on the caller's thread, then
+ * written, under a lock held only for the write, to the end of the active segment: a plain
+ * write to the operating system, no fsync, so an event loop may call it. About 1.2 µs, most
+ * of it the write system call (SpendJournalBenchmark).
  *
- * <p><b>Durability.</b> One thread, the {@link GroupCommit}, forces the segments every
- * {@link JournalOptions#commitInterval} in which something was written. So a crash of the
- * process loses nothing (the operating system has every accepted row), and a power loss or
- * a kernel crash loses at most the rows of the last commit interval.
+ * <p><b>Durability.</b> The {@link GroupCommit} forces the segments every
+ * {@link JournalOptions#commitInterval} in which something was written: a crash of the process
+ * loses nothing, a power loss at most the rows of the last commit interval.
  *
- * <p><b>Segments.</b> The journal is a run of segment files laid end to end: a journal
- * position is a byte offset into that run, counted from the oldest segment found at open.
- * A segment is sealed once it holds {@link JournalOptions#segmentBytes} and deleted once
- * every record in it is acknowledged; the active segment is never deleted, so at most one
- * segment of acknowledged records stays on disk.
+ * <p><b>Segments.</b> Segment files laid end to end: a journal position is a byte offset into
+ * that run, from the oldest segment found at open. A segment is sealed at
+ * {@link JournalOptions#segmentBytes}, and deleted, unless active, once all of it is acknowledged.
  *
- * <p><b>Bound.</b> An append that would take the segment files past
- * {@link JournalOptions#maxBytes} is refused ({@link AppendResult.Outcome#FULL}), never
- * dropped silently. Passing 80 % of the bound is logged at WARN, once until it falls back
- * under 70 %.
+ * <p><b>Bound.</b> An append past {@link JournalOptions#maxBytes} is refused
+ * ({@link AppendResult.Outcome#FULL}), never dropped silently; 80 % of it is logged at WARN.
  *
  * <p><b>Replay.</b> Opening a folder an earlier process left reads every segment once,
- * counting intact records and skipping damaged ones (a torn last record, a failing
- * checksum) with a warning; all its records are pending again, and appends go to a new
- * segment. Records before the {@link AckCheckpoint} (how far acknowledgements reached,
- * rewritten after each, never forced) are not pending; the checkpoint can lag the last
- * acknowledgement, so a crash can make a few batches ship twice: the sink is idempotent.
+ * counting intact records and skipping damaged ones with a warning; records after the
+ * {@link AckCheckpoint} (rewritten after each acknowledgement, never forced, so it can lag)
+ * are pending again, and appends go to a new segment. Shipping a batch twice changes nothing
+ * ({@link JournalShipper}); the folder's {@link JournalId id} tells it from any other.
  */
 public final class SpendJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpendJournal.class);
 
     private final JournalOptions options;
+    private final String id;
     private final SegmentFiles.Lock folderLock;
     private final GroupCommit commit;
     private final ReentrantLock lock = new ReentrantLock();
-    private final JournalReader reader;
+    /** Where the shipper is; a legacy import, before shipping starts, reads what is pending through it. */
+    final JournalReader reader;
     private final AckCheckpoint checkpoint;
     private final FillWarning fill;
 
@@ -92,6 +86,7 @@ public final class SpendJournal implements AutoCloseable {
     private SpendJournal(JournalOptions options, SegmentFiles.Lock folderLock, SegmentFiles.Recovered recovered,
             ForceHook hook) {
         this.options = options;
+        this.id = JournalId.of(options.folder());
         this.folderLock = folderLock;
         segments.addAll(recovered.segments());
         nextSequence = recovered.nextSequence();
@@ -134,6 +129,11 @@ public final class SpendJournal implements AutoCloseable {
             folderLock.close();
             throw e;
         }
+    }
+
+    /** The folder's id, which a sink keys its {@link dev.sluice.store.JournalMark marks} by. */
+    public String id() {
+        return id;
     }
 
     public JournalOptions options() {

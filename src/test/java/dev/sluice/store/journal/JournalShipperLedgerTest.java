@@ -11,6 +11,7 @@ import dev.sluice.store.Database;
 import dev.sluice.store.DeadLetters;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
+import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.testing.StoreTest;
 import java.nio.file.Files;
@@ -37,9 +38,9 @@ class JournalShipperLedgerTest {
     void everyRowLandsOnceInAFewLargeTransactions(Database database) {
         SpendLedger ledger = new SpendLedger(database);
         List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
-        SpendSink counted = rows -> {
+        SpendSink counted = (rows, through) -> {
             batches.add(rows.size());
-            return ledger.post(rows);
+            return ledger.post(rows, through);
         };
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
                 JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK)) {
@@ -58,14 +59,14 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void aRowTheDatabaseRefusesAloneIsSetAsideAndTheRestOfItsBatchLands(Database database) throws Exception {
-        String tooLong = "call-" + "x".repeat(300);  // call_id is VARCHAR(255)
+        String tooLong = "group-" + "x".repeat(400);  // a rollup's name is VARCHAR(330)
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
                 JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database),
                         JournalShipperTest.QUICK)) {
             for (int i = 0; i < 5; i++) {
                 journal.append(row("good-" + i));
             }
-            journal.append(row(tooLong));
+            journal.append(SpendRow.builder("call-long-group", tooLong, JournalFixtures.T0).build());
             for (int i = 5; i < 10; i++) {
                 journal.append(row("good-" + i));
             }
@@ -80,7 +81,7 @@ class JournalShipperLedgerTest {
         List<String> deadLetters = Files.readAllLines(folder.resolve(DeadLetters.FILE_NAME));
         assertThat(deadLetters).singleElement().satisfies(line -> {
             JsonNode deadLetter = Json.MAPPER.readTree(line);
-            assertThat(deadLetter.get("call_id").textValue()).isEqualTo(tooLong);
+            assertThat(deadLetter.get("call_id").textValue()).isEqualTo("call-long-group");
             assertThat(deadLetter.get("error").textValue()).startsWith("post spend: ");
         });
     }
@@ -89,8 +90,8 @@ class JournalShipperLedgerTest {
     void rowsShippedAgainAfterACrashAreLoggedOnce(Database database) throws Exception {
         SpendLedger ledger = new SpendLedger(database);
         AtomicInteger newRows = new AtomicInteger();
-        SpendSink counted = rows -> {
-            int added = ledger.post(rows);
+        SpendSink counted = (rows, through) -> {
+            int added = ledger.post(rows, through);
             newRows.addAndGet(added);
             return added;
         };

@@ -1,24 +1,31 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.store.StoreFailures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * A sink that keeps the call ids it was posted, in order, and each post's size. It can be
+ * A sink that keeps the call ids it was posted, in order, and each post's size and mark. It can be
  * taken down (posts fail as an unreachable database's do) and can refuse rows the way a
  * database refuses a value it cannot store: the whole post fails while it holds one.
  */
 final class RecordingSink implements SpendSink {
     private final List<String> posted = new ArrayList<>();
     private final List<Integer> batches = new ArrayList<>();
+    private final List<JournalMark> marks = new ArrayList<>();
     private final Predicate<SpendRow> refuses;
     final AtomicInteger failedPosts = new AtomicInteger();
     volatile boolean down;
+    /** Goes down once this many more posts have landed; 0 for never. */
+    volatile int downAfter;
+    /** What it says when asked how far it logged a journal: a sink that keeps marks, when set. */
+    volatile Optional<JournalMark> kept = Optional.empty();
 
     RecordingSink() {
         this(row -> false);
@@ -29,7 +36,7 @@ final class RecordingSink implements SpendSink {
     }
 
     @Override
-    public synchronized int post(List<SpendRow> rows) {
+    public synchronized int post(List<SpendRow> rows, JournalMark through) {
         if (down) {
             failedPosts.incrementAndGet();
             throw StoreFailures.unavailable("post spend: connection refused");
@@ -41,11 +48,24 @@ final class RecordingSink implements SpendSink {
         }
         rows.forEach(row -> posted.add(row.callId()));
         batches.add(rows.size());
+        marks.add(through);
+        if (downAfter > 0 && --downAfter == 0) {
+            down = true;
+        }
         return rows.size();
     }
 
     synchronized List<String> posted() {
         return List.copyOf(posted);
+    }
+
+    @Override
+    public Optional<JournalMark> shippedThrough(String journal) {
+        return kept;
+    }
+
+    synchronized List<JournalMark> marks() {
+        return List.copyOf(marks);
     }
 
     synchronized List<Integer> batches() {

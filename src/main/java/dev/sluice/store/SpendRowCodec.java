@@ -1,0 +1,181 @@
+package dev.sluice.store;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One {@link SpendRow} in binary, big-endian: the body of a spend journal record and of each
+ * row in a {@link SpendBlocks block} of the embedded store's spend log.
+ *
+ * <pre>
+ * body  := version:int8 (2)  appendedAt:int64 (epoch ms)
+ *          callId:str  keyHash:opt  teamId:opt  userId:opt  modelGroup:str  deploymentId:opt
+ *          promptTokens:int64  completionTokens:int64  totalTokens:int64
+ *          costScale:int32  costUnscaled:bytes  status:int32  durationMs:int64
+ *          startedAtSeconds:int64  startedAtNanos:int32
+ *          cachedTokens:int64  tagCount:int32  tag:str ...        (from version 2)
+ * str   := n:int32  n bytes of UTF-8          opt := -1 (absent) | str
+ * bytes := n:int32  n bytes (a two's-complement big integer)
+ * </pre>
+ *
+ * Binary rather than JSON because a row is encoded on the caller's thread: no field names to
+ * write, no numbers to format, and nothing to parse back but lengths. The cost goes as its
+ * unscaled value and scale and the start time as seconds and nanoseconds, so both come back
+ * exactly. Version 1 bodies (written before rows had cached tokens and tags) are read with
+ * none of either.
+ */
+public final class SpendRowCodec {
+    public static final byte VERSION = 2;
+    static final byte VERSION_WITHOUT_TAGS = 1;
+    /** The smallest body a row can have: every fixed field of version 1, empty strings, absent options. */
+    public static final int MIN_BODY_BYTES = 1 + 8 + 4 + 4 * 3 + 4 + 4 + 8 * 3 + 4 + 4 + 4 + 8 + 8 + 4;
+    /** What version 2 adds to a body besides its tags' bytes: the cached tokens and the tag count. */
+    public static final int VERSION_2_FIELD_BYTES = 8 + 4;
+    /** The largest body accepted: far past any real row, and a bound on a corrupt length. */
+    public static final int MAX_BODY_BYTES = 1 << 20;
+
+    private SpendRowCodec() {}
+
+    /** A decoded body: the row and when it was appended to the journal. */
+    public record Decoded(SpendRow row, long appendedAtMillis) {}
+
+    /** A row's strings as bytes and its body's size, so the body can be written into a buffer of the right size. */
+    public record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, int bodyBytes) {
+        /** Puts the body at {@code out}'s position. */
+        public void writeBody(ByteBuffer out, long appendedAtMillis) {
+            out.put(VERSION).putLong(appendedAtMillis);
+            for (byte[] string : strings) {
+                if (string == null) {
+                    out.putInt(-1);
+                } else {
+                    out.putInt(string.length).put(string);
+                }
+            }
+            out.putLong(row.promptTokens()).putLong(row.completionTokens()).putLong(row.totalTokens());
+            out.putInt(row.cost().scale()).putInt(unscaled.length).put(unscaled);
+            out.putInt(row.status()).putLong(row.durationMs());
+            out.putLong(row.startedAt().getEpochSecond()).putInt(row.startedAt().getNano());
+            out.putLong(row.cachedTokens()).putInt(tags.length);
+            for (byte[] tag : tags) {
+                out.putInt(tag.length).put(tag);
+            }
+        }
+    }
+
+    /**
+     * The body's size for {@code row}, with its strings' bytes already made.
+     *
+     * @throws IllegalArgumentException when the body would pass {@link #MAX_BODY_BYTES}
+     */
+    public static Encoded prepare(SpendRow row) {
+        byte[][] strings = {
+            utf8(row.callId()), optional(row.keyHash()), optional(row.teamId()), optional(row.userId()),
+            utf8(row.modelGroup()), optional(row.deploymentId())
+        };
+        byte[][] tags = new byte[row.tags().size()][];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = utf8(row.tags().get(i));
+        }
+        byte[] unscaled = row.cost().unscaledValue().toByteArray();
+        int body = MIN_BODY_BYTES + VERSION_2_FIELD_BYTES + unscaled.length;
+        for (byte[] string : strings) {
+            body += string == null ? 0 : string.length;
+        }
+        for (byte[] tag : tags) {
+            body += 4 + tag.length;
+        }
+        if (body > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("row " + row.callId() + ": " + body + " bytes encoded (expected: <= "
+                    + MAX_BODY_BYTES + ")");
+        }
+        return new Encoded(row, strings, tags, unscaled, body);
+    }
+
+    /**
+     * Decodes a body, which must fill {@code body}'s remaining bytes.
+     *
+     * @return empty when it does not hold a row this version writes
+     */
+    public static Optional<Decoded> decode(ByteBuffer body) {
+        try {
+            byte version = body.get();
+            if (version != VERSION && version != VERSION_WITHOUT_TAGS) {
+                return Optional.empty();
+            }
+            long appendedAt = body.getLong();
+            String callId = string(body);
+            Optional<String> keyHash = Optional.ofNullable(string(body));
+            Optional<String> teamId = Optional.ofNullable(string(body));
+            Optional<String> userId = Optional.ofNullable(string(body));
+            String modelGroup = string(body);
+            Optional<String> deploymentId = Optional.ofNullable(string(body));
+            long prompt = body.getLong();
+            long completion = body.getLong();
+            long total = body.getLong();
+            int scale = body.getInt();
+            BigDecimal cost = new BigDecimal(new BigInteger(bytes(body)), scale);
+            int status = body.getInt();
+            long durationMs = body.getLong();
+            Instant startedAt = Instant.ofEpochSecond(body.getLong(), body.getInt());
+            long cached = version == VERSION ? body.getLong() : 0;
+            List<String> tags = version == VERSION ? tags(body) : List.of();
+            if (callId == null || modelGroup == null || body.hasRemaining()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Decoded(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
+                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags), appendedAt));
+        } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
+                | java.time.DateTimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static List<String> tags(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || count > SpendRow.MAX_TAGS) {
+            throw new IllegalArgumentException("tag count " + count);
+        }
+        List<String> tags = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String tag = string(in);
+            if (tag == null) {
+                throw new IllegalArgumentException("absent tag");
+            }
+            tags.add(tag);
+        }
+        return tags;
+    }
+
+    private static byte[] utf8(String value) {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] optional(Optional<String> value) {
+        return value.map(SpendRowCodec::utf8).orElse(null);
+    }
+
+    private static String string(ByteBuffer in) {
+        byte[] bytes = bytes(in);
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(ByteBuffer in) {
+        int length = in.getInt();
+        if (length == -1) {
+            return null;
+        }
+        if (length < 0 || length > in.remaining()) {
+            throw new IllegalArgumentException("length " + length);
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+}

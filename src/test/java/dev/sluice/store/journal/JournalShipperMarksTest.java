@@ -1,0 +1,99 @@
+package dev.sluice.store.journal;
+
+import static dev.sluice.store.journal.JournalFixtures.WAIT;
+import static dev.sluice.store.journal.JournalFixtures.crashCopy;
+import static dev.sluice.store.journal.JournalShipperTest.QUICK;
+import static dev.sluice.store.journal.JournalShipperTest.append;
+import static dev.sluice.store.journal.JournalShipperTest.ids;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.testing.Eventually;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The marks a shipper posts with: each just past its post's last row, in the journal's own
+ * id; a sink that keeps them is never posted a row before its mark again, at a start after a
+ * crash or on a retry after part of a split batch landed.
+ */
+class JournalShipperMarksTest {
+    @TempDir
+    Path folder;
+    @TempDir
+    Path elsewhere;
+
+    @Test
+    void eachPostCarriesTheMarkPastItsLastRowInTheJournalsOwnId() {
+        RecordingSink sink = new RecordingSink();
+        String id;
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK.withMaxBatchRows(4))) {
+            id = journal.id();
+            append(journal, ids("call-", 0, 10));
+            assertThat(shipper.flush(WAIT)).isTrue();
+        }
+
+        assertThat(id).matches("[0-9a-f-]{36}");
+        assertThat(sink.marks()).allSatisfy(mark -> assertThat(mark.journal()).isEqualTo(id));
+        assertThat(sink.marks()).isSortedAccordingTo((a, b) -> a.covers(b) ? (b.covers(a) ? 0 : 1) : -1);
+        assertThat(sink.marks().getFirst().covers(sink.marks().getLast())).isFalse();
+        try (SpendJournal reopened = SpendJournal.open(JournalOptions.in(folder))) {
+            assertThat(reopened.id()).as("kept with the folder").isEqualTo(id);
+        }
+        try (SpendJournal fresh = SpendJournal.open(JournalOptions.in(elsewhere.resolve("fresh")))) {
+            assertThat(fresh.id()).as("a new folder's own").isNotEqualTo(id);
+        }
+    }
+
+    @Test
+    void aStartAfterACrashPostsOnlyTheRowsPastTheMarkTheSinkKept() throws Exception {
+        RecordingSink first = new RecordingSink();
+        Path crashed;
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, first, QUICK.withMaxBatchRows(4))) {
+            append(journal, ids("call-", 0, 10));
+            assertThat(shipper.flush(WAIT)).isTrue();
+            crashed = crashCopy(folder, elsewhere.resolve("crashed"));
+        }
+        // The acknowledgements never reached the disk; the sink had logged the first two posts.
+        Files.delete(crashed.resolve(AckCheckpoint.FILE_NAME));
+        RecordingSink again = new RecordingSink();
+        again.kept = Optional.of(first.marks().get(1));
+
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(crashed));
+                JournalShipper shipper = JournalShipper.start(journal, again, QUICK)) {
+            assertThat(journal.status().pendingRecords()).isEqualTo(10);
+            assertThat(shipper.flush(WAIT)).isTrue();
+            assertThat(journal.status().pendingRecords()).isZero();
+        }
+
+        assertThat(again.posted()).containsExactlyElementsOf(ids("call-", 8, 10));
+        assertThat(again.marks()).containsExactly(first.marks().getLast());
+    }
+
+    @Test
+    void aSplitBatchPostedAgainAfterAnOutageStartsWhereItsLandedPartEnded() {
+        RecordingSink sink = new RecordingSink(row -> row.callId().startsWith("bad"));
+        sink.downAfter = 1;
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+            append(journal, ids("good-", 0, 3));
+            append(journal, List.of("bad-1"));
+            append(journal, ids("good-", 3, 4));
+            try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+                // good-0..3 and bad-1 fail whole; good-0, good-1 land; then the sink goes down.
+                Eventually.until("the sink went down midway", WAIT, () -> !shipper.status().sinkReachable());
+                sink.down = false;
+                assertThat(shipper.flush(WAIT)).isTrue();
+                assertThat(shipper.status().deadLetters()).isEqualTo(1);
+            }
+        }
+
+        List<String> expected = new ArrayList<>(ids("good-", 0, 4));
+        assertThat(sink.posted()).as("each row once").containsExactlyElementsOf(expected);
+    }
+}
