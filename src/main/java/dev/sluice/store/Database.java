@@ -262,6 +262,9 @@ public final class Database implements AutoCloseable {
         return StoreException.of(operation, e);
     }
 
+    /** H2's own isolation level beyond serializable's number: one snapshot of the whole database (org.h2.engine.Constants). */
+    private static final int H2_SNAPSHOT = 6;
+
     /** The SQL states of a table that is not there: PostgreSQL's, and H2's (in a database with tables, and in an empty one). */
     private static final java.util.Set<String> MISSING_TABLE = java.util.Set.of("42P01", "42S02", "42S04");
 
@@ -284,14 +287,15 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Runs reads in one transaction that sees one state of the store throughout (repeatable
-     * read: a snapshot on both engines), so a write landing meanwhile is seen by all of its
-     * statements or by none.
+     * Runs reads in one transaction that sees one state of the store throughout, so a write
+     * landing meanwhile is seen by all of its statements or by none: PostgreSQL's repeatable
+     * read; on H2, whose repeatable read takes each table's state when it is first read, its
+     * snapshot level.
      */
     <T> T inSnapshot(String operation, SqlWork<T> work) {
         return inTransaction(operation, connection -> {
             // The pool restores the isolation level when the connection goes back to it.
-            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            connection.setTransactionIsolation(engine() == Engine.H2 ? H2_SNAPSHOT : Connection.TRANSACTION_REPEATABLE_READ);
             return work.run(connection);
         });
     }

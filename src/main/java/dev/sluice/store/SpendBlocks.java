@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -71,13 +72,13 @@ final class SpendBlocks {
 
     /** Hands over each logged row that started in {@code [from, to)}, block by block. */
     static void scan(Connection connection, Instant from, Instant to, Consumer<SpendRow> each) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT body FROM sluice_spend_blocks "
+        try (PreparedStatement statement = connection.prepareStatement("SELECT block_id, body FROM sluice_spend_blocks "
                 + "WHERE last_started_at >= ? AND first_started_at < ? ORDER BY block_id")) {
             Columns.time(statement, 1, from);
             Columns.time(statement, 2, to);
             try (ResultSet blocks = statement.executeQuery()) {
                 while (blocks.next()) {
-                    decode(blocks.getBytes(1), row -> {
+                    decode(blocks.getLong(1), blocks.getBytes(2), row -> {
                         if (!row.startedAt().isBefore(from) && row.startedAt().isBefore(to)) {
                             each.accept(row);
                         }
@@ -92,14 +93,19 @@ final class SpendBlocks {
         scan(connection, Instant.EPOCH, Instant.parse("9999-12-31T00:00:00Z"), each);
     }
 
-    private static void decode(byte[] block, Consumer<SpendRow> each) throws SQLException {
+    /** The block's rows, in order; a block this version cannot read fails the read, naming it. */
+    private static void decode(long blockId, byte[] block, Consumer<SpendRow> each) throws SQLException {
         ByteBuffer in = ByteBuffer.wrap(block);
         while (in.hasRemaining()) {
-            int length = in.getInt();
-            ByteBuffer body = in.slice(in.position(), length);
+            int length = in.remaining() >= 4 ? in.getInt() : -1;
+            Optional<SpendRowCodec.Decoded> row = length < 0 || length > in.remaining() ? Optional.empty()
+                    : SpendRowCodec.decode(in.slice(in.position(), length));
+            if (row.isEmpty()) {
+                throw new SQLException("spend log block " + blockId + " holds a row this version cannot read, at byte "
+                        + in.position() + " of " + block.length);
+            }
             in.position(in.position() + length);
-            each.accept(SpendRowCodec.decode(body).orElseThrow(
-                    () -> new SQLException("a spend log block holds a row this version cannot read")).row());
+            each.accept(row.get().row());
         }
     }
 

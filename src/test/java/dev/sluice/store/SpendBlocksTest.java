@@ -6,6 +6,7 @@ import static dev.sluice.store.StoreFixtures.hash;
 import static dev.sluice.store.StoreFixtures.key;
 import static dev.sluice.store.StoreFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.testing.StoreTest;
 import java.time.Instant;
@@ -157,6 +158,53 @@ class SpendBlocksTest {
                 }
             });
             assertThat(blocks).isGreaterThan(1);
+        }
+    }
+
+    @StoreTest
+    void aSnapshotReadSeesAPostThatLandsMeanwhileInNoneOfItsStatements(Database database) throws Exception {
+        long[] seen = database.inSnapshot("read twice", connection -> {
+            long rollups = countOf(connection, "sluice_daily_spend");
+            Thread post = Thread.ofVirtual().start(() -> new SpendLedger(database).post(
+                    List.of(row("meanwhile", null, null, "g", "1", T0)), mark(0, 100)));
+            try {
+                post.join();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return new long[] {rollups, countOf(connection, database.engine() == Engine.H2
+                    ? "sluice_spend_blocks" : "sluice_spend_logs")};
+        });
+
+        assertThat(seen).containsExactly(0, 0);
+        assertThat(new SpendRepository(database).count()).isEqualTo(1);
+    }
+
+    @StoreTest
+    void aBlockThisVersionCannotReadFailsTheReadNamingIt(Database database) {
+        if (database.engine() != Engine.H2) {
+            return;  // PostgreSQL logs no blocks
+        }
+        database.withConnection("store a damaged block", connection -> {
+            try (var statement = connection.prepareStatement("INSERT INTO sluice_spend_blocks "
+                    + "(first_started_at, last_started_at, row_count, body) VALUES (?, ?, 1, ?)")) {
+                Columns.time(statement, 1, T0);
+                Columns.time(statement, 2, T0);
+                statement.setBytes(3, new byte[] {0, 0, 0, 99, 2});
+                return statement.executeUpdate();
+            }
+        });
+
+        assertThatThrownBy(() -> new SpendRepository(database).find("anything"))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("spend log block 1 holds a row this version cannot read");
+    }
+
+    private static long countOf(java.sql.Connection connection, String table) throws java.sql.SQLException {
+        try (var statement = connection.createStatement();
+                var result = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            result.next();
+            return result.getLong(1);
         }
     }
 }

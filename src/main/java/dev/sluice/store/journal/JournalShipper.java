@@ -64,6 +64,8 @@ public final class JournalShipper implements AutoCloseable {
      * posts since; null until the sink has said. The shipper's thread only.
      */
     private Optional<JournalMark> logged;
+    /** The mark of the furthest post this shipper tried, landed or not; the shipper's thread only. */
+    private JournalMark furthestPosted;
     /** Posts that failed UNAVAILABLE since the last that succeeded; the shipper's thread only. */
     private int failures;
     private long outageStarted;
@@ -142,10 +144,6 @@ public final class JournalShipper implements AutoCloseable {
         JournalBatch held = null;
         while (!stopping) {
             try {
-                if (logged == null && !askWhereTheSinkIs()) {
-                    pause(options.retryDelay(failures));
-                    continue;
-                }
                 if (held == null) {
                     held = journal.read(options.maxBatchRows());
                 }
@@ -154,7 +152,7 @@ public final class JournalShipper implements AutoCloseable {
                     pause(options.gatherWait());
                     continue;
                 }
-                if (!ship(held, unlogged(held), held.rows().size())) {
+                if (!ship(held, 0, held.rows().size())) {
                     pause(options.retryDelay(failures));
                     continue;
                 }
@@ -206,11 +204,23 @@ public final class JournalShipper implements AutoCloseable {
      * Asks the sink how far it has logged the journal.
      *
      * @return false when the sink is unreachable: to be asked again
+     * @throws IllegalStateException when the sink's mark cannot be this journal's (it lies in a
+     *                               segment this process is the first to write, past what it
+     *                               posted: the folder's id was copied from another journal's). Trusting it would skip
+     *                               rows never logged; the rows stay in the journal instead,
+     *                               and the shipper says so at ERROR until it is resolved
      */
     private boolean askWhereTheSinkIs() {
         try {
-            logged = sink.shippedThrough(journal.id());
-            answered();
+            Optional<JournalMark> said = sink.shippedThrough(journal.id());
+            if (said.isPresent() && !journal.id.mayHaveShipped(said.get())
+                    && (furthestPosted == null || !furthestPosted.covers(said.get()))) {
+                throw new IllegalStateException("the store says it logged spend journal " + journal.id() + " up to "
+                        + said.get() + ", which the journal in " + journal.options().folder() + " has not written: "
+                        + "its " + JournalId.FILE_NAME + " belongs to another journal. Rows stay in the journal; "
+                        + "delete that file to give the folder an id of its own");
+            }
+            logged = said;
             return true;
         } catch (StoreException e) {
             lastError = String.valueOf(e.getMessage());
@@ -232,17 +242,27 @@ public final class JournalShipper implements AutoCloseable {
     }
 
     /**
-     * Posts rows {@code from} to {@code to} of the batch, bisecting around rows the sink refuses
-     * alone.
+     * Posts rows {@code from} to {@code to} of the batch, less those the sink has logged,
+     * bisecting around rows the sink refuses alone. After a post fails, what the sink has
+     * logged is asked again before the next: a failure can come after the commit (the answer
+     * lost, the file write after it failing), and a post that overlapped what is logged would
+     * count the overlap twice.
      *
      * @return false when the sink is unreachable: the batch is to be posted again
      */
     private boolean ship(JournalBatch batch, int from, int to) {
-        if (from >= to) {
+        if (logged == null && !askWhereTheSinkIs()) {
+            return false;
+        }
+        int first = Math.max(from, unlogged(batch));
+        if (first >= to) {
             return true;
         }
-        List<SpendRow> rows = batch.rows().subList(from, to);
+        List<SpendRow> rows = batch.rows().subList(first, to);
         JournalMark through = batch.marks().get(to - 1);
+        if (furthestPosted == null || !furthestPosted.covers(through)) {
+            furthestPosted = through;
+        }
         try {
             sink.post(rows, through);
             logged = Optional.of(through);
@@ -250,22 +270,33 @@ public final class JournalShipper implements AutoCloseable {
             answered();
             return true;
         } catch (RuntimeException e) {
+            logged = null;
             lastError = String.valueOf(e.getMessage());
             if (e instanceof StoreException store && store.reason() == StoreException.Reason.UNAVAILABLE) {
                 unreachable(e);
                 return false;
             }
             if (rows.size() == 1) {
-                SpendRow row = rows.getFirst();
-                LOG.error("spend journal: the sink refused call {} ({}); its row is kept in {}", row.callId(),
-                        e.getMessage(), deadLetters.file());
-                deadLetters.add(row, String.valueOf(e.getMessage()));
-                logged = Optional.of(through);
-                return true;
+                return setAside(rows.getFirst(), e, through);
             }
-            int half = from + rows.size() / 2;
-            return ship(batch, from, half) && ship(batch, half, to);
+            int half = first + rows.size() / 2;
+            return ship(batch, first, half) && ship(batch, half, to);
         }
+    }
+
+    /** Puts a row the sink refuses alone in the dead letters; the rows after it go on. */
+    private boolean setAside(SpendRow row, RuntimeException e, JournalMark through) {
+        if (!askWhereTheSinkIs()) {
+            return false;
+        }
+        if (logged.isPresent() && logged.get().covers(through)) {
+            return true;  // it was logged after all, before the failure
+        }
+        LOG.error("spend journal: the sink refused call {} ({}); its row is kept in {}", row.callId(),
+                e.getMessage(), deadLetters.file());
+        deadLetters.add(row, String.valueOf(e.getMessage()));
+        logged = Optional.of(through);
+        return true;
     }
 
     private void answered() {

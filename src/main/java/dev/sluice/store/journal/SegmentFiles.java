@@ -88,7 +88,8 @@ final class SegmentFiles {
         long position = 0;
         long records = 0;
         long skipped = 0;
-        long nextSequence = acked.map(AckCheckpoint.Mark::sequence).orElse(0L);
+        // A checkpoint inside a segment means that segment was written: never number a new one so.
+        long nextSequence = acked.map(mark -> mark.offset() > 0 ? mark.sequence() + 1 : mark.sequence()).orElse(0L);
         try (SegmentReader reader = new SegmentReader(true)) {
             for (Path file : segmentFiles(folder)) {
                 long sequence = Segment.sequenceOf(file).orElseThrow();

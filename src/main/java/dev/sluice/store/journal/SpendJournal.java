@@ -57,7 +57,8 @@ public final class SpendJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpendJournal.class);
 
     private final JournalOptions options;
-    private final String id;
+    /** The folder's id, and the first segment this process makes. */
+    final JournalId id;
     private final SegmentFiles.Lock folderLock;
     private final GroupCommit commit;
     private final ReentrantLock lock = new ReentrantLock();
@@ -86,7 +87,7 @@ public final class SpendJournal implements AutoCloseable {
     private SpendJournal(JournalOptions options, SegmentFiles.Lock folderLock, SegmentFiles.Recovered recovered,
             ForceHook hook) {
         this.options = options;
-        this.id = JournalId.of(options.folder());
+        this.id = JournalId.of(options.folder(), recovered.segments().isEmpty(), recovered.nextSequence());
         this.folderLock = folderLock;
         segments.addAll(recovered.segments());
         nextSequence = recovered.nextSequence();
@@ -133,7 +134,7 @@ public final class SpendJournal implements AutoCloseable {
 
     /** The folder's id, which a sink keys its {@link dev.sluice.store.JournalMark marks} by. */
     public String id() {
-        return id;
+        return id.value();
     }
 
     public JournalOptions options() {

@@ -45,9 +45,11 @@ class EmbeddedStoreCrashIT {
             }
             Path file = folder.resolve("gateway").resolve("sluice-data").resolve("sluice");
             try (Database store = Database.open(StoreLocation.embedded(file), TestDatabases.OPTIONS)) {
-                Set<String> logged = new SpendRepository(store).find(Set.copyOf(answered)).keySet();
+                SpendRepository spendLog = new SpendRepository(store);
+                Set<String> logged = spendLog.find(Set.copyOf(answered)).keySet();
                 assertThat(answered).as("answered calls without a spend row in the store's file")
                         .filteredOn(id -> !logged.contains(id)).isEmpty();
+                assertThat(spendLog.count()).as("each call logged once").isEqualTo(answered.size());
             }
         }
     }

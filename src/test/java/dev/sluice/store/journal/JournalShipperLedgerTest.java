@@ -13,12 +13,14 @@ import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
+import dev.sluice.store.StoreFailures;
 import dev.sluice.testing.StoreTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,5 +119,52 @@ class JournalShipperLedgerTest {
 
         assertThat(newRows.get()).isEqualTo(300);
         assertThat(new SpendRepository(database).count()).isEqualTo(300);
+    }
+
+    @StoreTest
+    void aJournalOpenedWithoutCallsBetweenTwoRunsLosesNoRowOfTheNext(Database database) {
+        SpendLedger ledger = new SpendLedger(database);
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+            JournalShipperTest.append(journal, JournalShipperTest.ids("first-", 0, 10));
+            assertThat(shipper.flush(WAIT)).isTrue();
+        }
+        // A run that takes no call: its start deletes the segment the first run shipped whole.
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+            assertThat(shipper.flush(WAIT)).isTrue();
+        }
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+            JournalShipperTest.append(journal, JournalShipperTest.ids("second-", 0, 5));
+            assertThat(shipper.flush(WAIT)).isTrue();
+        }
+
+        assertThat(new SpendRepository(database).count()).isEqualTo(15);
+    }
+
+    @StoreTest
+    void aSplitBatchWhosePostFailedAfterItsCommitCountsNoRowTwice(Database database) {
+        SpendLedger ledger = new SpendLedger(database);
+        AtomicBoolean lost = new AtomicBoolean();
+        SpendSink answerLost = (rows, through) -> {
+            int added = ledger.post(rows, through);
+            if (rows.size() == 2 && rows.getFirst().callId().equals("call-4") && lost.compareAndSet(false, true)) {
+                throw StoreFailures.unavailable("post spend: connection reset after the commit");
+            }
+            return added;
+        };
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+            JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 0, 7));
+            journal.append(SpendRow.builder("call-long-group", "g" + "x".repeat(400), JournalFixtures.T0).build());
+            JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 8, 16));
+            try (JournalShipper shipper = JournalShipper.start(journal, answerLost, JournalShipperTest.QUICK)) {
+                assertThat(shipper.flush(WAIT)).isTrue();
+                assertThat(shipper.status().deadLetters()).isEqualTo(1);
+            }
+        }
+
+        assertThat(lost).as("the post of call-4 and call-5 failed after its commit").isTrue();
+        assertThat(new SpendRepository(database).count()).isEqualTo(15);
     }
 }

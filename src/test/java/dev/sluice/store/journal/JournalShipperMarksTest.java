@@ -8,6 +8,7 @@ import static dev.sluice.store.journal.JournalShipperTest.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Eventually;
+import dev.sluice.store.JournalMark;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,11 +43,24 @@ class JournalShipperMarksTest {
         assertThat(sink.marks()).allSatisfy(mark -> assertThat(mark.journal()).isEqualTo(id));
         assertThat(sink.marks()).isSortedAccordingTo((a, b) -> a.covers(b) ? (b.covers(a) ? 0 : 1) : -1);
         assertThat(sink.marks().getFirst().covers(sink.marks().getLast())).isFalse();
-        try (SpendJournal reopened = SpendJournal.open(JournalOptions.in(folder))) {
-            assertThat(reopened.id()).as("kept with the folder").isEqualTo(id);
-        }
         try (SpendJournal fresh = SpendJournal.open(JournalOptions.in(elsewhere.resolve("fresh")))) {
             assertThat(fresh.id()).as("a new folder's own").isNotEqualTo(id);
+        }
+    }
+
+    @Test
+    void theIdStaysWithTheFolderWhileItHoldsSegmentsAndIsMadeAnewOnceNothingIsLeft() {
+        String id;
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+            id = journal.id();
+            append(journal, ids("call-", 0, 3));
+        }
+        try (SpendJournal reopened = SpendJournal.open(JournalOptions.in(folder))) {
+            assertThat(reopened.id()).as("with rows pending").isEqualTo(id);
+            JournalFixtures.drain(reopened);
+        }
+        try (SpendJournal emptied = SpendJournal.open(JournalOptions.in(folder))) {
+            assertThat(emptied.id()).as("nothing left to ship again").isNotEqualTo(id);
         }
     }
 
@@ -54,21 +68,23 @@ class JournalShipperMarksTest {
     void aStartAfterACrashPostsOnlyTheRowsPastTheMarkTheSinkKept() throws Exception {
         RecordingSink first = new RecordingSink();
         Path crashed;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, first, QUICK.withMaxBatchRows(4))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             append(journal, ids("call-", 0, 10));
-            assertThat(shipper.flush(WAIT)).isTrue();
-            crashed = crashCopy(folder, elsewhere.resolve("crashed"));
+            try (JournalShipper shipper = JournalShipper.start(journal, first, QUICK.withMaxBatchRows(4))) {
+                assertThat(shipper.flush(WAIT)).isTrue();
+                crashed = crashCopy(folder, elsewhere.resolve("crashed"));
+            }
         }
         // The acknowledgements never reached the disk; the sink had logged the first two posts.
         Files.delete(crashed.resolve(AckCheckpoint.FILE_NAME));
         RecordingSink again = new RecordingSink();
         again.kept = Optional.of(first.marks().get(1));
 
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(crashed));
-                JournalShipper shipper = JournalShipper.start(journal, again, QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(crashed))) {
             assertThat(journal.status().pendingRecords()).isEqualTo(10);
-            assertThat(shipper.flush(WAIT)).isTrue();
+            try (JournalShipper shipper = JournalShipper.start(journal, again, QUICK)) {
+                assertThat(shipper.flush(WAIT)).isTrue();
+            }
             assertThat(journal.status().pendingRecords()).isZero();
         }
 
@@ -95,5 +111,23 @@ class JournalShipperMarksTest {
 
         List<String> expected = new ArrayList<>(ids("good-", 0, 4));
         assertThat(sink.posted()).as("each row once").containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void aMarkTheJournalHasNotWrittenYetStopsShippingAndKeepsTheRows() {
+        RecordingSink sink = new RecordingSink();
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+            // Its own id, but a segment this process is the first to write: another journal's mark.
+            sink.kept = Optional.of(new JournalMark(journal.id(), 0, 1L << 40));
+            append(journal, ids("call-", 0, 5));
+            try (JournalShipper shipper = JournalShipper.start(journal, sink,
+                    QUICK.withCloseTimeout(java.time.Duration.ofMillis(100)))) {
+                Eventually.until("the shipper says why it stopped", WAIT,
+                        () -> shipper.status().lastError().contains("belongs to another journal"));
+            }
+            assertThat(journal.status().pendingRecords()).isEqualTo(5);
+        }
+
+        assertThat(sink.posted()).isEmpty();
     }
 }
