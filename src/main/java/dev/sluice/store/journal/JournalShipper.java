@@ -64,6 +64,11 @@ public final class JournalShipper implements AutoCloseable {
      * posts since; null until the sink has said. The shipper's thread only.
      */
     private Optional<JournalMark> logged;
+    /**
+     * The mark of the last row this shipper put in the dead letters: the sink never logs it,
+     * so its own mark stays behind it, but it is not to be posted again. The shipper's thread only.
+     */
+    private JournalMark setAsideThrough;
     /** The mark of the furthest post this shipper tried, landed or not; the shipper's thread only. */
     private JournalMark furthestPosted;
     /** Posts that failed UNAVAILABLE since the last that succeeded; the shipper's thread only. */
@@ -206,7 +211,8 @@ public final class JournalShipper implements AutoCloseable {
      * @return false when the sink is unreachable: to be asked again
      * @throws IllegalStateException when the sink's mark cannot be this journal's (it lies in a
      *                               segment this process is the first to write, past what it
-     *                               posted: the folder's id was copied from another journal's). Trusting it would skip
+     *                               posted: the folder's id was copied from another journal's,
+     *                               or a power loss took the segment after its rows were logged). Trusting it would skip
      *                               rows never logged; the rows stay in the journal instead,
      *                               and the shipper says so at ERROR until it is resolved
      */
@@ -216,9 +222,10 @@ public final class JournalShipper implements AutoCloseable {
             if (said.isPresent() && !journal.id.mayHaveShipped(said.get())
                     && (furthestPosted == null || !furthestPosted.covers(said.get()))) {
                 throw new IllegalStateException("the store says it logged spend journal " + journal.id() + " up to "
-                        + said.get() + ", which the journal in " + journal.options().folder() + " has not written: "
-                        + "its " + JournalId.FILE_NAME + " belongs to another journal. Rows stay in the journal; "
-                        + "delete that file to give the folder an id of its own");
+                        + said.get() + ", past what the journal in " + journal.options().folder() + " holds: its "
+                        + JournalId.FILE_NAME + " was copied from another journal's, or a power loss took its newest "
+                        + "segment after the store had logged it. Its rows stay in the journal, unshipped, rather than "
+                        + "be skipped or counted twice; see \"Restarts\" in docs/keys.md");
             }
             logged = said;
             return true;
@@ -232,13 +239,17 @@ public final class JournalShipper implements AutoCloseable {
         }
     }
 
-    /** The index of the batch's first row the sink has not logged. */
+    /** The index of the batch's first row the sink has not logged, nor this shipper set aside. */
     private int unlogged(JournalBatch batch) {
         int first = 0;
-        while (first < batch.marks().size() && logged.isPresent() && logged.get().covers(batch.marks().get(first))) {
+        while (first < batch.marks().size() && done(batch.marks().get(first))) {
             first++;
         }
         return first;
+    }
+
+    private boolean done(JournalMark row) {
+        return logged.isPresent() && logged.get().covers(row) || setAsideThrough != null && setAsideThrough.covers(row);
     }
 
     /**
@@ -276,6 +287,7 @@ public final class JournalShipper implements AutoCloseable {
                 unreachable(e);
                 return false;
             }
+            answered();
             if (rows.size() == 1) {
                 return setAside(rows.getFirst(), e, through);
             }
@@ -295,7 +307,7 @@ public final class JournalShipper implements AutoCloseable {
         LOG.error("spend journal: the sink refused call {} ({}); its row is kept in {}", row.callId(),
                 e.getMessage(), deadLetters.file());
         deadLetters.add(row, String.valueOf(e.getMessage()));
-        logged = Optional.of(through);
+        setAsideThrough = through;
         return true;
     }
 

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,11 @@ class JournalShipperMarksTest {
     Path folder;
     @TempDir
     Path elsewhere;
+
+    private static RecordingSink marking(RecordingSink sink) {
+        sink.keepsMarks = true;
+        return sink;
+    }
 
     @Test
     void eachPostCarriesTheMarkPastItsLastRowInTheJournalsOwnId() {
@@ -66,7 +72,7 @@ class JournalShipperMarksTest {
 
     @Test
     void aStartAfterACrashPostsOnlyTheRowsPastTheMarkTheSinkKept() throws Exception {
-        RecordingSink first = new RecordingSink();
+        RecordingSink first = marking(new RecordingSink());
         Path crashed;
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             append(journal, ids("call-", 0, 10));
@@ -77,7 +83,7 @@ class JournalShipperMarksTest {
         }
         // The acknowledgements never reached the disk; the sink had logged the first two posts.
         Files.delete(crashed.resolve(AckCheckpoint.FILE_NAME));
-        RecordingSink again = new RecordingSink();
+        RecordingSink again = marking(new RecordingSink());
         again.kept = Optional.of(first.marks().get(1));
 
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(crashed))) {
@@ -94,7 +100,7 @@ class JournalShipperMarksTest {
 
     @Test
     void aSplitBatchPostedAgainAfterAnOutageStartsWhereItsLandedPartEnded() {
-        RecordingSink sink = new RecordingSink(row -> row.callId().startsWith("bad"));
+        RecordingSink sink = marking(new RecordingSink(row -> row.callId().startsWith("bad")));
         sink.downAfter = 1;
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             append(journal, ids("good-", 0, 3));
@@ -115,7 +121,7 @@ class JournalShipperMarksTest {
 
     @Test
     void aMarkTheJournalHasNotWrittenYetStopsShippingAndKeepsTheRows() {
-        RecordingSink sink = new RecordingSink();
+        RecordingSink sink = marking(new RecordingSink());
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             // Its own id, but a segment this process is the first to write: another journal's mark.
             sink.kept = Optional.of(new JournalMark(journal.id(), 0, 1L << 40));
@@ -123,11 +129,45 @@ class JournalShipperMarksTest {
             try (JournalShipper shipper = JournalShipper.start(journal, sink,
                     QUICK.withCloseTimeout(java.time.Duration.ofMillis(100)))) {
                 Eventually.until("the shipper says why it stopped", WAIT,
-                        () -> shipper.status().lastError().contains("belongs to another journal"));
+                        () -> shipper.status().lastError().contains("past what the journal"));
             }
             assertThat(journal.status().pendingRecords()).isEqualTo(5);
         }
 
         assertThat(sink.posted()).isEmpty();
+    }
+
+    @Test
+    void aRowSetAsideIsNotPostedAgainWhenAnOutageFollowsWithMarksOrWithout() {
+        for (boolean keepsMarks : new boolean[] {true, false}) {
+            Path journalFolder = elsewhere.resolve("marks-" + keepsMarks);
+            RecordingSink[] holder = new RecordingSink[1];
+            AtomicInteger refusals = new AtomicInteger();
+            // Refused in the whole batch, in its first half, then alone: set aside; the sink goes
+            // down with that last refusal, so the post of good-2 and good-3 after it fails.
+            RecordingSink sink = new RecordingSink(row -> {
+                if (!row.callId().startsWith("bad")) {
+                    return false;
+                }
+                if (refusals.incrementAndGet() == 3) {
+                    holder[0].down = true;
+                }
+                return true;
+            });
+            holder[0] = sink;
+            sink.keepsMarks = keepsMarks;
+            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(journalFolder))) {
+                append(journal, List.of("good-0", "bad-1", "good-2", "good-3"));
+                try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+                    Eventually.until("the sink went down after the row was set aside", WAIT,
+                            () -> !shipper.status().sinkReachable());
+                    sink.down = false;
+                    assertThat(shipper.flush(WAIT)).isTrue();
+                    assertThat(shipper.status().deadLetters()).as("marks kept: %s", keepsMarks).isEqualTo(1);
+                }
+            }
+            assertThat(sink.posted()).as("marks kept: %s", keepsMarks).containsExactly("good-0", "good-2", "good-3");
+            assertThat(refusals).as("marks kept: %s", keepsMarks).hasValue(3);
+        }
     }
 }

@@ -24,7 +24,12 @@ final class RecordingSink implements SpendSink {
     volatile boolean down;
     /** Goes down once this many more posts have landed; 0 for never. */
     volatile int downAfter;
-    /** How far it logged the journal, as a sink that keeps marks does: moved by each post, or set by a test. */
+    /**
+     * Whether it keeps marks, as the embedded store's ledger does (and says how far it logged a
+     * journal), or not, as PostgreSQL's, which is idempotent by call id instead.
+     */
+    volatile boolean keepsMarks;
+    /** How far it logged the journal, when it keeps marks: moved by each post, or set by a test. */
     volatile Optional<JournalMark> kept = Optional.empty();
 
     RecordingSink() {
@@ -46,7 +51,7 @@ final class RecordingSink implements SpendSink {
                 throw StoreFailures.refused("post spend: value too long for call " + row.callId());
             }
         }
-        if (kept.isPresent() && kept.get().covers(through)) {
+        if (keepsMarks && kept.isPresent() && kept.get().covers(through)) {
             return 0;
         }
         rows.forEach(row -> posted.add(row.callId()));
@@ -65,7 +70,7 @@ final class RecordingSink implements SpendSink {
 
     @Override
     public Optional<JournalMark> shippedThrough(String journal) {
-        return kept;
+        return keepsMarks ? kept.filter(mark -> mark.journal().equals(journal)) : Optional.empty();
     }
 
     synchronized List<JournalMark> marks() {
