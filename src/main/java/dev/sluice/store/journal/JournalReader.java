@@ -46,14 +46,18 @@ final class JournalReader implements AutoCloseable {
         List<SpendRow> rows = new ArrayList<>();
         List<JournalMark> marks = new ArrayList<>();
         long start = readPosition;
-        while (rows.size() < maxRows) {
+        // Only what the group commit forced: a row shipped before it is on the disk could be
+        // logged by the store and then lost with its segment to a power loss, and a segment
+        // numbered anew after it would pass its own rows for logged.
+        long durable = journal.commit.durable();
+        while (rows.size() < maxRows && readPosition < durable) {
             Segment segment = journal.segmentAt(readPosition);
             if (segment == null) {
                 break;
             }
             // Asked before the size is read: a segment no longer active has its final size.
             boolean growing = journal.isActive(segment);
-            long limit = segment.size;
+            long limit = Math.min(segment.size, durable - segment.base);
             List<SpendRow> chunkRows = new ArrayList<>();
             List<JournalMark> chunkMarks = new ArrayList<>();
             SegmentReader.Chunk chunk;
@@ -73,7 +77,7 @@ final class JournalReader implements AutoCloseable {
                 journal.skippedLive(chunk.skipped());
             }
             readPosition = segment.base + chunk.end();
-            if (chunk.end() < limit || growing) {
+            if (chunk.end() < segment.size || growing) {
                 break;
             }
         }

@@ -211,8 +211,8 @@ public final class JournalShipper implements AutoCloseable {
      * @return false when the sink is unreachable: to be asked again
      * @throws IllegalStateException when the sink's mark cannot be this journal's (it lies in a
      *                               segment this process is the first to write, past what it
-     *                               posted: the folder's id was copied from another journal's,
-     *                               or a power loss took the segment after its rows were logged). Trusting it would skip
+     *                               posted: the folder's id was copied from another journal's;
+     *                               records are shipped only once forced, so no power loss does it). Trusting it would skip
      *                               rows never logged; the rows stay in the journal instead,
      *                               and the shipper says so at ERROR until it is resolved
      */
@@ -223,9 +223,8 @@ public final class JournalShipper implements AutoCloseable {
                     && (furthestPosted == null || !furthestPosted.covers(said.get()))) {
                 throw new IllegalStateException("the store says it logged spend journal " + journal.id() + " up to "
                         + said.get() + ", past what the journal in " + journal.options().folder() + " holds: its "
-                        + JournalId.FILE_NAME + " was copied from another journal's, or a power loss took its newest "
-                        + "segment after the store had logged it. Its rows stay in the journal, unshipped, rather than "
-                        + "be skipped or counted twice; see \"Restarts\" in docs/keys.md");
+                        + JournalId.FILE_NAME + " was copied from another journal's. Its rows stay in the journal, "
+                        + "unshipped, rather than be skipped or counted twice; see docs/keys.md");
             }
             logged = said;
             return true;

@@ -60,7 +60,8 @@ public final class SpendJournal implements AutoCloseable {
     /** The folder's id, and the first segment this process makes. */
     final JournalId id;
     private final SegmentFiles.Lock folderLock;
-    private final GroupCommit commit;
+    /** Forces the segments; the reader hands over only what it forced. */
+    final GroupCommit commit;
     private final ReentrantLock lock = new ReentrantLock();
     /** Where the shipper is; a legacy import, before shipping starts, reads what is pending through it. */
     final JournalReader reader;

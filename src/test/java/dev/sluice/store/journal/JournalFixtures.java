@@ -63,8 +63,15 @@ final class JournalFixtures {
         }
     }
 
+    /** Reads up to {@code rows} pending records once all are forced: the reader takes forced records only. */
+    static JournalBatch read(SpendJournal journal, int rows) {
+        journal.sync();
+        return journal.read(rows);
+    }
+
     /** Reads and acknowledges everything pending, as a shipper whose sink takes all would. */
     static List<SpendRow> drain(SpendJournal journal) {
+        journal.sync();
         List<SpendRow> rows = new java.util.ArrayList<>();
         while (true) {
             JournalBatch batch = journal.read(100);

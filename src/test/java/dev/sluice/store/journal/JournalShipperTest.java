@@ -49,6 +49,7 @@ class JournalShipperTest {
         RecordingSink sink = new RecordingSink();
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             append(journal, ids("call-", 0, 2500));
+            journal.sync();
             try (JournalShipper shipper = JournalShipper.start(journal, sink, ShipperOptions.DEFAULTS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
 

@@ -4,6 +4,7 @@ import static dev.sluice.store.journal.JournalFixtures.T0;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.crashCopy;
 import static dev.sluice.store.journal.JournalFixtures.drain;
+import static dev.sluice.store.journal.JournalFixtures.read;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static dev.sluice.store.journal.JournalFixtures.segmentFiles;
 import static dev.sluice.store.journal.JournalFixtures.small;
@@ -86,7 +87,7 @@ class SpendJournalTest {
         List<SpendRow> written = rows("call-", 30);
         try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
             appendAll(journal, written);
-            JournalBatch batch = journal.read(20);
+            JournalBatch batch = read(journal, 20);
             journal.acknowledge(batch);
             Path crashed = crashCopy(folder, elsewhere.resolve("crashed"));
 
@@ -102,7 +103,7 @@ class SpendJournalTest {
         List<SpendRow> written = rows("call-", 30);
         try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
             appendAll(journal, written);
-            journal.acknowledge(journal.read(5));
+            journal.acknowledge(read(journal, 5));
         }
         Path checkpoint = folder.resolve(AckCheckpoint.FILE_NAME);
         byte[] bytes = java.nio.file.Files.readAllBytes(checkpoint);
@@ -165,11 +166,11 @@ class SpendJournalTest {
             assertThat(files).isSorted();
             Path first = files.getFirst();
 
-            JournalBatch one = journal.read(1);
+            JournalBatch one = read(journal, 1);
             journal.acknowledge(one);
             assertThat(segmentFiles(folder)).as("one of its records is acknowledged").contains(first);
 
-            JournalBatch rest = journal.read(100);
+            JournalBatch rest = read(journal, 100);
             assertThat(segmentFiles(folder)).as("read, not yet acknowledged").contains(first);
             journal.acknowledge(rest);
             assertThat(segmentFiles(folder)).as("only the active segment stays").hasSize(1).doesNotContain(first);
@@ -181,8 +182,8 @@ class SpendJournalTest {
     void batchesAreAcknowledgedInOrderOnly() {
         try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
             appendAll(journal, rows("call-", 4));
-            JournalBatch first = journal.read(2);
-            JournalBatch second = journal.read(2);
+            JournalBatch first = read(journal, 2);
+            JournalBatch second = read(journal, 2);
 
             assertThatThrownBy(() -> journal.acknowledge(second))
                     .isInstanceOf(IllegalStateException.class)
@@ -268,9 +269,9 @@ class SpendJournalTest {
             clock.advance(Duration.ofSeconds(2));
 
             assertThat(journal.status().oldestPendingAge()).isEqualTo(Duration.ofSeconds(5));
-            journal.acknowledge(journal.read(1));
+            journal.acknowledge(read(journal, 1));
             assertThat(journal.status().oldestPendingAge()).isEqualTo(Duration.ofSeconds(2));
-            journal.acknowledge(journal.read(1));
+            journal.acknowledge(read(journal, 1));
             assertThat(journal.status().oldestPendingAge()).isZero();
         }
     }
