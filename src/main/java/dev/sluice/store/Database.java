@@ -308,10 +308,12 @@ public final class Database implements AutoCloseable {
      * same new row (a daily rollup's) would both insert it; one process owns an embedded store,
      * so holding its writers in line is enough. PostgreSQL's own upsert needs no such help.
      *
-     * <p>Written to the file: H2 keeps a committed transaction in memory until its background
-     * writer's next pass, up to half a second later, so a process killed meanwhile loses it. A
-     * caller that lets go of its own copy once this returns (the spend journal's shipper) must
-     * not lose what it posted: {@code CHECKPOINT} writes it to the operating system first.
+     * <p>Written to the file and forced to the disk: H2 keeps a committed transaction in memory
+     * until its background writer's next pass, up to half a second later, and leaves the file to
+     * the operating system's cache, so a process killed meanwhile, or a power loss within half a
+     * minute, loses it. A caller that lets go of its own copy once this returns (the spend
+     * journal's shipper) must not lose what it posted: {@code CHECKPOINT SYNC} writes it and
+     * forces it first, once per transaction.
      */
     <T> T inWriterTransaction(String operation, SqlWork<T> work) {
         if (engine() != Engine.H2) {
@@ -322,7 +324,7 @@ public final class Database implements AutoCloseable {
             T result = inTransaction(operation, work);
             withConnection(operation + " (write to the file)", connection -> {
                 try (java.sql.Statement statement = connection.createStatement()) {
-                    return statement.execute("CHECKPOINT");
+                    return statement.execute("CHECKPOINT SYNC");
                 }
             });
             return result;
