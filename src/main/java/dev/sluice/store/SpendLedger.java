@@ -1,6 +1,8 @@
 package dev.sluice.store;
 
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,21 +57,9 @@ public final class SpendLedger implements SpendSink {
             return 0;
         }
         return database.inWriterTransaction("post spend", connection -> {
-            List<SpendRow> fresh;
-            if (database.engine() == Engine.POSTGRESQL || through == null) {
-                fresh = added(rows, SpendRepository.insert(connection, database.engine(), rows));
-                rowLog.logged(fresh);
-            } else {
-                if (through != null && SpendMarks.of(connection, through.journal()).filter(
-                        kept -> kept.covers(through)).isPresent()) {
-                    return 0;
-                }
-                fresh = rowLog.notIn(connection, rows);
-                SpendBlocks.write(connection, fresh);
-                if (through != null) {
-                    SpendMarks.set(connection, through, Instant.now());
-                }
-            }
+            List<SpendRow> fresh = database.engine() == Engine.POSTGRESQL || through == null
+                    ? logOnePerCall(connection, rows)
+                    : logAsBlocks(connection, rows, through);
             Map<String, BigDecimal> byKey = new TreeMap<>();
             Map<String, BigDecimal> byTeam = new TreeMap<>();
             DailyRollup rollup = new DailyRollup();
@@ -97,13 +87,28 @@ public final class SpendLedger implements SpendSink {
         return database.withConnection("read spend journal mark", connection -> SpendMarks.of(connection, journal));
     }
 
-    private static List<SpendRow> added(List<SpendRow> rows, boolean[] added) {
+    /** Logs the rows one per call, skipping calls already logged; the rows that were new. */
+    private List<SpendRow> logOnePerCall(Connection connection, List<SpendRow> rows) throws SQLException {
+        boolean[] added = SpendRepository.insert(connection, database.engine(), rows);
         List<SpendRow> fresh = new ArrayList<>(rows.size());
         for (int i = 0; i < added.length; i++) {
             if (added[i]) {
                 fresh.add(rows.get(i));
             }
         }
+        rowLog.logged(fresh);
+        return fresh;
+    }
+
+    /** Logs the rows as blocks and moves the journal's mark past them; none when the mark was there already. */
+    private List<SpendRow> logAsBlocks(Connection connection, List<SpendRow> rows, JournalMark through)
+            throws SQLException {
+        if (SpendMarks.of(connection, through.journal()).filter(kept -> kept.covers(through)).isPresent()) {
+            return List.of();
+        }
+        List<SpendRow> fresh = rowLog.notIn(connection, rows);
+        SpendBlocks.write(connection, fresh);
+        SpendMarks.set(connection, through, Instant.now());
         return fresh;
     }
 }

@@ -30,13 +30,12 @@ public final class SpendRepository {
     private static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
             + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at, "
             + "cached_tokens, request_tags";
+    private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
     private static final String KEY_MODEL_SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs "
             + "WHERE key_hash = ? AND model_group = ? AND started_at >= ? AND started_at < ? "
             + "UNION ALL SELECT COALESCE(SUM(spend), 0) FROM sluice_daily_spend "
             + "WHERE dimension = 'key_model' AND name = ? AND spend_date >= ?";
-
-    private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
 
     private final Database database;
 
@@ -171,24 +170,29 @@ public final class SpendRepository {
      * @return how many rows were deleted
      */
     public long deleteStartedBefore(Instant cutoff, int chunk) {
+        long deleted = inChunksUntilNone("prune spend rows", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("DELETE FROM sluice_spend_logs WHERE "
+                    + "call_id IN (SELECT call_id FROM sluice_spend_logs WHERE started_at < ? LIMIT ?)")) {
+                Columns.time(statement, 1, cutoff);
+                statement.setInt(2, chunk);
+                return statement.executeUpdate();
+            }
+        });
+        if (database.engine() == Engine.H2) {
+            // A block goes whole, once its newest row is old enough; a chunk of blocks holds
+            // about as many rows as a chunk of rows.
+            deleted += inChunksUntilNone("prune spend blocks",
+                    connection -> SpendBlocks.deleteStartedBefore(connection, cutoff, Math.max(1, chunk / 1000)));
+        }
+        return deleted;
+    }
+
+    /** Runs {@code chunk}, a transaction each, until one deletes nothing; how many rows went in all. */
+    private long inChunksUntilNone(String operation, Database.SqlWork<Integer> chunk) {
         long deleted = 0;
         while (true) {
-            int batch = database.inTransaction("prune spend rows", connection -> {
-                try (PreparedStatement statement = connection.prepareStatement("DELETE FROM sluice_spend_logs WHERE "
-                        + "call_id IN (SELECT call_id FROM sluice_spend_logs WHERE started_at < ? LIMIT ?)")) {
-                    Columns.time(statement, 1, cutoff);
-                    statement.setInt(2, chunk);
-                    return statement.executeUpdate();
-                }
-            });
+            int batch = database.inTransaction(operation, chunk);
             deleted += batch;
-            if (batch == 0 && database.engine() == Engine.H2) {
-                // A block goes whole, once its newest row is old enough; a chunk of blocks holds
-                // about as many rows as a chunk of rows.
-                batch = database.inTransaction("prune spend blocks", connection ->
-                        SpendBlocks.deleteStartedBefore(connection, cutoff, Math.max(1, chunk / 1000)));
-                deleted += batch;
-            }
             // Until a chunk finds nothing: a replica pruning at the same moment may have taken
             // part of this one's chunk, so a short chunk does not mean the old rows are gone.
             if (batch == 0) {

@@ -3,7 +3,6 @@ package dev.sluice.store.journal;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +99,7 @@ final class GroupCommit implements AutoCloseable {
                 hook.force(work.active());
             }
             if (folderDirty) {
-                forceFolder();
+                SegmentFiles.forceFolder(folder, hook);
                 folderDirty = false;
             }
         } catch (IOException e) {
@@ -119,14 +118,6 @@ final class GroupCommit implements AutoCloseable {
         return true;
     }
 
-    private void forceFolder() {
-        try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ)) {
-            hook.force(directory);
-        } catch (IOException e) {
-            // Systems that cannot open a folder journal file names themselves.
-            LOG.debug("spend journal {}: cannot force the folder ({})", folder, e.toString());
-        }
-    }
 
     /** Waits until the records before {@code position} are forced; false when {@code timeout} passed first. */
     boolean awaitDurable(long position, Duration timeout) throws InterruptedException {

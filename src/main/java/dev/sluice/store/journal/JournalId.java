@@ -53,18 +53,12 @@ record JournalId(String value, long firstNewSegment) {
                 channel.force(true);
             }
             Files.move(draft, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            forceFolder(folder);
+            // A power loss must not bring back an id rows were shipped under no longer.
+            SegmentFiles.forceFolder(folder, ForceHook.DISK);
             return new JournalId(id, firstNewSegment);
         } catch (IOException e) {
             throw new UncheckedIOException("spend journal " + folder + ": read or make " + FILE_NAME + ": "
                     + e.getMessage(), e);
-        }
-    }
-
-    /** Makes the new name durable: a power loss must not bring back an id rows were shipped under no longer. */
-    private static void forceFolder(Path folder) throws IOException {
-        try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ)) {
-            directory.force(true);
         }
     }
 }

@@ -212,9 +212,10 @@ public final class JournalShipper implements AutoCloseable {
      * @throws IllegalStateException when the sink's mark cannot be this journal's (it lies in a
      *                               segment this process is the first to write, past what it
      *                               posted: the folder's id was copied from another journal's;
-     *                               records are shipped only once forced, so no power loss does it). Trusting it would skip
-     *                               rows never logged; the rows stay in the journal instead,
-     *                               and the shipper says so at ERROR until it is resolved
+     *                               records are shipped only once forced, so no power loss does
+     *                               it). Trusting it would skip rows never logged; the rows stay
+     *                               in the journal instead, and the shipper says so at ERROR
+     *                               until it is resolved
      */
     private boolean askWhereTheSinkIs() {
         try {

@@ -126,6 +126,18 @@ final class SegmentFiles {
         }
     }
 
+    /**
+     * Forces the folder's entries (a new file's name) to the disk through {@code hook}. Systems
+     * that cannot open a folder journal file names themselves: a failure is logged at DEBUG.
+     */
+    static void forceFolder(Path folder, ForceHook hook) {
+        try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ)) {
+            hook.force(directory);
+        } catch (IOException e) {
+            LOG.debug("spend journal {}: cannot force the folder ({})", folder, e.toString());
+        }
+    }
+
     /** Makes the file of a new segment; its name reaches the disk with the next group commit. */
     static FileChannel create(Path file) throws IOException {
         return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
