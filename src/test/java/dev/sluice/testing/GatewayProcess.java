@@ -253,6 +253,16 @@ public final class GatewayProcess implements AutoCloseable {
         process.destroy();
     }
 
+    /**
+     * Kills the serving JVM outright ({@code kill -9}: no shutdown hook runs, nothing is
+     * flushed) and returns once it is gone.
+     */
+    public void kill() throws Exception {
+        ProcessHandle serving = serving();
+        serving.destroyForcibly();
+        serving.onExit().get(30, TimeUnit.SECONDS);
+    }
+
     /** Whether the process has ended within {@code timeout}. */
     public boolean awaitExit(Duration timeout) throws InterruptedException {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);

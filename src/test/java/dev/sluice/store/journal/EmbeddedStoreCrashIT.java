@@ -13,7 +13,6 @@ import dev.sluice.testing.TestDatabases;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,24 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
  * its file by then, not only committed it in memory.
  */
 class EmbeddedStoreCrashIT {
-    private static final String MASTER_KEY = "sk-embedded-crash";
-
     @Test
     void everyShippedRowIsInTheStoresFileWhenTheProcessIsKilled(@TempDir Path folder) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("crash", MockMode.OK))) {
-            String yaml = """
-                    model_list:
-                      - {model_name: g, litellm_params: {model: openai/g, api_base: '%s'}}
-                    general_settings:
-                      master_key: %s
-                    """.formatted(upstream.baseUrl(), MASTER_KEY);
+            String yaml = SpendJournalCrashIT.config(upstream, "");
             List<String> answered;
             try (GatewayProcess gateway = GatewayProcess.start("gateway", yaml, folder)) {
-                answered = SpendJournalCrashIT.answeredCalls(gateway, MASTER_KEY, 200);
+                answered = SpendJournalCrashIT.answeredCalls(gateway, SpendJournalCrashIT.MASTER_KEY, 200);
                 gateway.awaitMetric("the journal shipped every row", "sluice_spend_rows_buffered_on_disk", 0);
-                ProcessHandle serving = gateway.serving();
-                serving.destroyForcibly(); // kill -9: no shutdown hook, nothing flushed
-                serving.onExit().get(30, TimeUnit.SECONDS);
+                gateway.kill();
             }
             Path file = folder.resolve("gateway").resolve("sluice-data").resolve("sluice");
             try (Database store = Database.open(StoreLocation.embedded(file), TestDatabases.OPTIONS)) {

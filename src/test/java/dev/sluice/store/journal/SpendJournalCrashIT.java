@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +25,18 @@ import org.junit.jupiter.api.io.TempDir;
  * the database is back, exactly once.
  */
 class SpendJournalCrashIT {
-    private static final String MASTER_KEY = "sk-crash-master";
+    static final String MASTER_KEY = "sk-crash-master";
+
+    /** A gateway with group {@code g} on {@code upstream}, the master key, and {@code storeSetting} under general_settings. */
+    static String config(MockUpstream upstream, String storeSetting) {
+        return """
+                model_list:
+                  - {model_name: g, litellm_params: {model: openai/g, api_base: '%s'}}
+                general_settings:
+                  master_key: %s
+                  %s
+                """.formatted(upstream.baseUrl(), MASTER_KEY, storeSetting);
+    }
 
     /** {@code count} calls to group {@code g} with {@code key}, each answered 200; their call ids. */
     static List<String> answeredCalls(GatewayProcess gateway, String key, int count) {
@@ -47,20 +57,12 @@ class SpendJournalCrashIT {
                 MockUpstream upstream = MockUpstream.start(MockOptions.defaults("crash", MockMode.OK));
                 TcpProxy database = TcpProxy.to(TestDatabases.postgresAddress())) {
             store.database(); // migrated, as by an earlier deployment
-            String yaml = """
-                    model_list:
-                      - {model_name: g, litellm_params: {model: openai/g, api_base: '%s'}}
-                    general_settings:
-                      master_key: %s
-                      %s
-                    """.formatted(upstream.baseUrl(), MASTER_KEY, store.generalSettingThrough(database.port()));
+            String yaml = config(upstream, store.generalSettingThrough(database.port()));
             List<String> answered;
             try (GatewayProcess first = GatewayProcess.start("gateway", yaml, folder)) {
                 database.stop();
                 answered = answeredCalls(first, MASTER_KEY, 40);
-                ProcessHandle serving = first.serving();
-                serving.destroyForcibly(); // kill -9: no shutdown hook, nothing flushed
-                serving.onExit().get(30, TimeUnit.SECONDS);
+                first.kill();
             }
             SpendRepository spendLog = new SpendRepository(store.database());
             assertThat(answered.stream().filter(id -> spendLog.find(id).isPresent()))
