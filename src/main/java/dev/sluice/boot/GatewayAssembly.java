@@ -44,6 +44,7 @@ import dev.sluice.store.StoreOptions;
 import dev.sluice.time.TimeSource;
 import dev.sluice.tracing.GatewayTracing;
 import dev.sluice.tracing.OtlpSetup;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -83,7 +84,9 @@ final class GatewayAssembly {
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(
                 store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store)));
-        SharedState shared = SharedState.open(config.router(), time.clock(), options.redisCallBudget(), teardown);
+        // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
+        Duration redisCallBudget = config.router().redisSocketTimeout().orElse(options.redisCallBudget());
+        SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
         ModelCatalog catalog = new BundledModelCatalog();

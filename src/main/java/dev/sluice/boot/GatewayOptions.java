@@ -55,7 +55,10 @@ public record GatewayOptions(SluiceConfig config, String host, int port, Map<Str
         return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, redisCallBudget);
     }
 
-    /** How long one Redis call may take before the gateway goes on without Redis (default 50 ms); roomier for a busy test machine. */
+    /**
+     * How long one Redis call may take before the gateway goes on without Redis (default 50 ms); roomier for a busy
+     * test machine. A config that sets {@code router_settings.redis_socket_timeout} overrides it.
+     */
     public GatewayOptions withRedisCallBudget(Duration budget) {
         return new GatewayOptions(config, host, port, env, random, time, eventLoops, events, backoff, budget);
     }

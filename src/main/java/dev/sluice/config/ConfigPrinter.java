@@ -104,6 +104,7 @@ public final class ConfigPrinter {
         setting(yaml, sources, "redis_db", orNull(text(router.redisDb())));
         setting(yaml, sources, "redis_url", orNull(router.redisUrl().map(ConfigPrinter::secret)));
         setting(yaml, sources, "redis_key_prefix", YamlWriter.string(router.redisKeyPrefix()));
+        setting(yaml, sources, "redis_socket_timeout", orNull(router.redisSocketTimeout().map(YamlWriter::seconds)));
     }
 
     private static void general(YamlWriter yaml, GeneralSettings general) {

@@ -235,6 +235,7 @@ public final class RouterSettingOverrides {
                 file.redisDb(),
                 file.redisUrl(),
                 file.redisKeyPrefix(),
+                file.redisSocketTimeout(),
                 Collections.unmodifiableMap(sources));
     }
 

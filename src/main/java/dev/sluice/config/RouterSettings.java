@@ -12,7 +12,8 @@ import java.util.OptionalInt;
  * by its config name (e.g. {@code num_retries}), where the value came from:
  * {@code router_settings}, {@code litellm_settings} or {@code default}; the Redis
  * settings may also say {@code environment} (from {@code REDIS_HOST}, {@code REDIS_PORT},
- * {@code REDIS_PASSWORD}, which LiteLLM's proxy reads when router_settings does not set them).
+ * {@code REDIS_PASSWORD}, {@code REDIS_SOCKET_TIMEOUT}, which LiteLLM's proxy reads when
+ * router_settings does not set them).
  *
  * @param maxClientNumRetries     Sluice's own {@code max_client_num_retries}: the most
  *                                {@code num_retries} a caller may ask for; more is cut to it
@@ -29,6 +30,9 @@ import java.util.OptionalInt;
  * @param redisKeyPrefix          Sluice's own {@code redis_key_prefix}: what every Redis key and
  *                                channel Sluice uses starts with, so several gateways (or tests)
  *                                can share one Redis without sharing state
+ * @param redisSocketTimeout      {@code redis_socket_timeout} (LiteLLM's {@code REDIS_SOCKET_TIMEOUT}):
+ *                                how long one Redis call may take before the gateway counts Redis as
+ *                                down and serves on local state. Unset, the gateway's own budget applies
  */
 public record RouterSettings(
         String routingStrategy,
@@ -57,4 +61,5 @@ public record RouterSettings(
         OptionalInt redisDb,
         Optional<Secret> redisUrl,
         String redisKeyPrefix,
+        Optional<Duration> redisSocketTimeout,
         Map<String, String> sources) {}

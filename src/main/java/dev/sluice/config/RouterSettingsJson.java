@@ -62,6 +62,7 @@ public final class RouterSettingsJson {
         values.put("redis_db", number(router.redisDb()));
         values.put("redis_url", text(router.redisUrl().map(Secret::masked)));
         values.put("redis_key_prefix", TextNode.valueOf(router.redisKeyPrefix()));
+        values.put("redis_socket_timeout", router.redisSocketTimeout().map(RouterSettingOverrides::seconds).orElse(NullNode.getInstance()));
         return values;
     }
 

@@ -26,7 +26,7 @@ final class RouterSettingsParser {
     static final String FROM_ROUTER = "router_settings";
     static final String FROM_LITELLM = "litellm_settings";
     static final String FROM_DEFAULT = "default";
-    /** Redis settings may come from REDIS_HOST, REDIS_PORT and REDIS_PASSWORD, as in LiteLLM's proxy. */
+    /** Redis settings may come from REDIS_HOST, REDIS_PORT, REDIS_PASSWORD and REDIS_SOCKET_TIMEOUT, as in LiteLLM's proxy. */
     static final String FROM_ENVIRONMENT = "environment";
 
     /** LiteLLM's names for {@code optional_pre_call_checks}; {@link NotYetActedOn#PRE_CALL_CHECKS} says which Sluice runs. */
@@ -107,6 +107,7 @@ final class RouterSettingsParser {
                 unboxed(setting("redis_db", node -> boxed(read.nonNegativeInt(node)))),
                 setting("redis_url", read::secret),
                 setting("redis_key_prefix", read::string).orElse(DEFAULT_REDIS_KEY_PREFIX),
+                settingOrEnv("redis_socket_timeout", "REDIS_SOCKET_TIMEOUT", read::positiveSeconds),
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);

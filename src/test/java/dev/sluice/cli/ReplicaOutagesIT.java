@@ -121,8 +121,8 @@ class ReplicaOutagesIT {
                 List<String> outcomes = new ArrayList<>();
                 int admitted = spend(replicas, key, 30, outcomes);
                 // 10.5 calls' worth: after the two above, nine more are admitted (the last one over), on both replicas
-                // together; one more when a Redis call of a busy machine outran its 50 ms and a replica decided alone.
-                assertThat(admitted).as("admitted during the outage: %s", outcomes).isBetween(9, 10);
+                // together. The replicas' Redis budget is roomy enough that neither decides alone on a busy machine.
+                assertThat(admitted).as("admitted during the outage: %s", outcomes).isEqualTo(9);
                 assertThat(outcomes).filteredOn(outcome -> outcome.endsWith(":200")).extracting(o -> o.substring(0, 1))
                         .as("both replicas served").contains("a", "b");
                 database.resume();

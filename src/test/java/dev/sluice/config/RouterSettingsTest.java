@@ -45,7 +45,8 @@ class RouterSettingsTest {
         assertThat(router.redisDb()).isEmpty();
         assertThat(router.redisUrl()).isEmpty();
         assertThat(router.redisKeyPrefix()).isEqualTo("sluice:");
-        assertThat(router.sources()).hasSize(26).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
+        assertThat(router.redisSocketTimeout()).isEmpty();
+        assertThat(router.sources()).hasSize(27).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
     }
 
     @Test
@@ -78,6 +79,7 @@ class RouterSettingsTest {
                   redis_db: 2
                   redis_url: redis://redis.internal:6380/2
                   redis_key_prefix: "staging:"
+                  redis_socket_timeout: 0.2
                 """)).router();
 
         assertThat(router.routingStrategy()).isEqualTo("latency-based-routing");
@@ -107,7 +109,8 @@ class RouterSettingsTest {
         assertThat(router.redisDb()).hasValue(2);
         assertThat(router.redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
         assertThat(router.redisKeyPrefix()).isEqualTo("staging:");
-        assertThat(router.sources()).hasSize(26).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
+        assertThat(router.redisSocketTimeout()).contains(Duration.ofMillis(200));
+        assertThat(router.sources()).hasSize(27).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
     }
 
     @Test

@@ -77,11 +77,7 @@ final class ReplicaPair implements AutoCloseable {
     void start(Path folder, String modelList, String topLevel, String routerSettings) {
         mock(MockOptions.defaults("warm-up", dev.sluice.mock.MockMode.OK));
         String yaml = "model_list:\n" + deployment("warm-up", "warm-up", "warm-up", "") + modelList + topLevel
-                + "router_settings:\n" + routerSettings + """
-                  redis_host: %s
-                  redis_port: %d
-                  redis_key_prefix: "%s"
-                """.formatted(TestRedis.HOST, TestRedis.PORT, prefix);
+                + "router_settings:\n" + routerSettings + TestRedis.routerSettings(TestRedis.PORT, prefix);
         List<GatewayProcess> replicas = GatewayProcess.startAll(yaml, folder, "a", "b");
         a = replicas.get(0);
         b = replicas.get(1);

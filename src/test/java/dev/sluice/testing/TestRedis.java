@@ -26,6 +26,9 @@ public final class TestRedis {
         default -> localAnswers() ? LOCAL_PORT : startEmbedded();
     };
 
+    /** {@code router_settings.redis_socket_timeout} of the gateways {@link #routerSettings} configures. */
+    private static final String CALL_BUDGET_SECONDS = "2";
+
     private static final String DELETE_SCRIPT =
             "local keys = redis.call('KEYS', ARGV[1]) for _, k in ipairs(keys) do redis.call('DEL', k) end return #keys";
 
@@ -71,13 +74,19 @@ public final class TestRedis {
     /**
      * The lines under {@code router_settings:} that point a gateway at the Redis listening on
      * {@code port} (this one's, or a proxy's in front of it), its keys under {@code prefix}.
+     *
+     * <p>Each Redis call gets {@link #CALL_BUDGET_SECONDS} rather than production's 50 ms: on a
+     * busy machine a replica would otherwise take a slow answer for an outage and decide on its
+     * own counts, and a limit shared between replicas would not hold. A cut Redis is still
+     * noticed at once, from the closed connection.
      */
     public static String routerSettings(int port, String prefix) {
         return """
                   redis_host: %s
                   redis_port: %d
                   redis_key_prefix: "%s"
-                """.formatted(HOST, port, prefix);
+                  redis_socket_timeout: %s
+                """.formatted(HOST, port, prefix, CALL_BUDGET_SECONDS);
     }
 
     public static InetSocketAddress address() {

@@ -99,7 +99,8 @@ public final class RedisLink implements AutoCloseable {
         this.client = Redis.createClient(vertx, options);
         this.where = address.where();
         this.prefix = prefix;
-        this.budgetMillis = budget.toMillis();
+        // A sub-millisecond budget is rounded up: a timer cannot be shorter than 1 ms.
+        this.budgetMillis = Math.max(1, budget.toMillis());
         this.presence = new ReplicaPresence(this, clock, beatEvery.multipliedBy(3));
         this.beatEveryMillis = beatEvery.toMillis();
     }
