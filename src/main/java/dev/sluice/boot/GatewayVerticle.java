@@ -87,6 +87,10 @@ final class GatewayVerticle extends VerticleBase {
                 .setTcpNoDelay(true)
                 .setHandle100ContinueAutomatically(false)
                 .setCompressionSupported(false)
+                // No WebSocket is served: without these, every answer passes a WebSocket
+                // extension handler on its way out.
+                .setPerFrameWebSocketCompressionSupported(false)
+                .setPerMessageWebSocketCompressionSupported(false)
                 .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: the behaviour tested and documented
                 // Closes connections that stay silent (idle keep-alives, half-sent requests)
                 // once no call on them could still be waiting for an answer.

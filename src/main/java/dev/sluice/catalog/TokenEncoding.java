@@ -6,6 +6,7 @@ import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.sluice.config.Deployment;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -28,9 +29,25 @@ public enum TokenEncoding {
     private static final Pattern O200K_MODELS =
             Pattern.compile("^(gpt-4o|chatgpt-4o|gpt-4-1|gpt-4-5|gpt-5|gpt-oss|o\\d)(-|$)");
 
+    /**
+     * Models already matched: every call asks for its group's encoding, and normalising and
+     * matching a name cost more than the rest of that question. Names can come from callers
+     * (wildcard routes), so the memory stops growing at {@link #REMEMBERED_MODELS} names.
+     */
+    private static final ConcurrentHashMap<String, TokenEncoding> BY_MODEL = new ConcurrentHashMap<>();
+    static final int REMEMBERED_MODELS = 4096;
+
     /** The encoding of a model, by the name after its provider prefix (e.g. {@code gpt-4o-mini}). */
     public static TokenEncoding forModel(String providerModel) {
-        return O200K_MODELS.matcher(ModelNames.normalise(providerModel)).find() ? O200K_BASE : CL100K_BASE;
+        TokenEncoding known = BY_MODEL.get(providerModel);
+        if (known != null) {
+            return known;
+        }
+        TokenEncoding matched = O200K_MODELS.matcher(ModelNames.normalise(providerModel)).find() ? O200K_BASE : CL100K_BASE;
+        if (BY_MODEL.size() < REMEMBERED_MODELS) {
+            BY_MODEL.put(providerModel, matched);
+        }
+        return matched;
     }
 
     /**

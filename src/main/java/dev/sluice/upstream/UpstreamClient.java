@@ -7,7 +7,10 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -19,9 +22,17 @@ public final class UpstreamClient {
     /** Enough connections per upstream for long streams not to queue ordinary calls. */
     private static final int MAX_CONNECTIONS_PER_UPSTREAM = 4096;
 
+    /** Parsed upstream URLs kept at most: they come from the config, so a handful in practice. */
+    private static final int REMEMBERED_URLS = 1024;
+
     private final Vertx vertx;
     private final LongSupplier nanoTime;
     private final HttpClient http;
+    /**
+     * Upstream URLs already parsed: parsing one cost as much as the rest of preparing a call.
+     * Used on this client's event loop only.
+     */
+    private final Map<String, URL> parsed = new HashMap<>();
 
     /** @param nanoTime a monotonic clock in nanoseconds, for deadlines */
     public UpstreamClient(Vertx vertx, LongSupplier nanoTime) {
@@ -45,9 +56,9 @@ public final class UpstreamClient {
         long deadlineMs = Math.max(1, deadline.toMillis());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(request.url())
                 .setConnectTimeout(deadlineMs)
                 .putHeader("Content-Type", "application/json");
+        target(options, request.url());
         for (Map.Entry<String, String> header : request.headers().entrySet()) {
             options.putHeader(header.getKey(), header.getValue());
         }
@@ -55,6 +66,24 @@ public final class UpstreamClient {
         exchange.armDeadline(deadlineMs, "no answer within " + deadline.toMillis() + " ms");
         exchange.send(http.request(options), request.body());
         return exchange;
+    }
+
+    /** Points {@code options} at {@code url}, as {@link RequestOptions#setAbsoluteURI(String)} would. */
+    @SuppressWarnings("deprecation") // java.net.URL's parser is the one Vert.x uses for the same string
+    private void target(RequestOptions options, String url) {
+        URL known = parsed.get(url);
+        if (known == null) {
+            try {
+                known = new URL(url);
+            } catch (MalformedURLException e) {
+                options.setAbsoluteURI(url); // fails the call as Vert.x describes a bad URL
+                return;
+            }
+            if (parsed.size() < REMEMBERED_URLS) {
+                parsed.put(url, known);
+            }
+        }
+        options.setAbsoluteURI(known);
     }
 
     public io.vertx.core.Future<Void> close() {

@@ -159,6 +159,17 @@ class PromptTokensTest {
     }
 
     @Test
+    void namesPastTheRememberedOnesAreStillMatched() {
+        for (int i = 0; i <= TokenEncoding.REMEMBERED_MODELS; i++) {
+            TokenEncoding.forModel("caller-model-" + i);
+        }
+
+        assertThat(TokenEncoding.forModel("gpt-4o-past-the-memory")).isEqualTo(O200K_BASE);
+        assertThat(TokenEncoding.forModel("gpt-4-past-the-memory")).isEqualTo(CL100K_BASE);
+        assertThat(TokenEncoding.forModel("gpt-4o-past-the-memory")).isEqualTo(O200K_BASE);
+    }
+
+    @Test
     void aGroupIsCountedWithO200kOnlyWhenEveryDeploymentUsesIt() {
         assertThat(TokenEncoding.forDeployments(Deployments.of("model: openai/gpt-4o", "model: azure/gpt-4o-mini")))
                 .isEqualTo(O200K_BASE);
