@@ -62,6 +62,15 @@ public final class Launcher {
     static final List<String> GATEWAY_DEFAULTS = List.of(
             "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m");
 
+    /**
+     * Lets Netty use {@code sun.misc.Unsafe} on Java 23 and newer, where the option exists; on
+     * Java 25 Netty turns Unsafe off unless it is given. Without it every byte Netty writes to
+     * a socket buffer goes through a checked {@code ByteBuffer} call: on the open path that
+     * cost more CPU per call than the gateway's routing (docs/PERFORMANCE.md, run N).
+     */
+    static final String UNSAFE_MEMORY_ACCESS = "--sun-misc-unsafe-memory-access=allow";
+    private static final int UNSAFE_MEMORY_ACCESS_RELEASE = 23;
+
     private Launcher() {}
 
     public static void main(String[] args) throws Exception {
@@ -150,6 +159,10 @@ public final class Launcher {
                     .filter(option -> !(namesCollector && (option.endsWith("GC") || option.startsWith("-XX:NewRatio"))))
                     .filter(option -> !(namesHeap && sizesHeap(option)))
                     .forEach(command::add);
+            boolean namesUnsafeAccess = given.stream().anyMatch(option -> option.startsWith("--sun-misc-unsafe-memory-access"));
+            if (!namesUnsafeAccess && release(jdkHome(java)) >= UNSAFE_MEMORY_ACCESS_RELEASE) {
+                command.add(UNSAFE_MEMORY_ACCESS);
+            }
         }
         command.addAll(given);
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -222,6 +235,12 @@ public final class Launcher {
             }
         }
         return best == null ? Optional.empty() : javaBinary(best);
+    }
+
+    /** The JDK a {@code bin/java} binary belongs to (a path with no parent folder stands for none). */
+    private static Path jdkHome(Path java) {
+        Path bin = java.toAbsolutePath().getParent();
+        return bin == null || bin.getParent() == null ? java : bin.getParent();
     }
 
     private static Optional<Path> javaBinary(Path jdkHome) {

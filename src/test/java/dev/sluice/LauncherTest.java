@@ -2,9 +2,12 @@ package dev.sluice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command the launcher hands over to: the defaults first, the caller's options after and winning, never two that clash. */
 class LauncherTest {
@@ -37,6 +40,26 @@ class LauncherTest {
 
         assertThat(command).doesNotContain("-XX:+UseSerialGC", "-XX:NewRatio=1").contains("-Xmx112m", "-XX:MaxMetaspaceSize=128m");
         assertThat(command.indexOf("-Dfoo=bar")).isGreaterThan(command.indexOf("-XX:MaxMetaspaceSize=128m"));
+    }
+
+    @Test
+    void nettyMayUseUnsafeOnAJavaThatHasTheOptionUnlessTheCallerSaysOtherwise(@TempDir Path jdks) throws IOException {
+        Path java25 = jdk(jdks.resolve("25"), "25.0.1");
+        Path java23 = jdk(jdks.resolve("23"), "23");
+        Path java21 = jdk(jdks.resolve("21"), "21.0.5");
+
+        assertThat(Launcher.gatewayCommand(java25, "sluice.jar", List.of(), ARGS)).contains(Launcher.UNSAFE_MEMORY_ACCESS);
+        assertThat(Launcher.gatewayCommand(java23, "sluice.jar", List.of(), ARGS)).contains(Launcher.UNSAFE_MEMORY_ACCESS);
+        assertThat(Launcher.gatewayCommand(java21, "sluice.jar", List.of(), ARGS)).doesNotContain(Launcher.UNSAFE_MEMORY_ACCESS);
+        assertThat(command()).doesNotContain(Launcher.UNSAFE_MEMORY_ACCESS); // no release file: the option may be unknown
+        assertThat(Launcher.gatewayCommand(java25, "sluice.jar", List.of("--sun-misc-unsafe-memory-access=deny"), ARGS))
+                .doesNotContain(Launcher.UNSAFE_MEMORY_ACCESS).contains("--sun-misc-unsafe-memory-access=deny");
+    }
+
+    private static Path jdk(Path home, String version) throws IOException {
+        Files.createDirectories(home.resolve("bin"));
+        Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + version + "\"\n");
+        return home.resolve("bin").resolve("java");
     }
 
     @Test
