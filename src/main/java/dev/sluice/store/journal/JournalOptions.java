@@ -24,8 +24,11 @@ public record JournalOptions(Path folder, long segmentBytes, long maxBytes, Dura
     public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
     /** 1 GiB on disk: about four million rows. */
     public static final long DEFAULT_MAX_BYTES = 1L << 30;
-    /** 5 ms: a power loss takes at most the last 5 ms of accepted rows. */
-    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(5);
+    /**
+     * 10 ms: a power loss takes at most the last 10 ms of accepted rows. Each commit is an
+     * fsync; at 5 ms, keyed calls took about 6 % more CPU than with commits a second apart.
+     */
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(10);
     /** The largest segment allowed: the shipper reads a sealed segment a window at a time, but a record whole. */
     static final long MAX_SEGMENT_BYTES = 1L << 30;
 
