@@ -6,6 +6,7 @@ import dev.sluice.json.Json;
 import dev.sluice.api.ErrorBodies;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -30,29 +31,101 @@ public final class OpenAiShape {
 
     /** Like {@link #success}, with the token counts of its {@code usage} (0 when it has none). */
     public static Optional<ShapedAnswer> answer(Buffer body) {
-        JsonNode root;
+        byte[] bytes = body.getBytes();
+        JsonNode usage;
         try {
-            root = Json.parse(body.getBytes());
+            usage = AnswerScan.usage(bytes);
         } catch (IOException e) {
             return Optional.empty();
         }
-        if (!(root instanceof ObjectNode object)) {
+        if (usage == null) {
             return Optional.empty();
         }
-        Buffer shaped = Usage.complete(object) ? Json.buffer(object) : body;
-        JsonNode usage = object.path("usage");
-        return Optional.of(new ShapedAnswer(shaped, object, usage.path("total_tokens").asLong(0),
-                usage.path("completion_tokens").asLong(0)));
+        if (Usage.incomplete(usage)) {
+            return completed(bytes);
+        }
+        return Optional.of(new ShapedAnswer(body, bytes, usage));
+    }
+
+    /** An answer whose usage lacks a count: its tree, completed, is what the caller gets. */
+    private static Optional<ShapedAnswer> completed(byte[] bytes) {
+        ObjectNode object;
+        try {
+            object = (ObjectNode) Json.parse(bytes);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        Usage.complete(object);
+        return Optional.of(new ShapedAnswer(Json.buffer(object), object));
     }
 
     /**
-     * A 2xx answer as the caller will get it.
-     *
-     * @param tree             the parsed body, for checks that read it (not to be changed)
-     * @param totalTokens      {@code usage.total_tokens}, 0 when absent
-     * @param completionTokens {@code usage.completion_tokens}, 0 when absent
+     * A 2xx answer as the caller will get it: its body, its tree (for checks that read it, not
+     * to be changed; parsed when first asked for, when the body was only scanned), its
+     * {@code usage} and the counts read from it (0 when absent). Used on one event loop.
      */
-    public record ShapedAnswer(Buffer body, ObjectNode tree, long totalTokens, long completionTokens) {}
+    public static final class ShapedAnswer {
+        private final Buffer body;
+        private byte[] unparsed;
+        private ObjectNode tree;
+        private final JsonNode usage;
+        private final long totalTokens;
+        private final long completionTokens;
+
+        /** An answer whose tree is built, with the counts its usage gives. */
+        public ShapedAnswer(Buffer body, ObjectNode tree) {
+            this(body, tree, tree.path("usage").path("total_tokens").asLong(0),
+                    tree.path("usage").path("completion_tokens").asLong(0));
+        }
+
+        /** An answer whose tree is built, translated from a vendor's answer with these counts. */
+        public ShapedAnswer(Buffer body, ObjectNode tree, long totalTokens, long completionTokens) {
+            this.body = body;
+            this.tree = tree;
+            this.usage = tree.path("usage");
+            this.totalTokens = totalTokens;
+            this.completionTokens = completionTokens;
+        }
+
+        /** An answer only scanned: {@code bytes} are parsed if its tree is asked for. */
+        ShapedAnswer(Buffer body, byte[] bytes, JsonNode usage) {
+            this.body = body;
+            this.unparsed = bytes;
+            this.usage = usage;
+            this.totalTokens = usage.path("total_tokens").asLong(0);
+            this.completionTokens = usage.path("completion_tokens").asLong(0);
+        }
+
+        public Buffer body() {
+            return body;
+        }
+
+        public ObjectNode tree() {
+            if (tree == null) {
+                try {
+                    tree = (ObjectNode) Json.parse(unparsed);
+                } catch (IOException e) {
+                    // The scan read these bytes as one JSON object already.
+                    throw new UncheckedIOException(e);
+                }
+                unparsed = null;
+            }
+            return tree;
+        }
+
+        /** The answer's {@code usage}; a missing node when it has none. */
+        public JsonNode usage() {
+            return usage;
+        }
+
+        public long totalTokens() {
+            return totalTokens;
+        }
+
+        public long completionTokens() {
+            return completionTokens;
+        }
+    }
 
     /** An error answer in OpenAI's shape, keeping what the upstream said. */
     public static ObjectNode error(int status, Buffer body) {
