@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * What a finished call pays to put its spend row in the {@link SpendJournal}: encoding, the
  * checksum and one write to the operating system, from one thread and from eight at once
- * (as eight event loops would). The group commit forces every 5 ms meanwhile, and a shipper
+ * (as eight event loops would). The group commit forces every 10 ms meanwhile, and a shipper
  * with a sink that takes everything keeps the journal under its bound, both on threads of
  * their own, as in the gateway. Each append must be accepted: a refused one fails the run.
  * Run with {@code JMH_FILTER=SpendJournalBenchmark bench/jmh.sh}.

@@ -286,7 +286,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             }
             Buffer callerBody;
             try {
-                callerBody = call.answers().whole(new AnswerEncoding.WholeAnswer(read.result(), answer.body(), answer.tree(),
+                callerBody = call.answers().whole(new AnswerEncoding.WholeAnswer(read.result(), answer.body(), answer::tree,
                         provider.passesThrough(plan.deployment(), call.decoded())));
             } catch (IllegalArgumentException untranslatable) {
                 return failed(untranslatable(untranslatable));

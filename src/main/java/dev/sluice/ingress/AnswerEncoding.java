@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Writes one call's answer the way its caller reads it. Inside the gateway every answer is
@@ -48,9 +49,10 @@ public interface AnswerEncoding {
      *
      * @param upstream      the body as the deployment wrote it
      * @param openAi        the same answer as OpenAI's chat completion
-     * @param openAiTree    {@code openAi} parsed
+     * @param openAiTree    {@code openAi} parsed: asked for only by an encoding that
+     *                      translates, since parsing an answer costs more than relaying it
      * @param passedThrough whether the deployment was sent the caller's own body, so
      *                      {@code upstream} is already in the caller's dialect
      */
-    record WholeAnswer(Buffer upstream, Buffer openAi, JsonNode openAiTree, boolean passedThrough) {}
+    record WholeAnswer(Buffer upstream, Buffer openAi, Supplier<JsonNode> openAiTree, boolean passedThrough) {}
 }

@@ -38,7 +38,7 @@ final class MessagesAnswers implements AnswerEncoding {
         if (answer.passedThrough()) {
             return answer.upstream();
         }
-        ChatAnswer read = OpenAiChat.decodeAnswer(answer.openAiTree());
+        ChatAnswer read = OpenAiChat.decodeAnswer(answer.openAiTree().get());
         ChatAnswer named = new ChatAnswer(messageId(read.id()), read.model(), read.content(), read.finishReason(), read.usage());
         return Json.buffer(AnthropicMessages.encodeAnswer(named));
     }

@@ -39,7 +39,7 @@ final class ResponsesAnswers implements AnswerEncoding {
         if (answer.passedThrough()) {
             return answer.upstream();
         }
-        ChatAnswer chat = OpenAiChat.decodeAnswer(answer.openAiTree());
+        ChatAnswer chat = OpenAiChat.decodeAnswer(answer.openAiTree().get());
         ObjectNode response = ResponsesApi.encodeResponse(chat, request, meta);
         keeper.keep(request, chat, response);
         return Json.buffer(response);
