@@ -31,6 +31,15 @@ class RedisSocketTimeoutSettingTest {
     }
 
     @Test
+    void theSettingsApiShowsItInSecondsAndNullWhenUnset() throws ConfigException {
+        RouterSettings set = Configs.parse(Configs.withSection("router_settings: {redis_socket_timeout: 0.25}")).router();
+        RouterSettings unset = Configs.parse(Configs.withSection("")).router();
+
+        assertThat(RouterSettingsJson.values(set).get("redis_socket_timeout").asDouble()).isEqualTo(0.25);
+        assertThat(RouterSettingsJson.values(unset).get("redis_socket_timeout").isNull()).isTrue();
+    }
+
+    @Test
     void refusesZeroNegativeAndText() {
         assertThat(Configs.problems(Configs.withSection("router_settings: {redis_socket_timeout: 0}")))
                 .containsExactly("router_settings.redis_socket_timeout: 0 (expected: > 0)");
