@@ -49,14 +49,20 @@ public final class OpenAiShape {
 
     /** An answer whose usage lacks a count: its tree, completed, is what the caller gets. */
     private static Optional<ShapedAnswer> completed(byte[] bytes) {
-        ObjectNode object;
         try {
-            object = (ObjectNode) Json.parse(bytes);
+            return Optional.of(answer((ObjectNode) Json.parse(bytes)));
         } catch (IOException e) {
             return Optional.empty();
         }
-        Usage.complete(object);
-        return Optional.of(new ShapedAnswer(Json.buffer(object), object));
+    }
+
+    /**
+     * An answer held as a tree (one translated from another vendor's, or parsed to complete its
+     * usage): its usage completed, its body written from it once.
+     */
+    public static ShapedAnswer answer(ObjectNode tree) {
+        Usage.complete(tree);
+        return new ShapedAnswer(Json.buffer(tree), tree);
     }
 
     /**

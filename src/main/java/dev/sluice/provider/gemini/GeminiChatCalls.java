@@ -85,7 +85,7 @@ public final class GeminiChatCalls {
         } catch (IllegalArgumentException unreadable) {
             return Optional.empty();
         }
-        return OpenAiShape.answer(Json.buffer(OpenAiChat.encodeAnswer(answer, clock.instant().getEpochSecond())));
+        return Optional.of(OpenAiShape.answer(OpenAiChat.encodeAnswer(answer, clock.instant().getEpochSecond())));
     }
 
     /** What turns one {@code alt=sse} stream into OpenAI's chunks. */

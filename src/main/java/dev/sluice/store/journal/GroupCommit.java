@@ -118,7 +118,6 @@ final class GroupCommit implements AutoCloseable {
         return true;
     }
 
-
     /** Waits until the records before {@code position} are forced; false when {@code timeout} passed first. */
     boolean awaitDurable(long position, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
