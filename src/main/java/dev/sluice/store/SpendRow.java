@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * One call in the spend log: who made it, which group and deployment served it, what it
@@ -22,6 +23,10 @@ import java.util.Optional;
  * @param durationMs   from the call's start to its last byte
  * @param startedAt    when the call arrived
  * @param tags         the call's tags: its request's, its key's and its team's, each once, in that order
+ * @param cacheHit     whether the call was answered from the response cache, as LiteLLM's {@code cache_hit}
+ * @param cacheKey     the response cache's key for the call, in lowercase hex, as LiteLLM's {@code cache_key}:
+ *                     the entry that answered it, or that its answer was stored under; empty when the
+ *                     cache was not asked
  */
 public record SpendRow(
         String callId,
@@ -38,10 +43,15 @@ public record SpendRow(
         int status,
         long durationMs,
         Instant startedAt,
-        List<String> tags) {
+        List<String> tags,
+        boolean cacheHit,
+        Optional<String> cacheKey) {
     /** The most tags a row keeps, and the longest tag, in characters: what a column and a rollup hold. */
     public static final int MAX_TAGS = 32;
     public static final int MAX_TAG_LENGTH = 255;
+    /** The longest cache key, in hex digits: a SHA-512 digest's, twice a SHA-256 one's. */
+    public static final int MAX_CACHE_KEY_LENGTH = 128;
+    private static final Pattern CACHE_KEY = Pattern.compile("[0-9a-f]{1," + MAX_CACHE_KEY_LENGTH + "}");
 
     public SpendRow {
         Objects.requireNonNull(callId, "callId");
@@ -72,6 +82,12 @@ public record SpendRow(
                 throw new IllegalArgumentException("tags: \"" + tag + "\" (expected: 1 to " + MAX_TAG_LENGTH
                         + " characters, not only spaces)");
             }
+        }
+        Objects.requireNonNull(cacheKey, "cacheKey");
+        if (cacheKey.isPresent() && !CACHE_KEY.matcher(cacheKey.get()).matches()) {
+            String key = cacheKey.get();
+            throw new IllegalArgumentException("cache_key: \"" + (key.length() <= 16 ? key : key.substring(0, 16) + "...")
+                    + "\" (expected: 1 to " + MAX_CACHE_KEY_LENGTH + " lowercase hex digits)");
         }
     }
 
@@ -106,6 +122,8 @@ public record SpendRow(
         private BigDecimal cost = Money.ZERO;
         private int status = 200;
         private long durationMs;
+        private boolean cacheHit;
+        private String cacheKey;
 
         private Builder(String callId, String modelGroup, Instant startedAt) {
             this.callId = callId;
@@ -173,12 +191,23 @@ public record SpendRow(
             return this;
         }
 
+        public Builder cacheHit(boolean cacheHit) {
+            this.cacheHit = cacheHit;
+            return this;
+        }
+
+        public Builder cacheKey(String cacheKey) {
+            this.cacheKey = cacheKey;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public SpendRow build() {
             long total = totalTokens != null ? totalTokens : promptTokens + completionTokens;
             return new SpendRow(callId, Optional.ofNullable(keyHash), Optional.ofNullable(teamId),
                     Optional.ofNullable(userId), modelGroup, Optional.ofNullable(deploymentId), promptTokens,
-                    completionTokens, total, cachedTokens, cost, status, durationMs, startedAt, tags);
+                    completionTokens, total, cachedTokens, cost, status, durationMs, startedAt, tags, cacheHit,
+                    Optional.ofNullable(cacheKey));
         }
     }
 }

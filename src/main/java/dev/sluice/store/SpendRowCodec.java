@@ -15,12 +15,13 @@ import java.util.Optional;
  * row in a {@link SpendBlocks block} of the embedded store's spend log.
  *
  * <pre>
- * body  := version:int8 (2)  appendedAt:int64 (epoch ms)
+ * body  := version:int8 (1, 2 or 3)  appendedAt:int64 (epoch ms)
  *          callId:str  keyHash:opt  teamId:opt  userId:opt  modelGroup:str  deploymentId:opt
  *          promptTokens:int64  completionTokens:int64  totalTokens:int64
  *          costScale:int32  costUnscaled:bytes  status:int32  durationMs:int64
  *          startedAtSeconds:int64  startedAtNanos:int32
  *          cachedTokens:int64  tagCount:int32  tag:str ...        (from version 2)
+ *          cacheHit:int8 (0 or 1)  cacheKey:opt                   (from version 3)
  * str   := n:int32  n bytes of UTF-8          opt := -1 (absent) | str
  * bytes := n:int32  n bytes (a two's-complement big integer)
  * </pre>
@@ -29,15 +30,26 @@ import java.util.Optional;
  * write, no numbers to format, and nothing to parse back but lengths. The cost goes as its
  * unscaled value and scale and the start time as seconds and nanoseconds, so both come back
  * exactly. Version 1 bodies (written before rows had cached tokens and tags) are read with
- * none of either.
+ * none of either, and version 1 and 2 bodies as calls the response cache did not answer.
+ *
+ * <p>A row the response cache had no part in is written as version 2, byte for byte what the
+ * previous release wrote: that release, run again on the same journal or embedded store,
+ * reads every row but those of cached calls.
  */
 public final class SpendRowCodec {
-    public static final byte VERSION = 2;
-    static final byte VERSION_WITHOUT_TAGS = 1;
+    /** The newest version: bodies of every version from {@link #FIRST_VERSION} on are read. */
+    public static final byte VERSION = 3;
+    static final byte FIRST_VERSION = 1;
+    /** The version that brought cached tokens and tags. */
+    static final byte TAGS_SINCE = 2;
+    /** The version that brought whether the response cache answered the call, and its key. */
+    static final byte CACHE_SINCE = 3;
     /** The smallest body a row can have: every fixed field of version 1, empty strings, absent options. */
     public static final int MIN_BODY_BYTES = 1 + 8 + 4 + 4 * 3 + 4 + 4 + 8 * 3 + 4 + 4 + 4 + 8 + 8 + 4;
     /** What version 2 adds to a body besides its tags' bytes: the cached tokens and the tag count. */
     public static final int VERSION_2_FIELD_BYTES = 8 + 4;
+    /** What version 3 adds besides its cache key's bytes: the hit flag and the key's length. */
+    public static final int VERSION_3_FIELD_BYTES = 1 + 4;
     /** The largest body accepted: far past any real row, and a bound on a corrupt length. */
     public static final int MAX_BODY_BYTES = 1 << 20;
 
@@ -47,16 +59,18 @@ public final class SpendRowCodec {
     public record Decoded(SpendRow row, long appendedAtMillis) {}
 
     /** A row's strings as bytes and its body's size, so the body can be written into a buffer of the right size. */
-    public record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, int bodyBytes) {
+    public record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, byte[] cacheKey,
+            int bodyBytes) {
+        /** The version the body is written in: the oldest that holds the row. */
+        byte version() {
+            return row.cacheHit() || cacheKey != null ? CACHE_SINCE : TAGS_SINCE;
+        }
+
         /** Puts the body at {@code out}'s position. */
         public void writeBody(ByteBuffer out, long appendedAtMillis) {
-            out.put(VERSION).putLong(appendedAtMillis);
+            out.put(version()).putLong(appendedAtMillis);
             for (byte[] string : strings) {
-                if (string == null) {
-                    out.putInt(-1);
-                } else {
-                    out.putInt(string.length).put(string);
-                }
+                putOptional(out, string);
             }
             out.putLong(row.promptTokens()).putLong(row.completionTokens()).putLong(row.totalTokens());
             out.putInt(row.cost().scale()).putInt(unscaled.length).put(unscaled);
@@ -65,6 +79,18 @@ public final class SpendRowCodec {
             out.putLong(row.cachedTokens()).putInt(tags.length);
             for (byte[] tag : tags) {
                 out.putInt(tag.length).put(tag);
+            }
+            if (version() >= CACHE_SINCE) {
+                out.put((byte) (row.cacheHit() ? 1 : 0));
+                putOptional(out, cacheKey);
+            }
+        }
+
+        private static void putOptional(ByteBuffer out, byte[] string) {
+            if (string == null) {
+                out.putInt(-1);
+            } else {
+                out.putInt(string.length).put(string);
             }
         }
     }
@@ -84,7 +110,11 @@ public final class SpendRowCodec {
             tags[i] = utf8(row.tags().get(i));
         }
         byte[] unscaled = row.cost().unscaledValue().toByteArray();
+        byte[] cacheKey = optional(row.cacheKey());
         int body = MIN_BODY_BYTES + VERSION_2_FIELD_BYTES + unscaled.length;
+        if (row.cacheHit() || cacheKey != null) {
+            body += VERSION_3_FIELD_BYTES + (cacheKey == null ? 0 : cacheKey.length);
+        }
         for (byte[] string : strings) {
             body += string == null ? 0 : string.length;
         }
@@ -95,7 +125,7 @@ public final class SpendRowCodec {
             throw new IllegalArgumentException("row " + row.callId() + ": " + body + " bytes encoded (expected: <= "
                     + MAX_BODY_BYTES + ")");
         }
-        return new Encoded(row, strings, tags, unscaled, body);
+        return new Encoded(row, strings, tags, unscaled, cacheKey, body);
     }
 
     /**
@@ -106,7 +136,7 @@ public final class SpendRowCodec {
     public static Optional<Decoded> decode(ByteBuffer body) {
         try {
             byte version = body.get();
-            if (version != VERSION && version != VERSION_WITHOUT_TAGS) {
+            if (version < FIRST_VERSION || version > VERSION) {
                 return Optional.empty();
             }
             long appendedAt = body.getLong();
@@ -124,13 +154,16 @@ public final class SpendRowCodec {
             int status = body.getInt();
             long durationMs = body.getLong();
             Instant startedAt = Instant.ofEpochSecond(body.getLong(), body.getInt());
-            long cached = version == VERSION ? body.getLong() : 0;
-            List<String> tags = version == VERSION ? tags(body) : List.of();
+            long cached = version >= TAGS_SINCE ? body.getLong() : 0;
+            List<String> tags = version >= TAGS_SINCE ? tags(body) : List.of();
+            boolean cacheHit = version >= CACHE_SINCE && flag(body);
+            Optional<String> cacheKey = version >= CACHE_SINCE ? Optional.ofNullable(string(body)) : Optional.empty();
             if (callId == null || modelGroup == null || body.hasRemaining()) {
                 return Optional.empty();
             }
             return Optional.of(new Decoded(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
-                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags), appendedAt));
+                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags, cacheHit, cacheKey),
+                    appendedAt));
         } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
                 | java.time.DateTimeException e) {
             return Optional.empty();
@@ -151,6 +184,14 @@ public final class SpendRowCodec {
             tags.add(tag);
         }
         return tags;
+    }
+
+    private static boolean flag(ByteBuffer in) {
+        byte flag = in.get();
+        if (flag != 0 && flag != 1) {
+            throw new IllegalArgumentException("flag " + flag);
+        }
+        return flag == 1;
     }
 
     private static byte[] utf8(String value) {

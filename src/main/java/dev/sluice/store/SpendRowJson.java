@@ -17,6 +17,11 @@ import java.util.Optional;
  * spend buffer of earlier versions ({@link LegacySpendBuffer}) kept them in. Field names are the spend log's column names. The cost is a decimal
  * string and the start time an ISO-8601 string, so both come back exactly as they went in
  * (a JSON number would be read back as a double); absent values are left out.
+ *
+ * <p>{@code cache_hit} is a JSON boolean, not LiteLLM's {@code "True"} or {@code "False"}: these
+ * lines use Sluice's own column names and types ({@code call_id}, a decimal-string
+ * {@code cost}), not LiteLLM's spend-log schema. Lines written before rows had it read as
+ * calls the cache did not answer.
  */
 final class SpendRowJson {
     private SpendRowJson() {}
@@ -40,6 +45,8 @@ final class SpendRowJson {
         if (!row.tags().isEmpty()) {
             row.tags().forEach(node.putArray("tags")::add);
         }
+        node.put("cache_hit", row.cacheHit());
+        row.cacheKey().ifPresent(value -> node.put("cache_key", value));
         return node;
     }
 
@@ -88,7 +95,9 @@ final class SpendRowJson {
                     Math.toIntExact(integer(node, "status")),
                     integer(node, "duration_ms"),
                     Instant.parse(text(node, "started_at")),
-                    tags(node));
+                    tags(node),
+                    node.has("cache_hit") && bool(node, "cache_hit"),
+                    optionalText(node, "cache_key"));
         } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are SpendRow's own refusals.
             throw new IOException(e.getMessage(), e);
@@ -124,6 +133,14 @@ final class SpendRowJson {
 
     private static Optional<String> optionalText(JsonNode node, String field) throws IOException {
         return node.has(field) ? Optional.of(text(node, field)) : Optional.empty();
+    }
+
+    private static boolean bool(JsonNode node, String field) throws IOException {
+        JsonNode value = node.get(field);
+        if (!value.isBoolean()) {
+            throw new IOException(field + ": " + value + " (expected: true or false)");
+        }
+        return value.booleanValue();
     }
 
     private static long integer(JsonNode node, String field) throws IOException {

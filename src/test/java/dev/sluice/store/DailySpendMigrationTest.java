@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
-import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.TimeZone;
 import org.h2.util.DateTimeUtils;
@@ -31,18 +30,12 @@ class DailySpendMigrationTest {
     }
 
     private static void rollsUpByUtcDay(TestDatabase store) {
-        Database database = store.connect();
-        database.migrate("5");
-        database.withConnection("log calls before the rollups", connection -> {
-            try (Statement statement = connection.createStatement()) {
-                return statement.executeUpdate("INSERT INTO sluice_spend_logs (call_id, key_hash, team_id, user_id, "
-                        + "model_group, deployment_id, prompt_tokens, completion_tokens, total_tokens, cost, status, "
-                        + "duration_ms, started_at) VALUES "
-                        + "('a', 'k1', 't1', NULL, 'g', 'g-east', 10, 1, 11, 0.5, 200, 5, TIMESTAMP WITH TIME ZONE '2025-03-01 23:59:59+00'), "
-                        + "('b', 'k1', NULL, NULL, 'g', NULL, 20, 2, 22, 0.25, 429, 5, TIMESTAMP WITH TIME ZONE '2025-03-01 10:00:00+00'), "
-                        + "('c', 'k1', 't1', NULL, 'g', 'g-east', 40, 4, 44, 1, 200, 5, TIMESTAMP WITH TIME ZONE '2025-03-02 01:00:00+02')");
-            }
-        });
+        Database database = StoreFixtures.leftAtSchemaVersion(store, "5", "INSERT INTO sluice_spend_logs (call_id, "
+                + "key_hash, team_id, user_id, model_group, deployment_id, prompt_tokens, completion_tokens, total_tokens, "
+                + "cost, status, duration_ms, started_at) VALUES "
+                + "('a', 'k1', 't1', NULL, 'g', 'g-east', 10, 1, 11, 0.5, 200, 5, TIMESTAMP WITH TIME ZONE '2025-03-01 23:59:59+00'), "
+                + "('b', 'k1', NULL, NULL, 'g', NULL, 20, 2, 22, 0.25, 429, 5, TIMESTAMP WITH TIME ZONE '2025-03-01 10:00:00+00'), "
+                + "('c', 'k1', 't1', NULL, 'g', 'g-east', 40, 4, 44, 1, 200, 5, TIMESTAMP WITH TIME ZONE '2025-03-02 01:00:00+02')");
 
         database.migrate();
 

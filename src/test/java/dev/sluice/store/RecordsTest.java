@@ -65,6 +65,21 @@ class RecordsTest {
     }
 
     @Test
+    void aSpendRowsCacheKeyIsOneTo128LowercaseHexDigits() {
+        String longest = "0123456789abcdef".repeat(8);
+
+        assertThat(SpendRow.builder("c", "g", T0).cacheKey(longest).build().cacheKey()).contains(longest);
+        assertThat(SpendRow.builder("c", "g", T0).cacheKey("0").build().cacheKey()).contains("0");
+        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey(longest + "0").build())
+                .hasMessage("cache_key: \"0123456789abcdef...\" (expected: 1 to 128 lowercase hex digits)");
+        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey("ABC").build())
+                .hasMessage("cache_key: \"ABC\" (expected: 1 to 128 lowercase hex digits)");
+        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey("").build())
+                .hasMessage("cache_key: \"\" (expected: 1 to 128 lowercase hex digits)");
+        assertThat(SpendRow.builder("c", "g", T0).build().cacheHit()).as("by default").isFalse();
+    }
+
+    @Test
     void moneyIsKeptToTwelveDecimalPlacesRoundedHalfEven() {
         assertThat(Money.of(new BigDecimal("0.0000000000005"))).isEqualTo(new BigDecimal("0.000000000000"));
         assertThat(Money.of(new BigDecimal("0.0000000000015"))).isEqualTo(new BigDecimal("0.000000000002"));

@@ -7,10 +7,13 @@ import static dev.sluice.store.StoreFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.StoreTest;
+import dev.sluice.testing.TestDatabase;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** sluice_spend_logs through {@link SpendRepository}, on both engines. */
 class SpendRepositoryTest {
@@ -39,6 +42,46 @@ class SpendRepositoryTest {
         assertThat(read).isEqualTo(everyField());
         assertThat(read.totalTokens()).isEqualTo(1545);
         assertThat(read.cost()).isEqualTo(dollars("0.006450000001"));
+    }
+
+    /**
+     * Posted one per call (a row of {@code sluice_spend_logs} on both engines) and with a
+     * journal mark (on the embedded store a block, its hit's body beside a miss's of version 2).
+     */
+    @StoreTest
+    void aCallTheCacheAnsweredReadsBackAsAHitWithItsKey(Database database) {
+        String key = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+        SpendRow hit = SpendRow.builder("call-hit", "gpt-4o", T0).keyHash(hash("sk-a")).cacheHit(true).cacheKey(key)
+                .build();
+        SpendRow stored = SpendRow.builder("call-stored", "gpt-4o", T0).deploymentId("azure-eu-1").promptTokens(9)
+                .cacheKey(key.substring(0, 32)).build();
+        SpendRow markedHit = SpendRow.builder("call-hit-marked", "gpt-4o", T0).cacheHit(true).build();
+        SpendRow markedMiss = row("call-miss-marked", "sk-a", null, "gpt-4o", "0.5", T0);
+        new SpendLedger(database).post(List.of(hit, stored));
+        new SpendLedger(database).post(List.of(markedMiss, markedHit),
+                new JournalMark("5f0c6a43-3f58-4d38-9a55-0c2b7e3f4d11", 0, 100));
+
+        Map<String, SpendRow> read = new SpendRepository(database)
+                .find(Set.of("call-hit", "call-stored", "call-hit-marked", "call-miss-marked"));
+
+        assertThat(read).isEqualTo(Map.of("call-hit", hit, "call-stored", stored, "call-hit-marked", markedHit,
+                "call-miss-marked", markedMiss));
+        assertThat(read.get("call-hit").cacheHit()).isTrue();
+        assertThat(read.get("call-hit").cacheKey()).contains(key);
+        assertThat(read.get("call-stored").cacheHit()).isFalse();
+        assertThat(read.get("call-hit-marked").cacheHit()).isTrue();
+    }
+
+    @StoreTest
+    void aRowLoggedBeforeMigration8ReadsBackAsACallTheCacheDidNotAnswer(TestDatabase store) {
+        Database database = StoreFixtures.leftAtSchemaVersion(store, "7", "INSERT INTO sluice_spend_logs (call_id, "
+                + "model_group, prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at) "
+                + "VALUES ('before', 'g', 1, 2, 3, 0.5, 200, 9, TIMESTAMP WITH TIME ZONE '2025-01-01 00:00:00+00')");
+
+        database.migrate();
+
+        assertThat(new SpendRepository(database).find("before")).contains(SpendRow.builder("before", "g", T0)
+                .promptTokens(1).completionTokens(2).cost(new BigDecimal("0.5")).durationMs(9).build());
     }
 
     @StoreTest

@@ -3,9 +3,11 @@ package dev.sluice.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
 import dev.sluice.testing.Concurrently;
+import dev.sluice.testing.TestDatabase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -35,6 +37,18 @@ final class StoreFixtures {
                 .teamId(teamId)
                 .cost(new BigDecimal(cost))
                 .build();
+    }
+
+    /** The store migrated up to {@code version} only, with {@code sql} run on it: what an earlier version left. */
+    static Database leftAtSchemaVersion(TestDatabase store, String version, String sql) {
+        Database database = store.connect();
+        database.migrate(version);
+        database.withConnection("write at schema version " + version, connection -> {
+            try (Statement statement = connection.createStatement()) {
+                return statement.executeUpdate(sql);
+            }
+        });
+        return database;
     }
 
     static ObjectNode json(String text) {

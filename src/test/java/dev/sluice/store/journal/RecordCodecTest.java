@@ -71,7 +71,7 @@ class RecordCodecTest {
 
         assertThat(entry.row()).isEqualTo(row);
         assertThat(entry.appendedAtMillis()).isEqualTo(5);
-        assertThat(RecordCodec.decode(ByteBuffer.wrap(new byte[] {3})).isEmpty()).as("an unknown version").isTrue();
+        assertThat(RecordCodec.decode(ByteBuffer.wrap(new byte[] {4})).isEmpty()).as("an unknown version").isTrue();
     }
 
     @Test

@@ -51,14 +51,15 @@ class SpendJournalTest {
                 .keyHash("k").teamId("team").userId("user").deploymentId("dep-1")
                 .promptTokens(1).completionTokens(2).totalTokens(4)
                 .cost(new java.math.BigDecimal("12345.678901234567")).status(429).durationMs(99).build();
-        List<SpendRow> written = new ArrayList<>(List.of(bare, full));
+        SpendRow cached = SpendRow.builder("cached", "gpt-4o", T0).cacheHit(true).cacheKey("ab12").build();
+        List<SpendRow> written = new ArrayList<>(List.of(bare, full, cached));
         written.addAll(rows("call-", 200));
         try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
             appendAll(journal, written);
         }
 
         try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
-            assertThat(journal.status().pendingRecords()).isEqualTo(202);
+            assertThat(journal.status().pendingRecords()).isEqualTo(203);
             assertThat(drain(journal)).containsExactlyElementsOf(written);
             assertThat(journal.status().pendingRecords()).isZero();
             appendAll(journal, rows("after-", 3));
