@@ -40,6 +40,8 @@ public final class CallTicket {
     private final AtomicBoolean finished = new AtomicBoolean();
     /** What the call holds of its budgets; a call under none only counts its cost. */
     private BudgetHold hold;
+    /** The response cache's key for the call; null when the cache was not asked. */
+    private volatile String cacheKey;
 
     /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
     record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime) {}
@@ -102,10 +104,27 @@ public final class CallTicket {
      * deployment has no known price). The second and later calls return -1 and change nothing.
      */
     public double finish(CallEnd end) {
+        return finish(end, false);
+    }
+
+    /**
+     * Ends a call answered from the response cache under {@code cacheKey}: it costs nothing,
+     * and its spend row is marked as a hit.
+     */
+    public void finishFromCache(CallEnd end) {
+        finish(end, true);
+    }
+
+    /** The response cache's key for the call, for its spend row: the entry it is answered from or stored under. */
+    public void cacheKey(String key) {
+        this.cacheKey = key;
+    }
+
+    private double finish(CallEnd end, boolean cacheHit) {
         if (!finished.compareAndSet(false, true)) {
             return -1;
         }
-        double dollars = price(end);
+        double dollars = cacheHit ? 0 : price(end);
         if (caller instanceof Caller.Keyed keyed) {
             List<Scope> charged = new ArrayList<>(3);
             charged.add(new Scope.Key(keyed.keyHash()));
@@ -126,6 +145,7 @@ public final class CallTicket {
                 .status(end.status())
                 .durationMs(TimeUnit.NANOSECONDS.toMillis(accounting.nanoTime().getAsLong() - startedNanos));
         end.deployment().ifPresent(d -> row.deploymentId(d.id()));
+        row.cacheHit(cacheHit).cacheKey(cacheKey);
         if (caller instanceof Caller.Keyed keyed) {
             row.keyHash(keyed.keyHash());
             keyed.team().ifPresent(team -> row.teamId(team.teamId()));

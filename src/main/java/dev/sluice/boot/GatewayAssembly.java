@@ -2,6 +2,10 @@ package dev.sluice.boot;
 
 import dev.sluice.responses.MemoryResponses;
 import dev.sluice.responses.ResponseLimits;
+import dev.sluice.cache.CacheStore;
+import dev.sluice.cache.ResponseCache;
+import dev.sluice.config.CacheSettings;
+import dev.sluice.state.redis.RedisResponseCache;
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyDirectory;
@@ -109,12 +113,25 @@ final class GatewayAssembly {
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
                 + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString());
+                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 new OpenConnections(config.general().edge().maxOpenConnections()),
                 new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));
+    }
+
+    /** The response cache the config asks for, in memory or in Redis; empty when it is off. */
+    private Optional<ResponseCache> responseCache(GatewayMetrics metrics) {
+        CacheSettings settings = config.cache();
+        if (!settings.enabled()) {
+            return Optional.empty();
+        }
+        CacheStore store = settings.type() == CacheSettings.Type.REDIS ? RedisResponseCache.open(settings, config.router())
+                : ResponseCache.localStore(settings, time.ticker()::getAsLong);
+        ResponseCache cache = teardown.add(new ResponseCache(settings, store, time.clock()));
+        MetricGauges.cache(metrics, cache);
+        return Optional.of(cache);
     }
 
     /**

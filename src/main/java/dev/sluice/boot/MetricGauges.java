@@ -1,5 +1,6 @@
 package dev.sluice.boot;
 
+import dev.sluice.cache.ResponseCache;
 import dev.sluice.access.Accounts;
 import dev.sluice.config.Deployment;
 import dev.sluice.metrics.GatewayMetrics;
@@ -42,6 +43,30 @@ final class MetricGauges {
             metrics.counterOf("sluice_redis_decided_locally_total",
                     "Rate-limit admissions and deployment claims decided on this replica's counts because Redis could not answer.",
                     () -> (double) link.health().decidedLocally());
+        });
+    }
+
+    /**
+     * The response cache: lookups by result (a hit, a miss), answers stored or left out as too
+     * large, reads and writes its store could not make, and what a local cache holds.
+     */
+    static void cache(GatewayMetrics metrics, ResponseCache cache) {
+        String type = cache.counts().type();
+        metrics.counterOf("sluice_cache_lookups_total", "Response cache lookups, by the cache's type and their result "
+                + "(hit, or miss: no entry, one older than s-maxage, or a store that could not answer).",
+                () -> Map.of(List.of(type, "hit"), (double) cache.counts().hits(), List.of(type, "miss"),
+                        (double) cache.counts().misses()), "cache_type", "result");
+        metrics.counterOf("sluice_cache_stores_total", "Answers stored in the response cache, or left out as larger "
+                + "than max_size_per_item.", () -> Map.of(List.of(type, "stored"), (double) cache.counts().stored(),
+                        List.of(type, "too_large"), (double) cache.counts().tooLarge()), "cache_type", "result");
+        metrics.counterOf("sluice_cache_unavailable_total", "Response cache reads and writes the cache's store could not "
+                + "make (Redis down or slower than socket_timeout): each a miss or a dropped write.",
+                () -> (double) cache.counts().unavailable());
+        cache.counts().held().ifPresent(held -> {
+            metrics.gauge("sluice_cache_entries", "Answers the local response cache holds now.",
+                    () -> (double) cache.counts().held().orElseThrow().entries());
+            metrics.gauge("sluice_cache_bytes", "Bytes the local response cache holds now, against max_size_in_memory_mb.",
+                    () -> (double) cache.counts().held().orElseThrow().bytes());
         });
     }
 

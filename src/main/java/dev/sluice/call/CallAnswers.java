@@ -16,9 +16,11 @@ import io.vertx.core.http.HttpServerResponse;
 final class CallAnswers {
     private final Providers providers;
     private final RoutedErrors errors;
+    private final CachedCalls cached;
 
-    CallAnswers(Providers providers) {
+    CallAnswers(Providers providers, CachedCalls cached) {
         this.providers = providers;
+        this.cached = cached;
         this.errors = new RoutedErrors(providers);
     }
 
@@ -48,7 +50,8 @@ final class CallAnswers {
         return switch (outcome.served().get()) {
             case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
             // What the entry API keeps of the answer (a response a later call continues) is kept before the caller reads it.
-            case Answer.Whole whole -> call.answers().settled().transform(kept -> {
+            // So is the cache's copy: a request sent once this call has ended finds it.
+            case Answer.Whole whole -> call.answers().settled().transform(kept -> cached.storeWhole(call, whole)).transform(kept -> {
                 writeWhole(call, outcome, whole);
                 return Future.<Void>succeededFuture();
             });

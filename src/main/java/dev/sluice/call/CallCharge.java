@@ -121,11 +121,16 @@ final class CallCharge {
     }
 
     void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
-        TokenUsage usage = tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
+        TokenUsage usage = streamUsage(deployment, tally);
         double cost = ticket.finish(CallEnd.served(group, deployment, usage, status));
         if (cost >= 0 && !response.ended() && !response.closed()) {
             response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
         }
+    }
+
+    /** What a stream of {@code deployment} used, as far as {@code tally} has seen it. */
+    TokenUsage streamUsage(Deployment deployment, StreamTally tally) {
+        return tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
     }
 
     /** The prompt's tokens: as routing counted them, else counted now, or estimated for a very large body. */

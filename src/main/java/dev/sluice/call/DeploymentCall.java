@@ -45,7 +45,8 @@ import java.util.Optional;
  * a stream commits to the caller at its first event. Everything the router needs to decide
  * comes back as an {@link AttemptResult}. Runs on the request's event loop.
  */
-record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall call) implements Attempter<Answer> {
+record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall call, CachedCalls cached)
+        implements Attempter<Answer> {
 
     @Override
     public Future<AttemptResult<Answer>> attempt(AttemptPlan plan) {
@@ -203,6 +204,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             });
         }
         long waitStarted = services.nanoTime().getAsLong();
+        StreamTally tally = new StreamTally(call.charge().keepsStreamText(deployment));
+        StreamEncoding encoding = cached.storing(call, call.answers().stream(provider.relaysStream(deployment, call.decoded())),
+                exchange.status(), () -> call.charge().streamUsage(deployment, tally));
         StreamRelay relay = new StreamRelay(call.response, exchange, describe(plan),
                 new StreamRelay.Timing(Deadlines.betweenChunks(plan.settings(), deployment),
                         attemptStarted + plan.totalLeft().toNanos(), services.nanoTime()),
@@ -229,8 +233,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                                 call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
-                new StreamRelay.Events(translator, new StreamTally(call.charge().keepsStreamText(deployment)),
-                        call.answers().stream(provider.relaysStream(deployment, call.decoded()))));
+                new StreamRelay.Events(translator, tally, encoding));
         relay.finished().onSuccess(end -> {
             relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));

@@ -2,6 +2,7 @@ package dev.sluice.call;
 
 import dev.sluice.access.Caller;
 import dev.sluice.access.CallTicket;
+import dev.sluice.cache.CachePlan;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.AnswerEncoding;
@@ -14,6 +15,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One model call, filled stage by stage as {@link ModelCallPipeline} runs: each stage reads
@@ -41,6 +43,7 @@ final class ModelCall {
     private ModelGroup group;
     private CallerOverrides overrides;
     private List<String> guardrails;
+    private Optional<CachePlan> cachePlan = Optional.empty();
     private CallTicket ticket;
     private RequestFacts facts;
     private CacheKeys cacheKeys;
@@ -76,6 +79,11 @@ final class ModelCall {
         this.group = group;
         this.overrides = overrides;
         this.guardrails = List.copyOf(guardrails);
+    }
+
+    /** Resolve: what the response cache does for the call. */
+    void cachePlanned(Optional<CachePlan> plan) {
+        this.cachePlan = plan;
     }
 
     /** Admit: the caller's ticket, which must be finished however the call ends. */
@@ -120,6 +128,11 @@ final class ModelCall {
 
     List<String> guardrails() {
         return Objects.requireNonNull(guardrails, "the guardrails are read before they were resolved");
+    }
+
+    /** What the response cache does for the call: empty when it does nothing (or before resolution). */
+    Optional<CachePlan> cachePlan() {
+        return cachePlan;
     }
 
     /** The ticket, or null before admission (or when admission refused the call). */

@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
  *   <li>resolve the group it names, the caller's and its team's routing overrides, and the
  *       guardrails it names;
  *   <li>admit it: model access, budgets and rate limits ({@link dev.sluice.access.AccessControl});
+ *   <li>answer it from the response cache when it holds the answer ({@link CachedCalls});
  *   <li>count what routing reads of it (prompt tokens, cache keys);
  *   <li>route it: attempts, retries, sibling failover, fallbacks ({@link dev.sluice.router.Router},
  *       each attempt made by {@link DeploymentCall});
@@ -60,6 +61,7 @@ public final class ModelCallPipeline {
     private final Delays delays;
     private final Drain drain;
     private final TokenCounter tokenCounter;
+    private final CachedCalls cached;
 
     public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator,
             Drain drain) {
@@ -70,7 +72,8 @@ public final class ModelCallPipeline {
         this.bodies = new RequestBodyReader(vertx, services.maxRequestBytes(), services.bodyBudget(), services.nanoTime());
         this.overrides = new CallerOverridesReader(services.router().settings()::current, services.models());
         this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
-        this.answers = new CallAnswers(services.providers());
+        this.cached = new CachedCalls(services.cache());
+        this.answers = new CallAnswers(services.providers(), cached);
         this.delays = Delays.on(vertx);
         this.tokenCounter = new TokenCounter(vertx, services, upstreams, authenticator, bodies);
     }
@@ -104,9 +107,14 @@ public final class ModelCallPipeline {
     private Future<Void> admitted(ModelCall call) {
         // Even a synchronous throw becomes a failed future that the ending below sees.
         return Future.<Void>succeededFuture()
-                .compose(v -> count(call))
-                .compose(v -> route(call))
-                .compose(outcome -> answers.answer(call, outcome))
+                .compose(v -> cached.lookUp(call))
+                .compose(hit -> {
+                    if (hit.isPresent()) {
+                        cached.answer(call, hit.get());
+                        return Future.<Void>succeededFuture();
+                    }
+                    return count(call).compose(v -> route(call)).compose(outcome -> answers.answer(call, outcome));
+                })
                 .andThen(done -> finishUnanswered(call, done));
     }
 
@@ -184,6 +192,7 @@ public final class ModelCallPipeline {
         CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
         call.resolved(group, withTeamSettings(call.caller(), requested, group),
                 RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
+        call.cachePlanned(cached.plan(call));
         return null;
     }
 
@@ -238,7 +247,7 @@ public final class ModelCallPipeline {
             return delays.after(wait);
         };
         RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(),
-                new DeploymentCall(services, upstreams, call), timed, call.state::stopped, gate);
+                new DeploymentCall(services, upstreams, call, cached), timed, call.state::stopped, gate);
         return services.router().route(routed).andThen(done -> {
             if (done.succeeded() && done.result().served().isPresent() && done.result().lastGroup().equals(group.name())) {
                 // The deployment now holds this conversation's prefix in its provider's cache.

@@ -69,6 +69,14 @@ final class RoutedHeaders {
         fallbacks = plan.fallbacksTried();
     }
 
+    /** The answer came from the response cache: no deployment, retry or fallback. */
+    void cached(String group) {
+        this.group = group;
+        this.deploymentId = null;
+        this.retries = 0;
+        this.fallbacks = 0;
+    }
+
     /** Routing ended: the last attempt's deployment and the fallback count (absent on an error with none). */
     void ended(RouteOutcome<?> outcome) {
         group = outcome.lastGroup();

@@ -57,6 +57,7 @@ final class RouterSettingsParser {
     private Section litellm;
     private boolean jsonLogs;
     private boolean dropParams;
+    private CacheSettings cache = CacheSettings.OFF;
 
     RouterSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
         this.read = read;
@@ -112,6 +113,8 @@ final class RouterSettingsParser {
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);
         dropParams = read.bool(litellm.take("drop_params")).orElse(false);
+        cache = new CacheSettingsParser(read, ignored, env).parse(litellm.take("cache"), litellm.take("cache_params"),
+                settings.redisHost().isPresent() || settings.redisUrl().isPresent());
         router.finish();
         litellm.finish();
         return settings;
@@ -124,6 +127,11 @@ final class RouterSettingsParser {
      */
     boolean dropParams() {
         return dropParams;
+    }
+
+    /** {@code litellm_settings.cache} and {@code cache_params}, after {@link #parse}. */
+    CacheSettings cache() {
+        return cache;
     }
 
     /** {@code litellm_settings.json_logs}, after {@link #parse}: whether the log is written as JSON lines. */

@@ -14,6 +14,7 @@ import java.util.List;
  *                    (as with the environment variable {@code JSON_LOGS=True})
  * @param unserved    the {@code model_list} entries of providers Sluice does not serve, left
  *                    out of {@code deployments}, in file order
+ * @param cache       the response cache ({@code litellm_settings.cache} and {@code cache_params})
  */
 public record SluiceConfig(
         List<Deployment> deployments,
@@ -22,7 +23,8 @@ public record SluiceConfig(
         List<GuardrailConfig> guardrails,
         List<String> ignoredKeys,
         boolean jsonLogs,
-        List<UnservedDeployment> unserved) {
+        List<UnservedDeployment> unserved,
+        CacheSettings cache) {
 
     public SluiceConfig {
         deployments = List.copyOf(deployments);
@@ -34,12 +36,12 @@ public record SluiceConfig(
     /** A config that leaves the log format to the environment. */
     public SluiceConfig(List<Deployment> deployments, RouterSettings router, GeneralSettings general,
             List<GuardrailConfig> guardrails, List<String> ignoredKeys) {
-        this(deployments, router, general, guardrails, ignoredKeys, false, List.of());
+        this(deployments, router, general, guardrails, ignoredKeys, false, List.of(), CacheSettings.OFF);
     }
 
     /** The same config with {@code replaced} general settings. */
     public SluiceConfig withGeneral(GeneralSettings replaced) {
-        return new SluiceConfig(deployments, router, replaced, guardrails, ignoredKeys, jsonLogs, unserved);
+        return new SluiceConfig(deployments, router, replaced, guardrails, ignoredKeys, jsonLogs, unserved, cache);
     }
 
     /**

@@ -24,6 +24,7 @@ public final class GatewayFields {
             "disable_fallbacks",
             "drop_params",
             "tags",
+            "cache",
             GatewayFields.CONTINUED_FROM,
             GatewayFields.UNTRANSLATABLE);
 

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * @param startedAt    when the call arrived
  * @param tags         the call's tags: its request's, its key's and its team's, each once, in that order
  * @param cacheHit     whether the call was answered from the response cache, as LiteLLM's {@code cache_hit}
- * @param cacheKey     the response cache's key for the call, in lowercase hex, as LiteLLM's {@code cache_key}:
+ * @param cacheKey     the response cache's key for the call ({@code namespace:} and a SHA-256 in hex), as LiteLLM's {@code cache_key}:
  *                     the entry that answered it, or that its answer was stored under; empty when the
  *                     cache was not asked
  */
@@ -50,8 +50,9 @@ public record SpendRow(
     public static final int MAX_TAGS = 32;
     public static final int MAX_TAG_LENGTH = 255;
     /** The longest cache key, in hex digits: a SHA-512 digest's, twice a SHA-256 one's. */
-    public static final int MAX_CACHE_KEY_LENGTH = 128;
-    private static final Pattern CACHE_KEY = Pattern.compile("[0-9a-f]{1," + MAX_CACHE_KEY_LENGTH + "}");
+    /** A cache key: a namespace of up to 256 characters and a colon, if any, then a SHA-256 in lowercase hex. */
+    public static final int MAX_CACHE_KEY_LENGTH = 256 + 1 + 64;
+    private static final Pattern CACHE_KEY = Pattern.compile("(?:[^\\p{Cntrl}]{1,256}:)?[0-9a-f]{64}");
 
     public SpendRow {
         Objects.requireNonNull(callId, "callId");
@@ -87,7 +88,7 @@ public record SpendRow(
         if (cacheKey.isPresent() && !CACHE_KEY.matcher(cacheKey.get()).matches()) {
             String key = cacheKey.get();
             throw new IllegalArgumentException("cache_key: \"" + (key.length() <= 16 ? key : key.substring(0, 16) + "...")
-                    + "\" (expected: 1 to " + MAX_CACHE_KEY_LENGTH + " lowercase hex digits)");
+                    + "\" (expected: 64 lowercase hex digits, after a namespace of up to 256 characters and a colon if any)");
         }
     }
 

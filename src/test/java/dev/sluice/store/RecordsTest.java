@@ -65,17 +65,21 @@ class RecordsTest {
     }
 
     @Test
-    void aSpendRowsCacheKeyIsOneTo128LowercaseHexDigits() {
-        String longest = "0123456789abcdef".repeat(8);
+    void aSpendRowsCacheKeyIsASha256InHexAfterAnOptionalNamespace() {
+        String hash = "0123456789abcdef".repeat(4);
+        String longest = "n".repeat(256) + ":" + hash;
 
+        assertThat(SpendRow.builder("c", "g", T0).cacheKey(hash).build().cacheKey()).contains(hash);
         assertThat(SpendRow.builder("c", "g", T0).cacheKey(longest).build().cacheKey()).contains(longest);
-        assertThat(SpendRow.builder("c", "g", T0).cacheKey("0").build().cacheKey()).contains("0");
-        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey(longest + "0").build())
-                .hasMessage("cache_key: \"0123456789abcdef...\" (expected: 1 to 128 lowercase hex digits)");
-        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey("ABC").build())
-                .hasMessage("cache_key: \"ABC\" (expected: 1 to 128 lowercase hex digits)");
+        assertThat(SpendRow.builder("c", "g", T0).cacheKey("team a:" + hash).build().cacheKey()).contains("team a:" + hash);
+        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey("n" + longest).build())
+                .hasMessage("cache_key: \"nnnnnnnnnnnnnnnn...\" (expected: 64 lowercase hex digits, after a namespace of up to 256 characters and a colon if any)");
+        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey(hash.toUpperCase()).build())
+                .hasMessage("cache_key: \"0123456789ABCDEF...\" (expected: 64 lowercase hex digits, after a namespace of up to 256 characters and a colon if any)");
         assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey("").build())
-                .hasMessage("cache_key: \"\" (expected: 1 to 128 lowercase hex digits)");
+                .hasMessage("cache_key: \"\" (expected: 64 lowercase hex digits, after a namespace of up to 256 characters and a colon if any)");
+        assertThatThrownBy(() -> SpendRow.builder("c", "g", T0).cacheKey(":" + hash).build())
+                .hasMessage("cache_key: \":0123456789abcde...\" (expected: 64 lowercase hex digits, after a namespace of up to 256 characters and a colon if any)");
         assertThat(SpendRow.builder("c", "g", T0).build().cacheHit()).as("by default").isFalse();
     }
 

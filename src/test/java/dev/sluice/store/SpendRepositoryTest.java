@@ -54,7 +54,7 @@ class SpendRepositoryTest {
         SpendRow hit = SpendRow.builder("call-hit", "gpt-4o", T0).keyHash(hash("sk-a")).cacheHit(true).cacheKey(key)
                 .build();
         SpendRow stored = SpendRow.builder("call-stored", "gpt-4o", T0).deploymentId("azure-eu-1").promptTokens(9)
-                .cacheKey(key.substring(0, 32)).build();
+                .cacheKey("team-a:" + key).build();
         SpendRow markedHit = SpendRow.builder("call-hit-marked", "gpt-4o", T0).cacheHit(true).build();
         SpendRow markedMiss = row("call-miss-marked", "sk-a", null, "gpt-4o", "0.5", T0);
         new SpendLedger(database).post(List.of(hit, stored));

@@ -1,6 +1,8 @@
 package dev.sluice.state.redis;
 
+import dev.sluice.config.CacheSettings;
 import dev.sluice.config.RouterSettings;
+import dev.sluice.config.Secret;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.RedisOptions;
 import java.net.URI;
@@ -21,22 +23,29 @@ record RedisAddress(RedisOptions options, String where) {
         if (router.redisUrl().isEmpty() && router.redisHost().isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(of(router.redisUrl(), router.redisHost(), router.redisPort().orElse(6379), router.redisDb().orElse(0),
+                router.redisPassword()));
+    }
+
+    /** The response cache's own Redis ({@code cache_params}: {@code url}, else {@code host} and {@code port}). */
+    static RedisAddress of(CacheSettings.RedisServer server) {
+        return of(server.url(), server.host(), server.port(), 0, server.password());
+    }
+
+    private static RedisAddress of(Optional<Secret> url, Optional<String> host, int port, int db, Optional<Secret> password) {
         RedisOptions options = pooled().setMaxPoolWaiting(64);
         String where;
-        if (router.redisUrl().isPresent()) {
-            // rediss:// asks for TLS; the URL's own password and /db win over redis_password and redis_db.
-            String url = router.redisUrl().get().value();
-            options.setConnectionString(url);
-            where = withoutCredentials(url);
+        if (url.isPresent()) {
+            // rediss:// asks for TLS; the URL's own password and /db win over the password and db given beside it.
+            options.setConnectionString(url.get().value());
+            where = withoutCredentials(url.get().value());
         } else {
-            String host = router.redisHost().get();
-            int port = router.redisPort().orElse(6379);
-            int db = router.redisDb().orElse(0);
-            where = host + ":" + port;
-            options.setConnectionString("redis://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port + "/" + db);
+            String name = host.orElseThrow();
+            where = name + ":" + port;
+            options.setConnectionString("redis://" + (name.contains(":") ? "[" + name + "]" : name) + ":" + port + "/" + db);
         }
-        router.redisPassword().ifPresent(password -> options.setPassword(password.value()));
-        return Optional.of(new RedisAddress(options, where));
+        password.ifPresent(secret -> options.setPassword(secret.value()));
+        return new RedisAddress(options, where);
     }
 
     /** The Redis at {@code url}, for tests and tools. */

@@ -229,7 +229,7 @@ public final class RedisLink implements AutoCloseable {
      * {@code reply}, completed on {@code caller} (the context a request runs on) rather than on
      * the link's event loop, so what follows a Redis answer runs where the request does.
      */
-    static <T> Future<T> backOn(Context caller, Future<T> reply) {
+    public static <T> Future<T> backOn(Context caller, Future<T> reply) {
         if (caller == null) {
             return reply;
         }

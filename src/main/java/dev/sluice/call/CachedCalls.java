@@ -1,0 +1,100 @@
+package dev.sluice.call;
+
+import dev.sluice.access.CallEnd;
+import dev.sluice.cache.CachePlan;
+import dev.sluice.cache.CachedAnswer;
+import dev.sluice.cache.ResponseCache;
+import dev.sluice.http.Responses;
+import dev.sluice.ingress.StreamEncoding;
+import dev.sluice.spend.TokenUsage;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The response cache on the model-call path: plans each call's use of it once its group is
+ * known, answers a hit before routing, and stores what a miss was answered before the caller
+ * has the end of it, so a request sent after a call has ended finds its answer.
+ *
+ * <p>A cacheable call's answer says its key in {@code x-sluice-cache-key}; a hit also says it
+ * in {@code x-litellm-cache-key}, which LiteLLM sends only on a hit and which its clients read
+ * as the sign of one. A hit costs nothing ({@code x-litellm-response-cost: 0.0}), leaves a spend
+ * row marked as a hit, and a stream's hit is replayed as the stream it was, {@code [DONE]} and
+ * all. Only an answer served whole, or a stream that ended cleanly, is stored: never an error,
+ * a stream cut short, or an answer a guardrail refused (none of them is served).
+ */
+final class CachedCalls {
+    static final String HIT_HEADER = "x-litellm-cache-key";
+    static final String KEY_HEADER = "x-sluice-cache-key";
+
+    private final Optional<ResponseCache> cache;
+
+    CachedCalls(Optional<ResponseCache> cache) {
+        this.cache = cache;
+    }
+
+    /** What the cache does for the call, once its group is resolved; the key goes on the answer. */
+    Optional<CachePlan> plan(ModelCall call) {
+        Optional<CachePlan> plan = cache.flatMap(c -> c.plan(call.codec.name(), call.codec.dialect(), call.codec.operation(),
+                call.group().name(), call.decoded().body()));
+        plan.ifPresent(p -> call.response.putHeader(KEY_HEADER, p.key()));
+        return plan;
+    }
+
+    /** The answer already in the cache for the call, if any; once admitted, the call's spend row names its key. */
+    Future<Optional<CachedAnswer>> lookUp(ModelCall call) {
+        if (cache.isEmpty() || call.cachePlan().isEmpty()) {
+            return Future.succeededFuture(Optional.empty());
+        }
+        call.ticket().cacheKey(call.cachePlan().get().key());
+        return cache.get().lookUp(call.cachePlan().get());
+    }
+
+    /** Answers the call from the cache: no deployment is called, and nothing is charged. */
+    void answer(ModelCall call, CachedAnswer hit) {
+        HttpServerResponse response = call.response;
+        String group = call.group().name();
+        call.headers.cached(group);
+        call.headers.apply(response);
+        call.ticket().headers().forEach(response::putHeader);
+        response.putHeader(HIT_HEADER, call.cachePlan().orElseThrow().key());
+        response.putHeader(CallCharge.COST_HEADER, "0.0");
+        call.ticket().finishFromCache(new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(),
+                hit.status()));
+        response.putHeader("Content-Type", hit.contentType());
+        if (hit.streamed() && !call.state.http10()) {
+            response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");
+            response.end(Buffer.buffer(hit.body()));
+            return;
+        }
+        Responses.raw(response, hit.status(), Buffer.buffer(hit.body()));
+    }
+
+    /** Stores a whole answer (JSON, or a stream written whole) before it is written; completes either way. */
+    Future<Void> storeWhole(ModelCall call, Answer.Whole whole) {
+        if (cache.isEmpty() || call.cachePlan().isEmpty()) {
+            return Future.succeededFuture();
+        }
+        return cache.get().store(call.cachePlan().get(), new ResponseCache.Answered(whole.status(), whole.contentType(),
+                whole.usage().promptTokens(), whole.usage().completionTokens(), whole.body().getBytes()));
+    }
+
+    /**
+     * {@code encoding}, copying what it writes for the caller so that a stream that ends cleanly
+     * is stored before its last bytes go out; {@code encoding} itself when nothing is stored.
+     */
+    StreamEncoding storing(ModelCall call, StreamEncoding encoding, int status, Supplier<TokenUsage> usage) {
+        if (cache.isEmpty() || call.cachePlan().isEmpty() || !call.cachePlan().get().write()) {
+            return encoding;
+        }
+        ResponseCache responses = cache.get();
+        CachePlan plan = call.cachePlan().get();
+        return new StreamCopy(encoding, responses.maxItemBytes(), copied -> {
+            TokenUsage used = usage.get();
+            return responses.store(plan, new ResponseCache.Answered(status, CachedAnswer.EVENT_STREAM, used.promptTokens(),
+                    used.completionTokens(), copied));
+        });
+    }
+}
