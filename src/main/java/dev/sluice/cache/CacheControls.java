@@ -2,6 +2,7 @@ package dev.sluice.cache;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.api.ApiError;
+import dev.sluice.config.CacheSettings;
 import dev.sluice.json.JsonProblems;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -79,8 +80,8 @@ public record CacheControls(boolean noCache, boolean noStore, Optional<Duration>
         if (value == null || value.isNull()) {
             return Optional.empty();
         }
-        if (!value.isTextual() || value.textValue().isBlank() || value.textValue().length() > 256) {
-            throw invalid("cache.namespace", "a string of 1 to 256 characters", value);
+        if (!value.isTextual() || !CacheSettings.isNamespace(value.textValue())) {
+            throw invalid("cache.namespace", CacheSettings.NAMESPACE_RULE, value);
         }
         return Optional.of(value.textValue());
     }

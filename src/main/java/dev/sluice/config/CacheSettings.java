@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The response cache: {@code litellm_settings.cache} and {@code cache_params}, as LiteLLM
@@ -67,6 +68,15 @@ public record CacheSettings(boolean enabled, Type type, Optional<Duration> ttl, 
         operations = Set.copyOf(operations);
         Objects.requireNonNull(redis, "redis");
         Objects.requireNonNull(socketTimeout, "socketTimeout");
+    }
+
+    /** A namespace goes into a response header and a spend row: printable ASCII, no spaces. */
+    private static final Pattern NAMESPACE = Pattern.compile("[\\x21-\\x7E]{1,256}");
+    public static final String NAMESPACE_RULE = "1 to 256 printable ASCII characters without spaces";
+
+    /** Whether {@code namespace} may name a namespace, in the config or in a request. */
+    public static boolean isNamespace(String namespace) {
+        return NAMESPACE.matcher(namespace).matches();
     }
 
     /** Whether calls of {@code operation} are cached. */

@@ -46,7 +46,8 @@ record CacheSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver en
         Optional<Duration> ttl = read.positiveSeconds(section.take("ttl"));
         Optional<Duration> memoryTtl = read.positiveSeconds(section.take("default_in_memory_ttl"));
         Optional<Duration> redisTtl = read.positiveSeconds(section.take("default_in_redis_ttl"));
-        Optional<String> namespace = read.string(section.take("namespace"));
+        Optional<String> namespace = read.string(section.take("namespace"), CacheSettings::isNamespace,
+                CacheSettings.NAMESPACE_RULE);
         Set<Operation> operations = operations(section.take("supported_call_types"));
         boolean defaultOn = read.oneOf(section.take("mode"), MODES).map("default_on"::equals).orElse(true);
         long maxMemory = read.positiveInt(section.take("max_size_in_memory_mb")).stream().mapToLong(mb -> mb * MB)

@@ -37,6 +37,9 @@ class CacheControlsTest {
         assertRefused("{\"cache\":{\"s-maxage\":-1}}", "cache.s-maxage");
         assertRefused("{\"cache\":{\"ttl\":1e12}}", "cache.ttl");
         assertRefused("{\"cache\":{\"namespace\":\"\"}}", "cache.namespace");
+        assertRefused("{\"cache\":{\"namespace\":\"a\\nb\"}}", "cache.namespace");
+        assertRefused("{\"cache\":{\"namespace\":\"été\"}}", "cache.namespace");
+        assertRefused("{\"cache\":{\"namespace\":\"" + "n".repeat(257) + "\"}}", "cache.namespace");
         assertRefused("{\"cache\":{\"use-cache\":1}}", "cache.use-cache");
     }
 
