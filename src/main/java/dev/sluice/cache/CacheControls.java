@@ -12,9 +12,9 @@ import java.util.Optional;
  * What one request asks of the response cache, in its body's {@code cache} object as LiteLLM
  * reads it: {@code no-cache} (do not read an entry; the answer is still stored),
  * {@code no-store} (do not store the answer), {@code ttl} (store it for this many seconds),
- * {@code s-maxage} (accept only an entry at most this many seconds old), {@code namespace}
- * (read and store under this namespace instead of the configured one) and {@code use-cache}
- * (with {@code mode: default_off}, cache this call). A field of the wrong type is a 400
+ * {@code s-maxage} (accept only an entry at most this many seconds old; LiteLLM also reads
+ * {@code s-max-age}), {@code namespace} (read and store under this namespace instead of the
+ * configured one) and {@code use-cache} (with {@code mode: default_off}, cache this call). A field of the wrong type is a 400
  * naming it; an unknown field is passed over, as LiteLLM passes it over.
  */
 public record CacheControls(boolean noCache, boolean noStore, Optional<Duration> ttl, Optional<Duration> maxAge,
@@ -44,7 +44,8 @@ public record CacheControls(boolean noCache, boolean noStore, Optional<Duration>
             return NONE;
         }
         return new CacheControls(flag(cache, "no-cache").orElse(false), flag(cache, "no-store").orElse(false),
-                seconds(cache, "ttl", false), seconds(cache, "s-maxage", true), namespace(cache), flag(cache, "use-cache"));
+                seconds(cache, "ttl", false), seconds(cache, "s-maxage", true).or(() -> seconds(cache, "s-max-age", true)),
+                namespace(cache), flag(cache, "use-cache"));
     }
 
     private static Optional<Boolean> flag(JsonNode cache, String field) {

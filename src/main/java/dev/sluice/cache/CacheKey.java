@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,10 +20,13 @@ import java.util.Set;
  * {@code namespace:hash}).
  *
  * <p>What shapes it: the entry API (a chat completion and an embedding never share an entry,
- * nor do OpenAI's and another API's forms of one answer), the model group, and every field of
- * the body but those that never reach a model: the gateway's own ({@link GatewayFields}: fallbacks,
- * retries, timeouts, tags, guardrails), {@code cache} itself, {@code metadata} and {@code user}
- * (who asks, not what is asked). {@code stream} and {@code stream_options} are in it, since a
+ * nor do OpenAI's and another API's forms of one answer), the model group, the caller's headers
+ * addressed to a vendor ({@code anthropic-beta}: they change what a translated call asks), and
+ * every field of the body but those that never reach a model: the gateway's own
+ * ({@link GatewayFields}: fallbacks, retries, timeouts, tags), {@code cache} itself,
+ * {@code metadata} and {@code user} (who asks, not what is asked). The guardrails a request
+ * names are in it, though they never reach a model: an answer given without a guardrail must not
+ * answer a request that asks for it, as a hit is not checked again. {@code stream} and {@code stream_options} are in it, since a
  * stream and a whole answer are stored as the caller got them. The caller's key and the
  * request's id are not: callers asking the same thing share the answer.
  *
@@ -32,7 +36,9 @@ import java.util.Set;
  */
 public final class CacheKey {
     /** Changes when what is hashed, or how entries are stored, changes: old entries are then missed. */
-    private static final byte FORMAT = 1;
+    private static final byte FORMAT = 2;
+    /** A gateway field that is hashed all the same. */
+    private static final String GUARDRAILS = "guardrails";
     private static final Set<String> NOT_HASHED = Set.of("metadata", "user", "model");
 
     private CacheKey() {}
@@ -41,16 +47,25 @@ public final class CacheKey {
      * @param entryApi  the route the call came in through, e.g. {@code chat_completions}
      * @param group     the model group it names
      * @param body      the request body as the caller wrote it
+     * @param vendorHeaders the caller's headers addressed to a vendor
      * @param namespace the namespace the key is under, if any
      */
-    public static String of(String entryApi, String group, JsonNode body, Optional<String> namespace) {
+    public static String of(String entryApi, String group, JsonNode body, Map<String, String> vendorHeaders,
+            Optional<String> namespace) {
         MessageDigest digest = sha256();
         digest.update(FORMAT);
         text(digest, entryApi);
         text(digest, group);
+        List<String> headers = new ArrayList<>(vendorHeaders.keySet());
+        Collections.sort(headers);
+        count(digest, headers.size());
+        for (String header : headers) {
+            text(digest, header);
+            text(digest, vendorHeaders.get(header));
+        }
         List<String> names = new ArrayList<>(body.size());
         body.fieldNames().forEachRemaining(name -> {
-            if (!NOT_HASHED.contains(name) && !GatewayFields.NAMES.contains(name)) {
+            if (!NOT_HASHED.contains(name) && (!GatewayFields.NAMES.contains(name) || name.equals(GUARDRAILS))) {
                 names.add(name);
             }
         });
@@ -81,6 +96,10 @@ public final class CacheKey {
         } else if (node.isTextual()) {
             digest.update((byte) 's');
             text(digest, node.textValue());
+        } else if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+            // 1e400 reads as an infinite double, which has no decimal value.
+            digest.update((byte) 'i');
+            text(digest, node.asText());
         } else if (node.isNumber()) {
             digest.update((byte) 'n');
             text(digest, node.decimalValue().stripTrailingZeros().toPlainString());

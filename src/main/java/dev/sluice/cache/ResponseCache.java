@@ -1,14 +1,15 @@
 package dev.sluice.cache;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.CacheSettings;
 import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,6 +31,14 @@ public final class ResponseCache implements AutoCloseable {
     private final LongAdder misses = new LongAdder();
     private final LongAdder stored = new LongAdder();
     private final LongAdder tooLarge = new LongAdder();
+    /** Bytes the copies of streams under way hold, bounded by {@link #STREAM_COPIES_BYTES}. */
+    private final AtomicLong copying = new AtomicLong();
+
+    /**
+     * What the copies of all streams under way may hold together: past it a stream is served
+     * and not stored, so a burst of long streams cannot fill the heap with copies.
+     */
+    public static final long STREAM_COPIES_BYTES = 16L * 1024 * 1024;
 
     public ResponseCache(CacheSettings settings, CacheStore store, Clock clock) {
         this.settings = settings;
@@ -48,19 +57,20 @@ public final class ResponseCache implements AutoCloseable {
      * is of a type it does not keep, or {@code mode: default_off} and the call did not ask.
      *
      * @param entryApi the route's name, e.g. {@code chat_completions}
-     * @param body     the request body as the caller wrote it
+     * @param request  the request as its entry API decoded it
      * @throws dev.sluice.api.ApiError 400 when the body's {@code cache} controls are malformed
      */
-    public Optional<CachePlan> plan(String entryApi, Dialect dialect, Operation operation, String group, JsonNode body) {
+    public Optional<CachePlan> plan(String entryApi, Dialect dialect, Operation operation, String group, ModelRequest request) {
         if (dialect != Dialect.OPENAI || !settings.caches(operation)) {
             return Optional.empty();
         }
-        CacheControls controls = CacheControls.of(body);
-        boolean asked = controls.useCache().orElse(settings.defaultOn());
-        if (!asked) {
+        CacheControls controls = CacheControls.of(request.body());
+        // As in LiteLLM: with default_on every call is cached, and use-cache opts a call in only under default_off.
+        if (!settings.defaultOn() && !controls.useCache().orElse(false)) {
             return Optional.empty();
         }
-        String key = CacheKey.of(entryApi, group, body, controls.namespace().or(settings::namespace));
+        String key = CacheKey.of(entryApi, group, request.body(), request.vendorHeaders(),
+                controls.namespace().or(settings::namespace));
         return Optional.of(new CachePlan(key, !controls.noCache(), !controls.noStore(), controls.ttl().or(settings::ttl),
                 controls.maxAge()));
     }
@@ -105,6 +115,23 @@ public final class ResponseCache implements AutoCloseable {
     /** The largest answer stored, in bytes: what a stream's copy may hold before it gives up. */
     public long maxItemBytes() {
         return settings.maxItemBytes();
+    }
+
+    /** Takes {@code bytes} more for a stream's copy, if the copies of all streams leave room for them. */
+    public boolean holdCopy(long bytes) {
+        long held;
+        do {
+            held = copying.get();
+            if (held + bytes > STREAM_COPIES_BYTES) {
+                return false;
+            }
+        } while (!copying.compareAndSet(held, held + bytes));
+        return true;
+    }
+
+    /** Gives back what a stream's copy held. */
+    public void releaseCopy(long bytes) {
+        copying.addAndGet(-bytes);
     }
 
     /** What the cache has done since start, for {@code /metrics}. */

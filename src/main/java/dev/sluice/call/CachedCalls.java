@@ -38,7 +38,7 @@ final class CachedCalls {
     /** What the cache does for the call, once its group is resolved; the key goes on the answer. */
     Optional<CachePlan> plan(ModelCall call) {
         Optional<CachePlan> plan = cache.flatMap(c -> c.plan(call.codec.name(), call.codec.dialect(), call.codec.operation(),
-                call.group().name(), call.decoded().body()));
+                call.group().name(), call.decoded()));
         plan.ifPresent(p -> call.response.putHeader(KEY_HEADER, p.key()));
         return plan;
     }
@@ -52,10 +52,21 @@ final class CachedCalls {
         return cache.get().lookUp(call.cachePlan().get());
     }
 
-    /** Answers the call from the cache: no deployment is called, and nothing is charged. */
+    /**
+     * Answers the call from the cache: no deployment is called, and nothing is charged. A caller
+     * that left while the cache was read is logged as gone, as it would be after a miss.
+     */
     void answer(ModelCall call, CachedAnswer hit) {
         HttpServerResponse response = call.response;
         String group = call.group().name();
+        if (call.state.stopped()) {
+            call.ticket().finish(CallEnd.unserved(group, call.state.clientGone() ? CallEnd.CLIENT_CLOSED
+                    : dev.sluice.http.Drain.cut().status()));
+            if (!call.state.clientGone()) {
+                CallerErrors.write(response, call.codec, dev.sluice.http.Drain.cut());
+            }
+            return;
+        }
         call.headers.cached(group);
         call.headers.apply(response);
         call.ticket().headers().forEach(response::putHeader);
@@ -72,9 +83,12 @@ final class CachedCalls {
         Responses.raw(response, hit.status(), Buffer.buffer(hit.body()));
     }
 
-    /** Stores a whole answer (JSON, or a stream written whole) before it is written; completes either way. */
-    Future<Void> storeWhole(ModelCall call, Answer.Whole whole) {
-        if (cache.isEmpty() || call.cachePlan().isEmpty()) {
+    /**
+     * Stores a whole answer (JSON, or a stream written whole) of {@code group} before it is
+     * written; completes either way.
+     */
+    Future<Void> storeWhole(ModelCall call, String group, Answer.Whole whole) {
+        if (!stores(call, group)) {
             return Future.succeededFuture();
         }
         return cache.get().store(call.cachePlan().get(), new ResponseCache.Answered(whole.status(), whole.contentType(),
@@ -84,17 +98,31 @@ final class CachedCalls {
     /**
      * {@code encoding}, copying what it writes for the caller so that a stream that ends cleanly
      * is stored before its last bytes go out; {@code encoding} itself when nothing is stored.
+     *
+     * @param group the group whose deployment streams: a fallback group's answer is not stored
+     *              under the key of the group the caller asked for
      */
-    StreamEncoding storing(ModelCall call, StreamEncoding encoding, int status, Supplier<TokenUsage> usage) {
-        if (cache.isEmpty() || call.cachePlan().isEmpty() || !call.cachePlan().get().write()) {
+    StreamEncoding storing(ModelCall call, String group, StreamEncoding encoding, int status, Supplier<TokenUsage> usage) {
+        if (!stores(call, group)) {
             return encoding;
         }
         ResponseCache responses = cache.get();
         CachePlan plan = call.cachePlan().get();
-        return new StreamCopy(encoding, responses.maxItemBytes(), copied -> {
+        StreamCopy copy = new StreamCopy(encoding, responses, copied -> {
             TokenUsage used = usage.get();
             return responses.store(plan, new ResponseCache.Answered(status, CachedAnswer.EVENT_STREAM, used.promptTokens(),
                     used.completionTokens(), copied));
         });
+        call.ended.future().onComplete(ended -> copy.release());
+        return copy;
+    }
+
+    /**
+     * Whether what {@code group} answers the call is stored: only the requested group's answer
+     * is (a fallback's would answer every later request to the group for its whole ttl).
+     */
+    private boolean stores(ModelCall call, String group) {
+        return cache.isPresent() && call.cachePlan().isPresent() && call.cachePlan().get().write()
+                && group.equals(call.group().name());
     }
 }

@@ -51,7 +51,7 @@ final class CallAnswers {
             case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
             // What the entry API keeps of the answer (a response a later call continues) is kept before the caller reads it.
             // So is the cache's copy: a request sent once this call has ended finds it.
-            case Answer.Whole whole -> call.answers().settled().transform(kept -> cached.storeWhole(call, whole)).transform(kept -> {
+            case Answer.Whole whole -> call.answers().settled().transform(kept -> cached.storeWhole(call, outcome.lastGroup(), whole)).transform(kept -> {
                 writeWhole(call, outcome, whole);
                 return Future.<Void>succeededFuture();
             });

@@ -205,8 +205,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         }
         long waitStarted = services.nanoTime().getAsLong();
         StreamTally tally = new StreamTally(call.charge().keepsStreamText(deployment));
-        StreamEncoding encoding = cached.storing(call, call.answers().stream(provider.relaysStream(deployment, call.decoded())),
-                exchange.status(), () -> call.charge().streamUsage(deployment, tally));
+        StreamEncoding encoding = cached.storing(call, plan.group().name(),
+                call.answers().stream(provider.relaysStream(deployment, call.decoded())), exchange.status(),
+                () -> call.charge().streamUsage(deployment, tally));
         StreamRelay relay = new StreamRelay(call.response, exchange, describe(plan),
                 new StreamRelay.Timing(Deadlines.betweenChunks(plan.settings(), deployment),
                         attemptStarted + plan.totalLeft().toNanos(), services.nanoTime()),

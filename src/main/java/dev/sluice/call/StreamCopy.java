@@ -1,27 +1,37 @@
 package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.cache.ResponseCache;
 import dev.sluice.ingress.StreamEncoding;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
 /**
  * A stream's encoding that keeps a copy of every event it writes for the caller, and hands the
  * whole copy on when the stream has ended cleanly: {@link #settled()} is asked only then, and
- * the stream's last bytes wait for it. The copy is given up once it outgrows {@code maxBytes}
- * (such a stream is not stored); keep-alive and error events are never in it.
+ * the stream's last bytes wait for it. Only a stream that ends with {@code data: [DONE]} is
+ * handed on, since a replay must end as the caller's SDK expects; keep-alive and error events
+ * are never in the copy.
+ *
+ * <p>The copy's bytes are held against the cache's bound for all copies under way, and against
+ * the largest answer it stores: past either it is given up (the stream is served and not
+ * stored). {@link #release()} gives back what it held; it runs when the call ends, however.
  */
 final class StreamCopy implements StreamEncoding {
+    private static final byte[] DONE = "data: [DONE]".getBytes(StandardCharsets.US_ASCII);
+
     private final StreamEncoding encoding;
-    private final long maxBytes;
+    private final ResponseCache cache;
     private final Function<byte[], Future<Void>> onComplete;
     private Buffer copy = Buffer.buffer();
+    private long held;
 
     /** @param onComplete given the whole stream as the caller got it; its future holds the stream's last bytes */
-    StreamCopy(StreamEncoding encoding, long maxBytes, Function<byte[], Future<Void>> onComplete) {
+    StreamCopy(StreamEncoding encoding, ResponseCache cache, Function<byte[], Future<Void>> onComplete) {
         this.encoding = encoding;
-        this.maxBytes = maxBytes;
+        this.cache = cache;
         this.onComplete = onComplete;
     }
 
@@ -37,9 +47,10 @@ final class StreamCopy implements StreamEncoding {
 
     private Buffer copied(Buffer events) {
         if (copy != null && events.length() > 0) {
-            if (copy.length() + events.length() > maxBytes) {
-                copy = null;
+            if (copy.length() + events.length() > cache.maxItemBytes() || !cache.holdCopy(events.length())) {
+                release();
             } else {
+                held += events.length();
                 copy.appendBuffer(events);
             }
         }
@@ -48,7 +59,7 @@ final class StreamCopy implements StreamEncoding {
 
     @Override
     public Buffer error(ObjectNode openAiError) {
-        copy = null; // a stream that ends with an error is not an answer to keep
+        release(); // a stream that ends with an error is not an answer to keep
         return encoding.error(openAiError);
     }
 
@@ -65,11 +76,35 @@ final class StreamCopy implements StreamEncoding {
     @Override
     public Future<Void> settled() {
         Future<Void> kept = encoding.settled();
-        if (copy == null) {
+        if (copy == null || !endsWithDone(copy)) {
+            release();
             return kept;
         }
         byte[] whole = copy.getBytes();
-        copy = null;
+        release();
         return kept.transform(done -> onComplete.apply(whole)).transform(stored -> kept);
+    }
+
+    /** Gives the copy up, and back what it held. Idempotent. */
+    void release() {
+        copy = null;
+        cache.releaseCopy(held);
+        held = 0;
+    }
+
+    private static boolean endsWithDone(Buffer events) {
+        int end = events.length();
+        while (end > 0 && Character.isWhitespace(events.getByte(end - 1))) {
+            end--;
+        }
+        if (end < DONE.length) {
+            return false;
+        }
+        for (int i = 0; i < DONE.length; i++) {
+            if (events.getByte(end - DONE.length + i) != DONE[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }

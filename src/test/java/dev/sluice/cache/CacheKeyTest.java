@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class CacheKeyTest {
     void whatNeverReachesAModelIsNotInTheKey() {
         String withExtras = "{\"model\":\"g\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"temperature\":1,"
                 + "\"user\":\"u-1\",\"metadata\":{\"tags\":[\"a\"]},\"tags\":[\"b\"],\"cache\":{\"ttl\":5},"
-                + "\"num_retries\":3,\"fallbacks\":[\"other\"],\"timeout\":9}";
+                + "\"num_retries\":3,\"fallbacks\":[\"other\"],\"timeout\":9,\"router_settings_override\":{}}";
         assertThat(key("chat_completions", "g", withExtras, Optional.empty()))
                 .isEqualTo(key("chat_completions", "g", CHAT, Optional.empty()));
     }
@@ -49,6 +50,25 @@ class CacheKeyTest {
     }
 
     @Test
+    void theGuardrailsARequestNamesAndItsVendorHeadersSplitEntries() {
+        String base = key("chat_completions", "g", CHAT, Optional.empty());
+        assertThat(key("chat_completions", "g", CHAT.replace("}]", "}],\"guardrails\":[\"no-secrets\"]"), Optional.empty()))
+                .as("a hit is not checked again: an answer given without a guardrail must not answer a call that names it")
+                .isNotEqualTo(base);
+        assertThat(CacheKey.of("chat_completions", "g", json(CHAT), Map.of("anthropic-beta", "tools-1"), Optional.empty()))
+                .isNotEqualTo(base)
+                .isNotEqualTo(CacheKey.of("chat_completions", "g", json(CHAT), Map.of("anthropic-beta", "tools-2"), Optional.empty()));
+    }
+
+    @Test
+    void aNumberPastADoublesRangeIsHashedByItsText() {
+        assertThat(key("chat_completions", "g", CHAT.replace("\"temperature\":1", "\"temperature\":1e400"), Optional.empty()))
+                .matches("[0-9a-f]{64}")
+                .isNotEqualTo(key("chat_completions", "g", CHAT.replace("\"temperature\":1", "\"temperature\":-1e400"),
+                        Optional.empty()));
+    }
+
+    @Test
     void valuesOfDifferentTypesNeverHashAlike() {
         assertThat(key("e", "g", "{\"input\":\"1\"}", Optional.empty())).isNotEqualTo(key("e", "g", "{\"input\":1}", Optional.empty()));
         assertThat(key("e", "g", "{\"input\":[\"ab\"]}", Optional.empty()))
@@ -57,7 +77,7 @@ class CacheKeyTest {
     }
 
     private static String key(String api, String group, String body, Optional<String> namespace) {
-        return CacheKey.of(api, group, json(body), namespace);
+        return CacheKey.of(api, group, json(body), Map.of(), namespace);
     }
 
     private static JsonNode json(String body) {

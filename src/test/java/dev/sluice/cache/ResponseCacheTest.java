@@ -2,10 +2,11 @@ package dev.sluice.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.CacheSettings;
 import dev.sluice.json.Json;
 import dev.sluice.llm.Dialect;
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.MovableTicker;
@@ -24,21 +25,22 @@ class ResponseCacheTest {
     @Test
     void callsOfOtherApisOrTypesAreNotCached() {
         ResponseCache cache = cache(on().operations(Set.of(Operation.CHAT_COMPLETIONS)));
-        assertThat(cache.plan("chat_completions", Dialect.OPENAI, Operation.CHAT_COMPLETIONS, "g", body(""))).isPresent();
-        assertThat(cache.plan("embeddings", Dialect.OPENAI, Operation.EMBEDDINGS, "g", body(""))).isEmpty();
-        assertThat(cache.plan("messages", Dialect.ANTHROPIC, Operation.CHAT_COMPLETIONS, "g", body(""))).isEmpty();
-        assertThat(cache(CacheSettings.OFF).plan("chat_completions", Dialect.OPENAI, Operation.CHAT_COMPLETIONS, "g", body("")))
-                .isEmpty();
+        assertThat(cache.plan("chat_completions", Dialect.OPENAI, Operation.CHAT_COMPLETIONS, "g", request(""))).isPresent();
+        assertThat(cache.plan("embeddings", Dialect.OPENAI, Operation.EMBEDDINGS, "g", request(""))).isEmpty();
+        assertThat(cache.plan("messages", Dialect.ANTHROPIC, Operation.CHAT_COMPLETIONS, "g", request(""))).isEmpty();
+        assertThat(cache(CacheSettings.OFF).plan("chat_completions", Dialect.OPENAI, Operation.CHAT_COMPLETIONS, "g",
+                request(""))).isEmpty();
     }
 
     @Test
-    void defaultOffCachesOnlyACallThatAsksAndDefaultOnCachesAllButOneThatDeclines() {
+    void defaultOffCachesOnlyACallThatAsksAndDefaultOnCachesEveryCallAsInLiteLlm() {
         ResponseCache off = cache(on().defaultOn(false));
         assertThat(plan(off, "")).isEmpty();
+        assertThat(plan(off, ",\"cache\":{\"use-cache\":false}")).isEmpty();
         assertThat(plan(off, ",\"cache\":{\"use-cache\":true}")).isPresent();
         ResponseCache defaultOn = cache(on());
         assertThat(plan(defaultOn, "")).isPresent();
-        assertThat(plan(defaultOn, ",\"cache\":{\"use-cache\":false}")).isEmpty();
+        assertThat(plan(defaultOn, ",\"cache\":{\"use-cache\":false}")).isPresent();
     }
 
     @Test
@@ -87,11 +89,24 @@ class ResponseCacheTest {
         ResponseCache cache = cache(on());
         cache.store(plan(cache, "").orElseThrow(), answered("{}"));
         CachePlan young = plan(cache, ",\"cache\":{\"s-maxage\":10}").orElseThrow();
+        CachePlan spelledAsLiteLlmAlsoReadsIt = plan(cache, ",\"cache\":{\"s-max-age\":10}").orElseThrow();
 
         clock.advance(Duration.ofSeconds(10));
         assertThat(cache.lookUp(young).result()).isPresent();
+        assertThat(cache.lookUp(spelledAsLiteLlmAlsoReadsIt).result()).isPresent();
         clock.advance(Duration.ofMillis(1));
         assertThat(cache.lookUp(young).result()).isEmpty();
+        assertThat(cache.lookUp(spelledAsLiteLlmAlsoReadsIt).result()).isEmpty();
+    }
+
+    @Test
+    void theCopiesOfStreamsUnderWayHoldNoMoreThanTheirBound() {
+        ResponseCache cache = cache(on());
+        assertThat(cache.holdCopy(ResponseCache.STREAM_COPIES_BYTES - 10)).isTrue();
+        assertThat(cache.holdCopy(11)).isFalse();
+        assertThat(cache.holdCopy(10)).isTrue();
+        cache.releaseCopy(ResponseCache.STREAM_COPIES_BYTES);
+        assertThat(cache.holdCopy(ResponseCache.STREAM_COPIES_BYTES)).isTrue();
     }
 
     @Test
@@ -124,16 +139,17 @@ class ResponseCacheTest {
     }
 
     private static Optional<CachePlan> plan(ResponseCache cache, String extra) {
-        return cache.plan("chat_completions", Dialect.OPENAI, Operation.CHAT_COMPLETIONS, "g", body(extra));
+        return cache.plan("chat_completions", Dialect.OPENAI, Operation.CHAT_COMPLETIONS, "g", request(extra));
     }
 
     private static ResponseCache.Answered answered(String body) {
         return new ResponseCache.Answered(200, "application/json", 3, 4, body.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static JsonNode body(String extra) {
+    private static ModelRequest request(String extra) {
         try {
-            return Json.parse(CHAT.formatted(extra).getBytes(StandardCharsets.UTF_8));
+            return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI,
+                    (ObjectNode) Json.parse(CHAT.formatted(extra).getBytes(StandardCharsets.UTF_8)), "g", false);
         } catch (IOException e) {
             throw new IllegalArgumentException(e);
         }

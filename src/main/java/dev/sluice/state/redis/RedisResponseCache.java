@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
+import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Response;
 import java.time.Duration;
 import java.util.Optional;
@@ -31,7 +32,12 @@ import org.slf4j.LoggerFactory;
  * one fail or wait long: every command has the cache's socket timeout, and a command that
  * fails or times out is a miss (or a dropped write). After a failure Redis is left alone for
  * a while (a quarter second, doubling to five) so that an outage costs calls nothing, then the
- * next call tries again. The outage is logged once, at WARN, and its end once, at INFO.
+ * next call tries again; only a command sent after the last failure ends the pause, so late
+ * replies to commands sent before it do not. A command left unanswered past the timeout closes
+ * the client's connections (one that stopped answering without closing, a link dropped
+ * silently, would otherwise stay in the pool). A burst that finds every pooled connection busy
+ * and the wait queue full is a plain miss: Redis is not down. The outage is logged once, at
+ * WARN, and its end once, at INFO.
  *
  * <p>It has a pooled client of its own on a Vert.x of its own (one event loop, as the router's
  * link has), apart from the link the shared router state uses: a slow read of a large entry
@@ -41,9 +47,12 @@ public final class RedisResponseCache implements CacheStore {
     private static final Logger log = LoggerFactory.getLogger("dev.sluice.cache");
     static final long FIRST_PAUSE_MS = 250;
     static final long LONGEST_PAUSE_MS = 5_000;
+    static final int POOL_SIZE = 16;
+    static final int POOL_WAITING = 4096;
 
     private final Vertx vertx;
-    private final Redis client;
+    private final RedisOptions options;
+    private volatile Redis client;
     private final String where;
     private final String prefix;
     private final long timeoutMillis;
@@ -51,12 +60,16 @@ public final class RedisResponseCache implements CacheStore {
     private final LongAdder unavailable = new LongAdder();
     /** Until when (epoch ms) Redis is not asked, after a failure; 0 while it answers. */
     private final AtomicLong pausedUntil = new AtomicLong();
+    /** Counts failures: a reply ends a pause only if its command was sent after the last one. */
+    private final AtomicLong failures = new AtomicLong();
     private volatile long pause = FIRST_PAUSE_MS;
     private volatile boolean outageLogged;
 
     RedisResponseCache(RedisAddress address, String prefix, Duration timeout, LongSupplier millis) {
         this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
-        this.client = Redis.createClient(vertx, address.options());
+        // Every call of a burst may read at once: room for them, past the router link's pool.
+        this.options = address.options().setMaxPoolSize(POOL_SIZE).setMaxPoolWaiting(POOL_WAITING);
+        this.client = Redis.createClient(vertx, options);
         this.where = address.where();
         this.prefix = prefix + "cache:";
         this.timeoutMillis = Math.max(1, timeout.toMillis());
@@ -99,20 +112,32 @@ public final class RedisResponseCache implements CacheStore {
             return Future.succeededFuture(Optional.empty());
         }
         Context caller = Vertx.currentContext();
-        Future<Optional<Response>> reply = client.send(request).timeout(timeoutMillis, TimeUnit.MILLISECONDS)
+        long sentAfter = failures.get();
+        Redis sentOn = client;
+        Future<Optional<Response>> reply = sentOn.send(request).timeout(timeoutMillis, TimeUnit.MILLISECONDS)
                 .map(response -> {
-                    answered();
+                    answered(sentAfter);
                     return Optional.ofNullable(response);
                 })
                 .recover(failure -> {
-                    failed(failure);
+                    if (busy(failure)) {
+                        unavailable.increment();
+                    } else {
+                        failed(failure, sentOn);
+                    }
                     return Future.succeededFuture(Optional.empty());
                 });
         return RedisLink.backOn(caller, reply);
     }
 
-    private void answered() {
-        if (pausedUntil.get() != 0 || outageLogged) {
+    /** Every pooled connection busy and the queue for them full: a miss, not an outage. */
+    private static boolean busy(Throwable failure) {
+        String message = failure.getMessage();
+        return message != null && message.contains("max wait queue");
+    }
+
+    private void answered(long sentAfter) {
+        if (failures.get() == sentAfter && (pausedUntil.get() != 0 || outageLogged)) {
             pausedUntil.set(0);
             pause = FIRST_PAUSE_MS;
             if (outageLogged) {
@@ -122,8 +147,13 @@ public final class RedisResponseCache implements CacheStore {
         }
     }
 
-    private void failed(Throwable failure) {
+    private void failed(Throwable failure, Redis sentOn) {
+        failures.incrementAndGet();
         unavailable.increment();
+        if (failure instanceof java.util.concurrent.TimeoutException && client == sentOn) {
+            client = Redis.createClient(vertx, options);
+            sentOn.close();
+        }
         long wait = pause;
         pause = Math.min(LONGEST_PAUSE_MS, wait * 2);
         pausedUntil.set(millis.getAsLong() + wait);

@@ -7,6 +7,8 @@ import dev.sluice.testing.TestRedis;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,6 +64,21 @@ class RedisResponseCacheTest {
             assertThat(await(cache.get("k")).map(RedisResponseCacheTest::text)).as("asked again once the pause is over")
                     .hasValue("before");
             assertThat(cache.unavailable()).isEqualTo(failed + 1);
+        }
+    }
+
+    @Test
+    void aBurstOfReadsIsServedWithoutTakingRedisForDown() throws Exception {
+        try (RedisResponseCache cache = cache(TestRedis.url())) {
+            await(cache.put("burst", bytes("entry"), Optional.of(Duration.ofSeconds(30))));
+            List<Future<Optional<byte[]>>> reads = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                reads.add(cache.get("burst"));
+            }
+            for (Future<Optional<byte[]>> read : reads) {
+                assertThat(await(read)).isPresent();
+            }
+            assertThat(cache.unavailable()).isZero();
         }
     }
 
