@@ -180,6 +180,26 @@ class CachedCallsTest {
     }
 
     @Test
+    void aGuardrailTheCallerNamesIsNotPassedOverByAnEntryStoredWithoutIt() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(upstream, "") + """
+                        guardrails:
+                          - guardrail_name: no-swordfish
+                            litellm_params: {guardrail: litellm_content_filter, mode: [pre_call, post_call], blocked_words: [swordfish]}
+                        """)) {
+            assertThat(chat(gateway, "the word is swordfish", "").statusCode()).as("no guardrail named").isEqualTo(200);
+
+            HttpResponse<String> guarded = chat(gateway, "the word is swordfish", ",\"guardrails\":[\"no-swordfish\"]");
+
+            assertThat(guarded.statusCode()).as(guarded.body()).isEqualTo(400);
+            assertThat(guarded.body()).contains("guardrail_refused");
+            assertThat(hit(guarded)).isFalse();
+            assertThat(upstream.requests()).isEqualTo(1);
+            assertThat(hit(chat(gateway, "the word is swordfish", ""))).as("the entry without it").isTrue();
+        }
+    }
+
+    @Test
     void embeddingsAreCachedAndAMalformedControlIsA400() {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(upstream, ""))) {
