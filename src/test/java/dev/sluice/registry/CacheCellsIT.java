@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -48,6 +48,8 @@ class CacheCellsIT {
     private static final int CUT_SOCKET_TIMEOUT_SECONDS = 4;
     private static final Duration PROMPT = Duration.ofSeconds(2);
 
+    /** Closed once every test has run: its replicas and mock stopped, its Redis keys deleted. */
+    @AutoClose
     private final ReplicaPair pair = new ReplicaPair();
     private GatewayProcess a;
     private GatewayProcess b;
@@ -63,11 +65,6 @@ class CacheCellsIT {
                 """, "");
         a = pair.a();
         b = pair.b();
-    }
-
-    @AfterAll
-    void stopReplicas() {
-        pair.close();
     }
 
     @Test
