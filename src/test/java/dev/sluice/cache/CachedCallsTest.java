@@ -200,6 +200,28 @@ class CachedCallsTest {
     }
 
     @Test
+    void aFallbackGroupsAnswerIsNotStoredUnderTheRequestedGroupsKey() {
+        try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
+                MockUpstream fallback = MockUpstream.start(MockOptions.defaults("fallback", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}, model_info: {id: a}}
+                          - {model_name: h, litellm_params: {model: openai/b, api_base: %s}, model_info: {id: b}}
+                        router_settings: {num_retries: 0, fallbacks: [{g: [h]}]}
+                        litellm_settings: {cache: true, cache_params: {type: local}}
+                        """.formatted(failing.baseUrl(), fallback.baseUrl()))) {
+            HttpResponse<String> first = chat(gateway, "hello", "");
+            HttpResponse<String> second = chat(gateway, "hello", "");
+
+            assertThat(first.headers().firstValue("x-litellm-model-group")).hasValue("h");
+            assertThat(hit(second)).as("once g serves again, its callers get its own answers").isFalse();
+            assertThat(fallback.requests()).isEqualTo(2);
+            assertThat(hit(gateway.post("/v1/chat/completions", CHAT.formatted("hello", "").replace("\"g\"", "\"h\""))))
+                    .as("nor under the fallback group's: only a call to h stores h's answers").isFalse();
+        }
+    }
+
+    @Test
     void embeddingsAreCachedAndAMalformedControlIsA400() {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(upstream, ""))) {
