@@ -101,7 +101,7 @@ public final class ConfigLoader {
             }
         }
         return new SluiceConfig(served, router, general, guardrails.guardrails(), ignored.inFileOrder(root),
-                routerSettings.jsonLogs(), unserved, routerSettings.cache());
+                routerSettings.jsonLogs(), unserved, routerSettings.cache(), routerSettings.callbacks());
     }
 
     /**

@@ -58,6 +58,7 @@ final class RouterSettingsParser {
     private boolean jsonLogs;
     private boolean dropParams;
     private CacheSettings cache = CacheSettings.OFF;
+    private CallbackSettings callbacks = CallbackSettings.NONE;
 
     RouterSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
         this.read = read;
@@ -115,6 +116,7 @@ final class RouterSettingsParser {
         dropParams = read.bool(litellm.take("drop_params")).orElse(false);
         cache = new CacheSettingsParser(read, ignored, env).parse(litellm.take("cache"), litellm.take("cache_params"),
                 settings.redisHost().isPresent() || settings.redisUrl().isPresent());
+        callbacks = new CallbackSettingsParser(read, ignored, env).parse(litellm);
         router.finish();
         litellm.finish();
         return settings;
@@ -132,6 +134,11 @@ final class RouterSettingsParser {
     /** {@code litellm_settings.cache} and {@code cache_params}, after {@link #parse}. */
     CacheSettings cache() {
         return cache;
+    }
+
+    /** The logging callbacks of {@code litellm_settings}, after {@link #parse}. */
+    CallbackSettings callbacks() {
+        return callbacks;
     }
 
     /** {@code litellm_settings.json_logs}, after {@link #parse}: whether the log is written as JSON lines. */

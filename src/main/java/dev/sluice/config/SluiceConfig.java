@@ -15,6 +15,8 @@ import java.util.List;
  * @param unserved    the {@code model_list} entries of providers Sluice does not serve, left
  *                    out of {@code deployments}, in file order
  * @param cache       the response cache ({@code litellm_settings.cache} and {@code cache_params})
+ * @param callbacks   the logging callbacks of {@code litellm_settings}, and whether prompts and
+ *                    answers may reach them
  */
 public record SluiceConfig(
         List<Deployment> deployments,
@@ -24,7 +26,8 @@ public record SluiceConfig(
         List<String> ignoredKeys,
         boolean jsonLogs,
         List<UnservedDeployment> unserved,
-        CacheSettings cache) {
+        CacheSettings cache,
+        CallbackSettings callbacks) {
 
     public SluiceConfig {
         deployments = List.copyOf(deployments);
@@ -36,12 +39,12 @@ public record SluiceConfig(
     /** A config that leaves the log format to the environment. */
     public SluiceConfig(List<Deployment> deployments, RouterSettings router, GeneralSettings general,
             List<GuardrailConfig> guardrails, List<String> ignoredKeys) {
-        this(deployments, router, general, guardrails, ignoredKeys, false, List.of(), CacheSettings.OFF);
+        this(deployments, router, general, guardrails, ignoredKeys, false, List.of(), CacheSettings.OFF, CallbackSettings.NONE);
     }
 
     /** The same config with {@code replaced} general settings. */
     public SluiceConfig withGeneral(GeneralSettings replaced) {
-        return new SluiceConfig(deployments, router, replaced, guardrails, ignoredKeys, jsonLogs, unserved, cache);
+        return new SluiceConfig(deployments, router, replaced, guardrails, ignoredKeys, jsonLogs, unserved, cache, callbacks);
     }
 
     /**
