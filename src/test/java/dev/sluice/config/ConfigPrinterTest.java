@@ -71,7 +71,7 @@ class ConfigPrinterTest {
                   max_request_size_mb: 8  # 8388608 bytes
                 """);
         assertThat(printed).contains("ignored_keys:\n  - \"model_list[1].litellm_params.max_retries\"\n");
-        assertThat(printed).contains("  - litellm_settings.callbacks\n");
+        assertThat(printed).contains("  - \"litellm_settings.callbacks[1]\"\n");
     }
 
     @Test

@@ -31,7 +31,7 @@ class IgnoredKeysTest {
                 router_settings:
                   enable_tag_filtering: true
                 litellm_settings:
-                  callbacks: ["otel"]
+                  callbacks: ["otel", "datadog"]
                   stream_timeout: 5
                 general_settings:
                   alerting: ["slack"]
@@ -45,7 +45,7 @@ class IgnoredKeysTest {
                 "model_list[0].model_info.base_model",
                 "model_list[0].tags",
                 "router_settings.enable_tag_filtering",
-                "litellm_settings.callbacks",
+                "litellm_settings.callbacks[1]",
                 "litellm_settings.stream_timeout",
                 "general_settings.alerting",
                 "made_up_key");

@@ -54,7 +54,7 @@ class RealisticConfigTest {
               context_window_fallbacks:
                 - llama-3: ["gpt-4o"]
               drop_params: true
-              callbacks: ["otel"]
+              callbacks: ["otel", "datadog"]
             general_settings:
               master_key: os.environ/LITELLM_MASTER_KEY
               max_request_size_mb: 8
@@ -137,7 +137,7 @@ class RealisticConfigTest {
         assertThat(Configs.parse(CONFIG, ENV).ignoredKeys()).containsExactly(
                 "model_list[1].litellm_params.max_retries",
                 "model_list[2].litellm_params.temperature",
-                "litellm_settings.callbacks",
+                "litellm_settings.callbacks[1]",
                 "general_settings.alerting");
     }
 }

@@ -226,7 +226,7 @@ class JsonLogsIT {
                     litellm_params: {model: openai/m, api_base: 'http://127.0.0.1:1/v1', api_key: '%s'}
                 litellm_settings:
                   json_logs: true
-                  callbacks: ["otel"]
+                  callbacks: ["datadog"]
                 """.formatted(UPSTREAM_KEY);
         Gateway gateway = start(yaml, Map.of());
         String stderr = stop(gateway);
