@@ -78,6 +78,11 @@ public final class CallTicket {
         return this;
     }
 
+    /** The call's tags, as its spend row keeps them. */
+    public List<String> tags() {
+        return tags;
+    }
+
     /** The {@code x-ratelimit-*} headers of the caller's limits as they stood when the call was admitted. */
     public Map<String, String> headers() {
         return headers;

@@ -10,12 +10,15 @@ import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyDirectory;
 import dev.sluice.call.CallServices;
+import dev.sluice.callbacks.CallbackSetup;
+import dev.sluice.callbacks.Callbacks;
 import dev.sluice.call.Deadlines;
 import dev.sluice.call.RequestFactsReader;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.GeneralSettings;
+import dev.sluice.config.LoggingCallback;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
@@ -80,7 +83,11 @@ final class GatewayAssembly {
     private Gateway assemble() {
         ModelRegistry models = new ModelRegistry(config.deployments());
         GatewayMetrics metrics = new GatewayMetrics();
-        Optional<GatewayTracing> tracing = OtlpSetup.fromEnv(options.env()).map(teardown::add);
+        Optional<GatewayTracing> tracing = OtlpSetup.fromEnv(options.env(),
+                config.callbacks().all().contains(LoggingCallback.OTEL)).map(teardown::add);
+        // Closed before the tracing: what the callbacks flush at shutdown may still describe spans.
+        Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
+                options.random(), options.backoff()));
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 options.events());
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
@@ -113,7 +120,7 @@ final class GatewayAssembly {
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
                 + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics));
+                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics), callbacks);
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,

@@ -38,6 +38,9 @@ final class CallAnswers {
             charge.unserved(requested, CallEnd.CLIENT_CLOSED);
             return Future.succeededFuture();
         }
+        if (call.recording() != null) {
+            call.recording().routed(outcome);
+        }
         if (outcome.served().isEmpty()) {
             call.headers.ended(outcome);
             call.headers.apply(response);
@@ -64,6 +67,9 @@ final class CallAnswers {
         UpstreamHeaders.copy(KeyMask.of(providers, outcome.lastDeployment()).headers(whole.upstreamHeaders()), response);
         call.headers.apply(response);
         call.charge().putLimitHeaders(response);
+        if (call.recording() != null) {
+            call.recording().answered(whole);
+        }
         call.charge().served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
         if (whole.contentType() != null) {
             response.putHeader("Content-Type", whole.contentType());

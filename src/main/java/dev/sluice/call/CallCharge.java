@@ -42,13 +42,16 @@ final class CallCharge {
     private final ModelRequest request;
     private final RequestFacts facts;
     private final int bodyBytes;
+    /** Told of the call's end for the logging callbacks; null when none is configured. */
+    private final CallRecording recording;
     /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
     private Served refused;
 
     private record Served(String group, Deployment deployment, TokenUsage usage) {}
 
-    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes) {
+    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallRecording recording) {
         this.ticket = ticket;
+        this.recording = recording;
         this.request = request;
         this.facts = facts;
         this.bodyBytes = bodyBytes;
@@ -85,7 +88,7 @@ final class CallCharge {
 
     /** A whole answer served by {@code deployment} of {@code group}, before it is written. */
     void served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
-        double cost = ticket.finish(CallEnd.served(group, deployment, usage, status));
+        double cost = finish(CallEnd.served(group, deployment, usage, status));
         response.putHeader(COST_HEADER, PythonFloats.repr(Math.max(0, cost)));
     }
 
@@ -98,7 +101,16 @@ final class CallCharge {
 
     /** The call ended with nothing served: an error answered with {@code status}, or the caller left (499). */
     void unserved(String group, int status) {
-        ticket.finish(end(group, status));
+        finish(end(group, status));
+    }
+
+    /** Ends the call's accounting once (later ends cost -1 and change nothing), telling the callbacks' recording. */
+    private double finish(CallEnd end) {
+        double cost = ticket.finish(end);
+        if (recording != null) {
+            recording.settled(end, cost);
+        }
+        return cost;
     }
 
     private CallEnd end(String group, int status) {
@@ -122,7 +134,7 @@ final class CallCharge {
 
     void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
         TokenUsage usage = streamUsage(deployment, tally);
-        double cost = ticket.finish(CallEnd.served(group, deployment, usage, status));
+        double cost = finish(CallEnd.served(group, deployment, usage, status));
         if (cost >= 0 && !response.ended() && !response.closed()) {
             response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
         }

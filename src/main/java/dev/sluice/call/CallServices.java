@@ -3,6 +3,7 @@ package dev.sluice.call;
 import dev.sluice.http.BodyBudget;
 import dev.sluice.access.AccessControl;
 import dev.sluice.cache.ResponseCache;
+import dev.sluice.callbacks.Callbacks;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.provider.Providers;
@@ -29,7 +30,9 @@ import java.util.function.LongSupplier;
  * @param bodyBudget      the request body bytes all calls together may hold
  * @param instance        this gateway's own mark on the calls it sends upstream ({@link dev.sluice.http.Hops})
  * @param cache           the response cache; empty when {@code litellm_settings.cache} is off
+ * @param callbacks       the logging callbacks each finished call is offered to ({@link CallRecording})
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
-        long maxRequestBytes, BodyBudget bodyBudget, String instance, Optional<ResponseCache> cache) {}
+        long maxRequestBytes, BodyBudget bodyBudget, String instance, Optional<ResponseCache> cache,
+        Callbacks callbacks) {}

@@ -161,7 +161,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     private Future<AttemptResult<Answer>> stream(AttemptPlan plan, Provider provider, UpstreamExchange exchange,
             long attemptStarted) {
         Deployment deployment = plan.deployment();
-        StreamTranslator translator = provider.streamTranslator(deployment, call.decoded());
+        StreamTranslator translator = call.watched(provider.streamTranslator(deployment, call.decoded()));
         boolean checkAnswer = services.guardrails().checksAnswers(deployment, call.guardrails());
         if (call.state.http10() || checkAnswer) {
             // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must

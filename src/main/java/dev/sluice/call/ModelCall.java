@@ -7,6 +7,7 @@ import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.AnswerEncoding;
 import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.strategy.RequestFacts;
@@ -48,6 +49,8 @@ final class ModelCall {
     private RequestFacts facts;
     private CacheKeys cacheKeys;
     private CallCharge charge;
+    /** Null unless a logging callback is configured. */
+    private CallRecording recording;
 
     ModelCall(HttpServerRequest request, IngressCodec codec, String callId, RoutedHeaders headers, RequestMeter meter) {
         this.request = request;
@@ -95,7 +98,22 @@ final class ModelCall {
     void counted(RequestFacts facts, CacheKeys cacheKeys) {
         this.facts = facts;
         this.cacheKeys = cacheKeys;
-        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes);
+        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes, recording);
+    }
+
+    /** The logging callbacks are told of this call ({@link CallRecording}). */
+    void recordWith(CallRecording recording) {
+        this.recording = recording;
+    }
+
+    /** The call's recording for the logging callbacks; null when none is configured. */
+    CallRecording recording() {
+        return recording;
+    }
+
+    /** A stream attempt's translator, watched for the logging callbacks when any is configured. */
+    StreamTranslator watched(StreamTranslator translator) {
+        return recording == null ? translator : recording.watch(translator);
     }
 
     Caller caller() {

@@ -123,6 +123,9 @@ public final class ModelCallPipeline {
         RoutedHeaders headers = new RoutedHeaders(services.nanoTime(),
                 overhead -> services.metrics().overhead(codec.name(), overhead));
         ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId));
+        if (services.callbacks().enabled()) {
+            call.recordWith(new CallRecording(call, services));
+        }
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
         Runnable closed = drain.opened(() -> cut(call), Vertx.currentContext());
         call.response.endHandler(v -> {
@@ -259,8 +262,12 @@ public final class ModelCallPipeline {
     /** Whatever ended an admitted call before an answer was accounted (a fault, the caller leaving) ends its ticket. */
     private static void finishUnanswered(ModelCall call, AsyncResult<Void> done) {
         if (done.failed()) {
-            call.ticket().finish(CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
-                    : call.state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500));
+            CallEnd end = CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
+                    : call.state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500);
+            double cost = call.ticket().finish(end);
+            if (call.recording() != null) {
+                call.recording().settled(end, cost);
+            }
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
  * @param deployments the {@code model_list}, in file order
  * @param guardrails  the top-level {@code guardrails}, in file order
  * @param ignoredKeys config paths that were read but that Sluice does not act on (yet), in
- *                    file order, e.g. {@code litellm_settings.callbacks}; start-up warns once
+ *                    file order, e.g. {@code litellm_settings.cache_params.type: redis-semantic}; start-up warns once
  *                    listing them
  * @param jsonLogs    {@code litellm_settings.json_logs}: the log is written as JSON lines
  *                    (as with the environment variable {@code JSON_LOGS=True})

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * policy. It is only kept representable: a wait longer than a {@link Duration} can express
  * in nanoseconds (about 292 years) is treated as malformed.
  */
-final class RetryAfter {
+public final class RetryAfter {
 
     /** A non-negative decimal number without sign or exponent: {@code 2}, {@code 0.5}, {@code 1500}. */
     private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");
@@ -38,7 +38,7 @@ final class RetryAfter {
      * @param retryAfter   the {@code Retry-After} header, or null when absent
      * @param now          the instant an HTTP-date is measured from
      */
-    static Optional<Duration> parse(String retryAfterMs, String retryAfter, Instant now) {
+    public static Optional<Duration> parse(String retryAfterMs, String retryAfter, Instant now) {
         Optional<Duration> millis = number(retryAfterMs, 6);
         if (millis.isPresent()) {
             return millis;

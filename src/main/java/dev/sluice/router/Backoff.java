@@ -20,7 +20,7 @@ public record Backoff(Duration initial, Duration max, Duration maxRetryAfter) {
      * @param repeat how many times this deployment has already been repeated in this request
      *               (0 for the first repeat)
      */
-    Duration delay(int repeat, Optional<Duration> retryAfter, RandomGenerator random) {
+    public Duration delay(int repeat, Optional<Duration> retryAfter, RandomGenerator random) {
         long ceiling = initial.toMillis() << Math.min(repeat, 20);
         ceiling = Math.min(Math.max(ceiling, 0), max.toMillis());
         long jittered = ceiling == 0 ? 0 : random.nextLong(ceiling + 1);

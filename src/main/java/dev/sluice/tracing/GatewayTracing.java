@@ -129,6 +129,17 @@ public final class GatewayTracing implements RouterEvents, AutoCloseable {
         spans.request.end();
     }
 
+    /**
+     * Adds {@code attributes} to the span of a call still open (the {@code otel} logging
+     * callback's GenAI attributes); a call already ended, or not traced, is left alone.
+     */
+    public void describe(String callId, Attributes attributes) {
+        CallSpans spans = open.get(callId);
+        if (spans != null) {
+            spans.request.setAllAttributes(attributes);
+        }
+    }
+
     @Override
     public void attempt(String callId, String group, String deploymentId, int attempt) {
         CallSpans spans = open.get(callId);

@@ -24,17 +24,34 @@ import java.util.Optional;
  *       separated by commas, sent with every export (an API key for a hosted collector);</li>
  *   <li>{@code OTEL_SERVICE_NAME}: the service the spans belong to; {@code sluice} by default.</li>
  * </ul>
+ * With the {@code otel} logging callback configured and no endpoint named, spans go to
+ * OpenTelemetry's default collector address, {@value #DEFAULT_ENDPOINT}.
  */
 public final class OtlpSetup {
     private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
+    /** Where OpenTelemetry's exporters send OTLP/HTTP when told nothing else. */
+    static final String DEFAULT_ENDPOINT = "http://localhost:4318/v1/traces";
 
     private OtlpSetup() {}
 
     /** The tracing {@code env} configures, or empty when it names no endpoint. */
     public static Optional<GatewayTracing> fromEnv(Map<String, String> env) {
+        return fromEnv(env, false);
+    }
+
+    /**
+     * Like {@link #fromEnv(Map)}; with {@code wanted} (the {@code otel} callback is configured)
+     * tracing is on even when {@code env} names no endpoint, to {@value #DEFAULT_ENDPOINT}.
+     */
+    public static Optional<GatewayTracing> fromEnv(Map<String, String> env, boolean wanted) {
         Optional<String> endpoint = tracesEndpoint(env);
-        if (endpoint.isEmpty()) {
+        if (endpoint.isEmpty() && !wanted) {
             return Optional.empty();
+        }
+        if (endpoint.isEmpty()) {
+            org.slf4j.LoggerFactory.getLogger(OtlpSetup.class).warn("tracing.default_endpoint endpoint={} reason=\"the otel "
+                    + "callback is configured and neither OTEL_EXPORTER_OTLP_ENDPOINT nor OTEL_ENDPOINT is set\"", DEFAULT_ENDPOINT);
+            endpoint = Optional.of(DEFAULT_ENDPOINT);
         }
         OtlpHttpSpanExporterBuilder exporter = OtlpHttpSpanExporter.builder()
                 .setEndpoint(endpoint.get())

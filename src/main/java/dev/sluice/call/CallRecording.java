@@ -1,0 +1,192 @@
+package dev.sluice.call;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.CallEnd;
+import dev.sluice.callbacks.CallRecord;
+import dev.sluice.callbacks.LiteLlmErrors;
+import dev.sluice.config.Deployment;
+import dev.sluice.failure.Failure;
+import dev.sluice.json.Json;
+import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.router.RouteOutcome;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The one hook between the call path and the logging callbacks: what one call did, gathered
+ * as it happens, built into a {@link CallRecord} when the call's accounting ends (its ticket
+ * is finished) and offered to the callbacks. It exists only when a callback is configured;
+ * without one the call path holds null here and does nothing more.
+ *
+ * <p>It is told four things, each once where the call path already is:
+ * <ol>
+ *   <li>{@link #watch}: a stream attempt began (its events pass through a {@link StreamWatch});
+ *   <li>{@link #routed}: routing ended, served or failed, before the answer is written (the
+ *       call's span hears of it then, as a failed call's span ends with its error);
+ *   <li>{@link #answered}: a whole answer is about to be written;
+ *   <li>{@link #settled}: the call's ticket was finished, with its tokens, status and cost.
+ * </ol>
+ * The record's {@code cacheHit} and {@code cacheKey} are false and null until a response
+ * cache answers calls. Prompts and answers are kept only with message logging on, and only up
+ * to {@link #KEPT_BYTES} each, so a callback's queue stays bounded in memory.
+ */
+final class CallRecording {
+    /** The largest request or answer body a record keeps; a larger one is named by its size. */
+    static final int KEPT_BYTES = 32 * 1024;
+    /** The longest stream text a record keeps. */
+    static final int KEPT_CHARS = KEPT_BYTES;
+    static final String TRUNCATED = "... (truncated)";
+
+    private final ModelCall call;
+    private final CallServices services;
+    private final Instant start;
+    private final long startNanos;
+    private StreamWatch stream;
+    private long answeredNanos;
+    private JsonNode answer;
+    private int unkeptAnswerBytes;
+    private RouteOutcome.FailedAt failure;
+    private Deployment routedTo;
+    private boolean offered;
+
+    CallRecording(ModelCall call, CallServices services) {
+        this.call = call;
+        this.services = services;
+        this.start = services.clock().instant();
+        this.startNanos = services.nanoTime().getAsLong();
+    }
+
+    /** A stream attempt began: its events are watched for the record; an earlier attempt's are forgotten. */
+    StreamTranslator watch(StreamTranslator translator) {
+        stream = new StreamWatch(translator, services.nanoTime(), services.callbacks().logsMessages());
+        return stream;
+    }
+
+    /** Routing ended: what served, or what failed last; the call's span is told what is known. */
+    void routed(RouteOutcome<Answer> outcome) {
+        failure = outcome.failure().orElse(null);
+        routedTo = failure != null ? failure.deployment().orElse(null) : outcome.lastDeployment();
+        boolean served = outcome.served().isPresent();
+        int status = served ? 200 : failure == null || failure.failure().status() <= 0 ? 500 : failure.failure().status();
+        String group = outcome.lastGroup() == null ? call.group().name() : outcome.lastGroup();
+        services.callbacks().routed(build(new CallEnd(group, Optional.ofNullable(routedTo), 0, 0, status), 0, served));
+    }
+
+    /** A whole answer is about to be written: it is the record's response (a stream's events were watched instead). */
+    void answered(Answer.Whole whole) {
+        answeredNanos = services.nanoTime().getAsLong();
+        if (stream != null) {
+            return;
+        }
+        if (whole.body().length() > KEPT_BYTES) {
+            unkeptAnswerBytes = whole.body().length();
+            return;
+        }
+        try {
+            answer = Json.parse(whole.body().getBytes());
+        } catch (IOException notJson) {
+            answer = JsonNodeFactory.instance.textNode(whole.body().toString());
+        }
+    }
+
+    /** The call's ticket was finished, costing {@code cost}: its record goes to the callbacks, once. */
+    void settled(CallEnd end, double cost) {
+        if (offered || cost < 0) {
+            return;
+        }
+        offered = true;
+        boolean success = end.deployment().isPresent() && end.status() < 400 && (stream == null || stream.finished());
+        services.callbacks().offer(build(end, cost, success));
+    }
+
+    private CallRecord build(CallEnd end, double cost, boolean success) {
+        Optional<Deployment> deployment = end.deployment().or(() -> Optional.ofNullable(routedTo));
+        CallRecord.Served served = deployment.map(d -> new CallRecord.Served(d.id(), d.params().provider(),
+                d.params().providerModel(), d.params().apiBase().orElse(null))).orElse(null);
+        CallRecord.Result result = new CallRecord.Result(success, end.status(), end.promptTokens(), end.completionTokens(),
+                Math.max(0, cost), responseModel(), finishReasons(), response(), success ? null : error(end.status(), deployment));
+        long now = services.nanoTime().getAsLong();
+        Instant ended = start.plusNanos(now - startNanos);
+        long firstNanos = stream != null && stream.firstEventNanos() != 0 ? stream.firstEventNanos() : answeredNanos;
+        Instant first = firstNanos == 0 ? ended : start.plusNanos(firstNanos - startNanos);
+        return new CallRecord(call.callId, CallRecordParts.request(call, end.group(), services.callbacks().logsMessages()),
+                served, result, new CallRecord.Timing(start, first, ended), CallRecordParts.key(call.caller()), false, null);
+    }
+
+    private String responseModel() {
+        if (stream != null) {
+            return stream.model();
+        }
+        return answer != null && answer.path("model").isTextual() ? answer.get("model").textValue() : null;
+    }
+
+    private List<String> finishReasons() {
+        List<String> reasons = new ArrayList<>();
+        if (stream != null) {
+            if (stream.finishReason() != null) {
+                reasons.add(stream.finishReason());
+            }
+            return reasons;
+        }
+        if (answer != null) {
+            answer.path("choices").forEach(choice -> {
+                if (choice.path("finish_reason").isTextual()) {
+                    reasons.add(choice.get("finish_reason").textValue());
+                }
+            });
+            if (answer.path("stop_reason").isTextual()) {
+                reasons.add(answer.get("stop_reason").textValue()); // Anthropic's Messages API
+            }
+        }
+        return reasons;
+    }
+
+    /** The answer for the record: only with message logging on. */
+    private JsonNode response() {
+        if (!services.callbacks().logsMessages()) {
+            return null;
+        }
+        if (stream != null) {
+            ObjectNode assembled = JsonNodeFactory.instance.objectNode();
+            assembled.put("object", "chat.completion").put("model", stream.model());
+            ObjectNode choice = assembled.putArray("choices").addObject();
+            choice.put("index", 0).putObject("message").put("role", "assistant").put("content", stream.text());
+            choice.put("finish_reason", stream.finishReason());
+            return assembled;
+        }
+        if (unkeptAnswerBytes > 0) {
+            return JsonNodeFactory.instance.textNode("(not kept: the answer is " + unkeptAnswerBytes
+                    + " bytes, over the " + KEPT_BYTES + " a callback record keeps)");
+        }
+        return answer;
+    }
+
+    private CallRecord.Error error(int status, Optional<Deployment> deployment) {
+        String provider = deployment.map(d -> d.params().provider()).orElse(null);
+        if (failure != null) {
+            Failure failed = failure.failure();
+            int code = failed.status() > 0 ? failed.status() : status;
+            String message = failure.deployment().map(d -> KeyMask.of(services.providers(), d).text(failed.cause()))
+                    .orElse(failed.cause());
+            return new CallRecord.Error(message, LiteLlmErrors.className(failed.kind(), code), Integer.toString(code), provider);
+        }
+        if (status == CallEnd.CLIENT_CLOSED) {
+            return new CallRecord.Error("the caller closed the connection before the answer ended", null, "499", provider);
+        }
+        if (stream != null && !stream.finished() && status < 400) {
+            return new CallRecord.Error("the stream broke off after its first event, before its finish_reason or [DONE]",
+                    "APIConnectionError", Integer.toString(status), provider);
+        }
+        if (status == 503) {
+            return new CallRecord.Error("the gateway stopped before the call was answered", "ServiceUnavailableError", "503",
+                    provider);
+        }
+        return new CallRecord.Error("the call ended with status " + status, status >= 500 ? "InternalServerError" : null,
+                Integer.toString(status), provider);
+    }
+}
