@@ -119,12 +119,18 @@ final class CallbackQueue implements AutoCloseable {
         batch.add(first);
         long lingerEnds = pacing.clock().millis() + limits.linger().toMillis();
         while (batch.size() < limits.batchSize()) {
-            long left = closingBy != null ? 0 : lingerEnds - pacing.clock().millis();
-            CallRecord next = left > 0 ? queue.poll(left, TimeUnit.MILLISECONDS) : queue.poll();
+            CallRecord next = queue.poll();
             if (next == null) {
-                break;
+                long left = lingerEnds - pacing.clock().millis();
+                if (closingBy != null || left <= 0) {
+                    break; // at shutdown a batch does not wait to fill up
+                }
+                // Waited for in short slices, so a shutdown is noticed while a batch lingers.
+                next = queue.poll(Math.min(left, IDLE_POLL.toMillis()), TimeUnit.MILLISECONDS);
             }
-            batch.add(next);
+            if (next != null) {
+                batch.add(next);
+            }
         }
         return batch;
     }
