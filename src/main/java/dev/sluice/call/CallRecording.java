@@ -71,6 +71,9 @@ final class CallRecording {
     void routed(RouteOutcome<Answer> outcome) {
         failure = outcome.failure().orElse(null);
         routedTo = failure != null ? failure.deployment().orElse(null) : outcome.lastDeployment();
+        if (!services.callbacks().describesSpans()) {
+            return;
+        }
         boolean served = outcome.served().isPresent();
         int status = served ? 200 : failure == null || failure.failure().status() <= 0 ? 500 : failure.failure().status();
         String group = outcome.lastGroup() == null ? call.group().name() : outcome.lastGroup();

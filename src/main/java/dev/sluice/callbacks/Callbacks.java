@@ -47,6 +47,11 @@ public final class Callbacks implements AutoCloseable {
         return messageLogging;
     }
 
+    /** Whether the {@code otel} callback describes calls' spans: only then is {@link #routed} worth a record. */
+    public boolean describesSpans() {
+        return spans != null;
+    }
+
     /**
      * Routing has ended and the answer is about to be written: what is known of the call so
      * far goes on its span, which may end as the answer is written, before the call is settled.
