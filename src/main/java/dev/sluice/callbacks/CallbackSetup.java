@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *       as {@code name=value} pairs separated by commas;</li>
  *   <li>{@code langfuse}: {@code LANGFUSE_PUBLIC_KEY} and {@code LANGFUSE_SECRET_KEY} (basic
  *       auth), {@code LANGFUSE_HOST} ({@value #LANGFUSE_CLOUD} by default);</li>
+ *   <li>{@code langfuse_otel}: the same keys, {@code LANGFUSE_OTEL_HOST} else {@code LANGFUSE_HOST};</li>
  *   <li>{@code otel}: the tracing the OpenTelemetry variables set up ({@link dev.sluice.tracing.OtlpSetup}).</li>
  * </ul>
  * Each queued callback's sent, failed and dropped records are counted in {@code /metrics}.
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class CallbackSetup {
     static final String LANGFUSE_CLOUD = "https://cloud.langfuse.com";
     static final String LANGFUSE_INGESTION = "/api/public/ingestion";
+    static final String LANGFUSE_OTLP = "/api/public/otel/v1/traces";
     /** Records held per callback: at most {@link #CAPACITY} calls' prompts and answers wait in memory. */
     static final int CAPACITY = 1000;
     static final Duration LINGER = Duration.ofMillis(500);
@@ -68,6 +70,10 @@ public final class CallbackSetup {
                 case LANGFUSE -> Optional.of(queue(callback, new HttpBatchSender(http, langfuseEndpoint(env),
                         Map.of("Authorization", basic(env.get("LANGFUSE_PUBLIC_KEY"), env.get("LANGFUSE_SECRET_KEY"))),
                         new LangfuseBatch(content), pacing.clock()), LANGFUSE_BATCH, pacing));
+                case LANGFUSE_OTEL -> Optional.of(queue(callback, new HttpBatchSender(http, langfuseOtelEndpoint(env),
+                        Map.of("Authorization", basic(env.get("LANGFUSE_PUBLIC_KEY"), env.get("LANGFUSE_SECRET_KEY"))),
+                        new LangfuseOtelBatch(content, settings.messageLogging(), env.getOrDefault("OTEL_SERVICE_NAME", "sluice")),
+                        pacing.clock()), LANGFUSE_BATCH, pacing));
                 case OTEL -> Optional.empty();
             };
             queue.ifPresent(q -> queued.add(new Callbacks.Subscriber(q.start(), settings.onSuccess().contains(callback),
@@ -92,9 +98,19 @@ public final class CallbackSetup {
     }
 
     private static URI langfuseEndpoint(Map<String, String> env) {
-        String host = env.getOrDefault("LANGFUSE_HOST", "").strip();
-        host = host.isEmpty() ? LANGFUSE_CLOUD : host;
-        return URI.create((host.endsWith("/") ? host.substring(0, host.length() - 1) : host) + LANGFUSE_INGESTION);
+        return URI.create(langfuseHost(env.getOrDefault("LANGFUSE_HOST", "")) + LANGFUSE_INGESTION);
+    }
+
+    /** {@code langfuse_otel} reads {@code LANGFUSE_OTEL_HOST} first, as LiteLLM's does. */
+    private static URI langfuseOtelEndpoint(Map<String, String> env) {
+        String host = env.getOrDefault("LANGFUSE_OTEL_HOST", "").isBlank() ? env.getOrDefault("LANGFUSE_HOST", "")
+                : env.get("LANGFUSE_OTEL_HOST");
+        return URI.create(langfuseHost(host) + LANGFUSE_OTLP);
+    }
+
+    private static String langfuseHost(String written) {
+        String host = written.strip().isEmpty() ? LANGFUSE_CLOUD : written.strip();
+        return host.endsWith("/") ? host.substring(0, host.length() - 1) : host;
     }
 
     private static String basic(String publicKey, String secretKey) {

@@ -19,6 +19,7 @@ import java.util.Set;
 final class CallbackSettingsParser {
     static final String GENERIC_ENDPOINT = "GENERIC_LOGGER_ENDPOINT";
     static final String LANGFUSE_HOST = "LANGFUSE_HOST";
+    static final String LANGFUSE_OTEL_HOST = "LANGFUSE_OTEL_HOST";
     private static final String URL_RULE = "an absolute http or https URL with a host";
 
     private final FieldReader read;
@@ -88,8 +89,12 @@ final class CallbackSettingsParser {
                 read.secret(reference);
             }
         }
-        if (callback == LoggingCallback.LANGFUSE && env.isSet(LANGFUSE_HOST)) {
-            read.string(fromVariable(item, LANGFUSE_HOST), CallbackSettingsParser::isHttpUrl, URL_RULE);
+        for (String host : List.of(LANGFUSE_OTEL_HOST, LANGFUSE_HOST)) {
+            boolean readsHost = callback == LoggingCallback.LANGFUSE_OTEL
+                    || callback == LoggingCallback.LANGFUSE && host.equals(LANGFUSE_HOST);
+            if (readsHost && env.isSet(host)) {
+                read.string(fromVariable(item, host), CallbackSettingsParser::isHttpUrl, URL_RULE);
+            }
         }
     }
 

@@ -14,6 +14,8 @@ public enum LoggingCallback {
     OTEL(List.of("otel"), List.of()),
     /** Traces and generations posted to Langfuse's ingestion API. */
     LANGFUSE(List.of("langfuse"), List.of("LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY")),
+    /** One OpenTelemetry span per call posted to Langfuse's OTLP endpoint. */
+    LANGFUSE_OTEL(List.of("langfuse_otel"), List.of("LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY")),
     /** LiteLLM's standard logging payloads posted to any URL; {@code generic} is its older name. */
     GENERIC_API(List.of("generic_api", "generic"), List.of("GENERIC_LOGGER_ENDPOINT"));
 

@@ -57,15 +57,17 @@ class CallbacksIT {
         HttpServer collector = collector(spans);
         try (Receiver generic = Receiver.start();
                 Receiver langfuse = Receiver.start();
+                Receiver langfuseOtel = Receiver.start();
                 ScriptedUpstream served = ScriptedUpstream.always("up", Reply.completion("hello there"));
                 ScriptedUpstream failing = ScriptedUpstream.always("down", Reply.status(503));
                 GatewayProcess gateway = GatewayProcess.start("callbacks", config(served.baseUrl(), failing.baseUrl(),
-                        "[generic_api, langfuse, otel]"), dir, Map.of(
+                        "[generic_api, langfuse, otel, langfuse_otel]"), dir, Map.of(
                         "GENERIC_LOGGER_ENDPOINT", generic.url("/logs"),
                         "GENERIC_LOGGER_HEADERS", "X-Team=blue,Authorization=Bearer receiver-token",
                         "LANGFUSE_PUBLIC_KEY", "pk-lf-test",
                         "LANGFUSE_SECRET_KEY", "sk-lf-test-secret",
                         "LANGFUSE_HOST", langfuse.url(""),
+                        "LANGFUSE_OTEL_HOST", langfuseOtel.url(""),
                         "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort()))) {
             HttpResponse<String> ok = gateway.post("/v1/chat/completions",
                     "{\"model\":\"chat\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"temperature\":0.2,\"max_tokens\":32}",
@@ -107,6 +109,13 @@ class CallbacksIT {
                 assertThat(e.path("body").path("id").asText()).isEqualTo("served-1");
             });
 
+            Eventually.until("langfuse_otel: both calls' spans", WAIT, () -> langfuseOtel.posts().stream()
+                    .mapToInt(post -> post.body().path("resourceSpans").path(0).path("scopeSpans").path(0).path("spans").size()).sum() >= 2);
+            assertThat(langfuseOtel.posts()).allSatisfy(post -> {
+                assertThat(post.path()).isEqualTo("/api/public/otel/v1/traces");
+                assertThat(post.authorization()).isEqualTo(basic);
+            });
+
             Span request = Eventually.value("otel: the served call's span", WAIT, () -> serverSpan(spans, "served-1"));
             assertThat(string(request, "gen_ai.system")).hasValue("openai");
             assertThat(string(request, "gen_ai.operation.name")).hasValue("chat");
@@ -123,7 +132,7 @@ class CallbacksIT {
             assertThat(string(failedSpan, "error.type")).hasValue("ServiceUnavailableError");
             assertThat(string(failedSpan, "gen_ai.request.model")).hasValue("broken");
 
-            String everything = generic.posts() + " " + langfuse.posts() + " " + spans;
+            String everything = generic.posts() + " " + langfuse.posts() + " " + langfuseOtel.posts() + " " + spans;
             assertThat(everything).doesNotContain("sk-upstream-key-0001");
         } finally {
             collector.stop(0);

@@ -122,6 +122,44 @@ class PayloadsTest {
     }
 
     @Test
+    void langfuseOtelPostsOneOtlpSpanPerCallWithLangfusesGenerationAttributes() throws Exception {
+        JsonNode body = Json.parse(new LangfuseOtelBatch(new LoggedContent(true), true, "sluice-test")
+                .body(List.of(Records.served("call-1"), Records.failed("call-2"))));
+
+        JsonNode resource = body.get("resourceSpans").get(0);
+        assertThat(resource.get("resource").get("attributes").get(0).toString())
+                .isEqualTo("{\"key\":\"service.name\",\"value\":{\"stringValue\":\"sluice-test\"}}");
+        JsonNode spans = resource.get("scopeSpans").get(0).get("spans");
+        assertThat(spans).hasSize(2);
+        JsonNode served = spans.get(0);
+        assertThat(served.get("traceId").textValue()).hasSize(32);
+        assertThat(served.get("spanId").textValue()).hasSize(16);
+        assertThat(served.get("name").textValue()).isEqualTo("litellm-acompletion");
+        assertThat(served.get("startTimeUnixNano").textValue()).isEqualTo("1735689600250000000");
+        assertThat(served.get("status").get("code").intValue()).isEqualTo(1);
+        assertThat(otlpAttribute(served, "langfuse.observation.type").get("stringValue").textValue()).isEqualTo("generation");
+        assertThat(otlpAttribute(served, "gen_ai.usage.input_tokens").get("intValue").textValue()).isEqualTo("12");
+        assertThat(otlpAttribute(served, "gen_ai.request.temperature").get("doubleValue").doubleValue()).isEqualTo(0.3);
+        assertThat(otlpAttribute(served, "langfuse.observation.input").get("stringValue").textValue()).contains("sk-****")
+                .doesNotContain("sk-live-abcdef123456");
+        assertThat(otlpAttribute(served, "langfuse.trace.tags").get("arrayValue").get("values").get(0).get("stringValue")
+                .textValue()).isEqualTo("team:blue");
+        JsonNode failed = spans.get(1);
+        assertThat(failed.get("status").get("code").intValue()).isEqualTo(2);
+        assertThat(otlpAttribute(failed, "langfuse.observation.level").get("stringValue").textValue()).isEqualTo("ERROR");
+        assertThat(body.toString()).doesNotContain("sk-azure-0123456789");
+    }
+
+    private static JsonNode otlpAttribute(JsonNode span, String key) {
+        for (JsonNode attribute : span.get("attributes")) {
+            if (attribute.get("key").textValue().equals(key)) {
+                return attribute.get("value");
+            }
+        }
+        throw new AssertionError("no attribute " + key + " in " + span);
+    }
+
+    @Test
     void aFailedCallIsAnErrorGenerationAndNothingLeaksWithMessageLoggingOff() throws Exception {
         JsonNode body = langfuse(false, Records.failed("call-2")).get("batch").get(1).get("body");
 

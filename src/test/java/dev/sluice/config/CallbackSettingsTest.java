@@ -51,11 +51,11 @@ class CallbackSettingsTest {
     void namesSluiceDoesNotActOnAreListedAsIgnoredWhereTheyAreWritten() throws ConfigException {
         SluiceConfig config = Configs.parse(Configs.withSection("""
                 litellm_settings:
-                  success_callback: ["datadog", "otel", "custom_callbacks.proxy_handler_instance"]
+                  success_callback: ["datadog", "otel", "custom_callbacks.proxy_handler_instance", "langfuse_otel"]
                   failure_callback: s3
                 """), ENV);
 
-        assertThat(config.callbacks().onSuccess()).containsExactly(LoggingCallback.OTEL);
+        assertThat(config.callbacks().onSuccess()).containsExactlyInAnyOrder(LoggingCallback.OTEL, LoggingCallback.LANGFUSE_OTEL);
         assertThat(config.callbacks().onFailure()).isEmpty();
         assertThat(config.ignoredKeys()).containsExactly("litellm_settings.success_callback[0]",
                 "litellm_settings.success_callback[2]", "litellm_settings.failure_callback");
