@@ -49,8 +49,7 @@ final class LangfuseBatch implements BatchFormat {
         trace.put("id", record.callId());
         trace.put("timestamp", record.timing().start().toString());
         trace.put("name", name(record));
-        String user = record.key().userId() != null ? record.key().userId() : record.request().endUser();
-        trace.put("userId", LoggedContent.masked(user));
+        trace.put("userId", LoggedContent.masked(user(record)));
         trace.set("input", input);
         trace.set("output", output);
         ArrayNode tags = trace.putArray("tags");
@@ -105,7 +104,12 @@ final class LangfuseBatch implements BatchFormat {
     }
 
     /** LiteLLM's name for a call's trace and generation: {@code litellm-} and the call type. */
-    private static String name(CallRecord record) {
+    static String name(CallRecord record) {
         return "litellm-" + record.request().callType();
+    }
+
+    /** Langfuse's user of a call: the key's user, else the body's {@code user}; null when neither. */
+    static String user(CallRecord record) {
+        return record.key().userId() != null ? record.key().userId() : record.request().endUser();
     }
 }

@@ -53,7 +53,7 @@ final class LangfuseOtelBatch implements BatchFormat {
         ObjectNode span = LoggedContent.JSON.objectNode();
         span.put("traceId", HexFormat.of().formatHex(ids, 0, 16));
         span.put("spanId", HexFormat.of().formatHex(ids, 16, 24));
-        span.put("name", "litellm-" + record.request().callType());
+        span.put("name", LangfuseBatch.name(record));
         span.put("kind", CLIENT);
         span.put("startTimeUnixNano", Long.toString(nanos(record.timing().start())));
         span.put("endTimeUnixNano", Long.toString(nanos(record.timing().end())));
@@ -72,7 +72,7 @@ final class LangfuseOtelBatch implements BatchFormat {
         AttributesBuilder attributes = GenAiAttributes.of(record, false, true).toBuilder();
         CallRecord.Result result = record.result();
         attributes.put("langfuse.observation.type", "generation");
-        attributes.put("langfuse.trace.name", "litellm-" + record.request().callType());
+        attributes.put("langfuse.trace.name", LangfuseBatch.name(record));
         attributes.put("langfuse.observation.model.name", record.served() == null ? record.request().group() : record.served().model());
         attributes.put("langfuse.observation.input", content.messages(record).toString());
         attributes.put("langfuse.observation.output", content.response(record).toString());
@@ -85,7 +85,7 @@ final class LangfuseOtelBatch implements BatchFormat {
         if (result.error() != null) {
             attributes.put("langfuse.observation.status_message", LoggedContent.masked(result.error().message()));
         }
-        String user = record.key().userId() != null ? record.key().userId() : record.request().endUser();
+        String user = LangfuseBatch.user(record);
         if (user != null) {
             attributes.put("langfuse.user.id", LoggedContent.masked(user));
         }
