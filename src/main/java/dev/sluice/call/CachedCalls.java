@@ -4,6 +4,7 @@ import dev.sluice.access.CallEnd;
 import dev.sluice.cache.CachePlan;
 import dev.sluice.cache.CachedAnswer;
 import dev.sluice.cache.ResponseCache;
+import dev.sluice.http.Drain;
 import dev.sluice.http.Responses;
 import dev.sluice.ingress.StreamEncoding;
 import dev.sluice.spend.TokenUsage;
@@ -60,10 +61,13 @@ final class CachedCalls {
         HttpServerResponse response = call.response;
         String group = call.group().name();
         if (call.state.stopped()) {
-            call.ticket().finish(CallEnd.unserved(group, call.state.clientGone() ? CallEnd.CLIENT_CLOSED
-                    : dev.sluice.http.Drain.cut().status()));
+            CallEnd gone = CallEnd.unserved(group, call.state.clientGone() ? CallEnd.CLIENT_CLOSED : Drain.cut().status());
+            double cost = call.ticket().finish(gone);
+            if (call.recording() != null) {
+                call.recording().settled(gone, cost);
+            }
             if (!call.state.clientGone()) {
-                CallerErrors.write(response, call.codec, dev.sluice.http.Drain.cut());
+                CallerErrors.write(response, call.codec, Drain.cut());
             }
             return;
         }
@@ -72,8 +76,11 @@ final class CachedCalls {
         call.ticket().headers().forEach(response::putHeader);
         response.putHeader(HIT_HEADER, call.cachePlan().orElseThrow().key());
         response.putHeader(CallCharge.COST_HEADER, "0.0");
-        call.ticket().finishFromCache(new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(),
-                hit.status()));
+        CallEnd end = new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(), hit.status());
+        call.ticket().finishFromCache(end);
+        if (call.recording() != null) {
+            call.recording().fromCache(hit, end);
+        }
         response.putHeader("Content-Type", hit.contentType());
         if (hit.streamed() && !call.state.http10()) {
             response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");

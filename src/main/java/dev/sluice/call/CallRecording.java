@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.CallEnd;
+import dev.sluice.cache.CachePlan;
+import dev.sluice.cache.CachedAnswer;
+import dev.sluice.spend.TokenUsage;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import dev.sluice.callbacks.CallRecord;
 import dev.sluice.callbacks.LiteLlmErrors;
 import dev.sluice.config.Deployment;
@@ -31,8 +36,9 @@ import java.util.Optional;
  *   <li>{@link #answered}: a whole answer is about to be written;
  *   <li>{@link #settled}: the call's ticket was finished, with its tokens, status and cost.
  * </ol>
- * The record's {@code cacheHit} and {@code cacheKey} are false and null until a response
- * cache answers calls. Prompts and answers are kept only with message logging on, and only up
+ * A call the response cache answers is told once, by {@link #fromCache}: it is a success that
+ * cost nothing, with {@code cache_hit} set. The record's {@code cacheKey} is the call's key
+ * whenever the cache was asked. Prompts and answers are kept only with message logging on, and only up
  * to {@link #KEPT_BYTES} each, so a callback's queue stays bounded in memory.
  */
 final class CallRecording {
@@ -53,6 +59,7 @@ final class CallRecording {
     private RouteOutcome.FailedAt failure;
     private Deployment routedTo;
     private boolean offered;
+    private boolean cacheHit;
 
     CallRecording(ModelCall call, CallServices services) {
         this.call = call;
@@ -97,6 +104,17 @@ final class CallRecording {
         }
     }
 
+    /** The response cache answered the call with {@code hit}, ending it as {@code end}: its record goes to the callbacks. */
+    void fromCache(CachedAnswer hit, CallEnd end) {
+        cacheHit = true;
+        answered(new Answer.Whole(hit.status(), Buffer.buffer(hit.body()), hit.contentType(), MultiMap.caseInsensitiveMultiMap(),
+                TokenUsage.NONE));
+        if (!offered) {
+            offered = true;
+            services.callbacks().offer(build(end, 0, true));
+        }
+    }
+
     /** The call's ticket was finished, costing {@code cost}: its record goes to the callbacks, once. */
     void settled(CallEnd end, double cost) {
         if (offered || cost < 0) {
@@ -118,7 +136,8 @@ final class CallRecording {
         long firstNanos = stream != null && stream.firstEventNanos() != 0 ? stream.firstEventNanos() : answeredNanos;
         Instant first = firstNanos == 0 ? ended : start.plusNanos(firstNanos - startNanos);
         return new CallRecord(call.callId, CallRecordParts.request(call, end.group(), services.callbacks().logsMessages()),
-                served, result, new CallRecord.Timing(start, first, ended), CallRecordParts.key(call.caller()), false, null);
+                served, result, new CallRecord.Timing(start, first, ended), CallRecordParts.key(call.caller()), cacheHit,
+                call.cachePlan().map(CachePlan::key).orElse(null));
     }
 
     private String responseModel() {

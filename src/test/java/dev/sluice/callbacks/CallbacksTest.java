@@ -79,6 +79,32 @@ class CallbacksTest {
     }
 
     @Test
+    void aCallTheResponseCacheAnswersIsLoggedAsAHitThatCostNothing() throws Exception {
+        try (Receiver receiver = Receiver.start();
+                ScriptedUpstream upstream = ScriptedUpstream.start("up", Reply.completion("hello there"));
+                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(),
+                        "callbacks: [generic_api]\ncache: true\ncache_params: {type: local}"),
+                        Map.of("GENERIC_LOGGER_ENDPOINT", receiver.url("/logs")))) {
+            gateway.post("/v1/chat/completions", Chat.body("chat", "hi"), "x-litellm-call-id", "miss-1");
+            HttpResponse<String> hit = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"), "x-litellm-call-id", "hit-1");
+            String key = hit.headers().firstValue("x-litellm-cache-key").orElseThrow();
+
+            JsonNode missed = Eventually.value("the first call's payload", WAIT, () -> receiver.payload("miss-1"));
+            JsonNode answered = Eventually.value("the hit's payload", WAIT, () -> receiver.payload("hit-1"));
+            assertThat(missed.path("cache_hit").asBoolean()).isFalse();
+            assertThat(missed.path("cache_key").asText()).isEqualTo(key);
+            assertThat(answered.path("status").asText()).isEqualTo("success");
+            assertThat(answered.path("cache_hit").asBoolean()).isTrue();
+            assertThat(answered.path("cache_key").asText()).isEqualTo(key);
+            assertThat(answered.path("response_cost").asDouble()).isZero();
+            assertThat(answered.path("model_group").asText()).isEqualTo("chat");
+            assertThat(answered.path("response").path("choices").get(0).path("message").path("content").asText())
+                    .isEqualTo("hello there");
+            assertThat(upstream.calls()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aStreamIsLoggedWithItsAssembledTextAndWhenItsFirstEventCame() throws Exception {
         try (Receiver receiver = Receiver.start();
                 ScriptedUpstream upstream = ScriptedUpstream.always("up", Reply.stream(End.COMPLETE,
