@@ -53,6 +53,9 @@ public final class ConfigPrinter {
             if (!params.guardrails().isEmpty()) {
                 yaml.entry(3, "guardrails", YamlWriter.strings(params.guardrails()), null);
             }
+            if (!params.tags().isEmpty()) {
+                yaml.entry(3, "tags", YamlWriter.strings(params.tags()), null);
+            }
             modelInfo(yaml, deployment.info());
         }
     }
@@ -97,6 +100,8 @@ public final class ConfigPrinter {
         counts(yaml, 1, "allowed_fails_policy", router.allowedFailsPolicy(), source(sources, "allowed_fails_policy"));
         setting(yaml, sources, "enable_pre_call_checks", String.valueOf(router.enablePreCallChecks()));
         setting(yaml, sources, "optional_pre_call_checks", YamlWriter.strings(router.optionalPreCallChecks()));
+        setting(yaml, sources, "enable_tag_filtering", String.valueOf(router.enableTagFiltering()));
+        setting(yaml, sources, "tag_filtering_match_any", String.valueOf(router.tagFilteringMatchAny()));
         setting(yaml, sources, "routing_strategy_args", YamlWriter.flow(router.routingStrategyArgs()));
         setting(yaml, sources, "redis_host", orNull(router.redisHost().map(YamlWriter::string)));
         setting(yaml, sources, "redis_port", orNull(text(router.redisPort())));

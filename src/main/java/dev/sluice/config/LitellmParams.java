@@ -19,6 +19,9 @@ import java.util.OptionalInt;
  * @param streamTimeout longest wait between two chunks of a stream
  * @param guardrails    {@code guardrail_name}s this deployment runs besides the {@code default_on}
  *                      ones, in the order written, each once
+ * @param tags          what tag-based routing ({@code router_settings.enable_tag_filtering}) matches
+ *                      a request's tags against, in the order written, each once; {@code default}
+ *                      marks a deployment for untagged requests
  * @param vendor        the parameters only some vendors read
  */
 public record LitellmParams(
@@ -39,15 +42,17 @@ public record LitellmParams(
         OptionalDouble inputCostPerToken,
         OptionalDouble outputCostPerToken,
         List<String> guardrails,
+        List<String> tags,
         VendorParams vendor) {
 
     public LitellmParams {
         guardrails = List.copyOf(guardrails);
+        tags = List.copyOf(tags);
     }
 
     /** The same parameters with {@code replaced} vendor parameters. */
     public LitellmParams withVendor(VendorParams replaced) {
         return new LitellmParams(model, provider, providerModel, apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout,
-                streamTimeout, maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, replaced);
+                streamTimeout, maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, tags, replaced);
     }
 }

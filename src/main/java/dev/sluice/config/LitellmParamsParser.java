@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -13,6 +14,8 @@ import java.util.TreeSet;
 final class LitellmParamsParser {
     /** LiteLLM's rule: a model without a {@code provider/} prefix is an OpenAI model. */
     static final String DEFAULT_PROVIDER = "openai";
+    /** The longest tag a request can carry (what a spend row keeps): a longer deployment tag could never match. */
+    static final int MAX_TAG_LENGTH = 255;
 
     private final FieldReader read;
     private final IgnoredKeys ignored;
@@ -61,6 +64,7 @@ final class LitellmParamsParser {
                 read.nonNegativeNumber(params.take("input_cost_per_token")),
                 read.nonNegativeNumber(params.take("output_cost_per_token")),
                 guardrails(params.take("guardrails")),
+                tags(params.take("tags")),
                 vendor(params));
         params.finish();
         return parsed;
@@ -125,6 +129,37 @@ final class LitellmParamsParser {
             });
         }
         return List.copyOf(new LinkedHashSet<>(names));
+    }
+
+    /**
+     * LiteLLM's deployment tags: a list of text tags. A request's tags are compared as they
+     * arrive, stripped, so a tag written with surrounding spaces could never match and is refused.
+     */
+    private List<String> tags(ConfigNode node) {
+        if (node.isAbsent()) {
+            return List.of();
+        }
+        String rule = "a non-empty string of at most " + MAX_TAG_LENGTH + " characters without surrounding spaces";
+        if (!node.isList()) {
+            read.problems().add(node, ShownValue.of(node.value(), false), "a list of tags, each " + rule);
+            return List.of();
+        }
+        Set<String> tags = new LinkedHashSet<>();
+        for (ConfigNode item : node.items()) {
+            if (item.isAbsent()) {
+                read.problems().missing(item, rule);
+                continue;
+            }
+            read.string(item).ifPresent(tag -> {
+                if (tag.length() > MAX_TAG_LENGTH || !tag.strip().equals(tag)) {
+                    // Quoted, so that the spaces the rule is about show.
+                    read.problems().add(item, ShownValue.of(TextNode.valueOf(tag), false), rule);
+                } else {
+                    tags.add(tag);
+                }
+            });
+        }
+        return List.copyOf(tags);
     }
 
     static String providerOf(String model) {

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -46,7 +47,8 @@ public final class RouterSettingOverrides {
             "fallbacks",
             "context_window_fallbacks",
             "content_policy_fallbacks",
-            "default_fallbacks");
+            "default_fallbacks",
+            "enable_tag_filtering");
 
     public static final RouterSettingOverrides NONE = new RouterSettingOverrides(Map.of(), Map.of());
 
@@ -228,6 +230,8 @@ public final class RouterSettingOverrides {
                 file.allowedFailsPolicy(),
                 file.enablePreCallChecks(),
                 file.optionalPreCallChecks(),
+                value("enable_tag_filtering", file.enableTagFiltering()),
+                file.tagFilteringMatchAny(),
                 file.routingStrategyArgs(),
                 file.redisHost(),
                 file.redisPort(),
@@ -288,6 +292,7 @@ public final class RouterSettingOverrides {
     static JsonNode canonical(Object value) {
         return switch (value) {
             case String text -> TextNode.valueOf(text);
+            case Boolean flag -> BooleanNode.valueOf(flag);
             case Integer count -> IntNode.valueOf(count);
             case Duration duration -> seconds(duration);
             case List<?> list -> strings(list);

@@ -30,6 +30,12 @@ import java.util.OptionalInt;
  * @param redisKeyPrefix          Sluice's own {@code redis_key_prefix}: what every Redis key and
  *                                channel Sluice uses starts with, so several gateways (or tests)
  *                                can share one Redis without sharing state
+ * @param enableTagFiltering      {@code enable_tag_filtering}: a request goes only to the deployments of a
+ *                                group whose {@code litellm_params.tags} match its tags (see
+ *                                {@link dev.sluice.router.precall.TagFilter})
+ * @param tagFilteringMatchAny    {@code tag_filtering_match_any}: a deployment matches when it carries any
+ *                                of the request's tags ({@code true}, LiteLLM's default), or only when it
+ *                                carries every one of them
  * @param redisSocketTimeout      {@code redis_socket_timeout} (LiteLLM's {@code REDIS_SOCKET_TIMEOUT}):
  *                                how long one Redis call may take before the gateway counts Redis as
  *                                down and serves on local state. Unset, the gateway's own budget applies
@@ -54,6 +60,8 @@ public record RouterSettings(
         Map<String, Integer> allowedFailsPolicy,
         boolean enablePreCallChecks,
         List<String> optionalPreCallChecks,
+        boolean enableTagFiltering,
+        boolean tagFilteringMatchAny,
         Map<String, Object> routingStrategyArgs,
         Optional<String> redisHost,
         OptionalInt redisPort,

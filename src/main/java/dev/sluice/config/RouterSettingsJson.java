@@ -55,6 +55,8 @@ public final class RouterSettingsJson {
         values.put("allowed_fails_policy", plain(router.allowedFailsPolicy()));
         values.put("enable_pre_call_checks", BooleanNode.valueOf(router.enablePreCallChecks()));
         values.put("optional_pre_call_checks", RouterSettingOverrides.strings(router.optionalPreCallChecks()));
+        values.put("enable_tag_filtering", BooleanNode.valueOf(router.enableTagFiltering()));
+        values.put("tag_filtering_match_any", BooleanNode.valueOf(router.tagFilteringMatchAny()));
         values.put("routing_strategy_args", plain(router.routingStrategyArgs()));
         values.put("redis_host", text(router.redisHost()));
         values.put("redis_port", number(router.redisPort()));

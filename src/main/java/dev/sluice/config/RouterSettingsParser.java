@@ -102,6 +102,8 @@ final class RouterSettingsParser {
                         .orElse(Map.of()),
                 setting("enable_pre_call_checks", read::bool).orElse(false),
                 setting("optional_pre_call_checks", this::preCallChecks).orElse(List.of()),
+                shared("enable_tag_filtering", vocabulary::flag).orElse(false),
+                setting("tag_filtering_match_any", read::bool).orElse(true),
                 setting("routing_strategy_args", read::plainMap).orElse(Map.of()),
                 settingOrEnv("redis_host", "REDIS_HOST", read::string),
                 unboxed(settingOrEnv("redis_port", "REDIS_PORT", node -> boxed(read.intBetween(node, 1, 65535)))),

@@ -38,6 +38,9 @@ final class DeploymentView {
         if (!p.guardrails().isEmpty()) {
             p.guardrails().forEach(params.putArray("guardrails")::add);
         }
+        if (!p.tags().isEmpty()) {
+            p.tags().forEach(params.putArray("tags")::add);
+        }
         ModelInfo i = deployment.info();
         ObjectNode info = view.putObject("model_info")
                 .put("id", deployment.id())

@@ -31,6 +31,7 @@ public final class RouterVocabulary {
     public static final String MODEL_GROUP_RETRY_POLICY = "model_group_retry_policy";
     public static final String ALLOWED_FAILS_POLICY = "allowed_fails_policy";
     public static final String DEPLOYMENT_WEIGHTS = "deployment_weights";
+    public static final String ENABLE_TAG_FILTERING = "enable_tag_filtering";
 
     /** Routing strategies by LiteLLM's names. */
     public static final List<String> ROUTING_STRATEGIES = Strategies.NAMES;
@@ -65,6 +66,11 @@ public final class RouterVocabulary {
     /** {@code cooldown_time}: seconds >= 0. */
     public Optional<Duration> cooldownTime(Written written) {
         return Scalars.seconds(written, false);
+    }
+
+    /** {@code enable_tag_filtering} and every other switch: {@code true} or {@code false}. */
+    public Optional<Boolean> flag(Written written) {
+        return Scalars.flag(written);
     }
 
     /** {@code fallbacks}, {@code context_window_fallbacks}, {@code content_policy_fallbacks}. */
@@ -117,6 +123,7 @@ public final class RouterVocabulary {
             case FALLBACKS, CONTEXT_WINDOW_FALLBACKS, CONTENT_POLICY_FALLBACKS -> fallbacks(written);
             case DEFAULT_FALLBACKS -> targets(written);
             case DEPLOYMENT_WEIGHTS -> deploymentWeights(written);
+            case ENABLE_TAG_FILTERING -> flag(written);
             default -> throw new IllegalArgumentException("no reader for router setting " + name);
         };
     }

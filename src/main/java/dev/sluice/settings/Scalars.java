@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -52,6 +53,25 @@ final class Scalars {
     /** A number from 0 to {@code max}. */
     static Optional<Double> between0And(Written written, BigDecimal max, String rule) {
         return bounded(written, rule, false, max).map(BigDecimal::doubleValue);
+    }
+
+    /**
+     * {@code true} or {@code false}; as text too (any case) where the source allows numbers as
+     * text, since a variable is always text.
+     */
+    static Optional<Boolean> flag(Written written) {
+        return written.scalar().flatMap(scalar -> {
+            JsonNode value = scalar.value();
+            if (value.isBoolean()) {
+                return Optional.of(value.booleanValue());
+            }
+            String text = value.isTextual() && written.numbersAsText() ? value.textValue().strip().toLowerCase(Locale.ROOT) : "";
+            if (text.equals("true") || text.equals("false")) {
+                return Optional.of(text.equals("true"));
+            }
+            written.problem(scalar.shown(), "true or false");
+            return Optional.empty();
+        });
     }
 
     static Optional<String> oneOf(Written written, List<String> allowed) {

@@ -29,7 +29,7 @@ class IgnoredKeysTest {
                       base_model: gpt-4o
                     tags: [prod]
                 router_settings:
-                  enable_tag_filtering: true
+                  enable_tag_routing: true
                 litellm_settings:
                   callbacks: ["otel", "datadog"]
                   stream_timeout: 5
@@ -44,7 +44,7 @@ class IgnoredKeysTest {
                 "model_list[0].litellm_params.aws_profile_name",
                 "model_list[0].model_info.base_model",
                 "model_list[0].tags",
-                "router_settings.enable_tag_filtering",
+                "router_settings.enable_tag_routing",
                 "litellm_settings.callbacks[1]",
                 "litellm_settings.stream_timeout",
                 "general_settings.alerting",

@@ -81,7 +81,8 @@ class RealisticConfigTest {
                 Optional.of("2024-06-01"),
                 OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2), OptionalInt.empty(),
                 Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
-                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), VendorParams.NONE.withDropParams(true)));
+                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), List.of(),
+                VendorParams.NONE.withDropParams(true)));
         assertThat(azure.info().maxInputTokens()).hasValue(128000);
 
         Deployment openai = config.deployments().get(1);

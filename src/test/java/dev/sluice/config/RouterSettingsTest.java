@@ -46,7 +46,9 @@ class RouterSettingsTest {
         assertThat(router.redisUrl()).isEmpty();
         assertThat(router.redisKeyPrefix()).isEqualTo("sluice:");
         assertThat(router.redisSocketTimeout()).isEmpty();
-        assertThat(router.sources()).hasSize(27).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
+        assertThat(router.enableTagFiltering()).isFalse();
+        assertThat(router.tagFilteringMatchAny()).isTrue();
+        assertThat(router.sources()).hasSize(29).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
     }
 
     @Test
@@ -80,6 +82,8 @@ class RouterSettingsTest {
                   redis_url: redis://redis.internal:6380/2
                   redis_key_prefix: "staging:"
                   redis_socket_timeout: 0.2
+                  enable_tag_filtering: true
+                  tag_filtering_match_any: false
                 """)).router();
 
         assertThat(router.routingStrategy()).isEqualTo("latency-based-routing");
@@ -110,7 +114,9 @@ class RouterSettingsTest {
         assertThat(router.redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
         assertThat(router.redisKeyPrefix()).isEqualTo("staging:");
         assertThat(router.redisSocketTimeout()).contains(Duration.ofMillis(200));
-        assertThat(router.sources()).hasSize(27).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
+        assertThat(router.enableTagFiltering()).isTrue();
+        assertThat(router.tagFilteringMatchAny()).isFalse();
+        assertThat(router.sources()).hasSize(29).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
     }
 
     @Test
