@@ -46,6 +46,7 @@ final class ModelCall {
     private List<String> guardrails;
     private Optional<CachePlan> cachePlan = Optional.empty();
     private CallTicket ticket;
+    private List<String> tags;
     private RequestFacts facts;
     private CacheKeys cacheKeys;
     private CallCharge charge;
@@ -89,9 +90,10 @@ final class ModelCall {
         this.cachePlan = plan;
     }
 
-    /** Admit: the caller's ticket, which must be finished however the call ends. */
-    void admitted(CallTicket ticket) {
+    /** Admit: the caller's ticket, which must be finished however the call ends, and the call's tags. */
+    void admitted(CallTicket ticket, List<String> tags) {
         this.ticket = ticket;
+        this.tags = List.copyOf(tags);
     }
 
     /** Count: what routing reads of the request, the cache keys to pin once it is served, and its charge. */
@@ -160,6 +162,11 @@ final class ModelCall {
 
     CallTicket ticket() {
         return Objects.requireNonNull(ticket, "the ticket is read before admission");
+    }
+
+    /** The call's tags ({@link dev.sluice.access.CallTags}): for its spend row and for tag-based routing. */
+    List<String> tags() {
+        return Objects.requireNonNull(tags, "the tags are read before admission");
     }
 
     RequestFacts facts() {

@@ -227,7 +227,7 @@ public final class ModelCallPipeline {
         return services.access().admit(call.caller(), group.name(), CallIds.spendRowId(call.request, call.callId), tags,
                         () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {
-                    call.admitted(ticket);
+                    call.admitted(ticket, tags);
                     return null;
                 });
     }
@@ -249,7 +249,7 @@ public final class ModelCallPipeline {
             call.headers.upstreamTook(wait.toNanos());
             return delays.after(wait);
         };
-        RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(),
+        RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(), call.tags(),
                 new DeploymentCall(services, upstreams, call, cached), timed, call.state::stopped, gate);
         return services.router().route(routed).andThen(done -> {
             if (done.succeeded() && done.result().served().isPresent() && done.result().lastGroup().equals(group.name())) {

@@ -7,6 +7,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.api.ErrorBodies;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
 import dev.sluice.json.Json;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.Providers;
@@ -88,8 +89,9 @@ final class RoutedErrors {
 
     /**
      * No deployment was called: the pre-call checks found none whose context window takes the
-     * prompt (400, as a provider would say it), or the strategy found none with capacity left
-     * this minute (429, with the wait until the next minute as {@code Retry-After}).
+     * prompt (400, as a provider would say it), the tag filter none that takes the request's
+     * tags (400), or the strategy found none with capacity left this minute (429, with the wait
+     * until the next minute as {@code Retry-After}).
      */
     private static void refusedBeforeCalling(HttpServerResponse response, Failure failure, String what, IngressCodec codec) {
         String cause = failure.cause().startsWith("Sluice: ") ? failure.cause().substring(8) : failure.cause();
@@ -100,7 +102,8 @@ final class RoutedErrors {
             CallerErrors.write(response, codec, new ApiError(told.status(), told.type(), "Sluice: " + cause + ". " + what, null, told.code()));
             return;
         }
-        CallerErrors.write(response, codec, new ApiError(told.status(), told.type(), "Sluice: " + cause + " " + what, "messages", told.code()));
+        String param = failure.kind() == FailureClass.CONTEXT_WINDOW ? "messages" : "tags";
+        CallerErrors.write(response, codec, new ApiError(told.status(), told.type(), "Sluice: " + cause + " " + what, param, told.code()));
     }
 
     /** The sentence that closes every routed error: which group failed and what became of its fallbacks. */

@@ -159,12 +159,14 @@ public enum FailureClass {
 
     /**
      * What the caller is told when no deployment of the group could be called at all: none
-     * has a window for the prompt, or none has room left this minute.
+     * has a window for the prompt, none may take the request's tags (the only rejection made
+     * before a call; the code is LiteLLM's name for it), or none has room left this minute.
      */
     public CallerError toldWhenRefusedBeforeCalling() {
         return switch (this) {
             case CONTEXT_WINDOW -> new CallerError(400, "invalid_request_error", "context_length_exceeded", "refused");
-            case TRANSPORT, TIMEOUT, RATE_LIMITED, SERVER, AUTH, NOT_FOUND, REJECTED, CONTENT_POLICY, GUARDRAIL ->
+            case REJECTED -> new CallerError(400, "invalid_request_error", "no_deployments_with_tag_routing", "refused");
+            case TRANSPORT, TIMEOUT, RATE_LIMITED, SERVER, AUTH, NOT_FOUND, CONTENT_POLICY, GUARDRAIL ->
                     new CallerError(429, "rate_limit_error", "no_capacity", "refused");
         };
     }

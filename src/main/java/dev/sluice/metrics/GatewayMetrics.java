@@ -58,7 +58,7 @@ public final class GatewayMetrics implements RouterEvents {
             "fallback_group", "failure_class");
     private final Counter skips = Families.counter(registry, "sluice_fallbacks_skipped_total",
             "Fallback groups not tried, by reason (already_tried, unknown_group, max_fallbacks, deadline, no_access, "
-                    + "over_budget).", "model_group", "fallback_group", "reason");
+                    + "over_budget, no_tag_match).", "model_group", "fallback_group", "reason");
     private final Counter tokens = Families.counter(registry, "sluice_tokens_total",
             "Tokens of finished calls, by the group that served them (the group asked for when none did) and type.",
             "model_group", "type");

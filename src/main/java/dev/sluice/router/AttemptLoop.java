@@ -9,6 +9,7 @@ import dev.sluice.router.RouteOutcome.FailedAt;
 import dev.sluice.router.RouteOutcome.GroupRun;
 import dev.sluice.router.RouteOutcome.SkippedFallback;
 import dev.sluice.router.RouteOutcome.Tried;
+import dev.sluice.router.precall.TagFilter;
 import dev.sluice.router.strategy.RoutingStrategy;
 import io.vertx.core.Future;
 import java.time.Duration;
@@ -40,7 +41,9 @@ import java.util.Set;
  * </ol>
  * A deployment that refused the request (any class that may not repeat in place) is never
  * called again for it. Fallback groups each run this same loop; groups already tried are
- * skipped. Runs on the request's event loop; nothing here is shared.
+ * skipped, and so are those the tag filter leaves no deployment of. Within a group, only the
+ * deployments the tag filter kept ({@link TagFilter}) are ever candidates. Runs on the
+ * request's event loop; nothing here is shared.
  */
 final class AttemptLoop<T> {
     private final Router router;
@@ -49,6 +52,7 @@ final class AttemptLoop<T> {
     private final RouteRequest<T> request;
     private final RoutingStrategy strategy;
     private final DeploymentChooser chooser;
+    private final TagFilter tags;
     private final long deadlineNanos;
     private final List<GroupRun> runs = new ArrayList<>();
     private final List<SkippedFallback> skipped = new ArrayList<>();
@@ -61,6 +65,7 @@ final class AttemptLoop<T> {
         this.request = request;
         this.strategy = strategy;
         this.chooser = new DeploymentChooser(router, strategy, request.facts(), request.overrides());
+        this.tags = TagFilter.of(settings);
         this.deadlineNanos = deadlineNanos;
     }
 
@@ -118,16 +123,25 @@ final class AttemptLoop<T> {
         if (!deadlineLeft().isPositive()) {
             return Optional.of(SkipReason.DEADLINE);
         }
-        return request.gate().refusal(group.get());
+        Optional<SkipReason> refused = request.gate().refusal(group.get());
+        if (refused.isPresent()) {
+            return refused;
+        }
+        return tagged(group.get()).refusal().isPresent() ? Optional.of(SkipReason.NO_TAG_MATCH) : Optional.empty();
+    }
+
+    private TagFilter.Tagged tagged(ModelGroup group) {
+        return tags.apply(group.name(), group.deployments(), request.tags());
     }
 
     private Future<GroupEnd<T>> runGroup(ModelGroup group) {
         groupsTried.add(group.name());
-        GroupState state = new GroupState(group);
+        TagFilter.Tagged tagged = tagged(group);
+        GroupState state = new GroupState(group, tagged.kept());
         runs.add(new GroupRun(group.name(), state.attempts));
-        Choice first = chooser.first(group);
+        Choice first = tagged.refusal().isPresent() ? new Choice(null, tagged.refusal().get()) : chooser.first(state);
         if (first.deployment() == null) {
-            // Refused before any call: no deployment may take this request (window, capacity).
+            // Refused before any call: no deployment may take this request (tags, window, capacity).
             state.refusedBeforeCalling = first.failure();
             router.events().attemptFailed(request.callId(), group.name(), "-", first.failure());
             return Future.succeededFuture(state.end());

@@ -19,9 +19,9 @@ import java.util.OptionalInt;
 
 /**
  * Which deployment of a group one request goes to next: the first pick, an untried sibling
- * after a failure, or one to try again in place. Candidates are narrowed by benches and by
- * what the last failure's class allows, then by the pre-call checks, then the request's
- * strategy picks.
+ * after a failure, or one to try again in place. Candidates are the deployments the tag filter
+ * left the request ({@link GroupState#candidates}), narrowed by benches and by what the last
+ * failure's class allows, then by the pre-call checks, then the request's strategy picks.
  */
 final class DeploymentChooser {
     private final Router router;
@@ -39,10 +39,10 @@ final class DeploymentChooser {
     /** A deployment to call, or the failure that stops the group before any call. */
     record Choice(Deployment deployment, Failure failure) {}
 
-    /** A healthy deployment; when every one is benched, the one whose bench ends first. */
-    Choice first(ModelGroup group) {
+    /** A healthy candidate; when every one is benched, the one whose bench ends first. */
+    Choice first(GroupState state) {
         List<Deployment> healthy = new ArrayList<>();
-        for (Deployment d : group.deployments()) {
+        for (Deployment d : state.candidates) {
             if (!router.cooldowns().isBenched(d)) {
                 healthy.add(d);
             }
@@ -50,7 +50,7 @@ final class DeploymentChooser {
         if (!healthy.isEmpty()) {
             return choose(healthy);
         }
-        Deployment soonest = group.deployments().stream()
+        Deployment soonest = state.candidates.stream()
                 .min(Comparator.comparing(d -> router.cooldowns().benchEnd(d).orElse(Instant.MIN)))
                 .orElseThrow();
         return choose(List.of(soonest));
@@ -68,7 +68,7 @@ final class DeploymentChooser {
             case ANY_UNTRIED -> state.eligible = d -> true;
         }
         List<Deployment> candidates = new ArrayList<>();
-        for (Deployment d : state.group.deployments()) {
+        for (Deployment d : state.candidates) {
             if (!state.tried(d) && !router.cooldowns().isBenched(d) && state.eligible.test(d)) {
                 candidates.add(d);
             }
@@ -79,7 +79,7 @@ final class DeploymentChooser {
     /** A sibling with room, when {@code full}'s last place this minute was taken: any the last failure allows. */
     Optional<Choice> withRoom(GroupState state) {
         List<Deployment> candidates = new ArrayList<>();
-        for (Deployment d : state.group.deployments()) {
+        for (Deployment d : state.candidates) {
             if (!state.tried(d) && !state.full.contains(d.id()) && !router.cooldowns().isBenched(d) && state.eligible.test(d)) {
                 candidates.add(d);
             }
@@ -103,7 +103,7 @@ final class DeploymentChooser {
     Optional<Deployment> repeatable(GroupState state, Deployment failed, Failure failure) {
         List<Deployment> healthy = new ArrayList<>();
         List<Deployment> benched = new ArrayList<>();
-        for (Deployment d : state.group.deployments()) {
+        for (Deployment d : state.candidates) {
             if (!state.tried(d) || state.refused.contains(d.id())) {
                 continue;
             }

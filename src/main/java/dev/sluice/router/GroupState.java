@@ -16,6 +16,8 @@ import java.util.function.Predicate;
 /** What one request's {@link AttemptLoop} knows about one group it runs through. */
 final class GroupState {
     final ModelGroup group;
+    /** The deployments this request may be sent to: the group's, less those the tag filter left out. */
+    final List<Deployment> candidates;
     final List<Tried> attempts = new ArrayList<>();
     /** Deployments that refused this request: never called again for it. */
     final Set<String> refused = new HashSet<>();
@@ -27,8 +29,9 @@ final class GroupState {
     /** Set when no deployment could be called at all. */
     Failure refusedBeforeCalling;
 
-    GroupState(ModelGroup group) {
+    GroupState(ModelGroup group, List<Deployment> candidates) {
         this.group = group;
+        this.candidates = List.copyOf(candidates);
     }
 
     int retries() {

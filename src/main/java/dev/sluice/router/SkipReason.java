@@ -15,7 +15,9 @@ public enum SkipReason {
     /** The caller's key or team may not use the group. */
     NO_ACCESS(" because the caller has no access to it"),
     /** A budget of the caller does not cover the estimated call. */
-    OVER_BUDGET(" because the caller is over budget for it");
+    OVER_BUDGET(" because the caller is over budget for it"),
+    /** With tag filtering on, none of its deployments may take the request's tags ({@link dev.sluice.router.precall.TagFilter}). */
+    NO_TAG_MATCH(" because none of its deployments matches the request's tags");
 
     private final String sentence;
 

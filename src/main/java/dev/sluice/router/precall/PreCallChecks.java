@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Narrows a group's candidates (the healthy deployments this request has not tried) before
- * a routing strategy picks one. The checks run in this order, each on what the one before
+ * Narrows a group's candidates (the healthy deployments this request has not tried, among
+ * those the {@link TagFilter} left it) before a routing strategy picks one. The checks run in this order, each on what the one before
  * it kept:
  *
  * <ol>

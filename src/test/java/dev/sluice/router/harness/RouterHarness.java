@@ -23,6 +23,7 @@ import dev.sluice.router.strategy.Strategies;
 import dev.sluice.state.InMemoryCooldownStore;
 import dev.sluice.state.RoutingSignals;
 import io.vertx.core.Future;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -85,12 +86,21 @@ public final class RouterHarness {
         return route(group, overrides, FallbackGate.OPEN);
     }
 
-    /** Routes one request and returns its outcome, which must be complete when route returns. */
     public RouteOutcome<String> route(String group, CallerOverrides overrides, FallbackGate gate) {
+        return route(group, overrides, gate, List.of());
+    }
+
+    /** Routes one request carrying {@code tags}, as a caller with no overrides, keys or budgets would. */
+    public RouteOutcome<String> route(String group, List<String> tags) {
+        return route(group, CallerOverrides.NONE, FallbackGate.OPEN, tags);
+    }
+
+    /** Routes one request and returns its outcome, which must be complete when route returns. */
+    public RouteOutcome<String> route(String group, CallerOverrides overrides, FallbackGate gate, List<String> tags) {
         ModelGroup requested = models.current().find(group).orElseThrow(() -> new IllegalArgumentException("no group " + group));
         String callId = "call-" + ++calls;
         Future<RouteOutcome<String>> outcome = router.route(new RouteRequest<>(callId, requested, overrides,
-                new RequestFacts(group, PROMPT_TOKENS, false, Optional.empty()), upstreams, delays, () -> false, gate));
+                new RequestFacts(group, PROMPT_TOKENS, false, Optional.empty()), tags, upstreams, delays, () -> false, gate));
         if (!outcome.isComplete()) {
             throw new AssertionError("routing did not complete synchronously");
         }
