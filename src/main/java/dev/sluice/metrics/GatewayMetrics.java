@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 /**
  * What the gateway counts for {@code GET /metrics}: requests and their durations, Sluice's own
  * overhead, every upstream attempt by outcome, retries, failovers, benches, fallbacks and the
- * fallbacks skipped, tokens and spend; and, read at each scrape, calls in flight, benched
+ * fallbacks skipped, tokens, spend and calls by tag; and, read at each scrape, calls in flight, benched
  * deployments, and the health of Redis and the database. The names and labels are listed in
  * docs/observability.md. The series live in Prometheus client_java's registry, one per gateway;
  * the JVM's and the process's ({@link JvmSeries}) are written with them.
@@ -36,6 +36,7 @@ public final class GatewayMetrics implements RouterEvents {
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final RequestSeries requests = new RequestSeries(registry);
+    private final TagSeries tags;
     private final Counter attempts = Families.counter(registry, "sluice_upstream_attempts_total",
             "Attempts sent to deployments, by outcome (success, or the failure class) and the upstream's HTTP status "
                     + "(none when it gave no answer).", "model_group", "deployment", "outcome", "status_code");
@@ -76,6 +77,12 @@ public final class GatewayMetrics implements RouterEvents {
     private final SeriesCache<CounterDataPoint> dollars = new SeriesCache<>((group, unused) -> spend.labelValues(group));
 
     public GatewayMetrics() {
+        this(TagSeries.DEFAULT_MAX_TAGS);
+    }
+
+    /** @param maxTags the distinct tags {@code sluice_tag_requests_total} keeps before counting the rest together */
+    GatewayMetrics(int maxTags) {
+        this.tags = new TagSeries(registry, maxTags);
         JvmSeries.register();
     }
 
@@ -113,7 +120,7 @@ public final class GatewayMetrics implements RouterEvents {
         requests.overhead(route, nanos);
     }
 
-    /** A call ended: its tokens and cost, by the group its spend row names. */
+    /** A call ended: its tokens, cost and tags, by the group its spend row names. */
     public void callEnded(SpendRow row) {
         if (row.promptTokens() > 0) {
             promptTokens.get(row.modelGroup()).inc(row.promptTokens());
@@ -125,6 +132,7 @@ public final class GatewayMetrics implements RouterEvents {
         if (cost > 0) {
             dollars.get(row.modelGroup()).inc(cost);
         }
+        tags.count(row.modelGroup(), row.tags());
     }
 
     @Override

@@ -109,6 +109,36 @@ class GatewayMetricsTest {
     }
 
     @Test
+    void aCallIsCountedOnceForEachOfItsTagsByGroupAndAnUntaggedCallNowhere() {
+        metrics.callEnded(SpendRow.builder("c1", "g", Instant.EPOCH).tags(List.of("paid", "eu")).build());
+        metrics.callEnded(SpendRow.builder("c2", "g", Instant.EPOCH).tags(List.of("paid")).status(400).build());
+        metrics.callEnded(SpendRow.builder("c3", "h", Instant.EPOCH).tags(List.of("paid")).build());
+        metrics.callEnded(SpendRow.builder("c4", "g", Instant.EPOCH).build());
+
+        Map<String, Double> m = scrape();
+        assertThat(m).containsEntry("sluice_tag_requests_total{model_group=\"g\",tag=\"paid\"}", 2.0)
+                .containsEntry("sluice_tag_requests_total{model_group=\"g\",tag=\"eu\"}", 1.0)
+                .containsEntry("sluice_tag_requests_total{model_group=\"h\",tag=\"paid\"}", 1.0);
+        assertThat(m.keySet().stream().filter(k -> k.startsWith("sluice_tag_requests_total{"))).hasSize(3);
+    }
+
+    @Test
+    void tagsPastTheBoundAreCountedTogetherWhileTheFirstOnesKeepTheirSeries() {
+        GatewayMetrics bounded = new GatewayMetrics(2);
+        bounded.callEnded(SpendRow.builder("c1", "g", Instant.EPOCH).tags(List.of("a", "b")).build());
+        bounded.callEnded(SpendRow.builder("c2", "g", Instant.EPOCH).tags(List.of("c")).build());
+        bounded.callEnded(SpendRow.builder("c3", "h", Instant.EPOCH).tags(List.of("d", "a")).build());
+
+        Map<String, Double> m = MetricSamples.parse(bounded.render());
+        assertThat(m).containsEntry("sluice_tag_requests_total{model_group=\"g\",tag=\"a\"}", 1.0)
+                .containsEntry("sluice_tag_requests_total{model_group=\"g\",tag=\"b\"}", 1.0)
+                .containsEntry("sluice_tag_requests_total{model_group=\"g\",tag=\"__other__\"}", 1.0)
+                .containsEntry("sluice_tag_requests_total{model_group=\"h\",tag=\"__other__\"}", 1.0)
+                .containsEntry("sluice_tag_requests_total{model_group=\"h\",tag=\"a\"}", 1.0);
+        assertThat(m.keySet().stream().filter(k -> k.startsWith("sluice_tag_requests_total{"))).hasSize(5);
+    }
+
+    @Test
     void gaugesAreReadAtEachScrapeAndCountersKeptElsewhereAreTypedAsCounters() {
         double[] open = {3};
         metrics.gauge("sluice_open", "Open.", () -> open[0]);

@@ -7,9 +7,12 @@ import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -98,6 +101,13 @@ class TagRoutingTest {
             assertThat(mocks.get("paid").requests()).isEqualTo(4);
             assertThat(mocks.get("free").requests()).isEqualTo(8);
             assertThat(mocks.get("std").requests()).isZero();
+            // A call's spend row, which the metrics count by tag, is recorded as its answer ends.
+            Eventually.until("the calls are counted by tag", Duration.ofSeconds(5), () -> {
+                Map<String, Double> m = MetricSamples.parse(gateway.get("/metrics").body());
+                return Double.valueOf(4.0).equals(m.get("sluice_tag_requests_total{model_group=\"g\",tag=\"paid\"}"))
+                        && Double.valueOf(8.0).equals(m.get("sluice_tag_requests_total{model_group=\"g\",tag=\"free\"}"))
+                        && Double.valueOf(4.0).equals(m.get("sluice_tag_requests_total{model_group=\"g\",tag=\"other\"}"));
+            });
         }
     }
 
