@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The live routing cells of the reliability registry: how the two replicas pick a deployment
  * by weight, by price and by latency (the last two named per request, so one config serves
- * every strategy and the per-request override is tested with its signals), and prompt-cache
- * affinity across replicas. Like {@link RouterCellsIT}, every cell has groups and mock
+ * every strategy and the per-request override is tested with its signals), prompt-cache
+ * affinity across replicas, and tag routing. Like {@link RouterCellsIT}, every cell has groups and mock
  * upstreams of its own, and the replicas start once for the class.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -40,7 +40,8 @@ class RoutingCellsIT {
     @BeforeAll
     void startReplicas(@TempDir Path folder) {
         for (String name : List.of("shuffle-heavy", "shuffle-light", "shuffle-backup", "cost-dear", "cost-cheap",
-                "latency-fast", "cache-x", "cache-y", "usage-small", "usage-large", "usage2-small", "usage2-large")) {
+                "latency-fast", "cache-x", "cache-y", "usage-small", "usage-large", "usage2-small", "usage2-large", "tags-paid",
+                "tags-std", "tags-strict")) {
             pair.mock(MockOptions.defaults(name, MockMode.OK));
         }
         pair.mock(MockOptions.defaults("latency-slow", MockMode.SLOW).withDelay(Duration.ofMillis(300)));
@@ -56,9 +57,14 @@ class RoutingCellsIT {
                 + pair.deployment("usage", "usage-small", "usage-small", "rpm: 2")
                 + pair.deployment("usage", "usage-large", "usage-large", "rpm: 1000")
                 + pair.deployment("usage2", "usage2-small", "usage2-small", "rpm: 2")
-                + pair.deployment("usage2", "usage2-large", "usage2-large", "rpm: 1000");
+                + pair.deployment("usage2", "usage2-large", "usage2-large", "rpm: 1000")
+                + pair.deployment("tags", "tags-paid", "tags-paid", "tags: [paid]")
+                + pair.deployment("tags", "tags-std", "tags-std", "tags: [default]")
+                + pair.deployment("tags-strict", "tags-strict", "tags-strict", "tags: [free]");
+        // Tag filtering changes nothing for the other cells: their deployments and requests carry no tags.
         pair.start(folder, modelList, "", """
                   optional_pre_call_checks: [prompt_caching]
+                  enable_tag_filtering: true
                 """);
         a = pair.a();
         b = pair.b();
@@ -163,5 +169,34 @@ class RoutingCellsIT {
         }
         assertThat(pair.requests(group + "-small")).as("rpm 2 across both replicas: %s", picks).isBetween(1, 2);
         assertThat(pair.requests(group + "-small") + pair.requests(group + "-large")).isEqualTo(10);
+    }
+
+    @Test
+    void tagsSendEachRequestOnlyToTheDeploymentsItsTagsAllowThroughEitherReplica() {
+        for (int i = 0; i < 10; i++) {
+            GatewayProcess replica = i % 2 == 0 ? a : b;
+            HttpResponse<String> tagged = i % 4 < 2
+                    ? replica.post("/v1/chat/completions", ReplicaPair.chat("tags", "hi", ", \"tags\": [\"paid\"]"))
+                    : replica.post("/v1/chat/completions", ReplicaPair.chat("tags", "hi", ""), "x-litellm-tags", "paid");
+            assertThat(servedBy(tagged)).as("tagged call %d through %s", i, replica.name()).isEqualTo("tags-paid");
+        }
+        for (int i = 0; i < 6; i++) {
+            GatewayProcess replica = i % 2 == 0 ? b : a;
+            assertThat(servedBy(replica.post("/v1/chat/completions", ReplicaPair.chat("tags", "hi", ""))))
+                    .as("untagged call %d through %s", i, replica.name()).isEqualTo("tags-std");
+        }
+        assertThat(pair.requests("tags-paid")).isEqualTo(10);
+        assertThat(pair.requests("tags-std")).isEqualTo(6);
+
+        for (GatewayProcess replica : List.of(a, b)) {
+            HttpResponse<String> refused = replica.post("/v1/chat/completions",
+                    ReplicaPair.chat("tags-strict", "hi", ", \"tags\": [\"gold\"]"));
+            assertThat(refused.statusCode()).as("%s: %s", replica.name(), refused.body()).isEqualTo(400);
+            assertThat(ReplicaPair.errorCode(refused)).isEqualTo("no_deployments_with_tag_routing");
+            assertThat(ReplicaPair.parse(refused.body()).path("error").path("message").asText())
+                    .contains("Passed model=tags-strict and tags=[gold]", "model group 'tags-strict'");
+        }
+        assertThat(pair.requests("tags-strict")).as("a refusal reaches no deployment").isZero();
+        assertThat(pair.requests("tags-paid") + pair.requests("tags-std")).isEqualTo(16);
     }
 }
