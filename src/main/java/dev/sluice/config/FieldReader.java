@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -190,6 +191,29 @@ final class FieldReader {
             }
         }
         return Optional.of(List.copyOf(strings));
+    }
+
+    /** A list whose items each pass {@code item}, which records a problem and gives null for a bad one. */
+    <T> List<T> list(ConfigNode node, String itemRule, Function<ConfigNode, T> item) {
+        if (node.isAbsent()) {
+            return List.of();
+        }
+        if (!node.isList()) {
+            problems.add(node, ShownValue.of(node.value(), false), "a list, each item " + itemRule);
+            return List.of();
+        }
+        List<T> items = new ArrayList<>();
+        for (ConfigNode each : node.items()) {
+            if (each.isAbsent()) {
+                problems.missing(each, itemRule);
+                continue;
+            }
+            T value = item.apply(each);
+            if (value != null) {
+                items.add(value);
+            }
+        }
+        return List.copyOf(items);
     }
 
     /** A map kept as written (strings resolved), for settings Sluice passes on without reading. */

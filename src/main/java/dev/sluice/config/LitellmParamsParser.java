@@ -16,6 +16,7 @@ final class LitellmParamsParser {
     static final String DEFAULT_PROVIDER = "openai";
     /** The longest tag a request can carry (what a spend row keeps): a longer deployment tag could never match. */
     static final int MAX_TAG_LENGTH = 255;
+    private static final String TAG_RULE = "a non-empty string of at most " + MAX_TAG_LENGTH + " characters without surrounding spaces";
 
     private final FieldReader read;
     private final IgnoredKeys ignored;
@@ -132,34 +133,23 @@ final class LitellmParamsParser {
     }
 
     /**
-     * LiteLLM's deployment tags: a list of text tags. A request's tags are compared as they
-     * arrive, stripped, so a tag written with surrounding spaces could never match and is refused.
+     * LiteLLM's deployment tags: a list of text tags, each kept once. A request's tags are
+     * compared as they arrive, stripped, so a tag written with surrounding spaces could never
+     * match and is refused.
      */
     private List<String> tags(ConfigNode node) {
-        if (node.isAbsent()) {
-            return List.of();
-        }
-        String rule = "a non-empty string of at most " + MAX_TAG_LENGTH + " characters without surrounding spaces";
-        if (!node.isList()) {
-            read.problems().add(node, ShownValue.of(node.value(), false), "a list of tags, each " + rule);
-            return List.of();
-        }
-        Set<String> tags = new LinkedHashSet<>();
-        for (ConfigNode item : node.items()) {
-            if (item.isAbsent()) {
-                read.problems().missing(item, rule);
-                continue;
+        return List.copyOf(new LinkedHashSet<>(read.list(node, TAG_RULE, this::tag)));
+    }
+
+    private String tag(ConfigNode node) {
+        return read.string(node).filter(tag -> {
+            if (tag.length() <= MAX_TAG_LENGTH && tag.strip().equals(tag)) {
+                return true;
             }
-            read.string(item).ifPresent(tag -> {
-                if (tag.length() > MAX_TAG_LENGTH || !tag.strip().equals(tag)) {
-                    // Quoted, so that the spaces the rule is about show.
-                    read.problems().add(item, ShownValue.of(TextNode.valueOf(tag), false), rule);
-                } else {
-                    tags.add(tag);
-                }
-            });
-        }
-        return List.copyOf(tags);
+            // Quoted, so that the spaces the rule is about show.
+            read.problems().add(node, ShownValue.of(TextNode.valueOf(tag), false), TAG_RULE);
+            return false;
+        }).orElse(null);
     }
 
     static String providerOf(String model) {

@@ -1,10 +1,7 @@
 package dev.sluice.config;
 
 import dev.sluice.egress.Cidr;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** Reads the {@code general_settings} keys of {@link ModelApiSettings}. */
@@ -14,33 +11,10 @@ record ModelApiSettingsParser(FieldReader read) {
 
     ModelApiSettings parse(Section general) {
         return new ModelApiSettings(
-                new LinkedHashSet<>(list(general.take("admin_allowed_env_vars"), "a variable name such as OPENAI_API_KEY",
+                new LinkedHashSet<>(read.list(general.take("admin_allowed_env_vars"), "a variable name such as OPENAI_API_KEY",
                         this::variable)),
-                list(general.take("admin_api_base_denied_networks"), NETWORK, this::network),
-                list(general.take("admin_api_base_allowed_networks"), NETWORK, this::network));
-    }
-
-    /** A list whose items each pass {@code item}, which records a problem and gives null for a bad one. */
-    private <T> List<T> list(ConfigNode node, String itemRule, Function<ConfigNode, T> item) {
-        if (node.isAbsent()) {
-            return List.of();
-        }
-        if (!node.isList()) {
-            read.problems().add(node, ShownValue.of(node.value(), false), "a list, each item " + itemRule);
-            return List.of();
-        }
-        List<T> items = new ArrayList<>();
-        for (ConfigNode each : node.items()) {
-            if (each.isAbsent()) {
-                read.problems().missing(each, itemRule);
-                continue;
-            }
-            T value = item.apply(each);
-            if (value != null) {
-                items.add(value);
-            }
-        }
-        return List.copyOf(items);
+                read.list(general.take("admin_api_base_denied_networks"), NETWORK, this::network),
+                read.list(general.take("admin_api_base_allowed_networks"), NETWORK, this::network));
     }
 
     private String variable(ConfigNode node) {

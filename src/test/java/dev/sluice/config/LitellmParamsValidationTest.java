@@ -63,6 +63,16 @@ class LitellmParamsValidationTest {
             api_key: ""                       | model_list[0].litellm_params.api_key: **** (expected: a non-empty string)
             api_key: [a, b]                   | model_list[0].litellm_params.api_key: **** (expected: a non-empty string)
             api_key: sk-1                     | accepted
+            tags: [paid]                      | accepted
+            tags: [paid, default]             | accepted
+            tags: []                          | accepted
+            tags: [2024]                      | accepted
+            tags: paid                        | model_list[0].litellm_params.tags: "paid" (expected: a list, each item a non-empty string of at most 255 characters without surrounding spaces)
+            tags: {paid: true}                | model_list[0].litellm_params.tags: a map (expected: a list, each item a non-empty string of at most 255 characters without surrounding spaces)
+            tags: [paid, ""]                  | model_list[0].litellm_params.tags[1]: "" (expected: a non-empty string)
+            tags: [paid, ~]                   | model_list[0].litellm_params.tags[1]: missing (expected: a non-empty string of at most 255 characters without surrounding spaces)
+            tags: [" paid"]                   | model_list[0].litellm_params.tags[0]: " paid" (expected: a non-empty string of at most 255 characters without surrounding spaces)
+            tags: [[paid]]                    | model_list[0].litellm_params.tags[0]: a list (expected: a non-empty string)
             """)
     void checksEachParam(String param, String problem) {
         String yaml = Configs.withParam(param);

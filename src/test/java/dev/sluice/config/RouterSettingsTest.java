@@ -270,6 +270,14 @@ class RouterSettingsTest {
             model_group_retry_policy: [1]          | router_settings.model_group_retry_policy: a list (expected: a map from model groups to policies)
             allowed_fails_policy: {TimeoutErrorAllowedFails: -1} | router_settings.allowed_fails_policy.TimeoutErrorAllowedFails: -1 (expected: >= 0)
             allowed_fails_policy: {TimeoutErrorAllowedFails: 0}  | accepted
+            enable_tag_filtering: true        | accepted
+            enable_tag_filtering: false       | accepted
+            enable_tag_filtering: "true"      | accepted
+            enable_tag_filtering: yes-please  | router_settings.enable_tag_filtering: "yes-please" (expected: true or false)
+            enable_tag_filtering: 1           | router_settings.enable_tag_filtering: 1 (expected: true or false)
+            enable_tag_filtering: [true]      | router_settings.enable_tag_filtering: a list (expected: true or false)
+            tag_filtering_match_any: false    | accepted
+            tag_filtering_match_any: any      | router_settings.tag_filtering_match_any: "any" (expected: true or false)
             """)
     void checksEachRouterSetting(String setting, String problem) {
         String yaml = Configs.withSection("router_settings:\n  " + setting);

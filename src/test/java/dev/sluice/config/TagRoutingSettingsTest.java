@@ -10,39 +10,16 @@ import dev.sluice.testing.Configs;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The keys of tag-based routing: a deployment's {@code litellm_params.tags}, and
+ * The keys of tag-based routing (each value's rule, on both sides, is checked with the other
+ * params and router settings in {@link LitellmParamsValidationTest} and {@link RouterSettingsTest}): a deployment's {@code litellm_params.tags}, and
  * {@code router_settings.enable_tag_filtering} (off unless written; the only one of the two
  * that changes at run time, as in LiteLLM) and {@code tag_filtering_match_any} (on unless
  * written). Neither router setting is read from {@code litellm_settings}, where LiteLLM does not
  * read them either.
  */
 class TagRoutingSettingsTest {
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', nullValues = "accepted", textBlock = """
-            tags: [paid]                      | accepted
-            tags: [paid, default]             | accepted
-            tags: []                          | accepted
-            tags: [2024]                      | accepted
-            tags: paid                        | model_list[0].litellm_params.tags: "paid" (expected: a list of tags, each a non-empty string of at most 255 characters without surrounding spaces)
-            tags: {paid: true}                | model_list[0].litellm_params.tags: a map (expected: a list of tags, each a non-empty string of at most 255 characters without surrounding spaces)
-            tags: [paid, ""]                  | model_list[0].litellm_params.tags[1]: "" (expected: a non-empty string)
-            tags: [paid, ~]                   | model_list[0].litellm_params.tags[1]: missing (expected: a non-empty string of at most 255 characters without surrounding spaces)
-            tags: [" paid"]                   | model_list[0].litellm_params.tags[0]: " paid" (expected: a non-empty string of at most 255 characters without surrounding spaces)
-            tags: [[paid]]                    | model_list[0].litellm_params.tags[0]: a list (expected: a non-empty string)
-            """)
-    void checksTheDeploymentsTags(String param, String problem) {
-        String yaml = Configs.withParam(param);
-        if (problem == null) {
-            assertThat(Configs.problemsOrNone(yaml)).isEmpty();
-        } else {
-            assertThat(Configs.problems(yaml)).containsExactly(problem);
-        }
-    }
 
     @Test
     void aTagOf255CharactersIsTakenAndOneOf256IsNot() {
@@ -92,26 +69,6 @@ class TagRoutingSettingsTest {
         assertThat(router.tagFilteringMatchAny()).isFalse();
         assertThat(router.sources()).contains(entry("enable_tag_filtering", "router_settings"),
                 entry("tag_filtering_match_any", "router_settings"));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', nullValues = "accepted", textBlock = """
-            enable_tag_filtering: true        | accepted
-            enable_tag_filtering: false       | accepted
-            enable_tag_filtering: "true"      | accepted
-            enable_tag_filtering: yes-please  | router_settings.enable_tag_filtering: "yes-please" (expected: true or false)
-            enable_tag_filtering: 1           | router_settings.enable_tag_filtering: 1 (expected: true or false)
-            enable_tag_filtering: [true]      | router_settings.enable_tag_filtering: a list (expected: true or false)
-            tag_filtering_match_any: false    | accepted
-            tag_filtering_match_any: any      | router_settings.tag_filtering_match_any: "any" (expected: true or false)
-            """)
-    void checksBothSettings(String setting, String problem) {
-        String yaml = Configs.withSection("router_settings:\n  " + setting);
-        if (problem == null) {
-            assertThat(Configs.problemsOrNone(yaml)).isEmpty();
-        } else {
-            assertThat(Configs.problems(yaml)).containsExactly(problem);
-        }
     }
 
     @Test

@@ -19,14 +19,19 @@ import org.junit.jupiter.api.Test;
  */
 class RouterTagsTest {
 
-    /** chat: paid1, paid2 (tagged paid), free1 (free), std1 (default), in that order; num_retries 2. */
+    /** chat: paid1, paid2 (tagged paid), free1 (free), std1 (default). */
     private static ConfigText chat() {
-        return config()
-                .deployment("chat", "paid1", "order: 1, tags: [paid]", "")
-                .deployment("chat", "paid2", "order: 1, tags: [paid]", "")
-                .deployment("chat", "free1", "order: 1, tags: [free]", "")
-                .deployment("chat", "std1", "order: 1, tags: [default]", "")
-                .router("enable_tag_filtering: true");
+        return filtering("chat/paid1 paid", "chat/paid2 paid", "chat/free1 free", "chat/std1 default");
+    }
+
+    /** Tag filtering on, over deployments written {@code group/id tag,tag}, all of order 1. */
+    private static ConfigText filtering(String... deployments) {
+        ConfigText config = config().router("enable_tag_filtering: true");
+        for (String deployment : deployments) {
+            String[] parts = deployment.split("[/ ]");
+            config.deployment(parts[0], parts[1], "order: 1, tags: [" + parts[2] + "]", "");
+        }
+        return config;
     }
 
     @Test
@@ -43,10 +48,7 @@ class RouterTagsTest {
 
     @Test
     void aTaggedDeploymentThatFailsIsRepeatedInPlaceRatherThanLeftForTheDefaultOne() {
-        RouterHarness harness = RouterHarness.of(config()
-                .deployment("chat", "eu1", "tags: [eu]", "")
-                .deployment("chat", "std1", "tags: [default]", "")
-                .router("enable_tag_filtering: true").router("num_retries: 2"));
+        RouterHarness harness = RouterHarness.of(filtering("chat/eu1 eu", "chat/std1 default").router("num_retries: 2"));
         harness.upstreams().script("eu1", Step.fails(FailureClass.SERVER), Step.fails(FailureClass.SERVER), Step.serves());
 
         RouteOutcome<String> outcome = harness.route("chat", List.of("eu"));
@@ -57,10 +59,8 @@ class RouterTagsTest {
 
     @Test
     void aBenchedTaggedDeploymentStillTakesItsTaggedRequestsAndIsBenchedAsPartOfItsWholeGroup() {
-        RouterHarness harness = RouterHarness.of(config()
-                .deployment("chat", "eu1", "tags: [eu]", "")
-                .deployment("chat", "std1", "tags: [default]", "")
-                .router("enable_tag_filtering: true").router("num_retries: 0").router("allowed_fails: 0"));
+        RouterHarness harness = RouterHarness.of(filtering("chat/eu1 eu", "chat/std1 default").router("num_retries: 0")
+                .router("allowed_fails: 0"));
         harness.upstreams().script("eu1", Step.fails(FailureClass.SERVER), Step.serves());
 
         harness.route("chat", List.of("eu"));
@@ -85,10 +85,7 @@ class RouterTagsTest {
 
     @Test
     void aGroupWithNoDeploymentForTheTagsRefusesBeforeAnyCallAndFallsBackToAGroupThatHasOne() {
-        RouterHarness harness = RouterHarness.of(config()
-                .deployment("chat", "free1", "tags: [free]", "")
-                .deployment("big", "big-eu", "tags: [eu]", "")
-                .router("enable_tag_filtering: true").router("fallbacks: [{chat: [big]}]"));
+        RouterHarness harness = RouterHarness.of(filtering("chat/free1 free", "big/big-eu eu").router("fallbacks: [{chat: [big]}]"));
         harness.upstreams().always("big-eu", Step.serves());
 
         RouteOutcome<String> outcome = harness.route("chat", List.of("eu"));
@@ -104,10 +101,8 @@ class RouterTagsTest {
 
     @Test
     void aFallbackGroupWithNoDeploymentForTheTagsIsSkippedAndThePrimarysRefusalIsTheAnswer() {
-        RouterHarness harness = RouterHarness.of(config()
-                .deployment("chat", "free1", "tags: [free]", "")
-                .deployment("big", "big-free", "tags: [free]", "")
-                .router("enable_tag_filtering: true").router("fallbacks: [{chat: [big]}]"));
+        RouterHarness harness = RouterHarness.of(filtering("chat/free1 free", "big/big-free free")
+                .router("fallbacks: [{chat: [big]}]"));
 
         RouteOutcome<String> outcome = harness.route("chat", List.of("eu"));
 
