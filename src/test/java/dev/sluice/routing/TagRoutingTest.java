@@ -160,6 +160,25 @@ class TagRoutingTest {
     }
 
     @Test
+    void aDeploymentAddedAtRunTimeIsRoutedByItsTagsAndShowsThem() throws IOException {
+        try (TestGateway gateway = gateway("enable_tag_filtering: true")) {
+            HttpResponse<String> added = gateway.post("/model/new", """
+                    {"model_name": "g", "litellm_params": {"model": "openai/x", "api_base": "%s", "tags": ["gold"]},
+                     "model_info": {"id": "gold"}}""".formatted(url("strict-plain")), as(MASTER));
+            assertThat(added.statusCode()).as(added.body()).isEqualTo(200);
+
+            assertThat(servedBy(gateway, chat("g", ", \"tags\": [\"gold\"]"), as(MASTER))).isEqualTo("gold");
+            JsonNode shown = Json.MAPPER.readTree(gateway.get("/model/info?litellm_model_id=gold", as(MASTER)).body());
+            assertThat(shown.path("data").path(0).path("litellm_params").path("tags").toString()).isEqualTo("[\"gold\"]");
+            HttpResponse<String> bad = gateway.post("/model/new",
+                    "{\"model_name\": \"g\", \"litellm_params\": {\"model\": \"openai/y\", \"tags\": \"gold\"}}", as(MASTER));
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(Json.MAPPER.readTree(bad.body()).path("error").path("message").asText())
+                    .contains("litellm_params.tags: \"gold\" (expected: a list, each item a non-empty string");
+        }
+    }
+
+    @Test
     void withFilteringOffTagsChangeNothingUntilItIsTurnedOnThroughTheRouterSettingsApi() throws IOException {
         try (TestGateway gateway = gateway("num_retries: 0")) {
             for (int i = 0; i < 12; i++) {
