@@ -11,10 +11,12 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Reads {@code litellm_settings.cache} and {@code cache_params}. Where LiteLLM reads a cache's
- * Redis from the environment ({@code REDIS_URL}, {@code REDIS_HOST}, {@code REDIS_PORT},
- * {@code REDIS_PASSWORD}) so does this; with none of those the cache shares the Redis
- * {@code router_settings} names. A {@code type} LiteLLM has and Sluice does not build
+ * Reads {@code litellm_settings.cache} and {@code cache_params}. A cache's Redis is the one
+ * {@code cache_params} names; else the one {@code router_settings} names (which reads LiteLLM's
+ * {@code REDIS_HOST}, {@code REDIS_PORT} and {@code REDIS_PASSWORD} itself); else, as LiteLLM's
+ * cache does, the one its variables name ({@code REDIS_URL}, {@code REDIS_HOST}, ...). The
+ * variables are read for the cache only when it is on and the router has no Redis, so a
+ * variable is never judged twice. A {@code type} LiteLLM has and Sluice does not build
  * (semantic caches, object stores, disk) is listed as not acted on, and no answer is cached.
  */
 record CacheSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
@@ -55,7 +57,7 @@ record CacheSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver en
         int maxItems = read.positiveInt(section.take("max_size_in_memory")).orElse(0);
         long maxItem = read.positiveInt(section.take("max_size_per_item")).stream().mapToLong(kb -> kb * KB)
                 .findFirst().orElse(CacheSettings.DEFAULT_MAX_ITEM_BYTES);
-        Optional<CacheSettings.RedisServer> redis = redis(section);
+        Optional<CacheSettings.RedisServer> redis = redis(section, on && !routerHasRedis);
         Duration socketTimeout = read.positiveSeconds(section.take("socket_timeout")).orElse(CacheSettings.DEFAULT_SOCKET_TIMEOUT);
         section.finish();
 
@@ -97,26 +99,42 @@ record CacheSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver en
         return operations;
     }
 
-    /** The cache's own Redis: {@code url}, else {@code host}, else LiteLLM's variables; empty for the router's. */
-    private Optional<CacheSettings.RedisServer> redis(Section section) {
-        Optional<Secret> url = read.secret(section.take("url")).or(() -> fromEnv(section, "url", "REDIS_URL", read::secret));
-        ConfigNode hostNode = section.take("host");
-        Optional<String> host = read.string(hostNode).or(() -> fromEnv(section, "host", "REDIS_HOST", read::string));
+    /**
+     * The cache's own Redis: {@code url}, else {@code host}; empty for the router's.
+     *
+     * @param fromEnv whether LiteLLM's variables stand in for what the file does not say
+     */
+    private Optional<CacheSettings.RedisServer> redis(Section section, boolean fromEnv) {
+        Env env = new Env(section, fromEnv);
+        Optional<Secret> url = read.secret(section.take("url")).or(() -> env.read("url", "REDIS_URL", read::secret));
+        Optional<String> host = read.string(section.take("host")).or(() -> env.read("host", "REDIS_HOST", read::string));
         int port = read.intBetween(section.take("port"), 1, 65535).stream().boxed().findFirst()
-                .or(() -> fromEnv(section, "port", "REDIS_PORT", node -> read.intBetween(node, 1, 65535).stream().boxed().findFirst()))
+                .or(() -> env.read("port", "REDIS_PORT", node -> read.intBetween(node, 1, 65535).stream().boxed().findFirst()))
                 .orElse(6379);
-        Optional<Secret> password = read.secret(section.take("password")).or(() -> fromEnv(section, "password", "REDIS_PASSWORD", read::secret));
+        Optional<Secret> password = read.secret(section.take("password"))
+                .or(() -> env.read("password", "REDIS_PASSWORD", read::secret));
         if (url.isEmpty() && host.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new CacheSettings.RedisServer(url, host, port, password));
     }
 
-    /** {@code key}'s value from {@code variable}, read as if the file said {@code os.environ/VARIABLE}. */
-    private <T> Optional<T> fromEnv(Section section, String key, String variable, Function<ConfigNode, Optional<T>> reader) {
-        if (!env.isSet(variable)) {
-            return Optional.empty();
+    /** LiteLLM's variables for what {@code cache_params} does not say, when they are read at all. */
+    private final class Env {
+        private final Section section;
+        private final boolean read;
+
+        Env(Section section, boolean read) {
+            this.section = section;
+            this.read = read;
         }
-        return reader.apply(section.node().get(key).withValue(TextNode.valueOf(EnvResolver.PREFIX + variable)));
+
+        /** {@code key}'s value from {@code variable}, read as if the file said {@code os.environ/VARIABLE}. */
+        <T> Optional<T> read(String key, String variable, Function<ConfigNode, Optional<T>> reader) {
+            if (!read || !env.isSet(variable)) {
+                return Optional.empty();
+            }
+            return reader.apply(section.node().get(key).withValue(TextNode.valueOf(EnvResolver.PREFIX + variable)));
+        }
     }
 }

@@ -51,7 +51,7 @@ class SpendJournalTest {
                 .keyHash("k").teamId("team").userId("user").deploymentId("dep-1")
                 .promptTokens(1).completionTokens(2).totalTokens(4)
                 .cost(new java.math.BigDecimal("12345.678901234567")).status(429).durationMs(99).build();
-        SpendRow cached = SpendRow.builder("cached", "gpt-4o", T0).cacheHit(true).cacheKey("ab12").build();
+        SpendRow cached = SpendRow.builder("cached", "gpt-4o", T0).cacheHit(true).cacheKey("ns:" + "ab12".repeat(16)).build();
         List<SpendRow> written = new ArrayList<>(List.of(bare, full, cached));
         written.addAll(rows("call-", 200));
         try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
