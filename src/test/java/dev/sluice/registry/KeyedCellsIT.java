@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The live cells of the reliability registry that need virtual keys: fallbacks skipped because
- * the caller's key may not use the group, or could not pay for a call to it. Both replicas share
- * one PostgreSQL store (keys are made through one and used through the other) and one Redis.
+ * the caller's key may not use the group, or could not pay for a call to it; and a key's
+ * metadata tags routing its calls with tag filtering on. Both replicas share one PostgreSQL
+ * store (keys are made through one and used through the other) and one Redis.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class KeyedCellsIT {
@@ -34,7 +35,7 @@ class KeyedCellsIT {
     @BeforeAll
     void startReplicas(@TempDir Path folder) {
         store = TestDatabases.postgres();
-        for (String name : List.of("locked", "open", "pricey", "thrifty")) {
+        for (String name : List.of("locked", "open", "pricey", "thrifty", "keys-gold", "keys-std")) {
             pair.mock(MockOptions.defaults(name, MockMode.OK));
         }
         pair.mock(MockOptions.defaults("access-primary", MockMode.FAIL));
@@ -44,7 +45,9 @@ class KeyedCellsIT {
                 + pair.deployment("open", "open", "open", "")
                 + pair.deployment("budget-primary", "budget-primary", "budget-primary", "")
                 + pair.deployment("pricey", "pricey", "pricey", "input_cost_per_token: 1, output_cost_per_token: 1")
-                + pair.deployment("thrifty", "thrifty", "thrifty", "input_cost_per_token: 0, output_cost_per_token: 0");
+                + pair.deployment("thrifty", "thrifty", "thrifty", "input_cost_per_token: 0, output_cost_per_token: 0")
+                + pair.deployment("tagged-keys", "keys-gold", "keys-gold", "tags: [gold]")
+                + pair.deployment("tagged-keys", "keys-std", "keys-std", "tags: [default]");
         pair.masterKey(MASTER_KEY);
         pair.start(folder, modelList, """
                 general_settings:
@@ -52,6 +55,7 @@ class KeyedCellsIT {
                   %s
                 """.formatted(MASTER_KEY, store.generalSetting()), """
                   num_retries: 0
+                  enable_tag_filtering: true
                   fallbacks: [{access-primary: [locked, open]}, {budget-primary: [pricey, thrifty]}]
                 """);
         a = pair.a();
@@ -88,6 +92,21 @@ class KeyedCellsIT {
         assertServed(answer, "thrifty", "thrifty", 0, 1);
         assertThat(pair.requests("pricey")).as("a dollar a token: no call fits a budget of a cent").isZero();
         assertThat(pair.requests("budget-primary")).isEqualTo(1);
+    }
+
+    @Test
+    void aKeysMetadataTagsRouteItsCallsThroughEitherReplica() {
+        String gold = newKey(a, "{\"metadata\": {\"tags\": [\"gold\"]}}");
+        String plain = newKey(b, "{}");
+
+        for (GatewayProcess replica : List.of(a, b, a, b)) {
+            assertServed(replica.post("/v1/chat/completions", ReplicaPair.chat("tagged-keys", "hi", ""),
+                    "Authorization", "Bearer " + gold), "tagged-keys", "keys-gold", 0, 0);
+            assertServed(replica.post("/v1/chat/completions", ReplicaPair.chat("tagged-keys", "hi", ""),
+                    "Authorization", "Bearer " + plain), "tagged-keys", "keys-std", 0, 0);
+        }
+        assertThat(pair.requests("keys-gold")).isEqualTo(4);
+        assertThat(pair.requests("keys-std")).isEqualTo(4);
     }
 
     private static String newKey(GatewayProcess replica, String body) {
