@@ -80,9 +80,16 @@ public sealed interface StoreLocation permits StoreLocation.Embedded, StoreLocat
             return Engine.H2;
         }
 
+        /**
+         * H2 in PostgreSQL's mode, with a small page cache, left open at the JVM's exit: H2's own
+         * exit hook would close the database while the gateway's drain still ships spend rows
+         * (each shipped batch is a committed transaction, and what is not shipped stays in the
+         * journal for the next start).
+         */
         @Override
         public String jdbcUrl() {
-            return "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=" + CACHE_KB;
+            return "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;CACHE_SIZE=" + CACHE_KB
+                    + ";DB_CLOSE_ON_EXIT=FALSE";
         }
 
         @Override

@@ -22,7 +22,8 @@ class StoreLocationTest {
         assertThat(location.engine()).isEqualTo(Engine.H2);
         assertThat(location.jdbcUrl())
                 .startsWith("jdbc:h2:file:" + Path.of("sluice-data", "sluice").toAbsolutePath())
-                .contains(";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE");
+                .contains(";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE")
+                .as("closed by the gateway, not by H2's exit hook while spend rows still ship").contains(";DB_CLOSE_ON_EXIT=FALSE");
         assertThat(location.describe()).endsWith("sluice-data/sluice.mv.db");
     }
 
