@@ -5,18 +5,32 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
 record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
+    /**
+     * LiteLLM's ways of letting callers in that Sluice does not build. Without a master key
+     * Sluice lets every caller in, so a config that counted on one of these to keep callers out
+     * must not start: it fails closed. With a master key only keys get in, and these are
+     * listed as not acted on like any other key.
+     */
+    private static final List<String> UNBUILT_AUTH = List.of("enable_jwt_auth", "litellm_jwtauth", "custom_auth",
+            "enable_oauth2_auth", "enable_oauth2_proxy_auth");
+
     private static final BigDecimal BYTES_PER_MB = BigDecimal.valueOf(1024L * 1024);
     private static final BigDecimal MAX_MB = BigDecimal.valueOf(Long.MAX_VALUE / (1024L * 1024));
 
     GeneralSettings parse(ConfigNode node) {
         Section general = Section.open(node, ignored, read.problems(), "a map");
+        Optional<Secret> masterKey = secretOrEnv(general.take("master_key"), "LITELLM_MASTER_KEY");
+        if (masterKey.isEmpty()) {
+            refuseUnbuiltAuth(general);
+        }
         GeneralSettings settings = new GeneralSettings(
-                secretOrEnv(general.take("master_key"), "LITELLM_MASTER_KEY"),
+                masterKey,
                 secretOrEnv(general.take("database_url"), "DATABASE_URL"),
                 maxRequestBytes(general.take("max_request_size_mb")),
                 read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
@@ -33,6 +47,21 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                         period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval())));
         general.finish();
         return settings;
+    }
+
+    /** Each of {@link #UNBUILT_AUTH} written (and not false) is a problem: the gateway would serve everyone. */
+    private void refuseUnbuiltAuth(Section general) {
+        for (String key : UNBUILT_AUTH) {
+            ConfigNode node = general.node().get(key);
+            boolean off = node.value().isBoolean() && !node.value().booleanValue()
+                    || node.value().isTextual() && node.value().textValue().strip().equalsIgnoreCase("false");
+            if (!node.isAbsent() && !node.value().isNull() && !off) {
+                read.problems().add(node, ShownValue.of(node.value(), false), "no " + key + " without a master_key: Sluice"
+                        + " does not build this way of authenticating callers, and without master_key (or LITELLM_MASTER_KEY)"
+                        + " it lets every caller in; set a master_key (callers then need it or a virtual key), or remove "
+                        + key);
+            }
+        }
     }
 
     /**
