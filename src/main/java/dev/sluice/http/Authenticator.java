@@ -9,8 +9,10 @@ import io.vertx.core.http.HttpServerRequest;
 import java.util.function.Consumer;
 
 /**
- * Finds who sent a request: the key it presents as {@code Authorization: Bearer},
- * {@code x-api-key} or {@code api-key}, checked by {@link AccessControl}. One per event loop.
+ * Finds who sent a request: the key it presents as {@code x-litellm-api-key} (LiteLLM's header
+ * for a caller whose {@code Authorization} carries something else; it wins when both are sent),
+ * {@code Authorization: Bearer}, {@code x-api-key} or {@code api-key}, checked by
+ * {@link AccessControl}. One per event loop.
  */
 public final class Authenticator {
     private final Vertx vertx;
@@ -60,9 +62,15 @@ public final class Authenticator {
         return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
     }
 
+    /** LiteLLM's header for the caller's key. */
+    public static final String LITELLM_KEY_HEADER = "x-litellm-api-key";
+
     /** The key a request presents, or null. */
     public static String presentedKey(HttpServerRequest request) {
-        String authorization = request.getHeader("Authorization");
+        String authorization = request.getHeader(LITELLM_KEY_HEADER);
+        if (authorization == null || authorization.isBlank()) {
+            authorization = request.getHeader("Authorization");
+        }
         if (authorization != null && !authorization.isBlank()) {
             String value = authorization.strip();
             if (value.regionMatches(true, 0, "Bearer ", 0, 7)) {

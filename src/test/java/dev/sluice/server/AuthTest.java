@@ -47,7 +47,18 @@ class AuthTest {
                 .isEqualTo(200);
         assertThat(gateway.post("/v1/chat/completions", Chat.body("chat", "a"), "api-key", "sk-master-123").statusCode())
                 .isEqualTo(200);
-        assertThat(upstream.requests()).isEqualTo(3);
+        assertThat(gateway.post("/v1/chat/completions", Chat.body("chat", "a"), "x-litellm-api-key", "Bearer sk-master-123")
+                .statusCode()).isEqualTo(200);
+        assertThat(upstream.requests()).isEqualTo(4);
+    }
+
+    @Test
+    void liteLlmsKeyHeaderWinsOverAnAuthorizationThatCarriesSomethingElse() {
+        assertThat(gateway.post("/v1/chat/completions", Chat.body("chat", "a"), "Authorization", "Bearer sk-for-the-vendor",
+                "x-litellm-api-key", "sk-master-123").statusCode()).isEqualTo(200);
+        assertThat(gateway.post("/v1/chat/completions", Chat.body("chat", "a"), "Authorization", "Bearer sk-master-123",
+                "x-litellm-api-key", "sk-wrong").statusCode()).as("the LiteLLM header is the one read").isEqualTo(401);
+        assertThat(upstream.requests()).isEqualTo(1);
     }
 
     @Test
