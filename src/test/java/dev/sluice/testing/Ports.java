@@ -2,18 +2,32 @@ package dev.sluice.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Loopback ports for tests. */
 public final class Ports {
+    /** Held for the life of the test JVM, so their ports are never handed out again. */
+    private static final List<Socket> HELD = new ArrayList<>();
+
     private Ports() {}
 
-    /** A port nothing listens on: taken from the OS, then released, so connecting is refused. */
-    public static int refusing() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /**
+     * A port nothing listens on, so connecting is refused. It stays bound (without listening)
+     * for the life of the test JVM: a port taken from the OS and released could be handed to
+     * the next server a test starts, which would then answer where a refusal was meant.
+     */
+    public static synchronized int refusing() {
+        Socket socket = new Socket();
+        try {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        HELD.add(socket);
+        return socket.getLocalPort();
     }
 }
