@@ -53,7 +53,7 @@ class SluiceJarIT {
 
     @Test
     void demoServesAChatCompletionWithItsPrintedCurl() throws Exception {
-        int port = Ports.refusing();
+        int port = Ports.free();
         Process demo = start(JAVA, Map.of(), "--port", Integer.toString(port), "--host", "127.0.0.1");
         try {
             HttpClient http = HttpClient.newHttpClient();
@@ -181,7 +181,7 @@ class SluiceJarIT {
     void theGatewayALauncherStartedStopsWhenTheLauncherIsKilled() throws Exception {
         Path java17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
         assumeTrue(Files.isExecutable(java17), "no Java 17 on this machine");
-        int port = Ports.refusing();
+        int port = Ports.free();
         Process launcher = start(java17.toString(), Map.of(), "--port", Integer.toString(port), "--host", "127.0.0.1");
         ProcessHandle gateway = Eventually.value("the launcher starts a gateway", Duration.ofSeconds(30),
                 () -> launcher.children().findFirst());

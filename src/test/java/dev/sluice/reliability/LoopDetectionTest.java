@@ -30,7 +30,7 @@ class LoopDetectionTest {
 
     @Test
     void aDeploymentThatCallsTheGatewayItselfIsRefusedOnItsFirstHop() throws Exception {
-        int port = Ports.refusing();
+        int port = Ports.free();
         RecordedEvents events = new RecordedEvents();
         var config = ConfigLoader.parse("""
                 model_list:
@@ -55,7 +55,7 @@ class LoopDetectionTest {
 
     @Test
     void aCallMarkedByTooManyGatewaysIsRefusedAndOneMarkedByOthersIsServed() throws Exception {
-        int port = Ports.refusing();
+        int port = Ports.free();
         var config = ConfigLoader.parse("""
                 model_list:
                   - {model_name: g, litellm_params: {model: openai/m, api_base: "http://127.0.0.1:%d/v1", api_key: sk-x}}

@@ -16,6 +16,18 @@ public final class Ports {
     private Ports() {}
 
     /**
+     * A port free now, for a server a test is about to start on it: taken from the OS and
+     * released. Not for a port meant to refuse connections ({@link #refusing}).
+     */
+    public static int free() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * A port nothing listens on, so connecting is refused. It stays bound (without listening)
      * for the life of the test JVM: a port taken from the OS and released could be handed to
      * the next server a test starts, which would then answer where a refusal was meant.
