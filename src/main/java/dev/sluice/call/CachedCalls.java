@@ -10,6 +10,7 @@ import dev.sluice.ingress.StreamEncoding;
 import dev.sluice.spend.TokenUsage;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -55,22 +56,15 @@ final class CachedCalls {
 
     /**
      * Answers the call from the cache: no deployment is called, and nothing is charged. A caller
-     * that left while the cache was read is logged as gone, as it would be after a miss.
+     * that left, or a gateway that stopped, while the cache was read fails the call as after a
+     * miss: the pipeline's ending logs it as gone (or cut) and finishes its ticket.
      */
-    void answer(ModelCall call, CachedAnswer hit) {
+    Future<Void> answer(ModelCall call, CachedAnswer hit) {
+        if (call.state.stopped()) {
+            return Future.failedFuture(call.state.clientGone() ? new HttpClosedException("the caller left") : Drain.cut());
+        }
         HttpServerResponse response = call.response;
         String group = call.group().name();
-        if (call.state.stopped()) {
-            CallEnd gone = CallEnd.unserved(group, call.state.clientGone() ? CallEnd.CLIENT_CLOSED : Drain.cut().status());
-            double cost = call.ticket().finish(gone);
-            if (call.recording() != null) {
-                call.recording().settled(gone, cost);
-            }
-            if (!call.state.clientGone()) {
-                CallerErrors.write(response, call.codec, Drain.cut());
-            }
-            return;
-        }
         call.headers.cached(group);
         call.headers.apply(response);
         call.ticket().headers().forEach(response::putHeader);
@@ -85,9 +79,10 @@ final class CachedCalls {
         if (hit.streamed() && !call.state.http10()) {
             response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");
             response.end(Buffer.buffer(hit.body()));
-            return;
+        } else {
+            Responses.raw(response, hit.status(), Buffer.buffer(hit.body()));
         }
-        Responses.raw(response, hit.status(), Buffer.buffer(hit.body()));
+        return Future.succeededFuture();
     }
 
     /**

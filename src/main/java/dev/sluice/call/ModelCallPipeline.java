@@ -110,8 +110,7 @@ public final class ModelCallPipeline {
                 .compose(v -> cached.lookUp(call))
                 .compose(hit -> {
                     if (hit.isPresent()) {
-                        cached.answer(call, hit.get());
-                        return Future.<Void>succeededFuture();
+                        return cached.answer(call, hit.get());
                     }
                     return count(call).compose(v -> route(call)).compose(outcome -> answers.answer(call, outcome));
                 })
