@@ -59,7 +59,7 @@ public final class Launcher {
      * growing. Thread stacks, the code cache and direct memory keep the JVM's defaults: only
      * what is touched of them is resident, and direct memory's default follows the heap.
      */
-    static final List<String> GATEWAY_DEFAULTS = List.of(
+    public static final List<String> GATEWAY_DEFAULTS = List.of(
             "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m");
 
     /**

@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * line or config.
  */
 public final class Main {
+    /** The port the gateway serves on without {@code --port}: LiteLLM's, and the one the container files expose. */
+    public static final int DEFAULT_PORT = GatewayArgs.DEFAULT_PORT;
+
     static final String USAGE = """
             Usage:
               java -jar sluice.jar [--config FILE] [--port N] [--host H]

@@ -106,13 +106,13 @@ record CacheSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver en
      */
     private Optional<CacheSettings.RedisServer> redis(Section section, boolean fromEnv) {
         Env env = new Env(section, fromEnv);
-        Optional<Secret> url = read.secret(section.take("url")).or(() -> env.read("url", "REDIS_URL", read::secret));
-        Optional<String> host = read.string(section.take("host")).or(() -> env.read("host", "REDIS_HOST", read::string));
+        Optional<Secret> url = read.secret(section.take("url")).or(() -> env.read("url", FallbackVariables.REDIS_URL, read::secret));
+        Optional<String> host = read.string(section.take("host")).or(() -> env.read("host", FallbackVariables.REDIS_HOST, read::string));
         int port = read.intBetween(section.take("port"), 1, 65535).stream().boxed().findFirst()
-                .or(() -> env.read("port", "REDIS_PORT", node -> read.intBetween(node, 1, 65535).stream().boxed().findFirst()))
+                .or(() -> env.read("port", FallbackVariables.REDIS_PORT, node -> read.intBetween(node, 1, 65535).stream().boxed().findFirst()))
                 .orElse(6379);
         Optional<Secret> password = read.secret(section.take("password"))
-                .or(() -> env.read("password", "REDIS_PASSWORD", read::secret));
+                .or(() -> env.read("password", FallbackVariables.REDIS_PASSWORD, read::secret));
         if (url.isEmpty() && host.isEmpty()) {
             return Optional.empty();
         }

@@ -25,13 +25,13 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
 
     GeneralSettings parse(ConfigNode node) {
         Section general = Section.open(node, ignored, read.problems(), "a map");
-        Optional<Secret> masterKey = secretOrEnv(general.take("master_key"), "LITELLM_MASTER_KEY");
+        Optional<Secret> masterKey = secretOrEnv(general.take("master_key"), FallbackVariables.MASTER_KEY);
         if (masterKey.isEmpty()) {
             refuseUnbuiltAuth(general);
         }
         GeneralSettings settings = new GeneralSettings(
                 masterKey,
-                secretOrEnv(general.take("database_url"), "DATABASE_URL"),
+                secretOrEnv(general.take("database_url"), FallbackVariables.DATABASE_URL),
                 maxRequestBytes(general.take("max_request_size_mb")),
                 read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),

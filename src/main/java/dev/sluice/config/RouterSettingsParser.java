@@ -105,13 +105,13 @@ final class RouterSettingsParser {
                 shared("enable_tag_filtering", vocabulary::flag).orElse(false),
                 setting("tag_filtering_match_any", read::bool).orElse(true),
                 setting("routing_strategy_args", read::plainMap).orElse(Map.of()),
-                settingOrEnv("redis_host", "REDIS_HOST", read::string),
-                unboxed(settingOrEnv("redis_port", "REDIS_PORT", node -> boxed(read.intBetween(node, 1, 65535)))),
-                settingOrEnv("redis_password", "REDIS_PASSWORD", read::secret),
+                settingOrEnv("redis_host", FallbackVariables.REDIS_HOST, read::string),
+                unboxed(settingOrEnv("redis_port", FallbackVariables.REDIS_PORT, node -> boxed(read.intBetween(node, 1, 65535)))),
+                settingOrEnv("redis_password", FallbackVariables.REDIS_PASSWORD, read::secret),
                 unboxed(setting("redis_db", node -> boxed(read.nonNegativeInt(node)))),
                 setting("redis_url", read::secret),
                 setting("redis_key_prefix", read::string).orElse(DEFAULT_REDIS_KEY_PREFIX),
-                settingOrEnv("redis_socket_timeout", "REDIS_SOCKET_TIMEOUT", read::positiveSeconds),
+                settingOrEnv("redis_socket_timeout", FallbackVariables.REDIS_SOCKET_TIMEOUT, read::positiveSeconds),
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);

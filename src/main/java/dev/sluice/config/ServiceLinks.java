@@ -16,7 +16,7 @@ final class ServiceLinks {
     private ServiceLinks() {}
 
     static Map<String, String> normalise(Map<String, String> env) {
-        String port = env.get("REDIS_PORT");
+        String port = env.get(FallbackVariables.REDIS_PORT);
         if (port == null) {
             return env;
         }
@@ -25,7 +25,7 @@ final class ServiceLinks {
             return env;
         }
         Map<String, String> copy = new HashMap<>(env);
-        copy.put("REDIS_PORT", link.group(1));
+        copy.put(FallbackVariables.REDIS_PORT, link.group(1));
         return copy;
     }
 }
