@@ -33,12 +33,16 @@ import org.slf4j.LoggerFactory;
 public final class Main {
     /** The port the gateway serves on without {@code --port}: LiteLLM's, and the one the container files expose. */
     public static final int DEFAULT_PORT = GatewayArgs.DEFAULT_PORT;
+    /** The variables that stand for {@code --port} and {@code --host} when those are not given, as for LiteLLM. */
+    public static final List<String> ADDRESS_VARIABLES = List.of(GatewayArgs.PORT_VARIABLE, GatewayArgs.HOST_VARIABLE);
 
     static final String USAGE = """
             Usage:
               java -jar sluice.jar [--config FILE] [--port N] [--host H]
-                  Run the gateway on H:N (default 0.0.0.0:4000). Without --config, run the
-                  built-in demo: mock upstreams in this process and a demo config.
+                  Run the gateway on H:N (default 0.0.0.0:4000, or $HOST and $PORT). Without
+                  --config, run the built-in demo: mock upstreams in this process and a demo
+                  config. LiteLLM's --num_workers N, --detailed_debug and --debug are accepted
+                  and have no effect.
               java -jar sluice.jar mock --port N --name NAME --mode MODE [flags]
                   Run a mock OpenAI-compatible upstream (see 'mock --help').
               java -jar sluice.jar check-config [--strict] FILE
@@ -109,7 +113,7 @@ public final class Main {
             }
         }
         try {
-            return serve(GatewayArgs.parse(args));
+            return serve(GatewayArgs.parse(args, System.getenv()));
         } catch (UsageException e) {
             System.err.println("sluice: " + e.getMessage());
             System.err.print(USAGE);
@@ -171,6 +175,10 @@ public final class Main {
         }
         if (!config.ignoredKeys().isEmpty()) {
             log.warn("config.keys_ignored {}", ignoredKeysWarning(config.ignoredKeys()));
+        }
+        if (!args.ignoredFlags().isEmpty()) {
+            log.warn("cli.flags_ignored flags={} reason=\"LiteLLM's flags for its worker processes and debug logging; one Sluice process serves every core\"",
+                    args.ignoredFlags());
         }
         config.unserved().forEach(d -> log.warn("config.deployment_unserved {}", d.describe()));
         GatewayServer server;

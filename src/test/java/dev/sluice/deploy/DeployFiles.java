@@ -3,6 +3,7 @@ package dev.sluice.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.cli.Main;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.FallbackVariables;
@@ -106,11 +107,13 @@ final class DeployFiles {
 
     /**
      * The variables a gateway started on {@code configText} reads: those the config names with
-     * {@code os.environ/}, LiteLLM's fallbacks the config reads on its own, and the log format's.
+     * {@code os.environ/}, LiteLLM's fallbacks the config reads on its own, the log format's,
+     * and those of the command line's address.
      */
     static Set<String> variablesRead(String configText) {
         Set<String> names = new TreeSet<>(FallbackVariables.ALL);
         names.add(LogFormat.VARIABLE);
+        names.addAll(Main.ADDRESS_VARIABLES);
         Matcher reference = ENV_REFERENCE.matcher(configText);
         while (reference.find()) {
             names.add(reference.group(1));
