@@ -30,9 +30,10 @@ COPY --from=build /build/target/sluice.jar /app/sluice.jar
 USER 10001:10001
 VOLUME ["/app/sluice-data"]
 EXPOSE 4000
-# The image has bash but neither curl nor wget for certain: bash's /dev/tcp sends the request.
+# The image has bash but neither curl nor wget for certain: bash's /dev/tcp sends the request,
+# to the port the gateway reads from PORT as well (4000 unless set).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/4000 && printf 'GET /health/liveliness HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
+    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PORT:-4000} && printf 'GET /health/liveliness HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
 # The jar's launcher replaces itself (execve) with a JVM sized to the gateway, so the
 # gateway is PID 1 and gets docker stop's SIGTERM itself. SLUICE_JAVA_OPTS changes the sizing.
 ENTRYPOINT ["java", "-jar", "/app/sluice.jar"]

@@ -63,7 +63,8 @@ class DockerfileTest {
         assertThat(runtime.last("EXPOSE")).hasValue(String.valueOf(Main.DEFAULT_PORT));
 
         String healthcheck = runtime.last("HEALTHCHECK").orElseThrow();
-        assertThat(healthcheck).contains("/dev/tcp/127.0.0.1/" + Main.DEFAULT_PORT + " ");
+        assertThat(healthcheck).contains("/dev/tcp/127.0.0.1/${PORT:-" + Main.DEFAULT_PORT + "} ");
+        assertThat(Main.ADDRESS_VARIABLES).contains("PORT");
         assertThat(ProbePaths.requested(healthcheck)).containsExactly("/health/liveliness");
         assertThat(healthcheck).contains("grep -q ' 200 '");
     }
