@@ -74,6 +74,10 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
 
     private Future<AttemptResult<Answer>> call(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
+        Optional<Failure> unset = UnsetVariableFailures.of(deployment);
+        if (unset.isPresent()) {
+            return failed(unset.get());
+        }
         Provider provider = services.providers().forDeployment(deployment);
         Optional<String> untranslatable = provider.passesThrough(deployment, call.decoded()) ? Optional.empty()
                 : call.answers().refusesTranslation();

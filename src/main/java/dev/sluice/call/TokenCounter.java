@@ -107,6 +107,9 @@ final class TokenCounter {
     /** @param hops the hop marks the call arrived with, passed on so that gateways calling each other stop */
     private Future<Counted> count(ModelGroup group, ModelRequest request, String hops) {
         for (Deployment deployment : group.deployments()) {
+            if (!deployment.params().unsetVariables().isEmpty()) {
+                continue; // without its credentials it cannot count either
+            }
             Provider provider = services.providers().forDeployment(deployment);
             Optional<UpstreamRequest> asked = provider.countTokens(deployment, request);
             if (asked.isPresent()) {

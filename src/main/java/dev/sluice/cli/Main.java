@@ -4,6 +4,7 @@ import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigPrinter;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.UnsetVariableWarnings;
 import dev.sluice.demo.Demo;
 import dev.sluice.logging.LogFormat;
 import dev.sluice.logging.LogLineEncoder;
@@ -136,8 +137,11 @@ public final class Main {
                 System.err.println("warning: " + ignoredKeysWarning(config.ignoredKeys()));
             }
             config.unserved().forEach(d -> System.err.println("warning: " + d.describe()));
+            List<String> unset = UnsetVariableWarnings.of(config);
+            unset.forEach(line -> System.err.println("warning: " + line));
             System.err.println("config OK: " + config.deployments().size() + " deployment(s)"
-                    + (config.unserved().isEmpty() ? "" : ", " + config.unserved().size() + " left out (provider not served)"));
+                    + (config.unserved().isEmpty() ? "" : ", " + config.unserved().size() + " left out (provider not served)")
+                    + (unset.isEmpty() ? "" : ", " + unset.size() + " with unset environment variables (their calls fail)"));
             return 0;
         } catch (ConfigException e) {
             reportConfigErrors(file, e);
@@ -181,6 +185,7 @@ public final class Main {
                     args.ignoredFlags());
         }
         config.unserved().forEach(d -> log.warn("config.deployment_unserved {}", d.describe()));
+        UnsetVariableWarnings.of(config).forEach(line -> log.warn("config.deployment_variables_unset {}", line));
         GatewayServer server;
         try {
             server = GatewayServer.start(config, args.host(), args.port(), System.getenv());

@@ -76,7 +76,8 @@ public final class ConfigLoader {
             problems.throwIfAny(); // nothing below the top level can be read
         }
         GuardrailReferences guardrailReferences = new GuardrailReferences();
-        LitellmParamsParser params = new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences);
+        LitellmParamsParser params = new LitellmParamsParser(read, ignored, knownProviders, guardrailReferences)
+                .toleratingUnsetVariables();
         DeploymentParser entries = new DeploymentParser(read, ignored, strict ? params.strict() : params,
                 new ModelInfoParser(read, ignored));
         ModelListParser.ModelList models = new ModelListParser(read, entries).parse(top.take("model_list"));

@@ -35,6 +35,10 @@ public final class ConfigPrinter {
                     deployment.info().id().isPresent() ? "model_info.id" : "derived from model_name and litellm_params");
             yaml.entry(2, "provider", YamlWriter.string(params.provider()), null);
             yaml.entry(2, "provider_model", YamlWriter.string(params.providerModel()), null);
+            if (!params.unsetVariables().isEmpty()) {
+                yaml.entry(2, "unset_variables", YamlWriter.strings(params.unsetVariables()),
+                        "not set: every call to this deployment fails until they are");
+            }
             yaml.open(2, "litellm_params", null);
             yaml.entry(3, "model", YamlWriter.string(params.model()), null);
             optional(yaml, 3, "api_base", params.apiBase().map(YamlWriter::string));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -16,15 +17,32 @@ final class EnvResolver {
 
     private final Map<String, String> env;
     private final Problems problems;
+    /** Where an unset variable is noted instead of being a problem; null when it is a problem. */
+    private final Set<String> unset;
 
     EnvResolver(Map<String, String> env, Problems problems) {
-        this.env = Map.copyOf(env);
+        this(Map.copyOf(env), problems, null);
+    }
+
+    private EnvResolver(Map<String, String> env, Problems problems, Set<String> unset) {
+        this.env = env;
         this.problems = problems;
+        this.unset = unset;
+    }
+
+    /**
+     * A resolver for values a config may leave to a variable that is not set (a deployment's
+     * credentials and endpoint, as LiteLLM starts without them): such a variable is added to
+     * {@code unset} and its value reads as absent, without a problem.
+     */
+    EnvResolver tolerating(Set<String> unset) {
+        return new EnvResolver(env, problems, unset);
     }
 
     /**
      * What a scalar stands for; empty when it names a variable that is not set (a problem
-     * is recorded). Maps, lists and absent values pass through unchanged.
+     * is recorded, or the variable noted when unset ones are tolerated). Maps, lists and
+     * absent values pass through unchanged.
      */
     Optional<Resolved> resolve(ConfigNode node) {
         JsonNode value = node.value();
@@ -37,6 +55,10 @@ final class EnvResolver {
             return Optional.empty();
         }
         String resolved = env.get(name);
+        if (resolved == null && unset != null) {
+            unset.add(name);
+            return Optional.empty();
+        }
         if (resolved == null) {
             problems.add(node, PREFIX + name, "the environment variable " + name + " to be set");
             return Optional.empty();

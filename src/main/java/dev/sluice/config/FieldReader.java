@@ -48,6 +48,11 @@ final class FieldReader {
         return problems;
     }
 
+    /** A reader that notes an unset variable in {@code unset} and reads it as absent: see {@link EnvResolver#tolerating}. */
+    FieldReader tolerating(java.util.Set<String> unset) {
+        return new FieldReader(env.tolerating(unset), problems);
+    }
+
     /** The node as the router-settings vocabulary ({@link dev.sluice.settings.RouterVocabulary}) reads it. */
     ConfigWritten written(ConfigNode node) {
         return new ConfigWritten(node, env, problems);

@@ -23,6 +23,10 @@ import java.util.OptionalInt;
  *                      a request's tags against, in the order written, each once; {@code default}
  *                      marks a deployment for untagged requests
  * @param vendor        the parameters only some vendors read
+ * @param unsetVariables the variables its credentials or endpoint name ({@code api_key:
+ *                      os.environ/AZURE_API_KEY}) that are not set, in the order written: the
+ *                      deployment is listed and routed to, but every call to it fails naming
+ *                      them, as a LiteLLM deployment without its key does
  */
 public record LitellmParams(
         String model,
@@ -43,16 +47,19 @@ public record LitellmParams(
         OptionalDouble outputCostPerToken,
         List<String> guardrails,
         List<String> tags,
-        VendorParams vendor) {
+        VendorParams vendor,
+        List<String> unsetVariables) {
 
     public LitellmParams {
         guardrails = List.copyOf(guardrails);
         tags = List.copyOf(tags);
+        unsetVariables = List.copyOf(unsetVariables);
     }
 
     /** The same parameters with {@code replaced} vendor parameters. */
     public LitellmParams withVendor(VendorParams replaced) {
         return new LitellmParams(model, provider, providerModel, apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout,
-                streamTimeout, maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, tags, replaced);
+                streamTimeout, maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, tags, replaced,
+                unsetVariables);
     }
 }

@@ -24,6 +24,7 @@ final class LitellmParamsParser {
     private final String providerRule;
     private final GuardrailReferences guardrailReferences;
     private boolean strict;
+    private boolean toleratesUnsetVariables;
 
     /** @param guardrailReferences where the guardrail names deployments list are kept, to be checked once guardrails are read */
     LitellmParamsParser(FieldReader read, IgnoredKeys ignored, Set<String> knownProviders, GuardrailReferences guardrailReferences) {
@@ -43,17 +44,29 @@ final class LitellmParamsParser {
         return this;
     }
 
+    /**
+     * Lets a deployment's credentials and endpoint name variables that are not set, as LiteLLM
+     * starts with them: the deployment is kept and {@link LitellmParams#unsetVariables()} names
+     * them. Only the config file is read so; an entry added through the API is refused instead.
+     */
+    LitellmParamsParser toleratingUnsetVariables() {
+        toleratesUnsetVariables = true;
+        return this;
+    }
+
     /** @param node a map (the caller reports a missing or non-map {@code litellm_params}) */
     LitellmParams parse(ConfigNode node) {
         Section params = Section.open(node, ignored, read.problems(), "a map with at least model");
         String model = model(params.take("model")).orElse("");
+        Set<String> unset = new LinkedHashSet<>();
+        FieldReader credentials = toleratesUnsetVariables ? read.tolerating(unset) : read;
         LitellmParams parsed = new LitellmParams(
                 model,
                 providerOf(model),
                 providerModelOf(model),
-                read.httpUrl(params.take("api_base")),
-                read.secret(params.take("api_key")),
-                read.string(params.take("api_version")),
+                credentials.httpUrl(params.take("api_base")),
+                credentials.secret(params.take("api_key")),
+                credentials.string(params.take("api_version")),
                 read.nonNegativeInt(params.take("rpm")),
                 read.nonNegativeInt(params.take("tpm")),
                 read.nonNegativeNumber(params.take("weight")),
@@ -66,7 +79,8 @@ final class LitellmParamsParser {
                 read.nonNegativeNumber(params.take("output_cost_per_token")),
                 guardrails(params.take("guardrails")),
                 tags(params.take("tags")),
-                vendor(params));
+                vendor(params, credentials),
+                List.copyOf(unset));
         params.finish();
         return parsed;
     }
@@ -81,16 +95,17 @@ final class LitellmParamsParser {
                         "a model name after \"" + providerOf(model) + "/\""));
     }
 
-    private VendorParams vendor(Section params) {
+    /** @param credentials the reader of the credentials and endpoints, which may tolerate unset variables */
+    private VendorParams vendor(Section params, FieldReader credentials) {
         return new VendorParams(
-                read.string(params.take("vertex_project")),
-                read.string(params.take("vertex_location")),
-                read.secret(params.take("vertex_credentials")),
-                read.secret(params.take("aws_access_key_id")),
-                read.secret(params.take("aws_secret_access_key")),
-                read.secret(params.take("aws_session_token")),
-                read.string(params.take("aws_region_name")),
-                read.httpUrl(params.take("aws_bedrock_runtime_endpoint")),
+                credentials.string(params.take("vertex_project")),
+                credentials.string(params.take("vertex_location")),
+                credentials.secret(params.take("vertex_credentials")),
+                credentials.secret(params.take("aws_access_key_id")),
+                credentials.secret(params.take("aws_secret_access_key")),
+                credentials.secret(params.take("aws_session_token")),
+                credentials.string(params.take("aws_region_name")),
+                credentials.httpUrl(params.take("aws_bedrock_runtime_endpoint")),
                 headers(params.take("extra_headers")),
                 read.bool(params.take("drop_params")),
                 read.bool(params.take("use_responses_api")));

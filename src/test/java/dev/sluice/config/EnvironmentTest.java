@@ -31,10 +31,10 @@ class EnvironmentTest {
     }
 
     @Test
-    void anUnsetVariableIsAProblemNamingThePathAndTheVariable() {
-        assertThat(Configs.problems(Configs.withParam("api_key: os.environ/AZURE_API_KEY")))
-                .containsExactly("model_list[0].litellm_params.api_key: os.environ/AZURE_API_KEY "
-                        + "(expected: the environment variable AZURE_API_KEY to be set)");
+    void anUnsetVariableOutsideADeploymentsCredentialsIsAProblemNamingThePathAndTheVariable() {
+        assertThat(Configs.problems(Configs.withParam("rpm: os.environ/RPM")))
+                .containsExactly("model_list[0].litellm_params.rpm: os.environ/RPM "
+                        + "(expected: the environment variable RPM to be set)");
     }
 
     @Test
