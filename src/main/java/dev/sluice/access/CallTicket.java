@@ -97,6 +97,16 @@ public final class CallTicket {
         return accounting.spend().keepsRows() || accounting.cost().priced(deployment);
     }
 
+    /** Whether calls of {@code deployment} have a price of their own (its config's or the catalog's). */
+    public boolean priced(Deployment deployment) {
+        return accounting.cost().priced(deployment);
+    }
+
+    /** The deployment a call of {@code deployment} is charged as, its answer having named {@code answeredModel}: see {@link CallCost#chargedAs}. */
+    public Deployment chargedAs(Deployment deployment, String answeredModel) {
+        return accounting.cost().chargedAs(deployment, answeredModel);
+    }
+
     /** What {@code end} costs, in US dollars, without ending the call. */
     public double price(CallEnd end) {
         return end.deployment()

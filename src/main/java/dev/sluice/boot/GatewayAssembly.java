@@ -111,6 +111,7 @@ final class GatewayAssembly {
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(started(new StoredModelSync(store.models(),
                 models, entries, StoredModelSync.DEFAULT_INTERVAL), store)));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
+        UnpricedDeployments.report(metrics, models, catalog);
         MetricGauges.redis(metrics, shared.redis());
         MetricGauges.store(metrics, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,

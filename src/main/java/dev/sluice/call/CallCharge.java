@@ -46,6 +46,8 @@ final class CallCharge {
     private final CallRecording recording;
     /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
     private Served refused;
+    /** The model an answer of a deployment without a price said answered it; null when none did. */
+    private String answeredModel;
 
     private record Served(String group, Deployment deployment, TokenUsage usage) {}
 
@@ -78,7 +80,20 @@ final class CallCharge {
         StreamTally tally = new StreamTally(ticket.needsTokens(deployment));
         tally.saw(events);
         reported.ifPresent(tally::reported);
+        if (tally.answeredModel() != null) {
+            answeredModel = tally.answeredModel();
+        }
         return tally.usage(() -> promptTokens(encoding(deployment)), encoding(deployment));
+    }
+
+    /**
+     * A whole answer of {@code deployment} is in: the model it names ({@code model}, read only
+     * when the deployment has no price of its own) may price it.
+     */
+    void answered(Deployment deployment, Supplier<String> model) {
+        if (!ticket.priced(deployment)) {
+            answeredModel = model.get();
+        }
     }
 
     /** A guardrail refused what {@code deployment} answered: it is charged when the call ends. */
@@ -88,7 +103,7 @@ final class CallCharge {
 
     /** A whole answer served by {@code deployment} of {@code group}, before it is written. */
     void served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
-        double cost = finish(CallEnd.served(group, deployment, usage, status));
+        double cost = finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, status));
         response.putHeader(COST_HEADER, PythonFloats.repr(Math.max(0, cost)));
     }
 
@@ -134,7 +149,7 @@ final class CallCharge {
 
     void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
         TokenUsage usage = streamUsage(deployment, tally);
-        double cost = finish(CallEnd.served(group, deployment, usage, status));
+        double cost = finish(CallEnd.served(group, ticket.chargedAs(deployment, tally.answeredModel()), usage, status));
         if (cost >= 0 && !response.ended() && !response.closed()) {
             response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
         }

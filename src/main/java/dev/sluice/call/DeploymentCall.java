@@ -281,6 +281,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
             }
             OpenAiShape.ShapedAnswer answer = shaped.get();
+            call.charge().answered(plan.deployment(), () -> answer.tree().path("model").asText(""));
             TokenUsage usage = call.charge().usage(plan.deployment(), TokenUsage.of(answer.usage()),
                     () -> AnswerText.ofBody(answer.tree()));
             if (services.guardrails().checksAnswers(plan.deployment(), call.guardrails())) {

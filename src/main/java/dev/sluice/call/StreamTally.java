@@ -26,6 +26,8 @@ final class StreamTally {
 
     private final boolean counts;
     private TokenUsage reported;
+    /** The {@code model} of the usage event, when it named one: it may price a deployment that has no price. */
+    private String answeredModel;
     private Buffer kept;
     private long unkeptBytes;
 
@@ -89,8 +91,13 @@ final class StreamTally {
         return new TokenUsage(promptTokens.getAsLong(), completion);
     }
 
-    /** The usage object of the last event in {@code events} that has one with counts. */
-    private static Optional<TokenUsage> usageIn(String events) {
+    /** The model the stream's usage event said answered; null when it named none (or none was read). */
+    String answeredModel() {
+        return answeredModel;
+    }
+
+    /** The usage object of the last event in {@code events} that has one with counts, noting the model it names. */
+    private Optional<TokenUsage> usageIn(String events) {
         Optional<TokenUsage> found = Optional.empty();
         for (String line : events.split("\r?\n")) {
             if (!line.startsWith("data:") || !line.contains("\"usage\"")) {
@@ -101,6 +108,8 @@ final class StreamTally {
                 Optional<TokenUsage> usage = TokenUsage.of(event.get("usage"));
                 if (usage.isPresent()) {
                     found = usage;
+                    JsonNode model = event.get("model");
+                    answeredModel = model != null && model.isTextual() ? model.textValue() : answeredModel;
                 }
             } catch (IOException e) {
                 // Not JSON: no usage in it.

@@ -24,16 +24,18 @@ import java.util.concurrent.ConcurrentHashMap;
  *       limit, the table's.
  *   <li>Cache rates (prompt tokens read from or written to a vendor's prompt cache): the
  *       table's with the table's input price, else the input price.
- *   <li>Prices: each of {@code litellm_params.input_cost_per_token} and
- *       {@code output_cost_per_token} as written, else the table's. A deployment that writes
- *       one price for a model the table does not know has the other at 0 (an embedding
- *       model's output, say); one that writes neither, for such a model, has no prices.
+ *   <li>Prices: each of {@code input_cost_per_token} and {@code output_cost_per_token} as
+ *       written in {@code litellm_params}, else in {@code model_info}, else the table's. A
+ *       deployment that writes one price for a model the table does not know has the other at
+ *       0 (an embedding model's output, say); one that writes neither, for such a model, has
+ *       no prices.
  * </ul>
  *
- * A deployment is matched to the table by the model after its provider prefix
- * ({@code openai/gpt-4o} is {@code gpt-4o}), as {@link ModelNames} describes; an Azure
- * deployment is matched only when its deployment name is a model name. The table is read
- * once per process; each model name's match is worked out once and kept. Thread-safe.
+ * A deployment is matched to the table by its {@code model_info.base_model} when that names
+ * a model of the table, else by the model after its provider prefix ({@code openai/gpt-4o}
+ * is {@code gpt-4o}), as {@link ModelNames} describes; an Azure deployment without a
+ * {@code base_model} is matched only when its deployment name is a model name. The table is
+ * read once per process; each model name's match is worked out once and kept. Thread-safe.
  */
 public final class BundledModelCatalog implements ModelCatalog {
     private static final String RESOURCE = "models.json";
@@ -60,7 +62,7 @@ public final class BundledModelCatalog implements ModelCatalog {
         if (written.isPresent()) {
             return written;
         }
-        return entry(deployment.params().providerModel())
+        return entry(deployment)
                 .map(entry -> OptionalInt.of(entry.maxInputTokens()))
                 .orElse(OptionalInt.empty());
     }
@@ -68,9 +70,9 @@ public final class BundledModelCatalog implements ModelCatalog {
     @Override
     public Optional<Prices> prices(Deployment deployment) {
         LitellmParams params = deployment.params();
-        Optional<Entry> entry = entry(params.providerModel());
-        OptionalDouble input = params.inputCostPerToken();
-        OptionalDouble output = params.outputCostPerToken();
+        Optional<Entry> entry = entry(deployment);
+        OptionalDouble input = firstOf(params.inputCostPerToken(), deployment.info().inputCostPerToken());
+        OptionalDouble output = firstOf(params.outputCostPerToken(), deployment.info().outputCostPerToken());
         if (entry.isEmpty() && input.isEmpty() && output.isEmpty()) {
             return Optional.empty();
         }
@@ -85,7 +87,17 @@ public final class BundledModelCatalog implements ModelCatalog {
 
     @Override
     public OptionalInt maxOutputTokens(Deployment deployment) {
-        return entry(deployment.params().providerModel()).map(Entry::maxOutputTokens).orElse(OptionalInt.empty());
+        return entry(deployment).map(Entry::maxOutputTokens).orElse(OptionalInt.empty());
+    }
+
+    /** The table entry of a deployment: its {@code base_model}'s when the table knows that, else its own model's. */
+    Optional<Entry> entry(Deployment deployment) {
+        Optional<Entry> base = deployment.info().baseModel().flatMap(this::entry);
+        return base.isPresent() ? base : entry(deployment.params().providerModel());
+    }
+
+    private static OptionalDouble firstOf(OptionalDouble first, OptionalDouble second) {
+        return first.isPresent() ? first : second;
     }
 
     /** The table entry a provider model name matches: its own, else its family's. */

@@ -6,4 +6,10 @@ package dev.sluice.config;
  * @param id        {@code model_info.id}, or a stable id derived from the entry's raw params
  * @param modelName the model group callers name in {@code "model"}
  */
-public record Deployment(String id, String modelName, LitellmParams params, ModelInfo info) {}
+public record Deployment(String id, String modelName, LitellmParams params, ModelInfo info) {
+
+    /** The same deployment with {@code model} as its {@code model_info.base_model}: priced and sized as that model. */
+    public Deployment withBaseModel(String model) {
+        return new Deployment(id, modelName, params, info.withBaseModel(model));
+    }
+}

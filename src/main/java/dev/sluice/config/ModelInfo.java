@@ -3,6 +3,7 @@ package dev.sluice.config;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 /**
@@ -12,6 +13,12 @@ import java.util.OptionalInt;
  * @param allowedFailsPolicy per-deployment override of {@code allowed_fails_policy}, e.g.
  *                           {@code InternalServerErrorAllowedFails: 1}
  * @param mode               {@code mode}, when it names one Sluice acts on; how the deployment's health is probed
+ * @param baseModel          {@code base_model}: the model the deployment runs when its own name says nothing
+ *                           (an Azure deployment named {@code my-gpt4o} running {@code azure/gpt-4o}); the
+ *                           model catalog prices it and knows its window by this name
+ * @param inputCostPerToken  {@code input_cost_per_token}, LiteLLM's other place for a deployment's price;
+ *                           {@code litellm_params}' wins when both are written
+ * @param outputCostPerToken {@code output_cost_per_token}, as {@code inputCostPerToken}
  */
 public record ModelInfo(
         Optional<String> id,
@@ -19,8 +26,17 @@ public record ModelInfo(
         OptionalInt maxOutputTokens,
         Map<String, Integer> allowedFailsPolicy,
         Optional<Duration> cooldownTime,
-        Optional<ModelMode> mode) {
+        Optional<ModelMode> mode,
+        Optional<String> baseModel,
+        OptionalDouble inputCostPerToken,
+        OptionalDouble outputCostPerToken) {
 
     public static final ModelInfo EMPTY = new ModelInfo(Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), Map.of(),
-            Optional.empty(), Optional.empty());
+            Optional.empty(), Optional.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty());
+
+    /** The same model info with {@code model} as its {@code base_model}. */
+    public ModelInfo withBaseModel(String model) {
+        return new ModelInfo(id, maxInputTokens, maxOutputTokens, allowedFailsPolicy, cooldownTime, mode, Optional.of(model),
+                inputCostPerToken, outputCostPerToken);
+    }
 }

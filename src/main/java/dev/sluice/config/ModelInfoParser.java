@@ -25,7 +25,10 @@ final class ModelInfoParser {
                 read.positiveInt(info.take("max_output_tokens")),
                 RouterVocabulary.unchecked().allowedFailsPolicy(read.written(info.take("allowed_fails_policy"))),
                 read.nonNegativeSeconds(info.take("cooldown_time")),
-                mode(info.take("mode")));
+                mode(info.take("mode")),
+                read.string(info.take("base_model")),
+                read.nonNegativeNumber(info.take("input_cost_per_token")),
+                read.nonNegativeNumber(info.take("output_cost_per_token")));
         info.finish();
         return parsed;
     }

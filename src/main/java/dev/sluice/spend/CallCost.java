@@ -10,9 +10,11 @@ import java.util.Objects;
  * What a call cost: its prompt tokens at the deployment's input price (those read from or
  * written to a vendor's prompt cache at the cache rates) plus its completion tokens at its
  * output price, the prices being the deployment's
- * {@code input_cost_per_token}/{@code output_cost_per_token}, else the bundled table's
- * (see {@link ModelCatalog#prices}). A deployment with no known price costs 0, and the cost
- * says so, for the caller to log: the call is not free, only unpriced.
+ * {@code input_cost_per_token}/{@code output_cost_per_token}, else the bundled table's for
+ * its {@code base_model} or its model (see {@link ModelCatalog#prices}), else, through
+ * {@link #chargedAs}, the table's for the model its answer named. A deployment with no known
+ * price costs 0, and the cost says so, for the caller to log: the call is not free, only
+ * unpriced.
  *
  * <p>The sum is worked in decimal from the prices as written, so 1000 tokens at 0.0000025
  * cost exactly 0.0025. Stateless and thread-safe.
@@ -38,6 +40,22 @@ public final class CallCost {
     /** Whether calls of {@code deployment} have a known price, so that their tokens decide their cost. */
     public boolean priced(Deployment deployment) {
         return catalog.prices(deployment).isPresent();
+    }
+
+    /**
+     * The deployment a call is charged as. One with a price of its own is itself; one without
+     * is priced by {@code answeredModel}, the model the upstream said answered (the
+     * {@code model} of its answer), when the catalog knows that name: a deployment whose name
+     * says nothing (a proxy's alias, a fine-tune) is then not counted as free.
+     *
+     * @param answeredModel as the answer named it; empty or null when it named none
+     */
+    public Deployment chargedAs(Deployment deployment, String answeredModel) {
+        if (answeredModel == null || answeredModel.isBlank() || priced(deployment)) {
+            return deployment;
+        }
+        Deployment answered = deployment.withBaseModel(answeredModel);
+        return priced(answered) ? answered : deployment;
     }
 
     public Cost of(Deployment deployment, long promptTokens, long completionTokens) {
