@@ -77,6 +77,9 @@ public final class ConfigPrinter {
         }
         optional(yaml, 3, "cooldown_time", info.cooldownTime().map(YamlWriter::seconds));
         optional(yaml, 3, "mode", info.mode().map(ModelMode::configName));
+        optional(yaml, 3, "base_model", info.baseModel().map(YamlWriter::string));
+        optional(yaml, 3, "input_cost_per_token", text(info.inputCostPerToken()));
+        optional(yaml, 3, "output_cost_per_token", text(info.outputCostPerToken()));
     }
 
     private static void router(YamlWriter yaml, RouterSettings router) {

@@ -51,6 +51,9 @@ final class DeploymentView {
         put(info, "max_output_tokens", i.maxOutputTokens());
         put(info, "cooldown_time", i.cooldownTime());
         i.mode().ifPresent(mode -> info.put("mode", mode.configName()));
+        i.baseModel().ifPresent(base -> info.put("base_model", base));
+        put(info, "input_cost_per_token", i.inputCostPerToken());
+        put(info, "output_cost_per_token", i.outputCostPerToken());
         if (!i.allowedFailsPolicy().isEmpty()) {
             ObjectNode policy = info.putObject("allowed_fails_policy");
             i.allowedFailsPolicy().forEach(policy::put);
