@@ -39,13 +39,24 @@ final class DeploymentChooser {
     /** A deployment to call, or the failure that stops the group before any call. */
     record Choice(Deployment deployment, Failure failure) {}
 
-    /** A healthy candidate; when every one is benched, the one whose bench ends first. */
+    /**
+     * A healthy candidate; when every one is benched, the one whose bench ends first. One whose
+     * credentials name unset environment variables is picked only when no other healthy one is
+     * left: its call could only fail, and would spend one of the request's retries.
+     */
     Choice first(GroupState state) {
         List<Deployment> healthy = new ArrayList<>();
+        List<Deployment> callable = new ArrayList<>();
         for (Deployment d : state.candidates) {
             if (!router.cooldowns().isBenched(d)) {
                 healthy.add(d);
+                if (d.params().unsetVariables().isEmpty()) {
+                    callable.add(d);
+                }
             }
+        }
+        if (!callable.isEmpty()) {
+            return choose(callable);
         }
         if (!healthy.isEmpty()) {
             return choose(healthy);

@@ -26,7 +26,7 @@ class IgnoredKeysTest {
                       drop_params: true
                       aws_profile_name: dev
                     model_info:
-                      base_model: gpt-4o
+                      supports_vision: true
                     tags: [prod]
                 router_settings:
                   enable_tag_routing: true
@@ -42,7 +42,7 @@ class IgnoredKeysTest {
                 "environment_variables",
                 "model_list[0].litellm_params.temperature",
                 "model_list[0].litellm_params.aws_profile_name",
-                "model_list[0].model_info.base_model",
+                "model_list[0].model_info.supports_vision",
                 "model_list[0].tags",
                 "router_settings.enable_tag_routing",
                 "litellm_settings.callbacks[1]",

@@ -68,6 +68,8 @@ class UnsetVariableRoutingTest {
             for (int i = 0; i < 8; i++) {
                 HttpResponse<String> answer = gateway.post("/v1/chat/completions", chat("mixed"), "Authorization", "Bearer " + MASTER);
                 assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                // Picked first only when nothing else is left, the unresolved deployment costs no retry.
+                assertThat(answer.headers().firstValue("x-litellm-attempted-retries")).contains("0");
                 servedBy.add(answer.headers().firstValue("x-litellm-model-id").orElse("(none)"));
             }
 
