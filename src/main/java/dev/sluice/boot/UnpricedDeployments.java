@@ -15,16 +15,21 @@ import org.slf4j.LoggerFactory;
  * {@code output_cost_per_token} of their own, and neither their model nor their
  * {@code base_model} in the model catalog. Their calls are counted at 0 unless the model their
  * answer names has a price, so a budget would not see them: they are named in one warning at
- * start-up and shown by gauges that follow the deployments served now, those added through
- * the model API included.
+ * start-up (and when one is added through the model API) and shown by gauges that follow the
+ * deployments served now.
  */
 final class UnpricedDeployments {
     private UnpricedDeployments() {}
 
-    /** Warns about the unpriced deployments among those served at start-up, and adds the gauges that follow them. */
+    /**
+     * Warns about the unpriced deployments among those served at start-up, and about each one
+     * added or changed through the model API later, and adds the gauges that follow them.
+     */
     static void report(GatewayMetrics metrics, ModelRegistry models, ModelCatalog catalog) {
         warning(models.deployments(), catalog).ifPresent(line -> LoggerFactory.getLogger(UnpricedDeployments.class)
                 .warn("config.deployments_unpriced {}", line));
+        models.whenChanged(deployment -> warning(List.of(deployment), catalog).ifPresent(line ->
+                LoggerFactory.getLogger(UnpricedDeployments.class).warn("models.deployment_unpriced {}", line)));
         metrics.gauge("sluice_unpriced_deployments", "Deployments served now that have no price: no cost of their own and"
                 + " no model or base_model in the model catalog. Their calls count as 0 toward spend and budgets unless"
                 + " their answer names a priced model.", () -> (double) unpriced(models.deployments(), catalog).size());

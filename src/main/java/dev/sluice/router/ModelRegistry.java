@@ -4,6 +4,7 @@ import dev.sluice.config.Deployment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The model groups being served right now: the config file's deployments, then those added
@@ -17,6 +18,8 @@ public final class ModelRegistry {
     private volatile List<Deployment> added = List.of();
     private volatile List<Deployment> deployments;
     private volatile ModelGroups current;
+    /** Told of each deployment added or replaced through the model API on this gateway. */
+    private volatile Consumer<Deployment> changed = d -> {};
 
     public ModelRegistry(List<Deployment> configured) {
         this.configured = List.copyOf(configured);
@@ -53,6 +56,11 @@ public final class ModelRegistry {
         return configured.stream().anyMatch(d -> d.id().equals(id));
     }
 
+    /** Tells {@code listener} of each deployment {@link #add added} or {@link #replace replaced} from now on. */
+    public void whenChanged(Consumer<Deployment> listener) {
+        changed = listener;
+    }
+
     /**
      * Adds a deployment to its group (creating the group if new).
      *
@@ -66,6 +74,7 @@ public final class ModelRegistry {
         List<Deployment> next = new ArrayList<>(added);
         next.add(deployment);
         swap(next);
+        changed.accept(deployment);
     }
 
     /**
@@ -81,6 +90,7 @@ public final class ModelRegistry {
         }
         next.set(at, deployment);
         swap(next);
+        changed.accept(deployment);
     }
 
     /** Stops serving the added deployment with this id; false when none has it. */

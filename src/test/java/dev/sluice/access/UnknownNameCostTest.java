@@ -124,6 +124,19 @@ class UnknownNameCostTest {
             assertThat(metrics).contains("sluice_deployment_unpriced{deployment=\"alias-1\",model_group=\"alias\"} 1.0",
                     "sluice_deployment_unpriced{deployment=\"unknown-1\",model_group=\"unknown\"} 1.0");
             assertThat(metrics).doesNotContain("sluice_deployment_unpriced{deployment=\"azure-eu\"");
+
+            // One added through the model API is counted from then on; one with a base_model is not.
+            HttpResponse<String> added = gateway.post("/model/new", "{\"model_name\": \"late\", \"litellm_params\":"
+                    + " {\"model\": \"openai/late-alias\", \"api_base\": \"" + unknown.baseUrl() + "/v1\"},"
+                    + " \"model_info\": {\"id\": \"late-1\"}}", "Authorization", "Bearer " + MASTER);
+            assertThat(added.statusCode()).as(added.body()).isEqualTo(200);
+            HttpResponse<String> priced = gateway.post("/model/new", "{\"model_name\": \"late\", \"litellm_params\":"
+                    + " {\"model\": \"openai/late-4o\", \"api_base\": \"" + unknown.baseUrl() + "/v1\"},"
+                    + " \"model_info\": {\"id\": \"late-2\", \"base_model\": \"gpt-4o\"}}", "Authorization", "Bearer " + MASTER);
+            assertThat(priced.statusCode()).as(priced.body()).isEqualTo(200);
+            assertThat(gateway.metric("sluice_unpriced_deployments")).isEqualTo(3);
+            assertThat(gateway.get("/metrics").body()).contains("sluice_deployment_unpriced{deployment=\"late-1\",model_group=\"late\"} 1.0")
+                    .doesNotContain("sluice_deployment_unpriced{deployment=\"late-2\"");
         }
     }
 }
