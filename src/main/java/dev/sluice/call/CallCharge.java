@@ -101,10 +101,11 @@ final class CallCharge {
         refused = new Served(group, deployment, usage);
     }
 
-    /** A whole answer served by {@code deployment} of {@code group}, before it is written. */
-    void served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
-        double cost = finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, status));
-        response.putHeader(COST_HEADER, PythonFloats.repr(Math.max(0, cost)));
+    /** A whole answer served by {@code deployment} of {@code group}, before it is written: what it cost. */
+    double served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
+        double cost = Math.max(0, finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, status)));
+        response.putHeader(COST_HEADER, PythonFloats.repr(cost));
+        return cost;
     }
 
     /** An error is about to be answered: what the call cost (0 unless a refused answer was billed). */

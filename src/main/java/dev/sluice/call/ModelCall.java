@@ -66,6 +66,7 @@ final class ModelCall {
     /** Authenticate: who calls. */
     void authenticated(Caller caller) {
         this.caller = caller;
+        headers.caller(caller);
     }
 
     /** Decode: the request as its entry API read it, and its size. */
@@ -82,6 +83,7 @@ final class ModelCall {
     void resolved(ModelGroup group, CallerOverrides overrides, List<String> guardrails) {
         this.group = group;
         this.overrides = overrides;
+        headers.overrides(overrides);
         this.guardrails = List.copyOf(guardrails);
     }
 

@@ -62,6 +62,7 @@ public final class ModelCallPipeline {
     private final Drain drain;
     private final TokenCounter tokenCounter;
     private final CachedCalls cached;
+    private final HeaderValues headerValues;
 
     public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator,
             Drain drain) {
@@ -76,6 +77,7 @@ public final class ModelCallPipeline {
         this.answers = new CallAnswers(services.providers(), cached);
         this.delays = Delays.on(vertx);
         this.tokenCounter = new TokenCounter(vertx, services, upstreams, authenticator, bodies);
+        this.headerValues = new HeaderValues(services.router().settings()::current);
     }
 
     /** Counts a call's input tokens without making it ({@link TokenCounter}). */
@@ -119,8 +121,9 @@ public final class ModelCallPipeline {
 
     private ModelCall open(HttpServerRequest request, IngressCodec codec) {
         String callId = request.response().headers().get(CallIds.HEADER);
-        RoutedHeaders headers = new RoutedHeaders(services.nanoTime(),
+        RoutedHeaders headers = new RoutedHeaders(services.nanoTime(), headerValues,
                 overhead -> services.metrics().overhead(codec.name(), overhead));
+        request.response().putHeader(RoutedHeaders.VERSION, HeaderValues.VERSION);
         ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId));
         if (services.callbacks().enabled()) {
             call.recordWith(new CallRecording(call, services));

@@ -1,9 +1,15 @@
 package dev.sluice.call;
 
+import java.time.Duration;
 import java.util.List;
 
+import dev.sluice.access.Caller;
+import dev.sluice.config.Deployment;
+import dev.sluice.config.RouterSettings;
 import dev.sluice.router.AttemptPlan;
+import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.RouteOutcome;
+import dev.sluice.spend.PythonFloats;
 import io.vertx.core.http.HttpServerResponse;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
@@ -21,8 +27,21 @@ import java.util.function.LongSupplier;
  *   <li>{@code x-litellm-overhead-duration-ms}: the time Sluice itself spent on the request,
  *       i.e. everything but the waits for upstream answers;
  *   <li>{@code x-sluice-dropped-params}: the caller's parameters the last deployment's vendor
- *       cannot take and that {@code drop_params} left out, comma separated; absent when none.
+ *       cannot take and that {@code drop_params} left out, comma separated; absent when none;
+ *   <li>{@code x-litellm-max-retries}: the retries the call was allowed (the caller's
+ *       {@code num_retries}, else the router's), on routed answers and errors;
+ *   <li>{@code x-litellm-timeout}: the timeout the last deployment was called with, in seconds
+ *       as Python prints a float ({@code 600.0}): its own, cut to the caller's when that is
+ *       shorter; before any attempt, the caller's or the router's;
+ *   <li>{@code x-litellm-model-api-base}: the serving deployment's {@code api_base} with no
+ *       secret in it ({@link ShownApiBase}); only on a served answer of a deployment that has one;
+ *   <li>{@code x-litellm-response-duration-ms}: from the request's arrival to the answer's head,
+ *       in milliseconds as a float; only on a served answer (for a stream: to its first byte);
+ *   <li>{@code x-litellm-key-spend}: a virtual key's spend as the call found it, plus what the
+ *       call cost once a whole answer is charged (a stream's cost is known only at its end,
+ *       after the head), as LiteLLM adds them; absent for a master key or no key.
  * </ul>
+ * {@code x-litellm-version} is set for every model call when it opens, errors included.
  * One instance per request.
  */
 final class RoutedHeaders {
@@ -32,6 +51,12 @@ final class RoutedHeaders {
     static final String ATTEMPTED_FALLBACKS = "x-litellm-attempted-fallbacks";
     static final String OVERHEAD = "x-litellm-overhead-duration-ms";
     static final String DROPPED_PARAMS = "x-sluice-dropped-params";
+    static final String MAX_RETRIES = "x-litellm-max-retries";
+    static final String TIMEOUT = "x-litellm-timeout";
+    static final String API_BASE = "x-litellm-model-api-base";
+    static final String RESPONSE_DURATION = "x-litellm-response-duration-ms";
+    static final String KEY_SPEND = "x-litellm-key-spend";
+    static final String VERSION = "x-litellm-version";
 
     private final LongSupplier nanoTime;
     private final long started;
@@ -41,14 +66,35 @@ final class RoutedHeaders {
     private int retries;
     private Integer fallbacks;
     private List<String> droppedParams = List.of();
+    private final HeaderValues values;
+    private CallerOverrides overrides = CallerOverrides.NONE;
+    /** The virtual key's spend as the call found it; NaN for any other caller. */
+    private double keySpend = Double.NaN;
+    /** Routed (not answered from the cache): the retry and timeout headers apply. */
+    private boolean routed;
+    /** A deployment served the answer: its api_base and the response duration apply. */
+    private Deployment servedBy;
+    private Deployment last;
+    private RouterSettings settings;
 
     private final LongConsumer overheadMeasured;
 
     /** @param overheadMeasured told the overhead, in nanoseconds, when the headers are applied */
-    RoutedHeaders(LongSupplier nanoTime, LongConsumer overheadMeasured) {
+    RoutedHeaders(LongSupplier nanoTime, HeaderValues values, LongConsumer overheadMeasured) {
         this.nanoTime = nanoTime;
         this.started = nanoTime.getAsLong();
+        this.values = values;
         this.overheadMeasured = overheadMeasured;
+    }
+
+    /** The caller is known: a virtual key's spend is told in {@code x-litellm-key-spend}. */
+    void caller(Caller caller) {
+        keySpend = caller instanceof Caller.Keyed keyed ? keyed.key().spend().doubleValue() : Double.NaN;
+    }
+
+    /** What the caller asked of the router: its {@code num_retries} and {@code timeout} are told back. */
+    void overrides(CallerOverrides overrides) {
+        this.overrides = overrides;
     }
 
     /** Adds time spent waiting for an upstream, which is not Sluice's overhead. */
@@ -67,6 +113,10 @@ final class RoutedHeaders {
         deploymentId = plan.deployment().id();
         retries = plan.retriesInGroup();
         fallbacks = plan.fallbacksTried();
+        routed = true;
+        servedBy = plan.deployment();
+        last = plan.deployment();
+        settings = plan.settings();
     }
 
     /** The answer came from the response cache: no deployment, retry or fallback. */
@@ -75,6 +125,8 @@ final class RoutedHeaders {
         this.deploymentId = null;
         this.retries = 0;
         this.fallbacks = 0;
+        this.routed = false;
+        this.servedBy = null;
     }
 
     /** Routing ended: the last attempt's deployment and the fallback count (absent on an error with none). */
@@ -84,6 +136,19 @@ final class RoutedHeaders {
         retries = outcome.retriesInLastGroup();
         boolean served = outcome.served().isPresent();
         fallbacks = served || outcome.fallbacksTried() > 0 ? outcome.fallbacksTried() : null;
+        routed = true;
+        last = outcome.lastDeployment();
+        servedBy = served ? last : null;
+        if (settings == null) {
+            settings = values.settings(); // no attempt was served: the settings in effect
+        }
+    }
+
+    /** A whole answer was charged {@code cost}: the key's spend now counts it, as LiteLLM's header does. */
+    void charged(HttpServerResponse response, double cost) {
+        if (!Double.isNaN(keySpend) && cost > 0 && !response.headWritten()) {
+            response.putHeader(KEY_SPEND, PythonFloats.repr(keySpend + cost));
+        }
     }
 
     void apply(HttpServerResponse response) {
@@ -100,8 +165,31 @@ final class RoutedHeaders {
         if (!droppedParams.isEmpty()) {
             response.putHeader(DROPPED_PARAMS, String.join(",", droppedParams));
         }
-        long overhead = Math.max(0, nanoTime.getAsLong() - started - upstreamNanos);
+        long now = nanoTime.getAsLong();
+        if (routed) {
+            putLimits(response);
+        }
+        if (servedBy != null) {
+            servedBy.params().apiBase().ifPresent(base -> response.putHeader(API_BASE, values.shownBase(base)));
+            double millis = Math.round((now - started) / 1000.0) / 1000.0;
+            response.putHeader(RESPONSE_DURATION, PythonFloats.repr(millis));
+        }
+        if (!Double.isNaN(keySpend)) {
+            response.putHeader(KEY_SPEND, PythonFloats.repr(keySpend));
+        }
+        long overhead = Math.max(0, now - started - upstreamNanos);
         response.putHeader(OVERHEAD, Long.toString(TimeUnit.NANOSECONDS.toMillis(overhead)));
         overheadMeasured.accept(overhead);
+    }
+
+    /** The retries the call was allowed and the timeout its last deployment was called with. */
+    private void putLimits(HttpServerResponse response) {
+        response.putHeader(MAX_RETRIES, Integer.toString(overrides.numRetries().orElse(settings.numRetries())));
+        Duration timeout = last == null ? settings.timeout() : Deadlines.attempt(settings, last);
+        Duration asked = overrides.timeout().orElse(null);
+        if (asked != null && (last == null || asked.compareTo(timeout) < 0)) {
+            timeout = asked;
+        }
+        response.putHeader(TIMEOUT, values.seconds(timeout));
     }
 }

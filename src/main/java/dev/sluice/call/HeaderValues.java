@@ -1,0 +1,57 @@
+package dev.sluice.call;
+
+import dev.sluice.config.RouterSettings;
+import dev.sluice.http.SluiceVersion;
+import dev.sluice.spend.PythonFloats;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The text of the routed headers that repeats from call to call, written once and reused: a
+ * deployment's {@code api_base} as the caller may see it, and a timeout in seconds as LiteLLM
+ * prints it. Every call pays a map look-up instead of a parse. One instance per event loop,
+ * so its maps need no locks; a caller who sends a new timeout on every call cannot grow them
+ * past {@link #MOST_KEPT}.
+ */
+final class HeaderValues {
+    /** The version {@code x-litellm-version} names: Sluice's own ({@link SluiceVersion}). */
+    static final String VERSION = SluiceVersion.CURRENT;
+    static final int MOST_KEPT = 256;
+
+    private final Supplier<RouterSettings> settings;
+    private final Map<String, String> shownBases = new HashMap<>();
+    private final Map<Duration, String> seconds = new HashMap<>();
+
+    /** @param settings the router settings in effect, read for a call that ends before any attempt */
+    HeaderValues(Supplier<RouterSettings> settings) {
+        this.settings = settings;
+    }
+
+    RouterSettings settings() {
+        return settings.get();
+    }
+
+    /** {@code apiBase} with no secret in it ({@link ShownApiBase}). */
+    String shownBase(String apiBase) {
+        return kept(shownBases, apiBase, ShownApiBase::of);
+    }
+
+    /** A duration in seconds, as Python prints a float: {@code 600.0}, {@code 0.001}. */
+    String seconds(Duration duration) {
+        return kept(seconds, duration, d -> PythonFloats.repr(d.toNanos() / 1e9));
+    }
+
+    private static <K> String kept(Map<K, String> kept, K key, java.util.function.Function<K, String> write) {
+        String text = kept.get(key);
+        if (text == null) {
+            if (kept.size() >= MOST_KEPT) {
+                kept.clear();
+            }
+            text = write.apply(key);
+            kept.put(key, text);
+        }
+        return text;
+    }
+}
