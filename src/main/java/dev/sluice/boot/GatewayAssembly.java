@@ -123,7 +123,9 @@ final class GatewayAssembly {
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
                 time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics), callbacks);
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
-                time.now().getEpochSecond());
+                time.now().getEpochSecond(), catalog,
+                Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
+                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock());
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 new OpenConnections(config.general().edge().maxOpenConnections()),
                 new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));

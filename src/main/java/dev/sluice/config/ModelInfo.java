@@ -1,6 +1,9 @@
 package dev.sluice.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -19,6 +22,9 @@ import java.util.OptionalInt;
  * @param inputCostPerToken  {@code input_cost_per_token}, LiteLLM's other place for a deployment's price;
  *                           {@code litellm_params}' wins when both are written
  * @param outputCostPerToken {@code output_cost_per_token}, as {@code inputCostPerToken}
+ * @param written            every field as the config wrote it, in its order, those Sluice does not act on
+ *                           ({@code supports_vision}, {@code base_model}, a team's own fields) included:
+ *                           {@code /model/info} shows them as LiteLLM does
  */
 public record ModelInfo(
         Optional<String> id,
@@ -29,14 +35,21 @@ public record ModelInfo(
         Optional<ModelMode> mode,
         Optional<String> baseModel,
         OptionalDouble inputCostPerToken,
-        OptionalDouble outputCostPerToken) {
+        OptionalDouble outputCostPerToken,
+        Map<String, JsonNode> written) {
 
     public static final ModelInfo EMPTY = new ModelInfo(Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), Map.of(),
-            Optional.empty(), Optional.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty());
+            Optional.empty(), Optional.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), Map.of());
+
+    public ModelInfo {
+        Map<String, JsonNode> copied = new LinkedHashMap<>();
+        written.forEach((field, value) -> copied.put(field, value.deepCopy()));
+        written = Collections.unmodifiableMap(copied);
+    }
 
     /** The same model info with {@code model} as its {@code base_model}. */
     public ModelInfo withBaseModel(String model) {
         return new ModelInfo(id, maxInputTokens, maxOutputTokens, allowedFailsPolicy, cooldownTime, mode, Optional.of(model),
-                inputCostPerToken, outputCostPerToken);
+                inputCostPerToken, outputCostPerToken, written);
     }
 }

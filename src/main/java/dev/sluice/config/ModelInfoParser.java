@@ -2,6 +2,9 @@ package dev.sluice.config;
 
 import dev.sluice.settings.RouterVocabulary;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads one deployment's {@code model_info}. */
@@ -28,9 +31,17 @@ final class ModelInfoParser {
                 mode(info.take("mode")),
                 read.string(info.take("base_model")),
                 read.nonNegativeNumber(info.take("input_cost_per_token")),
-                read.nonNegativeNumber(info.take("output_cost_per_token")));
+                read.nonNegativeNumber(info.take("output_cost_per_token")),
+                written(info.node()));
         info.finish();
         return parsed;
+    }
+
+    /** Every field as written, for {@code /model/info}; an {@code os.environ/NAME} stays as written, never resolved. */
+    private static Map<String, JsonNode> written(ConfigNode node) {
+        Map<String, JsonNode> written = new LinkedHashMap<>();
+        node.entries().forEach(entry -> written.put(entry.getKey(), entry.getValue().value()));
+        return written;
     }
 
     /** One of the modes Sluice acts on; LiteLLM's others are read and listed as not acted on. */

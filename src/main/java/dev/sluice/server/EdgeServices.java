@@ -2,10 +2,13 @@ package dev.sluice.server;
 
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
+import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.state.redis.RedisLink;
+import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,6 +20,16 @@ import java.util.Optional;
  * @param health             the probes behind {@code GET /health}, and their background rounds
  * @param startedEpochSecond when the gateway started, for the {@code created} field of
  *                           {@code /v1/models}
+ * @param catalog            what is known of a model beyond its config, for {@code /model/info}
+ * @param cacheType          the response cache's {@code cache_params.type} ({@code local}, {@code redis}),
+ *                           empty when no cache is on; for readiness
+ * @param successCallbacks   the {@code success_callback} names configured, for readiness
+ * @param clock              when readiness last probed the database ({@code last_updated})
  */
 public record EdgeServices(ModelRegistry models, AccessControl access, Optional<Accounts> accounts, Optional<RedisLink> redis,
-        GatewayMetrics metrics, HealthChecks health, long startedEpochSecond) {}
+        GatewayMetrics metrics, HealthChecks health, long startedEpochSecond, ModelCatalog catalog, Optional<String> cacheType,
+        List<String> successCallbacks, Clock clock) {
+    public EdgeServices {
+        successCallbacks = List.copyOf(successCallbacks);
+    }
+}

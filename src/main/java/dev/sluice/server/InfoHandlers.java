@@ -15,7 +15,9 @@ import dev.sluice.store.StoreStatus;
 import dev.sluice.store.journal.SpendShippingStatus;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import dev.sluice.http.SluiceVersion;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -61,7 +63,7 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
             var registry = gateway.models();
             for (var deployment : registry.deployments()) {
                 if ((only == null || only.equals(deployment.id())) && gateway.access().mayUse(caller, deployment.modelName())) {
-                    data.add(DeploymentView.of(deployment, !registry.isConfigured(deployment.id())));
+                    data.add(DeploymentView.of(deployment, !registry.isConfigured(deployment.id()), gateway.catalog()));
                 }
             }
             ObjectNode body = JsonNodeFactory.instance.objectNode();
@@ -85,13 +87,16 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
     }
 
     /**
-     * {@code GET /health/readiness}: ready to serve, and the state of each store. An
+     * {@code GET /health/readiness}: ready to serve, and the state of each store, in LiteLLM's
+     * shape ({@code status}, {@code db}: {@code connected} or {@code Not connected} when no store
+     * is configured, {@code cache}, {@code litellm_version}, {@code success_callbacks},
+     * {@code last_updated}) with Sluice's own details after it. An
      * unreachable database leaves the gateway ready: keys already seen keep working and
      * spend is buffered, so taking every replica out of rotation would only make it worse.
      */
     void readiness(HttpServerRequest request) {
         if (gateway.accounts().isEmpty()) {
-            readiness(request, "not configured", null);
+            readiness(request, "Not connected", null);
             return;
         }
         // A probe of an unreachable database can wait out the connection timeout; readiness
@@ -127,6 +132,12 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         if (location != null) {
             body.put("db_location", location);
         }
+        if (gateway.accounts().isPresent()) {
+            body.put("last_updated", LocalDateTime.now(gateway.clock()).toString()); // as LiteLLM: when the database was probed
+        }
+        body.put("cache", gateway.cacheType().orElse(null))
+                .put("litellm_version", SluiceVersion.CURRENT);
+        gateway.successCallbacks().forEach(body.putArray("success_callbacks")::add);
         gateway.accounts().ifPresent(accounts -> {
             SpendShippingStatus spend = accounts.spendStatus();
             body.putObject("spend_log")

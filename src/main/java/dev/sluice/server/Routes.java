@@ -32,6 +32,8 @@ public final class Routes implements Handler<HttpServerRequest> {
     private record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
 
     private static final java.util.List<String> RESPONSE_PREFIXES = java.util.List.of("/v1/responses/", "/responses/");
+    /** {@code /v1/models/{model}}: one model group, by a name that may itself hold slashes. */
+    private static final java.util.List<String> MODEL_PREFIXES = java.util.List.of("/v1/models/", "/models/");
 
     /** What still answers while the gateway drains: whether it is alive, that it is not ready, and its metrics. */
     private static final java.util.Set<String> WHILE_DRAINING = java.util.Set.of("/health/liveliness", "/health/liveness",
@@ -40,11 +42,15 @@ public final class Routes implements Handler<HttpServerRequest> {
     private final Map<String, Route> byPath;
     private final Drain drain;
     private final ResponsesEndpoints responses;
+    private final ModelLookupHandlers lookups;
+    private final dev.sluice.http.Authenticator authenticator;
 
     public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain,
             ResponsesEndpoints responses) {
         this.drain = drain;
         this.responses = responses;
+        this.lookups = new ModelLookupHandlers(info.gateway(), info.authenticator());
+        this.authenticator = info.authenticator();
         Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
@@ -90,7 +96,9 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/team/delete", post(teamApi.map(t -> t::delete), "keys and teams")),
                 Map.entry("/team/list", get(teamApi.map(t -> t::list), "keys and teams")),
                 Map.entry("/router/settings", get(settingsApi.map(s -> s::get), "router settings")),
-                Map.entry("/router/settings/update", post(settingsApi.map(s -> s::update), "router settings")));
+                Map.entry("/router/settings/update", post(settingsApi.map(s -> s::update), "router settings")),
+                Map.entry("/model_group/info", new Route(HttpMethod.GET, lookups::modelGroupInfo)),
+                Map.entry("/routes", new Route(HttpMethod.GET, this::routes)));
     }
 
     /**
@@ -133,6 +141,32 @@ public final class Routes implements Handler<HttpServerRequest> {
         return null;
     }
 
+    /** {@code /v1/models/{model}}: OpenAI's model object for one group. */
+    private Route oneModel(String path) {
+        for (String prefix : MODEL_PREFIXES) {
+            if (path.startsWith(prefix) && path.length() > prefix.length()) {
+                String model = RouteList.decoded(path.substring(prefix.length()));
+                if (model == null) {
+                    return new Route(HttpMethod.GET, request -> {
+                        throw new ApiError(400, "invalid_request_error", "The model name in " + request.path()
+                                + " is not valid percent-encoding.", "model", "invalid_model_name");
+                    });
+                }
+                return new Route(HttpMethod.GET, request -> lookups.model(request, model));
+            }
+        }
+        return null;
+    }
+
+    /** {@code GET /routes}: every route this table answers, as LiteLLM lists its app's routes. */
+    private void routes(HttpServerRequest request) {
+        RouteList list = new RouteList();
+        byPath.forEach((path, route) -> list.add(path, route.method() == null ? java.util.List.of() : java.util.List.of(route.method())));
+        RESPONSE_PREFIXES.forEach(prefix -> list.add(prefix + "{response_id}", java.util.List.of(HttpMethod.GET, HttpMethod.DELETE)));
+        MODEL_PREFIXES.forEach(prefix -> list.add(prefix + "{model}", java.util.List.of(HttpMethod.GET)));
+        authenticator.withCaller(request, caller -> Responses.json(request.response(), 200, list.json()));
+    }
+
     @Override
     public void handle(HttpServerRequest request) {
         String path = request.path();
@@ -140,6 +174,9 @@ public final class Routes implements Handler<HttpServerRequest> {
             path = path.substring(0, path.length() - 1);
         }
         Route route = byPath.containsKey(path) ? byPath.get(path) : storedResponse(path);
+        if (route == null) {
+            route = oneModel(path);
+        }
         request.response().putHeader(CallIds.HEADER, CallIds.of(request));
         try {
             if (drain.draining() && !WHILE_DRAINING.contains(path)) {
