@@ -51,7 +51,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     @Override
     public Future<AttemptResult<Answer>> attempt(AttemptPlan plan) {
         Deployment deployment = plan.deployment();
-        Optional<GuardrailRefusal> refused = services.guardrails().checkPrompt(deployment, call.decoded().body(), call.guardrails());
+        Optional<GuardrailRefusal> refused = services.guardrails().checkPrompt(deployment, call.requestFor(plan).body(), call.guardrails());
         if (refused.isPresent()) {
             return Future.succeededFuture(AttemptResult.failed(GuardrailFailures.of(refused.get())));
         }
@@ -79,14 +79,14 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             return failed(unset.get());
         }
         Provider provider = services.providers().forDeployment(deployment);
-        Optional<String> untranslatable = provider.passesThrough(deployment, call.decoded()) ? Optional.empty()
+        Optional<String> untranslatable = provider.passesThrough(deployment, call.requestFor(plan)) ? Optional.empty()
                 : call.answers().refusesTranslation();
         if (untranslatable.isPresent()) {
             return failed(TranslationRefusals.of(new IllegalArgumentException(untranslatable.get())));
         }
         UpstreamRequest laidOut;
         try {
-            laidOut = provider.request(deployment, call.decoded());
+            laidOut = provider.request(deployment, call.requestFor(plan));
         } catch (IllegalArgumentException refused) {
             // The vendor has no place for what the caller sent: a 400 naming it, as LiteLLM answers.
             return failed(TranslationRefusals.of(refused));
@@ -127,7 +127,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     return failed(provider.classify(status, body.result(), exchange.headers(), services.clock().instant()));
                 });
             }
-            if (call.decoded().stream() && provider.streams(exchange.headers())) {
+            if (call.requestFor(plan).stream() && provider.streams(exchange.headers())) {
                 return stream(plan, provider, exchange, opened);
             }
             return whole(plan, provider, exchange, opened);
@@ -152,7 +152,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
      * left of the request's total deadline.
      */
     private Duration deadline(AttemptPlan plan) {
-        if (!call.decoded().stream()) {
+        if (!call.requestFor(plan).stream()) {
             return plan.deadline();
         }
         Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> plan.settings().streamTimeout());
@@ -165,7 +165,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     private Future<AttemptResult<Answer>> stream(AttemptPlan plan, Provider provider, UpstreamExchange exchange,
             long attemptStarted) {
         Deployment deployment = plan.deployment();
-        StreamTranslator translator = call.watched(provider.streamTranslator(deployment, call.decoded()));
+        StreamTranslator translator = call.watched(provider.streamTranslator(deployment, call.requestFor(plan)));
         boolean checkAnswer = services.guardrails().checksAnswers(deployment, call.guardrails());
         if (call.state.http10() || checkAnswer) {
             // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must
@@ -198,7 +198,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 // Written for the caller only once it may have it: what its entry API keeps of it is then the served answer.
                 Buffer callerEvents;
                 try {
-                    StreamEncoding encoding = call.answers().stream(provider.relaysStream(deployment, call.decoded()));
+                    StreamEncoding encoding = call.answers().stream(provider.relaysStream(deployment, call.requestFor(plan)));
                     callerEvents = encoding.feed(body.result(), fed).appendBuffer(encoding.end(rest));
                 } catch (IllegalArgumentException untranslatable) {
                     return failed(untranslatable(untranslatable));
@@ -210,7 +210,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         long waitStarted = services.nanoTime().getAsLong();
         StreamTally tally = new StreamTally(call.charge().keepsStreamText(deployment));
         StreamEncoding encoding = cached.storing(call, plan.group().name(),
-                call.answers().stream(provider.relaysStream(deployment, call.decoded())), exchange.status(),
+                call.answers().stream(provider.relaysStream(deployment, call.requestFor(plan))), exchange.status(),
                 () -> call.charge().streamUsage(deployment, tally));
         StreamRelay relay = new StreamRelay(call.response, exchange, describe(plan),
                 new StreamRelay.Timing(Deadlines.betweenChunks(plan.settings(), deployment),
@@ -272,7 +272,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             }
             Optional<OpenAiShape.ShapedAnswer> shaped;
             try {
-                shaped = provider.normaliseSuccess(call.decoded(), read.result());
+                shaped = provider.normaliseSuccess(call.requestFor(plan), read.result());
             } catch (StreamFailure refusal) {
                 // A vendor that refuses with a 2xx (Gemini's blocked prompt) fails the attempt as classified.
                 return failed(refusal.failure());
@@ -296,7 +296,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             Buffer callerBody;
             try {
                 callerBody = call.answers().whole(new AnswerEncoding.WholeAnswer(read.result(), answer.body(), answer::tree,
-                        provider.passesThrough(plan.deployment(), call.decoded())));
+                        provider.passesThrough(plan.deployment(), call.requestFor(plan))));
             } catch (IllegalArgumentException untranslatable) {
                 return failed(untranslatable(untranslatable));
             }

@@ -8,6 +8,7 @@ import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.AnswerEncoding;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.strategy.RequestFacts;
@@ -43,6 +44,7 @@ final class ModelCall {
     private int bodyBytes;
     private ModelGroup group;
     private CallerOverrides overrides;
+    private FallbackRequests fallbackRequests = FallbackRequests.NONE;
     private List<String> guardrails;
     private Optional<CachePlan> cachePlan = Optional.empty();
     private CallTicket ticket;
@@ -85,6 +87,16 @@ final class ModelCall {
         this.overrides = overrides;
         headers.overrides(overrides);
         this.guardrails = List.copyOf(guardrails);
+    }
+
+    /** Resolve: the requests the caller gave its fallback groups of their own ({@link FallbackRequests}). */
+    void fallbackRequests(FallbackRequests requests) {
+        this.fallbackRequests = requests;
+    }
+
+    /** The request an attempt sends: a fallback group's own when the caller gave it one, else the call's. */
+    ModelRequest requestFor(AttemptPlan plan) {
+        return plan.fallbacksTried() > 0 ? fallbackRequests.forGroup(plan.group().name(), decoded()) : decoded();
     }
 
     /** Resolve: what the response cache does for the call. */

@@ -197,6 +197,7 @@ public final class ModelCallPipeline {
         CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
         call.resolved(group, withTeamSettings(call.caller(), requested, group),
                 RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
+        call.fallbackRequests(FallbackRequests.of(call.decoded()));
         call.cachePlanned(cached.plan(call));
         return null;
     }

@@ -37,7 +37,9 @@ final class Fallbacks {
 
     /**
      * As {@link #byGroup}, also taking the short form a request may use for the group it
-     * calls: a group name, or {@code {"model": "group"}}, as an item of the list.
+     * calls: a group name, or {@code {"model": "group", ...}}, as an item of the list. The
+     * object's other fields are what the fallback changes in the request
+     * ({@link FallbackRequests}); here only its {@code model} counts.
      */
     Optional<Map<String, List<String>>> withShortForm(Written written, String requested) {
         return read(written, requested);
@@ -56,8 +58,12 @@ final class Fallbacks {
         List<String> shortForm = new ArrayList<>();
         for (Written item : written.items()) {
             if (requested != null && isShortForm(item)) {
-                Written target = item.isMap() ? item.entries().getFirst().getValue() : item;
+                Written target = item.isMap() ? modelOf(item) : item;
                 target(target).ifPresent(shortForm::add);
+                continue;
+            }
+            if (requested != null && item.isMap() && item.entries().size() > 1) {
+                item.problem("an object without a model", "{\"model\": \"<group>\", ...}: the group to fall back to and what to change for it");
                 continue;
             }
             if (!item.isMap() || item.entries().size() != 1) {
@@ -87,10 +93,20 @@ final class Fallbacks {
 
     private static boolean isShortForm(Written item) {
         if (item.isMap()) {
-            return item.entries().size() == 1 && item.entries().getFirst().getKey().equals("model")
-                    && item.entries().getFirst().getValue().scalar().filter(s -> s.value().isTextual()).isPresent();
+            Written model = modelOf(item);
+            return model != null && model.scalar().filter(s -> s.value().isTextual()).isPresent();
         }
         return !item.isList() && !item.isAbsent();
+    }
+
+    /** An object's {@code model}; null when it has none. */
+    private static Written modelOf(Written item) {
+        for (Map.Entry<String, Written> entry : item.entries()) {
+            if (entry.getKey().equals("model")) {
+                return entry.getValue();
+            }
+        }
+        return null;
     }
 
     /** A list of model groups, each of which must exist. */
