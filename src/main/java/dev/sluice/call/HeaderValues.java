@@ -4,16 +4,16 @@ import dev.sluice.config.RouterSettings;
 import dev.sluice.http.SluiceVersion;
 import dev.sluice.spend.PythonFloats;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
  * The text of the routed headers that repeats from call to call, written once and reused: a
  * deployment's {@code api_base} as the caller may see it, and a timeout in seconds as LiteLLM
- * prints it. Every call pays a map look-up instead of a parse. One instance per event loop,
- * so its maps need no locks; a caller who sends a new timeout on every call cannot grow them
- * past {@link #MOST_KEPT}.
+ * prints it. Every call pays a map look-up instead of a parse. One instance per event loop;
+ * its maps are concurrent all the same, as an upstream's answer may be handled on another
+ * thread. A caller who sends a new timeout on every call cannot grow them past {@link #MOST_KEPT}.
  */
 final class HeaderValues {
     /** The version {@code x-litellm-version} names: Sluice's own ({@link SluiceVersion}). */
@@ -21,8 +21,8 @@ final class HeaderValues {
     static final int MOST_KEPT = 256;
 
     private final Supplier<RouterSettings> settings;
-    private final Map<String, String> shownBases = new HashMap<>();
-    private final Map<Duration, String> seconds = new HashMap<>();
+    private final Map<String, String> shownBases = new ConcurrentHashMap<>();
+    private final Map<Duration, String> seconds = new ConcurrentHashMap<>();
 
     /** @param settings the router settings in effect, read for a call that ends before any attempt */
     HeaderValues(Supplier<RouterSettings> settings) {
