@@ -60,13 +60,13 @@ final class RoutedHeaders {
 
     private final LongSupplier nanoTime;
     private final long started;
+    private final HeaderValues values;
     private long upstreamNanos;
     private String group;
     private String deploymentId;
     private int retries;
     private Integer fallbacks;
     private List<String> droppedParams = List.of();
-    private final HeaderValues values;
     private CallerOverrides overrides = CallerOverrides.NONE;
     /** The virtual key's spend as the call found it; NaN for any other caller. */
     private double keySpend = Double.NaN;
