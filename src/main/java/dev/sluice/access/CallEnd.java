@@ -1,5 +1,6 @@
 package dev.sluice.access;
 
+import dev.sluice.spend.BilledUnits;
 import dev.sluice.spend.TokenUsage;
 
 import dev.sluice.config.Deployment;
@@ -16,9 +17,10 @@ import java.util.Optional;
  * @param status           the HTTP status the caller got (499 when it left first)
  * @param cacheReadTokens  of the prompt tokens, those read from the vendor's prompt cache
  * @param cacheWriteTokens of the prompt tokens, those written to it
+ * @param units            what it used that is billed otherwise than by tokens (images, seconds of audio, ...)
  */
 public record CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status,
-        long cacheReadTokens, long cacheWriteTokens) {
+        long cacheReadTokens, long cacheWriteTokens, BilledUnits units) {
 
     /** The status logged for a caller that hung up before its answer, as web servers log it. */
     public static final int CLIENT_CLOSED = 499;
@@ -29,6 +31,13 @@ public record CallEnd(String group, Optional<Deployment> deployment, long prompt
         if (promptTokens < 0 || completionTokens < 0) {
             throw new IllegalArgumentException("tokens: " + promptTokens + "/" + completionTokens + " (expected: >= 0)");
         }
+        Objects.requireNonNull(units, "units");
+    }
+
+    /** A call billed by its tokens only. */
+    public CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status,
+            long cacheReadTokens, long cacheWriteTokens) {
+        this(group, deployment, promptTokens, completionTokens, status, cacheReadTokens, cacheWriteTokens, BilledUnits.NONE);
     }
 
     /** A call whose prompt used no cache. */
@@ -38,8 +47,13 @@ public record CallEnd(String group, Optional<Deployment> deployment, long prompt
 
     /** A call of {@code deployment} that used {@code usage}. */
     public static CallEnd served(String group, Deployment deployment, TokenUsage usage, int status) {
+        return served(group, deployment, usage, BilledUnits.NONE, status);
+    }
+
+    /** A call of {@code deployment} that used {@code usage} and {@code units}. */
+    public static CallEnd served(String group, Deployment deployment, TokenUsage usage, BilledUnits units, int status) {
         return new CallEnd(group, Optional.of(deployment), usage.promptTokens(), usage.completionTokens(), status,
-                usage.cacheReadTokens(), usage.cacheWriteTokens());
+                usage.cacheReadTokens(), usage.cacheWriteTokens(), units);
     }
 
     /** The tokens the call used. */

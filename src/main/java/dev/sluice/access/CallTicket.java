@@ -110,7 +110,7 @@ public final class CallTicket {
     /** What {@code end} costs, in US dollars, without ending the call. */
     public double price(CallEnd end) {
         return end.deployment()
-                .map(d -> accounting.cost().of(d, end.usage()).dollars())
+                .map(d -> accounting.cost().of(d, end.usage(), end.units()).dollars())
                 .orElse(0.0);
     }
 

@@ -70,7 +70,8 @@ final class CallAnswers {
         if (call.recording() != null) {
             call.recording().answered(whole);
         }
-        double cost = call.charge().served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage());
+        double cost = call.charge().served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage(),
+                whole.units());
         call.headers.charged(response, cost);
         if (whole.contentType() != null) {
             response.putHeader("Content-Type", whole.contentType());

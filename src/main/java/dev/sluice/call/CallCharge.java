@@ -1,6 +1,7 @@
 package dev.sluice.call;
 
 import dev.sluice.llm.ModelRequest;
+import dev.sluice.spend.BilledUnits;
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.access.CallEnd;
 import dev.sluice.access.CallTicket;
@@ -102,8 +103,9 @@ final class CallCharge {
     }
 
     /** A whole answer served by {@code deployment} of {@code group}, before it is written: what it cost. */
-    double served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage) {
-        double cost = Math.max(0, finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, status)));
+    double served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage,
+            BilledUnits units) {
+        double cost = Math.max(0, finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, units, status)));
         response.putHeader(COST_HEADER, PythonFloats.repr(cost));
         return cost;
     }

@@ -61,6 +61,12 @@ final class CallRecordParts {
             case COMPLETIONS -> "atext_completion";
             case EMBEDDINGS -> "aembedding";
             case RESPONSES -> "aresponses";
+            case IMAGE_GENERATIONS -> "aimage_generation";
+            case AUDIO_SPEECH -> "aspeech";
+            // LiteLLM names no call type of its own for translations: they are transcriptions into English.
+            case AUDIO_TRANSCRIPTIONS, AUDIO_TRANSLATIONS -> "atranscription";
+            case MODERATIONS -> "amoderation";
+            case RERANK -> "arerank";
         };
     }
 
@@ -70,6 +76,12 @@ final class CallRecordParts {
             case COMPLETIONS -> "text_completion";
             case EMBEDDINGS -> "embeddings";
             case CHAT_COMPLETIONS, RESPONSES -> "chat";
+            case IMAGE_GENERATIONS -> "image_generation";
+            case AUDIO_SPEECH -> "speech";
+            case AUDIO_TRANSCRIPTIONS -> "transcription";
+            case AUDIO_TRANSLATIONS -> "translation";
+            case MODERATIONS -> "moderation";
+            case RERANK -> "rerank";
         };
     }
 

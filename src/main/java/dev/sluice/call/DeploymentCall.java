@@ -79,6 +79,10 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             return failed(unset.get());
         }
         Provider provider = services.providers().forDeployment(deployment);
+        Optional<Failure> unserved = CallTypeRefusals.of(provider, deployment, call.decoded().operation());
+        if (unserved.isPresent()) {
+            return failed(unserved.get());
+        }
         Optional<String> untranslatable = provider.passesThrough(deployment, call.requestFor(plan)) ? Optional.empty()
                 : call.answers().refusesTranslation();
         if (untranslatable.isPresent()) {
@@ -126,6 +130,9 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     }
                     return failed(provider.classify(status, body.result(), exchange.headers(), services.clock().instant()));
                 });
+            }
+            if (!call.decoded().operation().everyVendorServes()) {
+                return UnitBilledAnswers.whole(services, call, plan, provider, exchange, opened);
             }
             if (call.requestFor(plan).stream() && provider.streams(exchange.headers())) {
                 return stream(plan, provider, exchange, opened);

@@ -12,6 +12,7 @@ import dev.sluice.http.Hops;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.ingress.IngressCodec;
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
 import dev.sluice.router.FallbackGate;
@@ -176,7 +177,9 @@ public final class ModelCallPipeline {
 
     private Void decode(ModelCall call, Buffer body) {
         // Headers the caller addressed to a vendor (anthropic-beta) ride with the request to its adapter.
-        call.decoded(call.codec.decode(body).withVendorHeaders(call.request.headers()), body.length());
+        ModelRequest decoded = call.codec.decode(body, call.request.getHeader("Content-Type")).withVendorHeaders(call.request.headers());
+        // An audio file is no prompt: estimates and token counts read the size of the form's text fields only.
+        call.decoded(decoded, decoded.form().isPresent() ? decoded.body().toString().length() : body.length());
         return null;
     }
 

@@ -27,6 +27,7 @@ import java.util.OptionalInt;
  *                      os.environ/AZURE_API_KEY}) that are not set, in the order written: the
  *                      deployment is listed and routed to, but every call to it fails naming
  *                      them, as a LiteLLM deployment without its key does
+ * @param unitPrices    the prices of calls not billed by the token (images, speech, audio, rerank)
  */
 public record LitellmParams(
         String model,
@@ -48,7 +49,8 @@ public record LitellmParams(
         List<String> guardrails,
         List<String> tags,
         VendorParams vendor,
-        List<String> unsetVariables) {
+        List<String> unsetVariables,
+        UnitPrices unitPrices) {
 
     public LitellmParams {
         guardrails = List.copyOf(guardrails);
@@ -56,10 +58,21 @@ public record LitellmParams(
         unsetVariables = List.copyOf(unsetVariables);
     }
 
+    /** Parameters that price nothing apart from tokens. */
+    public LitellmParams(String model, String provider, String providerModel, Optional<String> apiBase, Optional<Secret> apiKey,
+            Optional<String> apiVersion, OptionalInt rpm, OptionalInt tpm, OptionalDouble weight, OptionalInt order,
+            Optional<Duration> timeout, Optional<Duration> streamTimeout, OptionalInt maxRetries, Optional<Duration> cooldownTime,
+            OptionalDouble inputCostPerToken, OptionalDouble outputCostPerToken, List<String> guardrails, List<String> tags,
+            VendorParams vendor) {
+        this(model, provider, providerModel, apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout, streamTimeout,
+                maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, tags, vendor, List.of(),
+                UnitPrices.NONE);
+    }
+
     /** The same parameters with {@code replaced} vendor parameters. */
     public LitellmParams withVendor(VendorParams replaced) {
         return new LitellmParams(model, provider, providerModel, apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout,
                 streamTimeout, maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, tags, replaced,
-                unsetVariables);
+                unsetVariables, unitPrices);
     }
 }

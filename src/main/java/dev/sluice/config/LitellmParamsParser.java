@@ -80,7 +80,8 @@ final class LitellmParamsParser {
                 guardrails(params.take("guardrails")),
                 tags(params.take("tags")),
                 vendor(params, credentials),
-                List.copyOf(unset));
+                List.copyOf(unset),
+                unitPrices(params));
         params.finish();
         return parsed;
     }
@@ -93,6 +94,15 @@ final class LitellmParamsParser {
         return read.string(node, model -> !strict || knownProviders.contains(providerOf(model)), providerRule)
                 .flatMap(model -> read.string(node, name -> !providerModelOf(name).isEmpty(),
                         "a model name after \"" + providerOf(model) + "/\""));
+    }
+
+    private UnitPrices unitPrices(Section params) {
+        return new UnitPrices(
+                read.nonNegativeNumber(params.take("output_cost_per_image")),
+                read.nonNegativeNumber(params.take("input_cost_per_pixel")),
+                read.nonNegativeNumber(params.take("input_cost_per_character")),
+                read.nonNegativeNumber(params.take("input_cost_per_second")),
+                read.nonNegativeNumber(params.take("input_cost_per_query")));
     }
 
     /** @param credentials the reader of the credentials and endpoints, which may tolerate unset variables */

@@ -1,17 +1,25 @@
 package dev.sluice.config;
 
+import dev.sluice.llm.Operation;
 import java.util.Optional;
 
 /**
  * LiteLLM's {@code model_info.mode}: what kind of call a deployment serves, which decides how
- * its health is probed. Sluice acts on the three kinds it routes; LiteLLM's other modes
- * ({@code image_generation}, {@code rerank}, ...) are listed as not acted on, and such a
- * deployment is probed as a chat deployment.
+ * its health is probed and which calls it is sent. A deployment of an image, audio,
+ * moderation or rerank mode is sent only its own kind of call, and is never sent a chat-like
+ * one; chat, completion and embedding deployments take any chat-like call, as before modes
+ * were read. LiteLLM's other modes ({@code responses}, {@code batch}, ...) are listed as not
+ * acted on, and such a deployment is probed as a chat deployment.
  */
 public enum ModelMode {
     CHAT("chat"),
     COMPLETION("completion"),
-    EMBEDDING("embedding");
+    EMBEDDING("embedding"),
+    IMAGE_GENERATION("image_generation"),
+    AUDIO_SPEECH("audio_speech"),
+    AUDIO_TRANSCRIPTION("audio_transcription"),
+    MODERATION("moderation"),
+    RERANK("rerank");
 
     private final String configName;
 
@@ -22,6 +30,19 @@ public enum ModelMode {
     /** The name the config file writes, e.g. {@code embedding}. */
     public String configName() {
         return configName;
+    }
+
+    /** Whether a deployment of this mode may be sent {@code operation}. */
+    public boolean serves(Operation operation) {
+        return switch (this) {
+            case CHAT, COMPLETION, EMBEDDING -> operation.everyVendorServes();
+            case IMAGE_GENERATION -> operation == Operation.IMAGE_GENERATIONS;
+            case AUDIO_SPEECH -> operation == Operation.AUDIO_SPEECH;
+            case AUDIO_TRANSCRIPTION -> operation == Operation.AUDIO_TRANSCRIPTIONS
+                    || operation == Operation.AUDIO_TRANSLATIONS;
+            case MODERATION -> operation == Operation.MODERATIONS;
+            case RERANK -> operation == Operation.RERANK;
+        };
     }
 
     static Optional<ModelMode> fromConfigName(String name) {

@@ -121,9 +121,12 @@ final class HealthProbe {
 
     static Operation endpoint(Deployment deployment) {
         return switch (deployment.info().mode().orElse(ModelMode.CHAT)) {
-            case CHAT -> Operation.CHAT_COMPLETIONS;
             case COMPLETION -> Operation.COMPLETIONS;
             case EMBEDDING -> Operation.EMBEDDINGS;
+            case MODERATION -> Operation.MODERATIONS;
+            case RERANK -> Operation.RERANK;
+            // An image, a voice or a file to transcribe is not a probe to send every few seconds: probed as chat, as before modes were read.
+            case CHAT, IMAGE_GENERATION, AUDIO_SPEECH, AUDIO_TRANSCRIPTION -> Operation.CHAT_COMPLETIONS;
         };
     }
 
@@ -135,7 +138,12 @@ final class HealthProbe {
                 body.put("max_tokens", 1);
             }
             case COMPLETIONS -> body.put("prompt", PROMPT).put("max_tokens", 1);
-            case EMBEDDINGS -> body.put("input", PROMPT);
+            case EMBEDDINGS, MODERATIONS -> body.put("input", PROMPT);
+            case RERANK -> {
+                body.put("query", PROMPT);
+                body.putArray("documents").add(PROMPT);
+            }
+            default -> throw new IllegalStateException("no probe for " + endpoint(deployment));
         }
         return ForwardedBody.of(body, deployment.params().providerModel());
     }

@@ -31,6 +31,15 @@ public interface IngressCodec {
     ModelRequest decode(Buffer body);
 
     /**
+     * Decodes a caller's body sent with {@code contentType} (null when the caller sent none):
+     * by default as {@link #decode(Buffer)}, which reads JSON whatever the header says. An
+     * entry API that takes multipart forms reads the form's boundary from it.
+     */
+    default ModelRequest decode(Buffer body, String contentType) {
+        return decode(body);
+    }
+
+    /**
      * An error the gateway wrote in OpenAI's shape, as this entry API's callers read errors:
      * by default as it is.
      *

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -21,9 +22,11 @@ import java.util.TreeMap;
  * @param vendorHeaders the caller's headers addressed to a vendor ({@link #VENDOR_HEADER_PREFIX}),
  *                      by lower-case name, for an adapter to pass on (Anthropic's {@code anthropic-beta})
  * @param callerBody    the caller's body as it was sent, in {@code dialect}; read, never changed
+ * @param form          the caller's body as sent, when it is a multipart form ({@link Operation#takesForm()});
+ *                      {@code body} then holds its text fields
  */
 public record ModelRequest(Operation operation, Dialect dialect, ObjectNode body, String group, boolean stream,
-        Map<String, String> vendorHeaders, ObjectNode callerBody) {
+        Map<String, String> vendorHeaders, ObjectNode callerBody, Optional<FormBody> form) {
     /** The prefix of the caller's headers a vendor adapter may pass on. */
     public static final String VENDOR_HEADER_PREFIX = "anthropic-";
 
@@ -31,6 +34,13 @@ public record ModelRequest(Operation operation, Dialect dialect, ObjectNode body
         vendorHeaders = Map.copyOf(vendorHeaders);
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(callerBody, "callerBody");
+        Objects.requireNonNull(form, "form");
+    }
+
+    /** A call sent as JSON. */
+    public ModelRequest(Operation operation, Dialect dialect, ObjectNode body, String group, boolean stream,
+            Map<String, String> vendorHeaders, ObjectNode callerBody) {
+        this(operation, dialect, body, group, stream, vendorHeaders, callerBody, Optional.empty());
     }
 
     /** A call written in OpenAI's form that addresses no header to a vendor. */
@@ -50,7 +60,7 @@ public record ModelRequest(Operation operation, Dialect dialect, ObjectNode body
                 kept.merge(name, header.getValue(), (a, b) -> a + "," + b);
             }
         }
-        return kept.isEmpty() ? this : new ModelRequest(operation, dialect, body, group, stream, kept, callerBody);
+        return kept.isEmpty() ? this : new ModelRequest(operation, dialect, body, group, stream, kept, callerBody, form);
     }
 
     /** Whether the caller wrote in {@code vendor}'s dialect, so its own body can go to that vendor untranslated. */

@@ -55,7 +55,19 @@ public interface Provider {
      * overrides this to write the request from the internal model instead.
      */
     default UpstreamRequest request(Deployment deployment, ModelRequest request) {
-        return request(deployment, request.operation(), ForwardedBody.of(request.body(), deployment.params().providerModel()));
+        String model = deployment.params().providerModel();
+        UpstreamRequest laidOut = request(deployment, request.operation(), ForwardedBody.of(request.body(), model));
+        // A form (an audio file) goes on as the caller sent it, only its model replaced.
+        return request.form().map(form -> laidOut.withForm(form.withField("model", model), form.contentType())).orElse(laidOut);
+    }
+
+    /**
+     * Whether this vendor's API serves {@code operation}: by default the chat-like calls every
+     * adapter translates. A call it does not serve is refused with a 400 naming the provider,
+     * and a sibling deployment of another provider may still take it.
+     */
+    default boolean serves(Operation operation) {
+        return operation.everyVendorServes();
     }
 
     /**

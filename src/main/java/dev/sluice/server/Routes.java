@@ -11,6 +11,7 @@ import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.anthropic.MessagesCodec;
 import dev.sluice.ingress.responses.ResponsesEndpoints;
+import dev.sluice.ingress.openai.AudioFormCodec;
 import dev.sluice.ingress.openai.OpenAiCodec;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
@@ -98,7 +99,20 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/router/settings", get(settingsApi.map(s -> s::get), "router settings")),
                 Map.entry("/router/settings/update", post(settingsApi.map(s -> s::update), "router settings")),
                 Map.entry("/model_group/info", new Route(HttpMethod.GET, lookups::modelGroupInfo)),
-                Map.entry("/routes", new Route(HttpMethod.GET, this::routes)));
+                Map.entry("/routes", new Route(HttpMethod.GET, this::routes)),
+                Map.entry("/v1/images/generations", call(calls, OpenAiCodec.IMAGE_GENERATIONS)),
+                Map.entry("/images/generations", call(calls, OpenAiCodec.IMAGE_GENERATIONS)),
+                Map.entry("/v1/audio/speech", call(calls, OpenAiCodec.AUDIO_SPEECH)),
+                Map.entry("/audio/speech", call(calls, OpenAiCodec.AUDIO_SPEECH)),
+                Map.entry("/v1/audio/transcriptions", call(calls, AudioFormCodec.TRANSCRIPTIONS)),
+                Map.entry("/audio/transcriptions", call(calls, AudioFormCodec.TRANSCRIPTIONS)),
+                Map.entry("/v1/audio/translations", call(calls, AudioFormCodec.TRANSLATIONS)),
+                Map.entry("/audio/translations", call(calls, AudioFormCodec.TRANSLATIONS)),
+                Map.entry("/v1/moderations", call(calls, OpenAiCodec.MODERATIONS)),
+                Map.entry("/moderations", call(calls, OpenAiCodec.MODERATIONS)),
+                Map.entry("/v1/rerank", call(calls, OpenAiCodec.RERANK)),
+                Map.entry("/v2/rerank", call(calls, OpenAiCodec.RERANK)),
+                Map.entry("/rerank", call(calls, OpenAiCodec.RERANK)));
     }
 
     /**
@@ -110,6 +124,11 @@ public final class Routes implements Handler<HttpServerRequest> {
             throw new ApiError(403, "permission_error",
                     "Managing " + managed + " needs a master key: set general_settings.master_key.", null, "master_key_required");
         };
+    }
+
+    /** A model call through the pipeline, decoded by {@code codec}. */
+    private static Route call(ModelCallPipeline calls, dev.sluice.ingress.IngressCodec codec) {
+        return new Route(HttpMethod.POST, r -> calls.handle(r, codec));
     }
 
     private static Route post(Optional<Handler<HttpServerRequest>> handler, String managed) {

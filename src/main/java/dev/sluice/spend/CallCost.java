@@ -3,7 +3,9 @@ package dev.sluice.spend;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.ModelCatalog.Prices;
 import dev.sluice.config.Deployment;
+import dev.sluice.config.UnitPrices;
 import java.math.BigDecimal;
+import java.util.OptionalDouble;
 import java.util.Objects;
 
 /**
@@ -37,9 +39,32 @@ public final class CallCost {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
     }
 
-    /** Whether calls of {@code deployment} have a known price, so that their tokens decide their cost. */
+    /** Whether calls of {@code deployment} have a known price, so that their tokens (or other units) decide their cost. */
     public boolean priced(Deployment deployment) {
-        return catalog.prices(deployment).isPresent();
+        return catalog.prices(deployment).isPresent() || deployment.params().unitPrices().any();
+    }
+
+    /**
+     * What {@code usage} and {@code units} cost on {@code deployment}: the tokens at its token
+     * prices, each other unit at its own price ({@code output_cost_per_image}, ...). A unit
+     * with no price written costs nothing.
+     */
+    public Cost of(Deployment deployment, TokenUsage usage, BilledUnits units) {
+        Cost tokens = of(deployment, usage);
+        UnitPrices prices = deployment.params().unitPrices();
+        if (!prices.any()) {
+            return tokens;
+        }
+        BigDecimal unitDollars = times(prices.outputCostPerImage(), units.images())
+                .add(times(prices.inputCostPerPixel(), units.pixels()))
+                .add(times(prices.inputCostPerCharacter(), units.characters()))
+                .add(times(prices.inputCostPerSecond(), units.seconds()))
+                .add(times(prices.inputCostPerQuery(), units.queries()));
+        return new Cost(BigDecimal.valueOf(tokens.dollars()).add(unitDollars).doubleValue(), true);
+    }
+
+    private static BigDecimal times(OptionalDouble price, double units) {
+        return price.isPresent() ? BigDecimal.valueOf(price.getAsDouble()).multiply(BigDecimal.valueOf(units)) : BigDecimal.ZERO;
     }
 
     /**

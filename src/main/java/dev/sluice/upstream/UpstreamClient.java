@@ -56,8 +56,10 @@ public final class UpstreamClient {
         long deadlineMs = Math.max(1, deadline.toMillis());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setConnectTimeout(deadlineMs)
-                .putHeader("Content-Type", "application/json");
+                .setConnectTimeout(deadlineMs);
+        if (!request.headers().containsKey(UpstreamRequest.CONTENT_TYPE)) {
+            options.putHeader(UpstreamRequest.CONTENT_TYPE, "application/json");
+        }
         target(options, request.url());
         for (Map.Entry<String, String> header : request.headers().entrySet()) {
             options.putHeader(header.getKey(), header.getValue());

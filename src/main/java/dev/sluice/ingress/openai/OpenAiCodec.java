@@ -9,7 +9,9 @@ import dev.sluice.llm.Operation;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * OpenAI's entry APIs: chat completions, text completions and embeddings. A body is checked
+ * OpenAI's JSON entry APIs: chat completions, text completions, embeddings, image
+ * generations, speech, moderations, and the rerank API LiteLLM serves beside them (Cohere's
+ * shape). A body is checked
  * just enough to route it: a JSON object with a string {@code model} and the input field its
  * operation requires. Everything else is the upstream's to judge, and errors read as
  * OpenAI's own do.
@@ -18,6 +20,16 @@ public final class OpenAiCodec implements IngressCodec {
     public static final OpenAiCodec CHAT_COMPLETIONS = new OpenAiCodec(Operation.CHAT_COMPLETIONS, "chat_completions");
     public static final OpenAiCodec COMPLETIONS = new OpenAiCodec(Operation.COMPLETIONS, "completions");
     public static final OpenAiCodec EMBEDDINGS = new OpenAiCodec(Operation.EMBEDDINGS, "embeddings");
+    public static final OpenAiCodec IMAGE_GENERATIONS = new OpenAiCodec(Operation.IMAGE_GENERATIONS, "image_generations");
+    public static final OpenAiCodec AUDIO_SPEECH = new OpenAiCodec(Operation.AUDIO_SPEECH, "audio_speech");
+    public static final OpenAiCodec MODERATIONS = new OpenAiCodec(Operation.MODERATIONS, "moderations");
+    public static final OpenAiCodec RERANK = new OpenAiCodec(Operation.RERANK, "rerank");
+
+    /**
+     * The group a moderation names when it names none: OpenAI's own default moderation model,
+     * which a config serves by naming a group so.
+     */
+    public static final String DEFAULT_MODERATION_GROUP = "omni-moderation-latest";
 
     private final Operation operation;
     private final String name;
@@ -45,11 +57,19 @@ public final class OpenAiCodec implements IngressCodec {
     @Override
     public ModelRequest decode(Buffer bytes) {
         ObjectNode body = OpenAiFields.object(bytes);
-        String group = OpenAiFields.requireString(body, "model");
+        String group = operation == Operation.MODERATIONS && body.path("model").isMissingNode() ? DEFAULT_MODERATION_GROUP
+                : OpenAiFields.requireString(body, "model");
         switch (operation) {
             case CHAT_COMPLETIONS -> OpenAiFields.requireMessages(body);
             case COMPLETIONS -> OpenAiFields.requireStringOrArray(body, "prompt");
-            case EMBEDDINGS -> OpenAiFields.requireStringOrArray(body, "input");
+            case EMBEDDINGS, MODERATIONS -> OpenAiFields.requireStringOrArray(body, "input");
+            case IMAGE_GENERATIONS -> OpenAiFields.requireString(body, "prompt");
+            case AUDIO_SPEECH -> OpenAiFields.requireString(body, "input");
+            case RERANK -> {
+                OpenAiFields.requireString(body, "query");
+                OpenAiFields.requireArray(body, "documents");
+            }
+            default -> throw new IllegalStateException(operation + " is not a JSON call of OpenAI's API");
         }
         boolean stream = false;
         JsonNode streamNode = body.get("stream");

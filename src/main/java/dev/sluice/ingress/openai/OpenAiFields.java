@@ -75,6 +75,16 @@ public final class OpenAiFields {
         }
     }
 
+    static void requireArray(ObjectNode body, String field) {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            throw missing(field);
+        }
+        if (!value.isArray()) {
+            throw invalidType(field, "an array", value);
+        }
+    }
+
     static ApiError missing(String field) {
         return ApiError.invalidRequest("Missing required parameter: '" + field + "'.", field, "missing_required_parameter");
     }

@@ -87,6 +87,12 @@ public final class AzureProvider implements Provider {
         return new UpstreamRequest(url, headers, Json.bytes(body));
     }
 
+    /** Azure OpenAI serves OpenAI's image and audio calls too; it has no moderations or rerank. */
+    @Override
+    public boolean serves(Operation operation) {
+        return operation != Operation.MODERATIONS && operation != Operation.RERANK;
+    }
+
     @Override
     public Optional<Secret> key(Deployment deployment) {
         return deployment.params().apiKey()

@@ -79,7 +79,7 @@ public final class GeminiProvider implements Provider {
                 yield new UpstreamRequest(models + ":batchEmbedContents", headers, GeminiEmbeddings.body(model, inputs),
                         inputs.droppedParams());
             }
-            case COMPLETIONS, RESPONSES -> throw new IllegalArgumentException(
+            default -> throw new IllegalArgumentException(
                     endpoint.path() + ": not served by Gemini (expected: /chat/completions or /embeddings)");
         };
     }

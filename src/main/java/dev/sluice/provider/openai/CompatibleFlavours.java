@@ -24,5 +24,7 @@ public final class CompatibleFlavours {
             new CompatibleFlavour("mistral", Optional.of("https://api.mistral.ai/v1"), "MISTRAL_API_KEY", false),
             new CompatibleFlavour("fireworks_ai", Optional.of("https://api.fireworks.ai/inference/v1"), "FIREWORKS_AI_API_KEY", false),
             new CompatibleFlavour("xai", Optional.of("https://api.x.ai/v1"), "XAI_API_KEY", false),
-            new CompatibleFlavour("perplexity", Optional.of("https://api.perplexity.ai"), "PERPLEXITYAI_API_KEY", false));
+            new CompatibleFlavour("perplexity", Optional.of("https://api.perplexity.ai"), "PERPLEXITYAI_API_KEY", false),
+            new CompatibleFlavour("cohere", Optional.of("https://api.cohere.com/v1"), "COHERE_API_KEY", false),
+            new CompatibleFlavour("jina_ai", Optional.of("https://api.jina.ai/v1"), "JINA_AI_API_KEY", false));
 }

@@ -61,6 +61,11 @@ public final class OpenAiCompatibleProvider implements Provider {
         return RESPONSES.answer(request, body, this::normaliseSuccess);
     }
 
+    @Override
+    public boolean serves(Operation operation) {
+        return CompatibleOperations.serves(flavour.prefix(), operation);
+    }
+
     private boolean servesResponses() {
         return flavour.prefix().equals("openai");
     }

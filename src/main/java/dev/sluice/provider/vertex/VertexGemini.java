@@ -53,7 +53,7 @@ final class VertexGemini implements VertexFamily {
                 yield new UpstreamRequest(endpoints.publisherModel(deployment, "google", "predict"), headers,
                         Json.bytes(VertexEmbeddings.body(inputs)), inputs.droppedParams());
             }
-            case COMPLETIONS, RESPONSES -> throw new IllegalArgumentException(
+            default -> throw new IllegalArgumentException(
                     operation.path() + ": not served by Gemini on Vertex AI (expected: /chat/completions or /embeddings)");
         };
     }

@@ -1,0 +1,74 @@
+package dev.sluice.call;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureClass;
+import dev.sluice.failure.FailureClassifier;
+import dev.sluice.llm.Operation;
+import dev.sluice.provider.OpenAiShape;
+import dev.sluice.provider.Provider;
+import dev.sluice.provider.stream.StreamFailure;
+import dev.sluice.router.AttemptPlan;
+import dev.sluice.router.AttemptResult;
+import dev.sluice.spend.BilledUnits;
+import dev.sluice.spend.TokenUsage;
+import dev.sluice.upstream.UpstreamExchange;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The 2xx answer of a call that is not chat-like (images, speech, transcriptions,
+ * moderations, rerank): relayed as the deployment wrote it, and billed by what it made
+ * ({@link CallUnits}) besides any tokens its {@code usage} reports. JSON must be one JSON
+ * object; audio and the plain-text formats of a transcription pass as they came, with the
+ * upstream's {@code Content-Type}. Nothing here is a chat answer, so no answer guardrail
+ * reads it and no tokens are counted that the answer did not report.
+ */
+final class UnitBilledAnswers {
+    private static final String JSON = "application/json";
+
+    private UnitBilledAnswers() {}
+
+    static Future<AttemptResult<Answer>> whole(CallServices services, ModelCall call, AttemptPlan plan, Provider provider,
+            UpstreamExchange exchange, long opened) {
+        Operation operation = call.decoded().operation();
+        int status = exchange.status();
+        return exchange.body().transform(read -> {
+            if (read.failed()) {
+                return failed(FailureClassifier.fromTransport(exchange.failure(read.cause())));
+            }
+            String type = exchange.headers().get("Content-Type");
+            boolean json = type != null && type.regionMatches(true, 0, JSON, 0, JSON.length());
+            Buffer body = read.result();
+            TokenUsage usage = TokenUsage.NONE;
+            ObjectNode tree = null;
+            if (json || !operation.answersMedia()) {
+                Optional<OpenAiShape.ShapedAnswer> shaped;
+                try {
+                    shaped = provider.normaliseSuccess(call.decoded(), body);
+                } catch (StreamFailure refusal) {
+                    return failed(refusal.failure());
+                }
+                if (shaped.isEmpty()) {
+                    return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
+                }
+                usage = TokenUsage.of(shaped.get().usage()).orElse(TokenUsage.NONE);
+                tree = shaped.get().tree();
+                body = shaped.get().body();
+                type = JSON;
+            }
+            BilledUnits units = CallUnits.of(operation, call.decoded().body(), tree);
+            services.router().signals().served(plan.deployment(), usage.promptTokens() + usage.completionTokens(),
+                    Duration.ofNanos(services.nanoTime().getAsLong() - opened),
+                    (int) Math.min(Integer.MAX_VALUE, usage.completionTokens()), false);
+            return Future.succeededFuture(AttemptResult.served(new Answer.Whole(status, body,
+                    type == null ? "application/octet-stream" : type, exchange.headers(), usage, units)));
+        });
+    }
+
+    private static Future<AttemptResult<Answer>> failed(Failure failure) {
+        return Future.succeededFuture(AttemptResult.failed(failure));
+    }
+}
