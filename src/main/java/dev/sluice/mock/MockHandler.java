@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * Answers every request an OpenAI mock receives: chat completions, text completions,
- * embeddings and the Responses API ({@code POST /v1/responses}, see {@link MockResponsesApi}).
+ * embeddings and the Responses API ({@code POST /v1/responses}, see {@link MockResponsesApi});
+ * images, audio, moderations and rerank are {@link MockMediaApi}'s.
  * The order, top to bottom: route → read the body → pick the mode (counting {@code times}) →
  * record the call → refuse a body that is not a JSON object, or (Responses) an input of the
  * wrong shape or an unknown {@code previous_response_id} → raise the mode's error, if any →
@@ -31,6 +32,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
     private final MockReplies replies;
     private final MockStreamEvents streamEvents;
     private final MockResponsesApi responses;
+    private final MockMediaApi media;
 
     MockHandler(Vertx vertx, MockOptions options, MockModeSchedule schedule, MockLedger ledger, Clock clock) {
         this.vertx = vertx;
@@ -42,6 +44,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
         this.replies = new MockReplies(options.name(), clock);
         this.streamEvents = new MockStreamEvents(replies);
         this.responses = new MockResponsesApi(clock, errors, replies);
+        this.media = new MockMediaApi(vertx, options, ledger, errors, new MockMediaReplies(options, clock));
     }
 
     @Override
@@ -53,6 +56,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
             case UNKNOWN -> request.body().onComplete(ignored -> MockResponses.error(
                     request.response(), errors.unknownRoute(request.method().name(), request.path())));
             case CHAT, COMPLETION, EMBEDDING, RESPONSES -> request.body().onSuccess(body -> serveModelCall(request, route, body));
+            case IMAGES, SPEECH, TRANSCRIPTION, TRANSLATION, MODERATION, RERANK -> media.serve(request, route, schedule.next());
         }
     }
 

@@ -4,8 +4,9 @@ import io.vertx.core.http.HttpMethod;
 
 /**
  * What a request asks for, read from its method and path alone. OpenAI's paths
- * ({@code /chat/completions}, {@code /completions}, {@code /embeddings}, {@code /responses})
- * are accepted with or without the {@code /v1} prefix; Azure's
+ * ({@code /chat/completions}, {@code /completions}, {@code /embeddings}, {@code /responses},
+ * {@code /images/generations}, {@code /audio/speech}, {@code /audio/transcriptions},
+ * {@code /audio/translations}, {@code /moderations}) and Cohere's {@code /rerank} are accepted with or without the {@code /v1} prefix; Azure's
  * {@code /openai/deployments/{deployment}/...} paths name the model in the path.
  *
  * @param deployment the Azure deployment, or {@code null} for OpenAI paths
@@ -13,11 +14,17 @@ import io.vertx.core.http.HttpMethod;
 record MockRoute(Kind kind, String deployment) {
 
     enum Kind {
-        CHAT, COMPLETION, EMBEDDING, RESPONSES, MODELS, ROOT, UNKNOWN;
+        CHAT, COMPLETION, EMBEDDING, RESPONSES, IMAGES, SPEECH, TRANSCRIPTION, TRANSLATION, MODERATION, RERANK, MODELS, ROOT,
+        UNKNOWN;
 
         /** A call that reaches a model: counted, recorded and subject to the mode. */
         boolean isModelCall() {
-            return this == CHAT || this == COMPLETION || this == EMBEDDING || this == RESPONSES;
+            return this != MODELS && this != ROOT && this != UNKNOWN;
+        }
+
+        /** One of the image, audio, moderation and rerank calls {@link MockMediaApi} answers. */
+        boolean isMedia() {
+            return isModelCall() && this != CHAT && this != COMPLETION && this != EMBEDDING && this != RESPONSES;
         }
     }
 
@@ -50,8 +57,22 @@ record MockRoute(Kind kind, String deployment) {
             case "/completions" -> COMPLETION;
             case "/embeddings" -> EMBEDDING;
             case "/responses" -> RESPONSES;
-            default -> UNKNOWN;
+            default -> media(operation, null);
         };
+    }
+
+    /** The image, audio, moderation and rerank paths ({@code /v2/rerank} too), or an unknown route. */
+    private static MockRoute media(String operation, String deployment) {
+        Kind kind = switch (operation) {
+            case "/images/generations" -> Kind.IMAGES;
+            case "/audio/speech" -> Kind.SPEECH;
+            case "/audio/transcriptions" -> Kind.TRANSCRIPTION;
+            case "/audio/translations" -> Kind.TRANSLATION;
+            case "/moderations" -> Kind.MODERATION;
+            case "/rerank", "/v2/rerank" -> Kind.RERANK;
+            default -> Kind.UNKNOWN;
+        };
+        return kind == Kind.UNKNOWN ? UNKNOWN : new MockRoute(kind, deployment);
     }
 
     /** {@code rest} is what follows {@code /openai/deployments/}: {@code NAME/operation}. */
@@ -65,7 +86,7 @@ record MockRoute(Kind kind, String deployment) {
             case "/chat/completions" -> new MockRoute(Kind.CHAT, deployment);
             case "/completions" -> new MockRoute(Kind.COMPLETION, deployment);
             case "/embeddings" -> new MockRoute(Kind.EMBEDDING, deployment);
-            default -> UNKNOWN;
+            default -> media(rest.substring(slash), deployment);
         };
     }
 }
