@@ -76,12 +76,13 @@ class HealthCheckSettingsTest {
                   - {model_name: text, litellm_params: {model: openai/b}, model_info: {mode: completion}}
                   - {model_name: vectors, litellm_params: {model: openai/c}, model_info: {mode: embedding}}
                   - {model_name: images, litellm_params: {model: openai/d}, model_info: {mode: image_generation}}
+                  - {model_name: batches, litellm_params: {model: openai/f}, model_info: {mode: batch}}
                   - {model_name: plain, litellm_params: {model: openai/e}}
                 """);
 
         assertThat(config.deployments()).extracting(d -> d.info().mode().orElse(null))
-                .containsExactly(ModelMode.CHAT, ModelMode.COMPLETION, ModelMode.EMBEDDING, null, null);
-        assertThat(config.ignoredKeys()).containsExactly("model_list[3].model_info.mode");
+                .containsExactly(ModelMode.CHAT, ModelMode.COMPLETION, ModelMode.EMBEDDING, ModelMode.IMAGE_GENERATION, null, null);
+        assertThat(config.ignoredKeys()).containsExactly("model_list[4].model_info.mode");
     }
 
     @Test

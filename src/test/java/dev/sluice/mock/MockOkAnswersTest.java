@@ -172,12 +172,12 @@ class MockOkAnswersTest {
     void unknownRoutesAndWrongMethodsAre404InOpenAisShape() {
         MockUpstream mock = mocks.start("primary", MockMode.OK);
 
-        HttpResponse<String> unknown = client.post(mock, "/v1/images/generations", "{}");
+        HttpResponse<String> unknown = client.post(mock, "/v1/images/variations", "{}");
         HttpResponse<String> wrongMethod = client.get(mock, "/v1/chat/completions");
 
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).at("/error/message").asText())
-                .isEqualTo("[primary] Invalid URL (POST /v1/images/generations)");
+                .isEqualTo("[primary] Invalid URL (POST /v1/images/variations)");
         assertThat(json(unknown).at("/error/type").asText()).isEqualTo("invalid_request_error");
         assertThat(wrongMethod.statusCode()).isEqualTo(404);
         assertThat(json(wrongMethod).at("/error/message").asText())
