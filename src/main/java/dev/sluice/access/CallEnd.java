@@ -34,15 +34,10 @@ public record CallEnd(String group, Optional<Deployment> deployment, long prompt
         Objects.requireNonNull(units, "units");
     }
 
-    /** A call billed by its tokens only. */
-    public CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status,
-            long cacheReadTokens, long cacheWriteTokens) {
-        this(group, deployment, promptTokens, completionTokens, status, cacheReadTokens, cacheWriteTokens, BilledUnits.NONE);
-    }
 
     /** A call whose prompt used no cache. */
     public CallEnd(String group, Optional<Deployment> deployment, long promptTokens, long completionTokens, int status) {
-        this(group, deployment, promptTokens, completionTokens, status, 0, 0);
+        this(group, deployment, promptTokens, completionTokens, status, 0, 0, BilledUnits.NONE);
     }
 
     /** A call of {@code deployment} that used {@code usage}. */

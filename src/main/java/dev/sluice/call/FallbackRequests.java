@@ -84,6 +84,6 @@ final class FallbackRequests {
             body.set(field.getKey(), field.getValue().deepCopy());
         }
         return new ModelRequest(request.operation(), request.dialect(), body, request.group(), request.stream(),
-                request.vendorHeaders(), body);
+                request.vendorHeaders(), body, request.form());
     }
 }

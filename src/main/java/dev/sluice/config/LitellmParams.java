@@ -58,16 +58,6 @@ public record LitellmParams(
         unsetVariables = List.copyOf(unsetVariables);
     }
 
-    /** Parameters that price nothing apart from tokens. */
-    public LitellmParams(String model, String provider, String providerModel, Optional<String> apiBase, Optional<Secret> apiKey,
-            Optional<String> apiVersion, OptionalInt rpm, OptionalInt tpm, OptionalDouble weight, OptionalInt order,
-            Optional<Duration> timeout, Optional<Duration> streamTimeout, OptionalInt maxRetries, Optional<Duration> cooldownTime,
-            OptionalDouble inputCostPerToken, OptionalDouble outputCostPerToken, List<String> guardrails, List<String> tags,
-            VendorParams vendor) {
-        this(model, provider, providerModel, apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout, streamTimeout,
-                maxRetries, cooldownTime, inputCostPerToken, outputCostPerToken, guardrails, tags, vendor, List.of(),
-                UnitPrices.NONE);
-    }
 
     /** The same parameters with {@code replaced} vendor parameters. */
     public LitellmParams withVendor(VendorParams replaced) {

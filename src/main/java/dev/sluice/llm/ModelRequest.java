@@ -37,15 +37,10 @@ public record ModelRequest(Operation operation, Dialect dialect, ObjectNode body
         Objects.requireNonNull(form, "form");
     }
 
-    /** A call sent as JSON. */
-    public ModelRequest(Operation operation, Dialect dialect, ObjectNode body, String group, boolean stream,
-            Map<String, String> vendorHeaders, ObjectNode callerBody) {
-        this(operation, dialect, body, group, stream, vendorHeaders, callerBody, Optional.empty());
-    }
 
     /** A call written in OpenAI's form that addresses no header to a vendor. */
     public ModelRequest(Operation operation, Dialect dialect, ObjectNode body, String group, boolean stream) {
-        this(operation, dialect, body, group, stream, Map.of(), body);
+        this(operation, dialect, body, group, stream, Map.of(), body, Optional.empty());
     }
 
     /**

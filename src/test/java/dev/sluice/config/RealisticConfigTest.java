@@ -82,7 +82,7 @@ class RealisticConfigTest {
                 OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2), OptionalInt.empty(),
                 Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
                 OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), List.of(),
-                VendorParams.NONE.withDropParams(true), List.of()));
+                VendorParams.NONE.withDropParams(true), List.of(), UnitPrices.NONE));
         assertThat(azure.info().maxInputTokens()).hasValue(128000);
 
         Deployment openai = config.deployments().get(1);

@@ -12,6 +12,7 @@ import dev.sluice.config.Deployment;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Each adapter's URL, headers and body as the upstream will receive them. */
@@ -90,7 +91,7 @@ class ProvidersTest {
     void azureServesACallerOfTheResponsesApiAtItsOwnResponsesRoute() throws Exception {
         ObjectNode callers = (ObjectNode) dev.sluice.json.Json.parse("{\"model\":\"g\",\"input\":\"hi\",\"fallbacks\":[\"x\"]}".getBytes());
         ModelRequest request = new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, BODY, "g", false, Map.of(),
-                callers);
+                callers, Optional.empty());
         Deployment old = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', api_key: az-1, api_version: '2024-06-01'");
         Deployment preview = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', api_version: '2025-04-01-preview'");
         Deployment bridged = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', use_responses_api: false");

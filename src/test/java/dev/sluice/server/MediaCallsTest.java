@@ -199,6 +199,21 @@ class MediaCallsTest {
     }
 
     @Test
+    void aKeyCallsOnlyTheGroupsItMay() throws IOException {
+        String key = json(post("/key/generate", "{\"models\":[\"speech\"]}")).path("key").asText();
+
+        HttpResponse<String> allowed = gateway.post("/v1/audio/speech", "{\"model\":\"speech\",\"input\":\"hi\"}",
+                "Authorization", "Bearer " + key);
+        HttpResponse<String> denied = gateway.post("/v1/images/generations", "{\"model\":\"images\",\"prompt\":\"a kite\"}",
+                "Authorization", "Bearer " + key);
+
+        assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
+        assertThat(denied.statusCode()).isEqualTo(401);
+        assertThat(json(denied).path("error").path("type").asText()).isEqualTo("key_model_access_denied");
+        assertThat(json(denied).path("error").path("message").asText()).contains("Tried to access images");
+    }
+
+    @Test
     void anUnknownGroupIsAnsweredAsForChat() throws IOException {
         HttpResponse<String> response = post("/v1/audio/speech", "{\"model\":\"nope\",\"input\":\"hi\"}");
         HttpResponse<String> chat = post("/v1/chat/completions", "{\"model\":\"nope\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");

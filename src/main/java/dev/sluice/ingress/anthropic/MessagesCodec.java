@@ -80,7 +80,7 @@ public final class MessagesCodec implements IngressCodec {
             openAi = ApproximateChat.of(group, turns(body), stream, untranslatable.getMessage());
             GatewayFields.copy(body, openAi);
         }
-        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi, group, stream, Map.of(), body);
+        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi, group, stream, Map.of(), body, Optional.empty());
     }
 
     @Override

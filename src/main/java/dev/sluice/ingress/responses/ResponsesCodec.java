@@ -96,7 +96,7 @@ public final class ResponsesCodec implements IngressCodec {
             chat.putObject("stream_options").put("include_usage", true);
         }
         GatewayFields.copy(body, chat);
-        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, chat, group, stream, Map.of(), body);
+        return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES, chat, group, stream, Map.of(), body, Optional.empty());
     }
 
     /** The turns of a Responses body, its instructions first, for {@link ApproximateChat}. */

@@ -26,6 +26,7 @@ import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Claude on Bedrock for a Messages API caller: InvokeModel's request layout, answer and stream, without a network. */
@@ -55,7 +56,7 @@ class BedrockClaudeTest {
     /** A Messages API call as its codec decodes it: the OpenAI form beside the caller's own body. */
     private static ModelRequest messages(boolean stream, String extraFields, Map<String, String> headers) throws Exception {
         return new ModelRequest(Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC, openAi(stream), "g", stream, headers,
-                json(MESSAGES.formatted(stream, extraFields)));
+                json(MESSAGES.formatted(stream, extraFields)), Optional.empty());
     }
 
     private static ModelRequest openAiCall() throws Exception {
