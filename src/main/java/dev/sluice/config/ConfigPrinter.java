@@ -54,6 +54,12 @@ public final class ConfigPrinter {
             optional(yaml, 3, "cooldown_time", params.cooldownTime().map(YamlWriter::seconds));
             optional(yaml, 3, "input_cost_per_token", text(params.inputCostPerToken()));
             optional(yaml, 3, "output_cost_per_token", text(params.outputCostPerToken()));
+            UnitPrices units = params.unitPrices();
+            optional(yaml, 3, "output_cost_per_image", text(units.outputCostPerImage()));
+            optional(yaml, 3, "input_cost_per_pixel", text(units.inputCostPerPixel()));
+            optional(yaml, 3, "input_cost_per_character", text(units.inputCostPerCharacter()));
+            optional(yaml, 3, "input_cost_per_second", text(units.inputCostPerSecond()));
+            optional(yaml, 3, "input_cost_per_query", text(units.inputCostPerQuery()));
             if (!params.guardrails().isEmpty()) {
                 yaml.entry(3, "guardrails", YamlWriter.strings(params.guardrails()), null);
             }

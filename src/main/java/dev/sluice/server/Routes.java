@@ -9,6 +9,7 @@ import dev.sluice.http.Drain;
 import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
+import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.anthropic.MessagesCodec;
 import dev.sluice.ingress.responses.ResponsesEndpoints;
 import dev.sluice.ingress.openai.AudioFormCodec;
@@ -127,7 +128,7 @@ public final class Routes implements Handler<HttpServerRequest> {
     }
 
     /** A model call through the pipeline, decoded by {@code codec}. */
-    private static Route call(ModelCallPipeline calls, dev.sluice.ingress.IngressCodec codec) {
+    private static Route call(ModelCallPipeline calls, IngressCodec codec) {
         return new Route(HttpMethod.POST, r -> calls.handle(r, codec));
     }
 

@@ -147,6 +147,23 @@ class HealthEndpointTest {
     }
 
     @Test
+    void moderationAndRerankDeploymentsAreProbedWithTheirOwnCall() throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: mod, litellm_params: {model: openai/mod-model, api_base: %1$s}, model_info: {id: m, mode: moderation}}
+                          - {model_name: rank, litellm_params: {model: hosted_vllm/rank-model, api_base: %1$s}, model_info: {id: r, mode: rerank}}
+                        """.formatted(upstream.baseUrl()))) {
+            JsonNode body = json(gateway.get("/health"));
+
+            assertThat(body.path("healthy_count").asInt()).as(body.toString()).isEqualTo(2);
+            assertThat(upstream.receivedBodies()).containsExactlyInAnyOrder(
+                    Json.parse("{\"model\": \"mod-model\", \"input\": \"ping\"}".getBytes()),
+                    Json.parse("{\"model\": \"rank-model\", \"query\": \"ping\", \"documents\": [\"ping\"]}".getBytes()));
+        }
+    }
+
+    @Test
     void needsAKeyWhenAMasterKeyIsSetAndLeavesTheProbeRoutesOpen() {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""

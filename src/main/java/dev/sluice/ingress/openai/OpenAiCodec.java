@@ -57,7 +57,7 @@ public final class OpenAiCodec implements IngressCodec {
     @Override
     public ModelRequest decode(Buffer bytes) {
         ObjectNode body = OpenAiFields.object(bytes);
-        String group = operation == Operation.MODERATIONS && body.path("model").isMissingNode() ? DEFAULT_MODERATION_GROUP
+        String group = operation == Operation.MODERATIONS && !body.hasNonNull("model") ? DEFAULT_MODERATION_GROUP
                 : OpenAiFields.requireString(body, "model");
         switch (operation) {
             case CHAT_COMPLETIONS -> OpenAiFields.requireMessages(body);
