@@ -214,6 +214,24 @@ class MediaCallsTest {
     }
 
     @Test
+    void aKeysBudgetCountsWhatItsImagesCost() throws IOException {
+        String key = json(post("/key/generate", "{\"max_budget\":0.1}")).path("key").asText();
+        String image = "{\"model\":\"images\",\"prompt\":\"a kite\"}";
+
+        HttpResponse<String> first = gateway.post("/v1/images/generations", image, "Authorization", "Bearer " + key);
+        HttpResponse<String> second = gateway.post("/v1/images/generations", image, "Authorization", "Bearer " + key);
+        HttpResponse<String> third = gateway.post("/v1/images/generations", image, "Authorization", "Bearer " + key);
+
+        // 0.04 an image: the first three find 0, 0.04 and 0.08 spent, under the budget of 0.1; the fourth finds 0.12.
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(third.statusCode()).isEqualTo(200);
+        HttpResponse<String> fourth = gateway.post("/v1/images/generations", image, "Authorization", "Bearer " + key);
+        assertThat(fourth.statusCode()).isEqualTo(400);
+        assertThat(json(fourth).path("error").path("type").asText()).isEqualTo("budget_exceeded");
+    }
+
+    @Test
     void anUnknownGroupIsAnsweredAsForChat() throws IOException {
         HttpResponse<String> response = post("/v1/audio/speech", "{\"model\":\"nope\",\"input\":\"hi\"}");
         HttpResponse<String> chat = post("/v1/chat/completions", "{\"model\":\"nope\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
