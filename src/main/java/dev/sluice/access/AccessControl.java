@@ -44,6 +44,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * the store), admits a model call by the caller's model access, budgets and rate limits, and
  * gates its fallbacks. Shared by every event loop; thread-safe.
  *
- * <p>The checks of a model call, in order: the key may use the group (else 401), no budget of
+ * <p>The checks of a model call, in order: the key may use the model (else 403), no budget of
  * the key, its team or its key's budget for the group is spent (else 400
  * {@code budget_exceeded}), its rate limits admit it (else 429 with {@code Retry-After}). A call
  * refused by one check consumes nothing of the others.
@@ -72,6 +73,7 @@ public final class AccessControl {
     private final Clock clock;
     private final LongSupplier nanoTime;
     private final AuthThrottle throttle;
+    private final Supplier<Map<String, List<String>>> accessGroups;
 
     /**
      * Where calls' money is counted.
@@ -92,9 +94,12 @@ public final class AccessControl {
     /**
      * @param directory the store's keys; empty when no store is open, and then only the master
      *                  key is known
+     * @param accessGroups each {@code model_info.access_groups} name to the groups in it, as
+     *                     served right now (read on every check: deployments change at run time)
      */
     public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, RateLimiter limits, Ledger ledger,
-            TimeSource time) {
+            TimeSource time, Supplier<Map<String, List<String>>> accessGroups) {
+        this.accessGroups = accessGroups;
         Clock clock = time.clock();
         LongSupplier nanoTime = time.ticker();
         SpendCounters counters = ledger.counters();
@@ -206,7 +211,9 @@ public final class AccessControl {
      * until it ends ({@link BudgetReserver}). Completes on the calling event loop; budgets and
      * rate limits shared with other replicas may take a round trip to the store they share.
      */
-    public Future<CallTicket> admit(Caller caller, String group, String callId, List<String> tags, DoubleSupplier estimate) {
+    public Future<CallTicket> admit(Caller caller, CalledModel called, String callId, List<String> tags,
+            DoubleSupplier estimate) {
+        String group = called.group();
         if (!spend.accepting()) {
             return Future.failedFuture(new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store "
                     + "is unreachable and the spend journal is full. Calls resume as soon as the store is back.", null,
@@ -217,7 +224,7 @@ public final class AccessControl {
         if (!(caller instanceof Caller.Keyed keyed)) {
             return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
         }
-        Optional<ApiError> refusal = ModelAccess.refusal(keyed, group);
+        Optional<ApiError> refusal = ModelAccess.refusal(keyed, called, accessGroups.get());
         if (refusal.isPresent()) {
             return Future.failedFuture(refusal.get());
         }
@@ -266,7 +273,7 @@ public final class AccessControl {
             return FallbackGate.OPEN;
         }
         return target -> {
-            if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, target.name())) {
+            if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, CalledModel.of(target.name()), accessGroups.get())) {
                 return Optional.of(SkipReason.NO_ACCESS);
             }
             if (!general.enforceFallbackBudget()) {
@@ -329,13 +336,18 @@ public final class AccessControl {
      * Why {@code caller} may not call {@code group}, worded as the model access error of a call,
      * or empty when it may: for a route that reads a group without calling it (token counts).
      */
-    public Optional<ApiError> modelRefusal(Caller caller, String group) {
-        return caller instanceof Caller.Keyed keyed ? ModelAccess.refusal(keyed, group) : Optional.empty();
+    public Optional<ApiError> modelRefusal(Caller caller, CalledModel called) {
+        return caller instanceof Caller.Keyed keyed ? ModelAccess.refusal(keyed, called, accessGroups.get()) : Optional.empty();
     }
 
     /** Whether {@code caller} may call {@code group}: every caller but a key limited to other groups. */
     public boolean mayUse(Caller caller, String group) {
-        return !(caller instanceof Caller.Keyed keyed) || ModelAccess.allows(keyed, group);
+        return mayUse(caller, CalledModel.of(group));
+    }
+
+    /** Whether {@code caller} may make {@code called}. */
+    public boolean mayUse(Caller caller, CalledModel called) {
+        return !(caller instanceof Caller.Keyed keyed) || ModelAccess.allows(keyed, called, accessGroups.get());
     }
 
     /**

@@ -1,14 +1,24 @@
 package dev.sluice.access;
 
 import dev.sluice.api.ApiError;
+import dev.sluice.router.WildcardPattern;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * Which model groups a key may call: those in its {@code models} and, for a key of a team,
- * also in the team's. An empty list allows every group, as do LiteLLM's
- * {@code all-proxy-models} and {@code *}; a key's {@code all-team-models} allows what its
- * team allows.
+ * Which models a key may call, read as LiteLLM reads a key's and a team's {@code models}:
+ * <ul>
+ *   <li>an empty list, {@code all-proxy-models} or {@code *} allows every model; a key's
+ *       {@code all-team-models} allows what its team allows;
+ *   <li>a group's name allows that group;
+ *   <li>an entry with a {@code *} ({@code openai/*}) allows every name it matches;
+ *   <li>the name of a {@code model_info.access_groups} entry allows every group in that access group.
+ * </ul>
+ * A call passes a list when either the name it asked for or the group serving it passes
+ * (LiteLLM's rule for an alias: the alias or the model it stands for). A key of a team must
+ * pass both its own list and its team's. A refusal is LiteLLM's 403.
  */
 final class ModelAccess {
     static final String ALL_PROXY_MODELS = "all-proxy-models";
@@ -16,34 +26,47 @@ final class ModelAccess {
 
     private ModelAccess() {}
 
-    static boolean allows(Caller.Keyed caller, String group) {
-        return refusal(caller, group).isEmpty();
+    static boolean allows(Caller.Keyed caller, CalledModel called, Map<String, List<String>> accessGroups) {
+        return refusal(caller, called, accessGroups).isEmpty();
     }
 
-    /** The 401 for a group the key or its team may not call; empty when it may. */
-    static Optional<ApiError> refusal(Caller.Keyed caller, String group) {
+    /** The 403 for a model the key or its team may not call; empty when it may. */
+    static Optional<ApiError> refusal(Caller.Keyed caller, CalledModel called, Map<String, List<String>> accessGroups) {
         List<String> keyModels = caller.key().models();
-        boolean teamDecides = keyModels.contains(ALL_TEAM_MODELS);
-        if (!teamDecides && !allowsAll(keyModels) && !keyModels.contains(group)) {
-            return Optional.of(denied("key", caller.label(), keyModels, group));
+        if (!keyModels.contains(ALL_TEAM_MODELS) && !grants(keyModels, called, accessGroups)) {
+            return Optional.of(denied("key", keyModels, called.asked()));
         }
         if (caller.team().isPresent()) {
             List<String> teamModels = caller.team().get().models();
-            if (!allowsAll(teamModels) && !teamModels.contains(group)) {
-                return Optional.of(denied("team", caller.team().get().teamId(), teamModels, group));
+            if (!grants(teamModels, called, accessGroups)) {
+                return Optional.of(denied("team", teamModels, called.asked()));
             }
         }
         return Optional.empty();
     }
 
-    private static boolean allowsAll(List<String> models) {
-        return models.isEmpty() || models.contains(ALL_PROXY_MODELS) || models.contains("*");
+    private static boolean grants(List<String> models, CalledModel called, Map<String, List<String>> accessGroups) {
+        if (models.isEmpty() || models.contains(ALL_PROXY_MODELS) || models.contains("*")) {
+            return true;
+        }
+        return grants(models, called.asked(), accessGroups) || grants(models, called.group(), accessGroups);
     }
 
-    private static ApiError denied(String who, String name, List<String> models, String group) {
-        return new ApiError(401, who + "_model_access_denied",
-                who.substring(0, 1).toUpperCase() + who.substring(1) + " not allowed to access model. This " + who + " ("
-                        + name + ") can only access models=" + models + ". Tried to access " + group + ".",
-                "model", "model_access_denied");
+    private static boolean grants(List<String> models, String name, Map<String, List<String>> accessGroups) {
+        for (String entry : models) {
+            if (entry.equals(name)
+                    || WildcardPattern.isPattern(entry) && WildcardPattern.of(entry).matches(name)
+                    || accessGroups.getOrDefault(entry, List.of()).contains(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** LiteLLM's wording, its list written as Python writes one: {@code models=['a', 'b']}. */
+    private static ApiError denied(String who, List<String> models, String asked) {
+        String listed = models.stream().map(m -> "'" + m + "'").collect(Collectors.joining(", ", "[", "]"));
+        return new ApiError(403, who + "_model_access_denied", who + " not allowed to access model. This " + who
+                + " can only access models=" + listed + ". Tried to access " + asked, "model", "403");
     }
 }

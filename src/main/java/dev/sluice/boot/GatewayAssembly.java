@@ -103,7 +103,7 @@ final class GatewayAssembly {
         ModelCatalog catalog = new BundledModelCatalog();
         Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
                 new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
-        AccessControl access = accessControl(accounts, catalog, shared, metrics);
+        AccessControl access = accessControl(accounts, catalog, shared, metrics, models);
         Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
@@ -125,7 +125,7 @@ final class GatewayAssembly {
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
-                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock());
+                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings);
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 new OpenConnections(config.general().edge().maxOpenConnections()),
                 new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));
@@ -185,7 +185,7 @@ final class GatewayAssembly {
      * replicas and through a database outage; rate limits are wherever {@code shared} keeps them.
      */
     private AccessControl accessControl(Optional<Accounts> accounts, ModelCatalog catalog, SharedState shared,
-            GatewayMetrics metrics) {
+            GatewayMetrics metrics, ModelRegistry models) {
         SpendCounters counters = new SpendCounters(time.clock());
         Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
                 KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock())));
@@ -196,7 +196,8 @@ final class GatewayAssembly {
         BudgetReserver budgets = shared.redis().<BudgetReserver>map(link -> new RedisBudgets(link, local, counters, time.clock()))
                 .orElse(local);
         return new AccessControl(config.general(), directory, shared.rateLimiter(),
-                new AccessControl.Ledger(counters, new CallCost(catalog), spend, budgets), time);
+                new AccessControl.Ledger(counters, new CallCost(catalog), spend, budgets), time,
+                () -> models.current().accessGroups());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.sluice.call;
 
 import dev.sluice.access.CallEnd;
+import dev.sluice.access.CalledModel;
 import dev.sluice.access.CallTags;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
@@ -13,9 +14,11 @@ import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.Providers;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
 import dev.sluice.router.FallbackGate;
+import dev.sluice.router.GroupAliases;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteRequest;
@@ -194,15 +197,37 @@ public final class ModelCallPipeline {
     }
 
     private Void resolve(ModelCall call) {
-        String name = call.decoded().group();
+        String asked = call.decoded().group();
+        // router_settings.model_group_alias: the group an alias stands for, before groups and wildcards are looked up.
+        String name = GroupAliases.target(services.router().settings().current().modelGroupAlias(), asked);
         ModelGroup group = services.models().current().find(name)
-                .orElseThrow(() -> unknownGroup(call, name));
+                .orElseThrow(() -> unknownGroup(call, asked));
+        refuseUnservedProviders(call, asked, group);
         CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
         call.resolved(group, withTeamSettings(call.caller(), requested, group),
                 RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
         call.fallbackRequests(FallbackRequests.of(call.decoded()));
         call.cachePlanned(cached.plan(call));
         return null;
+    }
+
+    /**
+     * A wildcard group serves what the name asks for: {@code model: "*"} called as
+     * {@code some-vendor/x} would go to a provider Sluice does not serve, and is refused as the
+     * config would refuse such a deployment (once the caller may use the name at all).
+     */
+    private void refuseUnservedProviders(ModelCall call, String asked, ModelGroup group) {
+        for (var deployment : group.deployments()) {
+            if (!Providers.knownPrefixes().contains(deployment.params().provider())) {
+                services.access().modelRefusal(call.caller(), new CalledModel(asked, group.name())).ifPresent(refusal -> {
+                    throw refusal;
+                });
+                throw ApiError.invalidRequest("Sluice: model '" + asked + "' matches the wildcard model group '" + group.name()
+                        + "', whose deployment would call provider '" + deployment.params().provider() + "', which Sluice does "
+                        + "not serve. Providers Sluice serves: " + String.join(", ", Providers.knownPrefixes().stream().sorted()
+                        .toList()) + ".", "model", "provider_not_supported");
+            }
+        }
     }
 
     /**
@@ -230,7 +255,7 @@ public final class ModelCallPipeline {
     private Future<Void> admit(ModelCall call) {
         ModelGroup group = call.group();
         List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
-        return services.access().admit(call.caller(), group.name(), CallIds.spendRowId(call.request, call.callId), tags,
+        return services.access().admit(call.caller(), new CalledModel(call.decoded().group(), group.name()), CallIds.spendRowId(call.request, call.callId), tags,
                         () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {
                     call.admitted(ticket, tags);

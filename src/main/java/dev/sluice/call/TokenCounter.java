@@ -1,5 +1,7 @@
 package dev.sluice.call;
 
+import dev.sluice.access.CalledModel;
+import dev.sluice.router.GroupAliases;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
@@ -80,10 +82,12 @@ final class TokenCounter {
                     request.resume();
                     return body.compose(read -> {
                         ModelRequest decoded = codec.decode(read).withVendorHeaders(request.headers());
-                        ModelGroup group = services.models().current().find(decoded.group())
+                        String name = GroupAliases.target(services.router().settings().current().modelGroupAlias(),
+                                decoded.group());
+                        ModelGroup group = services.models().current().find(name)
                                 .orElseThrow(() -> services.access().unknownGroup(who.result(), decoded.group(),
                                         services.models().current().names()));
-                        services.access().modelRefusal(who.result(), group.name()).ifPresent(refusal -> {
+                        services.access().modelRefusal(who.result(), new CalledModel(decoded.group(), group.name())).ifPresent(refusal -> {
                             throw refusal;
                         });
                         return count(group, decoded, request.getHeader(Hops.HEADER));

@@ -12,4 +12,9 @@ public record Deployment(String id, String modelName, LitellmParams params, Mode
     public Deployment withBaseModel(String model) {
         return new Deployment(id, modelName, params, info.withBaseModel(model));
     }
+
+    /** The same deployment asking its upstream for {@code model} ({@code provider/name}); its id and group stay. */
+    public Deployment withModel(String model) {
+        return new Deployment(id, modelName, params.withModel(model), info);
+    }
 }

@@ -58,6 +58,15 @@ public record LitellmParams(
         unsetVariables = List.copyOf(unsetVariables);
     }
 
+    /**
+     * The same parameters asking for {@code replaced} instead of {@link #model()}, its provider and
+     * provider model read by the config's rule: what a wildcard deployment serves for one request.
+     */
+    public LitellmParams withModel(String replaced) {
+        return new LitellmParams(replaced, LitellmParamsParser.providerOf(replaced), LitellmParamsParser.providerModelOf(replaced),
+                apiBase, apiKey, apiVersion, rpm, tpm, weight, order, timeout, streamTimeout, maxRetries, cooldownTime,
+                inputCostPerToken, outputCostPerToken, guardrails, tags, vendor, unsetVariables, unitPrices);
+    }
 
     /** The same parameters with {@code replaced} vendor parameters. */
     public LitellmParams withVendor(VendorParams replaced) {

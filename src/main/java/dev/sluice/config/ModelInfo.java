@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -25,6 +26,8 @@ import java.util.OptionalInt;
  * @param written            every field as the config wrote it, in its order, those Sluice does not act on
  *                           ({@code supports_vision}, {@code base_model}, a team's own fields) included:
  *                           {@code /model/info} shows them as LiteLLM does
+ * @param accessGroups       {@code access_groups}: names a key or team lists in {@code models} to
+ *                           be granted this deployment's group, in the order written, each once
  */
 public record ModelInfo(
         Optional<String> id,
@@ -36,12 +39,14 @@ public record ModelInfo(
         Optional<String> baseModel,
         OptionalDouble inputCostPerToken,
         OptionalDouble outputCostPerToken,
+        List<String> accessGroups,
         Map<String, JsonNode> written) {
 
     public static final ModelInfo EMPTY = new ModelInfo(Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), Map.of(),
-            Optional.empty(), Optional.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), Map.of());
+            Optional.empty(), Optional.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), Map.of());
 
     public ModelInfo {
+        accessGroups = List.copyOf(accessGroups);
         Map<String, JsonNode> copied = new LinkedHashMap<>();
         written.forEach((field, value) -> copied.put(field, value.deepCopy()));
         written = Collections.unmodifiableMap(copied);
@@ -50,6 +55,6 @@ public record ModelInfo(
     /** The same model info with {@code model} as its {@code base_model}. */
     public ModelInfo withBaseModel(String model) {
         return new ModelInfo(id, maxInputTokens, maxOutputTokens, allowedFailsPolicy, cooldownTime, mode, Optional.of(model),
-                inputCostPerToken, outputCostPerToken, written);
+                inputCostPerToken, outputCostPerToken, accessGroups, written);
     }
 }

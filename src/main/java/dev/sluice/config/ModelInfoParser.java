@@ -5,6 +5,8 @@ import dev.sluice.settings.RouterVocabulary;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 
 /** Reads one deployment's {@code model_info}. */
@@ -32,6 +34,7 @@ final class ModelInfoParser {
                 read.string(info.take("base_model")),
                 read.nonNegativeNumber(info.take("input_cost_per_token")),
                 read.nonNegativeNumber(info.take("output_cost_per_token")),
+                read.strings(info.take("access_groups")).map(ModelInfoParser::distinct).orElse(List.of()),
                 written(info.node()));
         info.finish();
         return parsed;
@@ -42,6 +45,10 @@ final class ModelInfoParser {
         Map<String, JsonNode> written = new LinkedHashMap<>();
         node.entries().forEach(entry -> written.put(entry.getKey(), entry.getValue().value()));
         return written;
+    }
+
+    private static List<String> distinct(List<String> names) {
+        return List.copyOf(new LinkedHashSet<>(names));
     }
 
     /** One of the modes Sluice acts on; LiteLLM's others are read and listed as not acted on. */

@@ -240,6 +240,7 @@ public final class RouterSettingOverrides {
                 file.redisUrl(),
                 file.redisKeyPrefix(),
                 file.redisSocketTimeout(),
+                file.modelGroupAlias(),
                 Collections.unmodifiableMap(sources));
     }
 

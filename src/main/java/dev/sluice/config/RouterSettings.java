@@ -70,4 +70,5 @@ public record RouterSettings(
         Optional<Secret> redisUrl,
         String redisKeyPrefix,
         Optional<Duration> redisSocketTimeout,
+        Map<String, GroupAlias> modelGroupAlias,
         Map<String, String> sources) {}

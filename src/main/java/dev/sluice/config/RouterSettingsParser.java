@@ -112,6 +112,7 @@ final class RouterSettingsParser {
                 setting("redis_url", read::secret),
                 setting("redis_key_prefix", read::string).orElse(DEFAULT_REDIS_KEY_PREFIX),
                 settingOrEnv("redis_socket_timeout", FallbackVariables.REDIS_SOCKET_TIMEOUT, read::positiveSeconds),
+                setting("model_group_alias", this::groupAliases).orElse(Map.of()),
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);
@@ -175,6 +176,37 @@ final class RouterSettingsParser {
             });
         }
         return Optional.of(List.copyOf(checks));
+    }
+
+    /**
+     * {@code model_group_alias}: each alias to a group name, or to {@code {model, hidden}}.
+     * Whether the group exists is not checked: a group may be added later through the model API.
+     */
+    private Optional<Map<String, GroupAlias>> groupAliases(ConfigNode node) {
+        if (node.isAbsent()) {
+            return Optional.empty();
+        }
+        String rule = "a model group name, or a map with model (a model group name) and hidden (true or false)";
+        if (!node.isMap()) {
+            read.problems().add(node, ShownValue.of(node.value(), false), "a map of alias to " + rule);
+            return Optional.empty();
+        }
+        Map<String, GroupAlias> aliases = new LinkedHashMap<>();
+        for (Map.Entry<String, ConfigNode> entry : node.entries()) {
+            ConfigNode target = entry.getValue();
+            if (target.isMap()) {
+                Section alias = Section.open(target, ignored, read.problems(), rule);
+                Optional<String> model = read.requiredString(alias.take("model"));
+                boolean hidden = read.bool(alias.take("hidden")).orElse(false);
+                alias.finish();
+                model.ifPresent(group -> aliases.put(entry.getKey(), new GroupAlias(group, hidden)));
+            } else if (target.isAbsent()) {
+                read.problems().missing(target, rule);
+            } else {
+                read.string(target).ifPresent(group -> aliases.put(entry.getKey(), new GroupAlias(group, false)));
+            }
+        }
+        return Optional.of(Collections.unmodifiableMap(aliases));
     }
 
     /** The value of one router setting: router_settings, else litellm_settings, else none. */

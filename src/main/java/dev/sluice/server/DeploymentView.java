@@ -60,6 +60,9 @@ final class DeploymentView {
         i.baseModel().ifPresent(base -> info.put("base_model", base));
         put(info, "input_cost_per_token", i.inputCostPerToken());
         put(info, "output_cost_per_token", i.outputCostPerToken());
+        if (!i.accessGroups().isEmpty()) {
+            i.accessGroups().forEach(info.putArray("access_groups")::add);
+        }
         if (!i.allowedFailsPolicy().isEmpty()) {
             ObjectNode policy = info.putObject("allowed_fails_policy");
             i.allowedFailsPolicy().forEach(policy::put);

@@ -5,6 +5,7 @@ import dev.sluice.access.Accounts;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.state.redis.RedisLink;
 import java.time.Clock;
@@ -25,10 +26,11 @@ import java.util.Optional;
  *                           empty when no cache is on; for readiness
  * @param successCallbacks   the {@code success_callback} names configured, for readiness
  * @param clock              when readiness last probed the database ({@code last_updated})
+ * @param routerSettings     the router settings in effect ({@code model_group_alias} names models too)
  */
 public record EdgeServices(ModelRegistry models, AccessControl access, Optional<Accounts> accounts, Optional<RedisLink> redis,
         GatewayMetrics metrics, HealthChecks health, long startedEpochSecond, ModelCatalog catalog, Optional<String> cacheType,
-        List<String> successCallbacks, Clock clock) {
+        List<String> successCallbacks, Clock clock, LiveRouterSettings routerSettings) {
     public EdgeServices {
         successCallbacks = List.copyOf(successCallbacks);
     }

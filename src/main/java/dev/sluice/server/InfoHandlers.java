@@ -18,6 +18,8 @@ import io.vertx.core.Vertx;
 import dev.sluice.http.SluiceVersion;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -27,19 +29,28 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
     /** The longest readiness waits for the database to answer its probe. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(1);
 
-    /** {@code GET /v1/models}: the groups the caller may use, in OpenAI's list shape. */
+    /**
+     * {@code GET /v1/models}: what the caller may call, in OpenAI's list shape ({@link CallableModels});
+     * {@code ?include_model_access_groups=true} adds the access groups it is granted,
+     * {@code ?only_model_access_groups=true} lists those alone.
+     */
     void models(HttpServerRequest request) {
         authenticator.withCaller(request, caller -> models(request, caller));
     }
 
-
     private void models(HttpServerRequest request, Caller caller) {
+        QueryParams query = QueryParams.of(request);
+        boolean onlyAccessGroups = query.flag("only_model_access_groups", false);
+        boolean withAccessGroups = onlyAccessGroups || query.flag("include_model_access_groups", false);
+        CallableModels callable = new CallableModels(gateway.models().current(), gateway.routerSettings().current().modelGroupAlias(),
+                called -> gateway.access().mayUse(caller, called));
+        List<String> names = new ArrayList<>(onlyAccessGroups ? List.of() : callable.names());
+        if (withAccessGroups) {
+            names.addAll(callable.accessGroups());
+        }
         JsonNodeFactory f = JsonNodeFactory.instance;
         ArrayNode data = f.arrayNode();
-        for (String name : gateway.models().current().names()) {
-            if (!gateway.access().mayUse(caller, name)) {
-                continue;
-            }
+        for (String name : names) {
             data.addObject()
                     .put("id", name)
                     .put("object", "model")

@@ -44,7 +44,7 @@ class AccessControlTest {
                 dev.sluice.config.SpendLogSettings.DEFAULTS);
         return new AccessControl(general, Optional.empty(), new RateLimits(clock),
                 new AccessControl.Ledger(counters, new CallCost(new BundledModelCatalog()), spend),
-                new dev.sluice.time.TimeSource(clock, nanos::get));
+                new dev.sluice.time.TimeSource(clock, nanos::get), java.util.Map::of);
     }
 
     private AccessControl access() {
@@ -66,7 +66,7 @@ class AccessControlTest {
 
     /** The ticket, or the refusal thrown: admission without a shared store decides at once. */
     private static CallTicket admit(AccessControl access, Caller caller, String group, String callId) {
-        io.vertx.core.Future<CallTicket> admitted = access.admit(caller, group, callId, List.of(), () -> 0);
+        io.vertx.core.Future<CallTicket> admitted = access.admit(caller, CalledModel.of(group), callId, List.of(), () -> 0);
         assertThat(admitted.isComplete()).isTrue();
         if (admitted.failed()) {
             throw (RuntimeException) admitted.cause();
@@ -102,10 +102,10 @@ class AccessControlTest {
         AccessControl access = access();
         counters.seed(new Scope.Key(caller.keyHash()), StoredSpend.lifetime(0));
 
-        CallTicket first = access.admit(caller, "g", "c1", List.of(), () -> 0.006).result();
-        CallTicket second = access.admit(caller, "g", "c2", List.of(), () -> 0.006).result(); // 0.006 held is below 0.01
+        CallTicket first = access.admit(caller, CalledModel.of("g"), "c1", List.of(), () -> 0.006).result();
+        CallTicket second = access.admit(caller, CalledModel.of("g"), "c2", List.of(), () -> 0.006).result(); // 0.006 held is below 0.01
         assertThat(second).isNotNull();
-        assertThat(access.admit(caller, "g", "c3", List.of(), () -> 0.006).cause())
+        assertThat(access.admit(caller, CalledModel.of("g"), "c3", List.of(), () -> 0.006).cause())
                 .isInstanceOfSatisfying(ApiError.class, e -> {
                     assertThat(e.type()).isEqualTo("budget_exceeded");
                     assertThat(e.getMessage()).isEqualTo("Budget has been exceeded! Key=sk-...0001 Current cost: 0.0, "
@@ -115,15 +115,15 @@ class AccessControlTest {
         // Ended at less than its estimate, the first call gives back the rest of what it held.
         first.finish(new CallEnd("g", Optional.of(priced()), 1, 0, 200)); // 0.001
         second.finish(CallEnd.unserved("g", 502));
-        CallTicket third = access.admit(caller, "g", "c4", List.of(), () -> 0.006).result();
+        CallTicket third = access.admit(caller, CalledModel.of("g"), "c4", List.of(), () -> 0.006).result();
         assertThat(third).isNotNull();
         // The rate limit refuses the next call: it must give back what it held of the budget at once.
-        assertThat(access.admit(caller, "g", "c5", List.of(), () -> 0.002).cause()).isInstanceOfSatisfying(ApiError.class,
+        assertThat(access.admit(caller, CalledModel.of("g"), "c5", List.of(), () -> 0.002).cause()).isInstanceOfSatisfying(ApiError.class,
                 e -> assertThat(e.status()).isEqualTo(429));
         third.finish(CallEnd.unserved("g", 502));
         assertThat(counters.current(new Scope.Key(caller.keyHash()))).isEqualTo(0.001);
         clock.advance(Duration.ofMinutes(1));
-        CallTicket last = access.admit(caller, "g", "c6", List.of(), () -> 0.0089).result();
+        CallTicket last = access.admit(caller, CalledModel.of("g"), "c6", List.of(), () -> 0.0089).result();
         assertThat(last).as("0.001 spent and nothing held: a call fits again").isNotNull();
     }
 

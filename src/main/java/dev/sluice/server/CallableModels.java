@@ -1,0 +1,44 @@
+package dev.sluice.server;
+
+import dev.sluice.access.CalledModel;
+import dev.sluice.config.GroupAlias;
+import dev.sluice.router.ModelGroup;
+import dev.sluice.router.ModelGroups;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The names {@code /v1/models} lists for one caller: the groups it may call, in config order
+ * (a wildcard group by its pattern, {@code openai/*}, as LiteLLM lists it with
+ * {@code return_wildcard_routes}), then the aliases of {@code model_group_alias} that are not
+ * hidden and stand for a group it may call. Its access groups are listed apart.
+ *
+ * @param mayUse whether the caller may make a call
+ */
+record CallableModels(ModelGroups groups, Map<String, GroupAlias> aliases, Predicate<CalledModel> mayUse) {
+
+    List<String> names() {
+        Set<String> names = new LinkedHashSet<>();
+        for (String group : groups.names()) {
+            if (mayUse.test(CalledModel.of(group))) {
+                names.add(group);
+            }
+        }
+        aliases.forEach((alias, target) -> {
+            Optional<ModelGroup> group = groups.find(target.model());
+            if (!target.hidden() && group.isPresent() && mayUse.test(new CalledModel(alias, group.get().name()))) {
+                names.add(alias);
+            }
+        });
+        return List.copyOf(names);
+    }
+
+    /** The {@code model_info.access_groups} names the caller is granted: listed in its {@code models}, or all when unrestricted. */
+    List<String> accessGroups() {
+        return groups.accessGroups().keySet().stream().filter(name -> mayUse.test(CalledModel.of(name))).toList();
+    }
+}
