@@ -91,9 +91,9 @@ class KeyEnforcementTest {
 
             assertThat(call(gateway, "sk-only-a-0001", "gpt-a").statusCode()).isEqualTo(200);
             HttpResponse<String> denied = call(gateway, "sk-only-a-0001", "gpt-b");
-            assertThat(denied.statusCode()).isEqualTo(401);
+            assertThat(denied.statusCode()).isEqualTo(403);
             assertThat(error(denied).path("message").asText())
-                    .contains("can only access models=[gpt-a]").contains("Tried to access gpt-b");
+                    .isEqualTo("key not allowed to access model. This key can only access models=['gpt-a']. Tried to access gpt-b");
             assertThat(error(denied).path("type").asText()).isEqualTo("key_model_access_denied");
 
             assertThat(call(gateway, "sk-unknown-0004", "gpt-a").statusCode()).isEqualTo(401);
@@ -126,9 +126,10 @@ class KeyEnforcementTest {
 
             assertThat(call(gateway, "sk-team-key-0001", "gpt-a").statusCode()).isEqualTo(200);
             HttpResponse<String> denied = call(gateway, "sk-team-key-0001", "gpt-b");
-            assertThat(denied.statusCode()).isEqualTo(401);
+            assertThat(denied.statusCode()).isEqualTo(403);
             assertThat(error(denied).path("type").asText()).isEqualTo("team_model_access_denied");
-            assertThat(error(denied).path("message").asText()).contains("team-a").contains("gpt-b");
+            assertThat(error(denied).path("message").asText())
+                    .isEqualTo("team not allowed to access model. This team can only access models=['gpt-a']. Tried to access gpt-b");
         }
     }
 
