@@ -48,7 +48,8 @@ class RouterSettingsTest {
         assertThat(router.redisSocketTimeout()).isEmpty();
         assertThat(router.enableTagFiltering()).isFalse();
         assertThat(router.tagFilteringMatchAny()).isTrue();
-        assertThat(router.sources()).hasSize(29).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
+        assertThat(router.modelGroupAlias()).isEmpty();
+        assertThat(router.sources()).hasSize(30).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
     }
 
     @Test
@@ -84,6 +85,7 @@ class RouterSettingsTest {
                   redis_socket_timeout: 0.2
                   enable_tag_filtering: true
                   tag_filtering_match_any: false
+                  model_group_alias: {gpt-4: gpt-4o}
                 """)).router();
 
         assertThat(router.routingStrategy()).isEqualTo("latency-based-routing");
@@ -116,7 +118,8 @@ class RouterSettingsTest {
         assertThat(router.redisSocketTimeout()).contains(Duration.ofMillis(200));
         assertThat(router.enableTagFiltering()).isTrue();
         assertThat(router.tagFilteringMatchAny()).isFalse();
-        assertThat(router.sources()).hasSize(29).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
+        assertThat(router.modelGroupAlias()).containsExactly(entry("gpt-4", new GroupAlias("gpt-4o", false)));
+        assertThat(router.sources()).hasSize(30).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
     }
 
     @Test
