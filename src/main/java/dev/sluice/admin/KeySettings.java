@@ -19,7 +19,7 @@ import java.util.Optional;
  * The settings of a key that {@code /key/generate} and {@code /key/update} take, in
  * LiteLLM's field names, read from a body onto a key's builder. Only fields present
  * change; {@code null} clears one (no budget, no limit, no expiry, all models). Fields
- * LiteLLM has and Sluice does not ({@code aliases}, {@code permissions}, {@code tags},
+ * LiteLLM has and Sluice does not ({@code permissions}, {@code tags},
  * ...) are ignored, as LiteLLM ignores fields it does not know, and never stored.
  */
 final class KeySettings {
@@ -47,6 +47,7 @@ final class KeySettings {
         JsonFields.ifPresent(body, "model_max_budget", KeySettings::modelBudgets, key::modelMaxBudget);
         JsonFields.ifPresent(body, "model_rpm_limit", KeySettings::modelLimits, key::modelRpmLimit);
         JsonFields.ifPresent(body, "model_tpm_limit", KeySettings::modelLimits, key::modelTpmLimit);
+        JsonFields.ifPresent(body, "aliases", KeySettings::aliases, key::aliases);
         JsonFields.ifPresent(body, "metadata", JsonFields::object, key::metadata);
         JsonFields.ifPresent(body, "duration", JsonFields::duration, lifetime -> key.expiresAt(lifetime == null ? null
                 : AccountTimes.expiry(lifetime, now, zone, "duration", body.get("duration"))));
@@ -98,6 +99,13 @@ final class KeySettings {
         Map<String, Long> limits = new LinkedHashMap<>();
         groups(value, path).forEach((group, limit) -> limits.put(group, JsonFields.count(limit, path + "." + group)));
         return limits;
+    }
+
+    /** {@code {"gpt-4": "gpt-4o"}}: each name a call may send to the model it stands for. */
+    private static Map<String, String> aliases(JsonNode value, String path) {
+        Map<String, String> aliases = new LinkedHashMap<>();
+        groups(value, path).forEach((alias, model) -> aliases.put(alias, JsonFields.name(model, path + "." + alias)));
+        return aliases;
     }
 
     private static Map<String, JsonNode> groups(JsonNode value, String path) {

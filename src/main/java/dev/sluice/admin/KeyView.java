@@ -55,6 +55,8 @@ final class KeyView {
         key.modelRpmLimit().forEach(rpm::put);
         ObjectNode tpm = view.putObject("model_tpm_limit");
         key.modelTpmLimit().forEach(tpm::put);
+        ObjectNode aliases = view.putObject("aliases");
+        key.aliases().forEach(aliases::put);
         view.put("blocked", key.blocked());
         view.put("created_at", key.createdAt().toString());
         return view;

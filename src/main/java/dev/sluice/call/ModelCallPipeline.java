@@ -18,7 +18,6 @@ import dev.sluice.provider.Providers;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
 import dev.sluice.router.FallbackGate;
-import dev.sluice.router.GroupAliases;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteRequest;
@@ -198,8 +197,8 @@ public final class ModelCallPipeline {
 
     private Void resolve(ModelCall call) {
         String asked = call.decoded().group();
-        // router_settings.model_group_alias: the group an alias stands for, before groups and wildcards are looked up.
-        String name = GroupAliases.target(services.router().settings().current().modelGroupAlias(), asked);
+        // The key's aliases, then router_settings.model_group_alias, before groups and wildcards are looked up.
+        String name = RequestedName.resolve(call.caller(), services.router().settings().current().modelGroupAlias(), asked);
         ModelGroup group = services.models().current().find(name)
                 .orElseThrow(() -> unknownGroup(call, asked));
         refuseUnservedProviders(call, asked, group);

@@ -1,7 +1,6 @@
 package dev.sluice.call;
 
 import dev.sluice.access.CalledModel;
-import dev.sluice.router.GroupAliases;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
@@ -82,8 +81,8 @@ final class TokenCounter {
                     request.resume();
                     return body.compose(read -> {
                         ModelRequest decoded = codec.decode(read).withVendorHeaders(request.headers());
-                        String name = GroupAliases.target(services.router().settings().current().modelGroupAlias(),
-                                decoded.group());
+                        String name = RequestedName.resolve(who.result(),
+                                services.router().settings().current().modelGroupAlias(), decoded.group());
                         ModelGroup group = services.models().current().find(name)
                                 .orElseThrow(() -> services.access().unknownGroup(who.result(), decoded.group(),
                                         services.models().current().names()));

@@ -23,6 +23,7 @@ import java.util.Optional;
 final class JsonColumns {
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
     private static final TypeReference<LinkedHashMap<String, Long>> LIMITS = new TypeReference<>() {};
+    private static final TypeReference<LinkedHashMap<String, String>> NAMES = new TypeReference<>() {};
     /** Budgets are read as decimals, so no limit passes through a double. */
     private static final ObjectReader DECIMALS = Json.MAPPER.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
@@ -48,6 +49,15 @@ final class JsonColumns {
     static List<String> strings(String column, String text) throws SQLException {
         try {
             return List.copyOf(Json.MAPPER.readValue(text, STRINGS));
+        } catch (JsonProcessingException | NullPointerException e) {
+            throw unreadable(column, e);
+        }
+    }
+
+    /** A JSON object of names to names: a key's {@code aliases}. */
+    static Map<String, String> names(String column, String text) throws SQLException {
+        try {
+            return Json.MAPPER.readValue(text, NAMES);
         } catch (JsonProcessingException | NullPointerException e) {
             throw unreadable(column, e);
         }

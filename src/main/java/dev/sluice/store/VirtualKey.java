@@ -36,6 +36,7 @@ import java.util.regex.Pattern;
  * @param metadata            the owner's JSON object, kept as given
  * @param expiresAt           after this instant the key is refused
  * @param blocked             a blocked key is refused until unblocked
+ * @param aliases             names the key's calls may send in {@code model}, each to the model it stands for
  */
 public record VirtualKey(
         String tokenHash,
@@ -57,7 +58,8 @@ public record VirtualKey(
         ObjectNode metadata,
         Optional<Instant> expiresAt,
         Instant createdAt,
-        boolean blocked) implements BudgetHolder {
+        boolean blocked,
+        Map<String, String> aliases) implements BudgetHolder {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
 
@@ -85,6 +87,7 @@ public record VirtualKey(
         metadata = Frozen.object(metadata);
         expiresAt = Columns.micros(Objects.requireNonNull(expiresAt, "expiresAt"));
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
+        aliases = Frozen.map("aliases", aliases);
     }
 
     /** A copy: the record stays unchanged whatever the caller does with it. */
@@ -147,6 +150,7 @@ public record VirtualKey(
         private Map<String, Long> modelTpmLimit = Map.of();
         private Instant expiresAt;
         private boolean blocked;
+        private Map<String, String> aliases = Map.of();
 
         private Builder(String tokenHash, String keyName, Instant createdAt) {
             super(createdAt);
@@ -167,6 +171,7 @@ public record VirtualKey(
             modelTpmLimit = key.modelTpmLimit;
             expiresAt = key.expiresAt.orElse(null);
             blocked = key.blocked;
+            aliases = key.aliases;
         }
 
         public Builder tokenHash(String tokenHash) {
@@ -224,6 +229,11 @@ public record VirtualKey(
             return this;
         }
 
+        public Builder aliases(Map<String, String> aliases) {
+            this.aliases = aliases == null ? Map.of() : aliases;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public VirtualKey build() {
             return new VirtualKey(tokenHash, Optional.ofNullable(keyAlias), keyName, Optional.ofNullable(teamId),
@@ -231,7 +241,7 @@ public record VirtualKey(
                     Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
                     Limits.optional(rpmLimit), Limits.optional(tpmLimit), Limits.optional(maxParallelRequests),
                     modelMaxBudget, modelRpmLimit, modelTpmLimit, metadata, Optional.ofNullable(expiresAt),
-                    createdAt, blocked);
+                    createdAt, blocked, aliases);
         }
     }
 }

@@ -86,6 +86,30 @@ class ModelGrantsTest {
     }
 
     @StoreTest
+    void aKeysOwnAliasesComeBeforeTheRoutersAndTheKeyMayCallWhatTheyStandFor(TestDatabase store) throws IOException {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = start(store, upstream)) {
+            insertKey(store, "sk-aliased-0001", key -> key.models(List.of("gpt-mini", "openai/*"))
+                    .aliases(java.util.Map.of("gpt-4", "gpt-mini", "house-model", "openai/gpt-4.1")));
+
+            HttpResponse<String> aliased = call(gateway, "sk-aliased-0001", "gpt-4");
+            assertThat(aliased.statusCode()).isEqualTo(200);
+            assertThat(askedFor(upstream)).isEqualTo("gpt-mini"); // the key's alias, not the router's gpt-4 -> gpt-4o
+            assertThat(aliased.headers().firstValue("x-litellm-model-group")).hasValue("gpt-mini");
+            assertThat(call(gateway, "sk-aliased-0001", "house-model").statusCode()).isEqualTo(200);
+            assertThat(askedFor(upstream)).isEqualTo("gpt-4.1");
+
+            // Another key's alias means nothing to this one: gpt-4 is the router's alias of gpt-4o, which it may not call.
+            insertKey(store, "sk-plain-0002", key -> key.models(List.of("gpt-mini")));
+            HttpResponse<String> denied = call(gateway, "sk-plain-0002", "gpt-4");
+            assertThat(denied.statusCode()).isEqualTo(403);
+            assertThat(json(denied.body()).at("/error/message").asText()).isEqualTo(
+                    "key not allowed to access model. This key can only access models=['gpt-mini']. Tried to access gpt-4");
+            assertThat(upstream.requests()).isEqualTo(2);
+        }
+    }
+
+    @StoreTest
     void anAccessGroupGrantsItsGroupsAndTheirAliasesToKeysAndTeams(TestDatabase store) throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = start(store, upstream)) {

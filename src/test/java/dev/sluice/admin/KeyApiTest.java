@@ -29,6 +29,7 @@ class KeyApiTest {
                      "rpm_limit": 100, "tpm_limit": 100000, "max_parallel_requests": 4,
                      "model_max_budget": {"gpt-4o": {"budget_limit": 2, "time_period": "1d"}},
                      "model_rpm_limit": {"gpt-4o": 10}, "model_tpm_limit": {"gpt-4o": 5000},
+                     "aliases": {"gpt-4": "gpt-4o"},
                      "team_id": "team-eu", "user_id": "ada", "key_alias": "support-bot",
                      "metadata": {"app": "support", "owner": {"name": "Ada"}}, "duration": "7d"}""");
 
@@ -52,6 +53,7 @@ class KeyApiTest {
             assertThat(body.get("model_max_budget")).hasToString("{\"gpt-4o\":{\"budget_limit\":2,\"time_period\":\"1d\"}}");
             assertThat(body.get("model_rpm_limit")).hasToString("{\"gpt-4o\":10}");
             assertThat(body.get("model_tpm_limit")).hasToString("{\"gpt-4o\":5000}");
+            assertThat(body.get("aliases")).hasToString("{\"gpt-4\":\"gpt-4o\"}");
             assertThat(body.get("team_id").asText()).isEqualTo("team-eu");
             assertThat(body.get("user_id").asText()).isEqualTo("ada");
             assertThat(body.get("metadata")).hasToString("{\"app\":\"support\",\"owner\":{\"name\":\"Ada\"}}");
@@ -318,13 +320,24 @@ class KeyApiTest {
     void fieldsLitellmHasAndSluiceDoesNotAreIgnoredAndNotStored(Database database) {
         try (AccountApiServer api = AccountApiServer.start(database)) {
             Answer generated = api.post("/key/generate", """
-                    {"aliases": {"gpt-4": "gpt-4o"}, "permissions": {"pii": false}, "tags": ["x"],
+                    {"permissions": {"pii": false}, "tags": ["x"],
                      "soft_budget": 5, "spend": 3, "max_budget": 1}""");
 
             assertThat(generated.status()).isEqualTo(200);
-            assertThat(generated.body().has("aliases")).isFalse();
+            assertThat(generated.body().has("permissions")).isFalse();
             assertThat(generated.body().get("spend").asText()).isEqualTo("0");
-            assertThat(StoredText.of(database, "sluice_keys")).doesNotContain("pii").doesNotContain("gpt-4\"");
+            assertThat(StoredText.of(database, "sluice_keys")).doesNotContain("pii");
+        }
+    }
+
+    @StoreTest
+    void aliasesMustMapNamesToNames(Database database) {
+        try (AccountApiServer api = AccountApiServer.start(database)) {
+            Answer refused = api.post("/key/generate", "{\"aliases\": {\"gpt-4\": 4}}");
+
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.errorParam()).isEqualTo("aliases.gpt-4");
+            assertThat(api.post("/key/generate", "{\"aliases\": [\"gpt-4\"]}").errorParam()).isEqualTo("aliases");
         }
     }
 

@@ -40,6 +40,7 @@ class KeyRepositoryTest {
                         "gpt-4o-mini", ModelBudget.of(new BigDecimal("1234567.123456789012"), null)))
                 .modelRpmLimit(Map.of("gpt-4o", 10L))
                 .modelTpmLimit(Map.of("gpt-4o", 20_000L, "gpt-4o-mini", 0L))
+                .aliases(Map.of("gpt-4", "gpt-4o"))
                 .metadata(json("""
                         {"owner": "billing", "tags": ["prod", "eu"], "nested": {"n": 1.5, "ok": true, "none": null}}"""))
                 .expiresAt(T0.plus(Duration.ofDays(365)))
