@@ -1,5 +1,6 @@
 package dev.sluice.settings;
 
+import dev.sluice.router.WildcardPattern;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -130,6 +131,12 @@ final class Fallbacks {
     }
 
     private Optional<String> target(Written item) {
-        return Scalars.text(item, group -> groups.isEmpty() || groups.contains(group), this::groupRule);
+        return Scalars.text(item, this::served, this::groupRule);
+    }
+
+    /** A group of that name, or a name a wildcard group ({@code openai/*}) serves. */
+    private boolean served(String target) {
+        return groups.isEmpty() || groups.contains(target)
+                || groups.stream().anyMatch(g -> WildcardPattern.isPattern(g) && WildcardPattern.of(g).matches(target));
     }
 }

@@ -26,6 +26,7 @@ class WildcardRoutingTest {
     private static MockUpstream prefixed;
     private static MockUpstream longer;
     private static MockUpstream anything;
+    private static MockUpstream failing;
     private static TestGateway gateway;
 
     @BeforeAll
@@ -35,6 +36,7 @@ class WildcardRoutingTest {
         prefixed = MockUpstream.start(MockOptions.defaults("prefixed", MockMode.OK));
         longer = MockUpstream.start(MockOptions.defaults("longer", MockMode.OK));
         anything = MockUpstream.start(MockOptions.defaults("anything", MockMode.OK));
+        failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
         gateway = TestGateway.start("""
                 model_list:
                   - {model_name: "*", litellm_params: {model: "*", api_base: %5$s}, model_info: {id: any-1}}
@@ -42,21 +44,25 @@ class WildcardRoutingTest {
                   - {model_name: openai/gpt-4o, litellm_params: {model: openai/pinned-4o, api_base: %1$s}, model_info: {id: pinned}}
                   - {model_name: "my-prefix/*", litellm_params: {model: "openai/*", api_base: %3$s}, model_info: {id: prefix-1}}
                   - {model_name: "my-prefix/special/*", litellm_params: {model: "openai/special-*", api_base: %4$s}}
-                router_settings: {num_retries: 0}
-                """.formatted(explicit.baseUrl(), openai.baseUrl(), prefixed.baseUrl(), longer.baseUrl(), anything.baseUrl()));
+                  - {model_name: failing, litellm_params: {model: openai/f, api_base: %6$s}}
+                router_settings:
+                  num_retries: 0
+                  fallbacks: [{failing: [openai/backup-model]}]
+                """.formatted(explicit.baseUrl(), openai.baseUrl(), prefixed.baseUrl(), longer.baseUrl(), anything.baseUrl(),
+                failing.baseUrl()));
     }
 
     @AfterAll
     static void stop() {
         gateway.close();
-        for (MockUpstream upstream : new MockUpstream[] {explicit, openai, prefixed, longer, anything}) {
+        for (MockUpstream upstream : new MockUpstream[] {explicit, openai, prefixed, longer, anything, failing}) {
             upstream.close();
         }
     }
 
     @BeforeEach
     void forget() {
-        for (MockUpstream upstream : new MockUpstream[] {explicit, openai, prefixed, longer, anything}) {
+        for (MockUpstream upstream : new MockUpstream[] {explicit, openai, prefixed, longer, anything, failing}) {
             upstream.reset();
         }
     }
@@ -123,10 +129,20 @@ class WildcardRoutingTest {
     }
 
     @Test
+    void aFallbackMayNameANameAWildcardGroupServes() {
+        HttpResponse<String> answer = call("failing");
+
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(failing.requests()).isEqualTo(1);
+        assertThat(askedFor(openai)).isEqualTo("backup-model");
+        assertThat(answer.headers().firstValue("x-litellm-attempted-fallbacks")).hasValue("1");
+    }
+
+    @Test
     void theModelListShowsWildcardGroupsByTheirPattern() throws IOException {
         JsonNode models = Json.parse(gateway.get("/v1/models").body().getBytes());
 
         assertThat(models.path("data").findValuesAsText("id"))
-                .containsExactly("*", "openai/*", "openai/gpt-4o", "my-prefix/*", "my-prefix/special/*");
+                .containsExactly("*", "openai/*", "openai/gpt-4o", "my-prefix/*", "my-prefix/special/*", "failing");
     }
 }
