@@ -14,7 +14,6 @@ import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.llm.ModelRequest;
-import dev.sluice.provider.Providers;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
 import dev.sluice.router.FallbackGate;
@@ -210,23 +209,14 @@ public final class ModelCallPipeline {
         return null;
     }
 
-    /**
-     * A wildcard group serves what the name asks for: {@code model: "*"} called as
-     * {@code some-vendor/x} would go to a provider Sluice does not serve, and is refused as the
-     * config would refuse such a deployment (once the caller may use the name at all).
-     */
+    /** A provider Sluice does not serve, which only a wildcard group can name, is refused once the caller may use the name. */
     private void refuseUnservedProviders(ModelCall call, String asked, ModelGroup group) {
-        for (var deployment : group.deployments()) {
-            if (!Providers.knownPrefixes().contains(deployment.params().provider())) {
-                services.access().modelRefusal(call.caller(), new CalledModel(asked, group.name())).ifPresent(refusal -> {
-                    throw refusal;
-                });
-                throw ApiError.invalidRequest("Sluice: model '" + asked + "' matches the wildcard model group '" + group.name()
-                        + "', whose deployment would call provider '" + deployment.params().provider() + "', which Sluice does "
-                        + "not serve. Providers Sluice serves: " + String.join(", ", Providers.knownPrefixes().stream().sorted()
-                        .toList()) + ".", "model", "provider_not_supported");
-            }
-        }
+        WildcardProviders.refusal(asked, group).ifPresent(unserved -> {
+            services.access().modelRefusal(call.caller(), new CalledModel(asked, group.name())).ifPresent(refusal -> {
+                throw refusal;
+            });
+            throw unserved;
+        });
     }
 
     /**

@@ -89,6 +89,9 @@ final class TokenCounter {
                         services.access().modelRefusal(who.result(), new CalledModel(decoded.group(), group.name())).ifPresent(refusal -> {
                             throw refusal;
                         });
+                        WildcardProviders.refusal(decoded.group(), group).ifPresent(unserved -> {
+                            throw unserved;
+                        });
                         return count(group, decoded, request.getHeader(Hops.HEADER));
                     });
                 })

@@ -129,6 +129,20 @@ class WildcardRoutingTest {
     }
 
     @Test
+    void tokensAreCountedForANameAWildcardServesAndRefusedForAnUnservedProvider() throws IOException {
+        String ask = "{\"model\": \"%s\", \"messages\": [{\"role\": \"user\", \"content\": \"hello\"}]}";
+
+        HttpResponse<String> counted = gateway.post("/v1/messages/count_tokens", ask.formatted("openai/gpt-4.1-mini"));
+        assertThat(counted.statusCode()).isEqualTo(200);
+        assertThat(Json.parse(counted.body().getBytes()).path("input_tokens").asInt()).isPositive();
+
+        HttpResponse<String> refused = gateway.post("/v1/messages/count_tokens", ask.formatted("no-such-vendor/model-x"));
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(Json.parse(refused.body().getBytes()).at("/error/message").asText())
+                .startsWith("Sluice: model 'no-such-vendor/model-x' matches the wildcard model group '*'");
+    }
+
+    @Test
     void aFallbackMayNameANameAWildcardGroupServes() {
         HttpResponse<String> answer = call("failing");
 
