@@ -5,6 +5,7 @@ import dev.sluice.config.HealthCheckSettings;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
 import dev.sluice.router.ModelRegistry;
+import dev.sluice.router.WildcardPattern;
 import dev.sluice.upstream.UpstreamClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -78,11 +79,14 @@ public final class HealthChecks {
 
     /**
      * Probes {@code deployments} now, all at once, on the calling event loop with its upstream
-     * client. The future never fails.
+     * client. The future never fails. A wildcard deployment ({@code model: openai/*}) is left
+     * out: it names no model to ask for, and a probe of {@code *} would only fail and bench it.
      */
     public Future<HealthReport> probe(List<Deployment> deployments, UpstreamClient upstreams) {
         Instant checkedAt = clock.instant();
-        List<Future<ProbeResult>> probes = deployments.stream().map(d -> probe.probe(d, upstreams)).toList();
+        List<Future<ProbeResult>> probes = deployments.stream()
+                .filter(d -> !WildcardPattern.isPattern(d.params().model()))
+                .map(d -> probe.probe(d, upstreams)).toList();
         return Future.join(probes).transform(all -> Future.succeededFuture(
                 new HealthReport(checkedAt, probes.stream().map(Future::result).toList())));
     }

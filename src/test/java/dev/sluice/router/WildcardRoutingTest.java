@@ -153,6 +153,15 @@ class WildcardRoutingTest {
     }
 
     @Test
+    void healthLeavesWildcardDeploymentsUnprobed() throws IOException {
+        JsonNode health = Json.parse(gateway.get("/health").body().getBytes());
+
+        assertThat(health.path("healthy_endpoints").findValuesAsText("model_id")).containsExactly("pinned");
+        assertThat(health.path("unhealthy_endpoints").findValuesAsText("model_name")).containsExactly("failing");
+        assertThat(openai.requests() + anything.requests() + prefixed.requests() + longer.requests()).isZero();
+    }
+
+    @Test
     void theModelListShowsWildcardGroupsByTheirPattern() throws IOException {
         JsonNode models = Json.parse(gateway.get("/v1/models").body().getBytes());
 
