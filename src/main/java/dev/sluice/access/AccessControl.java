@@ -26,7 +26,11 @@ import dev.sluice.router.FallbackGate;
 import dev.sluice.router.SkipReason;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.VirtualKey;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import dev.sluice.limits.BudgetDuration;
+import dev.sluice.spend.StoredSpend;
+import dev.sluice.store.Customer;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -74,6 +78,7 @@ public final class AccessControl {
     private final LongSupplier nanoTime;
     private final AuthThrottle throttle;
     private final Supplier<Map<String, List<String>>> accessGroups;
+    private final CallerBudgets callerBudgets;
 
     /**
      * Where calls' money is counted.
@@ -117,6 +122,7 @@ public final class AccessControl {
         this.clock = clock;
         this.nanoTime = nanoTime;
         this.throttle = new AuthThrottle(general.authFailures(), nanoTime);
+        this.callerBudgets = new CallerBudgets(counters);
     }
 
     /** Whether {@code presented} (null when none was sent) is the master key. */
@@ -201,17 +207,25 @@ public final class AccessControl {
             return Future.failedFuture(ApiError.unauthorized("This key expired at " + key.expiresAt().get()
                     + "; the time is " + now + "."));
         }
-        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), found.get().teamRouting(), presented));
+        return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), found.get().teamRouting(), presented,
+                found.get().owners()));
+    }
+
+    /** {@link #admit(Caller, String, String, List, Optional, DoubleSupplier)} of a call that names no customer. */
+    public Future<CallTicket> admit(Caller caller, String group, String callId, List<String> tags, DoubleSupplier estimate) {
+        return admit(caller, group, callId, tags, Optional.empty(), estimate);
     }
 
     /**
-     * Admits a call of {@code caller} to {@code group}, or fails with the {@link ApiError} that
-     * refuses it. The ticket must be {@linkplain CallTicket#finish finished} once the call ends.
-     * Under a budget the call holds {@code estimate} (US dollars, asked for only then) of it
-     * until it ends ({@link BudgetReserver}). Completes on the calling event loop; budgets and
-     * rate limits shared with other replicas may take a round trip to the store they share.
+     * Admits a call of {@code caller} to {@code group} made for the customer {@code endUser}
+     * (its body's {@code user}), or fails with the {@link ApiError} that refuses it. The ticket
+     * must be {@linkplain CallTicket#finish finished} once the call ends. Under a budget the
+     * call holds {@code estimate} (US dollars, asked for only then) of it until it ends
+     * ({@link BudgetReserver}). Completes on the calling event loop; budgets and rate limits
+     * shared with other replicas may take a round trip to the store they share, and a customer
+     * not held in memory a read of the store.
      */
-    public Future<CallTicket> admit(Caller caller, CalledModel called, String callId, List<String> tags,
+    public Future<CallTicket> admit(Caller caller, CalledModel called, String callId, List<String> tags, Optional<String> endUser,
             DoubleSupplier estimate) {
         String group = called.group();
         if (!spend.accepting()) {
@@ -220,22 +234,44 @@ public final class AccessControl {
                     "spend_log_full"));
         }
         Instant now = clock.instant();
-        CallTicket.Start start = new CallTicket.Start(caller, callId, group, tags, now, nanoTime.getAsLong());
-        if (!(caller instanceof Caller.Keyed keyed)) {
+        CallTicket.Start start = new CallTicket.Start(caller, callId, group, tags, now, nanoTime.getAsLong(), endUser);
+        if (caller instanceof Caller.Open) {
             return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
+        }
+        return customer(endUser).compose(customer -> admit(caller, called, start, customer, estimate));
+    }
+
+    private Future<CallTicket> admit(Caller caller, CalledModel called, CallTicket.Start start, Optional<Customer> customer,
+            DoubleSupplier estimate) {
+        if (customer.filter(Customer::blocked).isPresent()) {
+            String blocked = "User blocked from making LLM API Calls. User=" + customer.get().userId();
+            return Future.failedFuture(new ApiError(400, "invalid_request_error", blocked, null, "400"));
+        }
+        customer.ifPresent(c -> counters.raiseTo(new Scope.EndUser(c.userId()), new StoredSpend(c.spend().doubleValue(),
+                c.budgetDuration().map(d -> BudgetDuration.parse("budget_duration", d)), c.budgetResetAt())));
+        if (!(caller instanceof Caller.Keyed keyed)) {
+            List<Budget> applying = callerBudgets.of(customer);
+            if (applying.isEmpty()) {
+                return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
+            }
+            return budgets.reserve(applying, estimate.getAsDouble()).compose(reservation -> switch (reservation) {
+                case BudgetReserver.Reached reached -> Future.failedFuture(overBudget(reached, ""));
+                case BudgetReserver.Held held -> Future.succeededFuture(
+                        new CallTicket(start, null, Map.of(), accounting).holding(held.hold()));
+            });
         }
         Optional<ApiError> refusal = ModelAccess.refusal(keyed, called, accessGroups.get());
         if (refusal.isPresent()) {
             return Future.failedFuture(refusal.get());
         }
-        List<Budget> applying = budgets(keyed, group);
+        List<Budget> applying = callerBudgets.of(keyed, group, customer);
         Future<BudgetReserver.Reservation> reserved = applying.isEmpty()
                 ? Future.succeededFuture(new BudgetReserver.Held(counters::addAll))
                 : budgets.reserve(applying, estimate.getAsDouble());
         return reserved.compose(reservation -> switch (reservation) {
-            case BudgetReserver.Reached reached -> Future.failedFuture(new ApiError(400, BudgetExceeded.TYPE,
-                    BudgetExceeded.message(reached.budget(), keyed.label()), null, "400"));
-            case BudgetReserver.Held held -> limits.check(subject(keyed, group), now).compose(admission -> switch (admission) {
+            case BudgetReserver.Reached reached -> Future.failedFuture(overBudget(reached, keyed.label()));
+            case BudgetReserver.Held held -> limits.check(CallerBudgets.subject(keyed, group, customer), start.startedAt())
+                    .compose(admission -> switch (admission) {
                 case Admission.Refused refused -> {
                     // Refused after all: what the call held of its budgets goes back at once.
                     held.hold().settle(List.of(), 0);
@@ -248,6 +284,23 @@ public final class AccessControl {
                         admitted.headers().values(), accounting).holding(held.hold()));
             });
         });
+    }
+
+    private static ApiError overBudget(BudgetReserver.Reached reached, String keyLabel) {
+        return new ApiError(400, BudgetExceeded.TYPE, BudgetExceeded.message(reached.budget(), keyLabel), null, "400");
+    }
+
+    /** The customer {@code endUser} names, read on the calling context; empty for none or one not stored. */
+    private Future<Optional<Customer>> customer(Optional<String> endUser) {
+        if (endUser.isEmpty() || directory.isEmpty()) {
+            return Future.succeededFuture(Optional.empty());
+        }
+        CompletableFuture<Optional<Customer>> found = directory.get().customers().find(endUser.get());
+        if (found.isDone()) {
+            return Future.succeededFuture(found.getNow(Optional.empty()));
+        }
+        Context context = Vertx.currentContext();
+        return context == null ? Future.fromCompletionStage(found) : Future.fromCompletionStage(found, context);
     }
 
     /**
@@ -294,42 +347,7 @@ public final class AccessControl {
 
     /** The caller's budgets that apply to a call of {@code group}, with what each has spent. */
     private List<Budget> budgets(Caller.Keyed keyed, String group) {
-        List<Budget> budgets = new ArrayList<>(3);
-        VirtualKey key = keyed.key();
-        key.maxBudget().ifPresent(max -> budgets.add(budget(new Scope.Key(key.tokenHash()), max.doubleValue())));
-        keyed.team().flatMap(team -> team.maxBudget().map(max -> budget(new Scope.Team(team.teamId()), max.doubleValue())))
-                .ifPresent(budgets::add);
-        Optional.ofNullable(key.modelMaxBudget().get(group))
-                .ifPresent(model -> budgets.add(budget(new Scope.KeyModel(key.tokenHash(), group), model.budgetLimit().doubleValue())));
-        return budgets;
-    }
-
-    private Budget budget(Scope scope, double maxBudget) {
-        return new Budget(scope, maxBudget, counters.current(scope));
-    }
-
-    private static LimitSubject subject(Caller.Keyed keyed, String group) {
-        VirtualKey key = keyed.key();
-        LimitSubject subject = LimitSubject.key(key.tokenHash(),
-                new Limits(key.rpmLimit(), key.tpmLimit(), widen(key.maxParallelRequests())));
-        Long modelRpm = key.modelRpmLimit().get(group);
-        Long modelTpm = key.modelTpmLimit().get(group);
-        if (modelRpm != null || modelTpm != null) {
-            subject = subject.withModel(group, new Limits(optional(modelRpm), optional(modelTpm), OptionalLong.empty()));
-        }
-        if (keyed.team().isPresent()) {
-            var team = keyed.team().get();
-            subject = subject.withTeam(team.teamId(), new Limits(team.rpmLimit(), team.tpmLimit(), OptionalLong.empty()));
-        }
-        return subject;
-    }
-
-    private static OptionalLong widen(java.util.OptionalInt value) {
-        return value.isPresent() ? OptionalLong.of(value.getAsInt()) : OptionalLong.empty();
-    }
-
-    private static OptionalLong optional(Long value) {
-        return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+        return callerBudgets.of(keyed, group, Optional.empty());
     }
 
     /**
@@ -371,6 +389,19 @@ public final class AccessControl {
             public void keyChanged(String tokenHash) {
                 directory.ifPresent(d -> d.forget(tokenHash));
                 counters.forgetKey(tokenHash);
+            }
+
+            @Override
+            public void customerChanged(String customerId) {
+                directory.ifPresent(d -> d.customers().forget(customerId));
+                counters.forget(new Scope.EndUser(customerId));
+            }
+
+            @Override
+            public void ownerChanged(Scope owner) {
+                // A user's or an organization's settings reach its keys when they are read again.
+                directory.ifPresent(KeyDirectory::forgetAll);
+                counters.forget(owner);
             }
 
             @Override

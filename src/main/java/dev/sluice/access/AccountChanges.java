@@ -1,7 +1,7 @@
 package dev.sluice.access;
 
 /**
- * Told when the key and team API has changed a stored key or team, so that what the
+ * Told when the account API has changed a stored key, team, user, organization or customer, so that what the
  * gateway holds in memory about it (the cached key, its spend counters and rate-limit
  * meters) follows at once in this process. Other replicas see the change when their key
  * cache entry expires.
@@ -13,6 +13,15 @@ public interface AccountChanges {
 
     /** A team was changed or deleted; keys of the team are read again on their next use. */
     void teamChanged(String teamId);
+
+    /** A customer was created, changed, blocked or deleted. */
+    default void customerChanged(String customerId) {}
+
+    /**
+     * A user or an organization ({@link dev.sluice.limits.Scope.User}, {@link dev.sluice.limits.Scope.Organization})
+     * was changed or deleted; every key is read again on its next use.
+     */
+    default void ownerChanged(dev.sluice.limits.Scope owner) {}
 
     AccountChanges NONE = new AccountChanges() {
         @Override

@@ -4,7 +4,11 @@ import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SpendLogSettings;
 import dev.sluice.store.Database;
+import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.KeyRepository;
+import dev.sluice.store.OrganizationRepository;
+import dev.sluice.store.TeamMemberRepository;
+import dev.sluice.store.UserRepository;
 import dev.sluice.store.ModelRepository;
 import dev.sluice.store.ResponseRepository;
 import dev.sluice.store.RouterSettingRepository;
@@ -50,6 +54,7 @@ public final class Accounts implements AutoCloseable {
     private final JournaledSpend spend;
     private final Thread migrator;
     private final Thread resets;
+    private final Thread ownerResets;
     private final Thread pruning;
 
     private final CompletableFuture<Void> migrated;
@@ -72,6 +77,7 @@ public final class Accounts implements AutoCloseable {
             this.migrator = Thread.ofVirtual().name("sluice-store-migrate").start(() -> migrateWhenReachable(firstMigration));
         }
         this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start();
+        this.ownerResets = new OwnerBudgetResets(users(), organizations(), customers(), clock, ZoneOffset.UTC).start();
         this.pruning = new SpendLogPruning(spendLog(), spendLogs, clock).start(migrated);
     }
 
@@ -183,6 +189,23 @@ public final class Accounts implements AutoCloseable {
         return new TeamRepository(database);
     }
 
+    public UserRepository users() {
+        return new UserRepository(database);
+    }
+
+    public OrganizationRepository organizations() {
+        return new OrganizationRepository(database);
+    }
+
+    /** Customers: the end users calls name in {@code user}. */
+    public CustomerRepository customers() {
+        return new CustomerRepository(database);
+    }
+
+    public TeamMemberRepository teamMembers() {
+        return new TeamMemberRepository(database);
+    }
+
     public SpendRepository spendLog() {
         return new SpendRepository(database);
     }
@@ -238,6 +261,7 @@ public final class Accounts implements AutoCloseable {
             migrator.interrupt();
         }
         resets.interrupt();
+        ownerResets.interrupt();
         pruning.interrupt();
         // The journal's shipper, then the database: its last posts need the database, and what
         // they cannot post stays in the journal for the next start.

@@ -34,9 +34,9 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
     public int runOnce() {
         Instant now = clock.instant();
         return resetDue(limit -> keys.dueForReset(now, limit), VirtualKey::budgetDuration, VirtualKey::budgetResetAt,
-                (key, next) -> keys.resetSpend(key.tokenHash(), next), now)
+                (key, next) -> keys.resetSpend(key.tokenHash(), next), now, zone)
                 + resetDue(limit -> teams.dueForReset(now, limit), Team::budgetDuration, Team::budgetResetAt,
-                        (team, next) -> teams.resetSpend(team.teamId(), next), now);
+                        (team, next) -> teams.resetSpend(team.teamId(), next), now, zone);
     }
 
     /**
@@ -44,8 +44,8 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
      * behind it; a batch that reset nothing (every row without a duration) would come back the
      * same, so the pass stops there.
      */
-    private <T> int resetDue(IntFunction<List<T>> due, Function<T, Optional<String>> duration,
-            Function<T, Optional<Instant>> resetAt, BiPredicate<T, Instant> reset, Instant now) {
+    static <T> int resetDue(IntFunction<List<T>> due, Function<T, Optional<String>> duration,
+            Function<T, Optional<Instant>> resetAt, BiPredicate<T, Instant> reset, Instant now, ZoneId zone) {
         int total = 0;
         List<T> batch;
         int inBatch;
@@ -53,7 +53,7 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
             batch = due.apply(BATCH);
             inBatch = 0;
             for (T row : batch) {
-                Optional<Instant> next = nextReset(duration.apply(row), resetAt.apply(row), now);
+                Optional<Instant> next = nextReset(duration.apply(row), resetAt.apply(row), now, zone);
                 if (next.isPresent() && reset.test(row, next.get())) {
                     inBatch++;
                 }
@@ -86,7 +86,7 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
      * The end of the period holding {@code now}; empty for a budget without a duration (its
      * reset time was left over from an earlier duration and is cleared by the next update).
      */
-    private Optional<Instant> nextReset(Optional<String> duration, Optional<Instant> resetAt, Instant now) {
+    private static Optional<Instant> nextReset(Optional<String> duration, Optional<Instant> resetAt, Instant now, ZoneId zone) {
         if (duration.isEmpty() || resetAt.isEmpty()) {
             return Optional.empty();
         }

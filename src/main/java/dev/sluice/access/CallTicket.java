@@ -5,9 +5,8 @@ import dev.sluice.config.Deployment;
 import dev.sluice.spend.CallCost;
 import dev.sluice.limits.BudgetHold;
 import dev.sluice.limits.Permit;
-import java.util.ArrayList;
+import java.util.Optional;
 import java.util.List;
-import dev.sluice.limits.Scope;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.store.Money;
 import dev.sluice.store.SpendRow;
@@ -36,6 +35,7 @@ public final class CallTicket {
     private final Map<String, String> headers;
     private final Instant startedAt;
     private final long startedNanos;
+    private final Optional<String> endUser;
     private final Accounting accounting;
     private final AtomicBoolean finished = new AtomicBoolean();
     /** What the call holds of its budgets; a call under none only counts its cost. */
@@ -52,8 +52,10 @@ public final class CallTicket {
      * @param requestedGroup the group the caller asked for
      * @param startedAt      the wall-clock instant, for the spend row
      * @param startedNanos   the ticker's reading, for the call's duration
+     * @param endUser        the customer the call was made for (its body's {@code user})
      */
-    record Start(Caller caller, String callId, String requestedGroup, List<String> tags, Instant startedAt, long startedNanos) {}
+    record Start(Caller caller, String callId, String requestedGroup, List<String> tags, Instant startedAt, long startedNanos,
+            Optional<String> endUser) {}
 
     /**
      * @param permit  the caller's place among its parallel calls, released when the call ends; null when it has no such limit
@@ -68,6 +70,7 @@ public final class CallTicket {
         this.headers = Map.copyOf(headers);
         this.startedAt = start.startedAt();
         this.startedNanos = start.startedNanos();
+        this.endUser = start.endUser();
         this.accounting = accounting;
         this.hold = accounting.counters()::addAll;
     }
@@ -140,13 +143,7 @@ public final class CallTicket {
             return -1;
         }
         double dollars = cacheHit ? 0 : price(end);
-        if (caller instanceof Caller.Keyed keyed) {
-            List<Scope> charged = new ArrayList<>(3);
-            charged.add(new Scope.Key(keyed.keyHash()));
-            keyed.team().ifPresent(team -> charged.add(new Scope.Team(team.teamId())));
-            charged.add(new Scope.KeyModel(keyed.keyHash(), end.group()));
-            hold.settle(charged, dollars);
-        }
+        hold.settle(CallerBudgets.charged(caller, end.group(), endUser), dollars);
         if (permit != null) {
             permit.release(end.promptTokens() + end.completionTokens());
         }
@@ -160,7 +157,7 @@ public final class CallTicket {
                 .status(end.status())
                 .durationMs(TimeUnit.NANOSECONDS.toMillis(accounting.nanoTime().getAsLong() - startedNanos));
         end.deployment().ifPresent(d -> row.deploymentId(d.id()));
-        row.cacheHit(cacheHit).cacheKey(cacheKey);
+        row.cacheHit(cacheHit).cacheKey(cacheKey).endUser(endUser.orElse(null));
         if (caller instanceof Caller.Keyed keyed) {
             row.keyHash(keyed.keyHash());
             keyed.team().ifPresent(team -> row.teamId(team.teamId()));

@@ -23,13 +23,21 @@ public sealed interface Caller {
      * @param teamRouting the team's router settings, read when the team was read
      * @param presented   the key as the request sent it; kept only to name the key in messages
      *                    by its last four characters
+     * @param owners      the key's user and its team's organization, as read with the key
      */
-    record Keyed(VirtualKey key, Optional<Team> team, TeamRouting teamRouting, String presented) implements Caller {
+    record Keyed(VirtualKey key, Optional<Team> team, TeamRouting teamRouting, String presented, KeyOwners owners)
+            implements Caller {
         public Keyed {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(team, "team");
             Objects.requireNonNull(teamRouting, "teamRouting");
             Objects.requireNonNull(presented, "presented");
+            Objects.requireNonNull(owners, "owners");
+        }
+
+        /** A key of no stored user or organization. */
+        public Keyed(VirtualKey key, Optional<Team> team, TeamRouting teamRouting, String presented) {
+            this(key, team, teamRouting, presented, KeyOwners.NONE);
         }
 
         /** A key whose team's router settings are read here. */

@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.settings.TeamRouting;
 import dev.sluice.store.KeyRepository;
+import dev.sluice.store.OrganizationRepository;
+import dev.sluice.store.UserRepository;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Team;
 import dev.sluice.store.TeamRepository;
@@ -70,15 +72,20 @@ public final class KeyDirectory {
      * A stored key and the team it belongs to, when it has one that still exists, with the
      * team's router settings read once here rather than on every call.
      */
-    public record Found(VirtualKey key, Optional<Team> team, TeamRouting teamRouting) {
+    public record Found(VirtualKey key, Optional<Team> team, TeamRouting teamRouting, KeyOwners owners) {
         public Found {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(team, "team");
             Objects.requireNonNull(teamRouting, "teamRouting");
+            Objects.requireNonNull(owners, "owners");
+        }
+
+        public Found(VirtualKey key, Optional<Team> team, KeyOwners owners) {
+            this(key, team, TeamRouting.of(team), owners);
         }
 
         public Found(VirtualKey key, Optional<Team> team) {
-            this(key, team, TeamRouting.of(team));
+            this(key, team, KeyOwners.NONE);
         }
     }
 
@@ -89,6 +96,19 @@ public final class KeyDirectory {
 
         static Source of(KeyRepository keys, TeamRepository teams) {
             return hash -> keys.findByHash(hash).map(key -> new Found(key, key.teamId().flatMap(teams::findById)));
+        }
+
+        /** A key with its team, its user and its team's organization, each read when it is named. */
+        static Source of(Accounts store) {
+            KeyRepository keys = store.keys();
+            TeamRepository teams = store.teams();
+            UserRepository users = store.users();
+            OrganizationRepository organizations = store.organizations();
+            return hash -> keys.findByHash(hash).map(key -> {
+                Optional<Team> team = key.teamId().flatMap(teams::findById);
+                return new Found(key, team, new KeyOwners(key.userId().flatMap(users::findById),
+                        team.flatMap(Team::organizationId).flatMap(organizations::findById)));
+            });
         }
     }
 
@@ -103,10 +123,24 @@ public final class KeyDirectory {
     private final AtomicLong forgets = new AtomicLong();
     /** Reads the store answered, counted once what they read has been handed on. */
     private final LongAdder storeReads = new LongAdder();
+    /** Set once by {@link #of}, before the directory is shared. */
+    private CustomerDirectory customers = CustomerDirectory.NONE;
 
     /** @param onRead told of every key read from the store (to seed its spend counters), on the reading thread */
     public KeyDirectory(KeyRepository keys, TeamRepository teams, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
         this(Source.of(keys, teams), ttl, nanoTime, onRead, KeyDirectory::onVirtualThread);
+    }
+
+    /** Keys read from {@code store} with their teams, users and organizations. */
+    public static KeyDirectory of(Accounts store, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
+        KeyDirectory keys = new KeyDirectory(Source.of(store), ttl, nanoTime, onRead, KeyDirectory::onVirtualThread);
+        keys.customers = new CustomerDirectory(store.customers(), ttl, nanoTime, customer -> { });
+        return keys;
+    }
+
+    /** The customers calls name in {@code user}, read from the same store; {@link CustomerDirectory#NONE} without one. */
+    public CustomerDirectory customers() {
+        return customers;
     }
 
     /** @param reads where store reads and the cache's upkeep run */
@@ -152,6 +186,12 @@ public final class KeyDirectory {
     public void forget(String tokenHash) {
         forgets.incrementAndGet();
         entries.synchronous().invalidate(tokenHash);
+    }
+
+    /** Drops every key held, so each is read again with its user and organization on its next use. */
+    public void forgetAll() {
+        forgets.incrementAndGet();
+        entries.synchronous().invalidateAll();
     }
 
     /** Drops every key of a team, and every read under way, so their next use reads the team again. */

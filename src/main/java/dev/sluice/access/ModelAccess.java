@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.store.Organization;
+import dev.sluice.store.User;
 import dev.sluice.api.ApiError;
 import dev.sluice.router.WildcardPattern;
 import java.util.List;
@@ -18,7 +20,8 @@ import java.util.stream.Collectors;
  * </ul>
  * A call passes a list when either the name it asked for or the group serving it passes
  * (LiteLLM's rule for an alias: the alias or the model it stands for). A key of a team must
- * pass both its own list and its team's. A refusal is LiteLLM's 403.
+ * pass its own list, its team's, its user's and its team's organization's (each that has one).
+ * A refusal is LiteLLM's 403.
  */
 final class ModelAccess {
     static final String ALL_PROXY_MODELS = "all-proxy-models";
@@ -41,6 +44,14 @@ final class ModelAccess {
             if (!grants(teamModels, called, accessGroups)) {
                 return Optional.of(denied("team", teamModels, called.asked()));
             }
+        }
+        Optional<User> user = caller.owners().user();
+        if (user.isPresent() && !grants(user.get().models(), called, accessGroups)) {
+            return Optional.of(denied("user", user.get().models(), called.asked()));
+        }
+        Optional<Organization> organization = caller.owners().organization();
+        if (organization.isPresent() && !grants(organization.get().models(), called, accessGroups)) {
+            return Optional.of(denied("organization", organization.get().models(), called.asked()));
         }
         return Optional.empty();
     }

@@ -187,7 +187,7 @@ final class GatewayAssembly {
     private AccessControl accessControl(Optional<Accounts> accounts, ModelCatalog catalog, SharedState shared,
             GatewayMetrics metrics, ModelRegistry models) {
         SpendCounters counters = new SpendCounters(time.clock());
-        Optional<KeyDirectory> directory = accounts.map(store -> new KeyDirectory(store.keys(), store.teams(),
+        Optional<KeyDirectory> directory = accounts.map(store -> KeyDirectory.of(store,
                 KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock())));
         directory.ifPresent(keys -> metrics.counterOf("sluice_key_store_reads_total",
                 "Keys read from the database (first reads and refreshes of the key cache).", () -> (double) keys.storeReads()));

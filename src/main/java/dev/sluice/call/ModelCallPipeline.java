@@ -3,6 +3,7 @@ package dev.sluice.call;
 import dev.sluice.access.CallEnd;
 import dev.sluice.access.CalledModel;
 import dev.sluice.access.CallTags;
+import dev.sluice.access.EndUsers;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.catalog.TokenEncoding;
@@ -244,7 +245,8 @@ public final class ModelCallPipeline {
     private Future<Void> admit(ModelCall call) {
         ModelGroup group = call.group();
         List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
-        return services.access().admit(call.caller(), new CalledModel(call.decoded().group(), group.name()), CallIds.spendRowId(call.request, call.callId), tags,
+        return services.access().admit(call.caller(), new CalledModel(call.decoded().group(), group.name()),
+                        CallIds.spendRowId(call.request, call.callId), tags, EndUsers.of(call.decoded().body()),
                         () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {
                     call.admitted(ticket, tags);

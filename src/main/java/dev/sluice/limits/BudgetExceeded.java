@@ -12,6 +12,9 @@ import java.util.Optional;
  *   Budget has been exceeded! Key=support-bot (sk-...3xQa) Current cost: 0.0102, Max budget: 0.01
  *   Budget has been exceeded! Team=team-7 Current cost: 2.0, Max budget: 1.0
  *   Budget has been exceeded! Key=support-bot (sk-...3xQa) Model=gpt-4o Current cost: 5.0, Max budget: 5.0
+ *   Budget has been exceeded! Organization=acme Current cost: 9.1, Max budget: 9.0
+ *   ExceededBudget: User=ada over budget. Spend=12.0, Budget=10.0
+ *   ExceededBudget: End User=customer-1 over budget. Spend=1.5, Budget=1.0
  * </pre>
  *
  * Amounts are written as Python writes floats ({@code 6.2e-05}, {@code 100.0}), as LiteLLM's
@@ -33,14 +36,27 @@ public final class BudgetExceeded {
      * @param keyLabel how the key is named in it, from {@link #keyLabel}; unused for a team
      */
     public static String message(Budget budget, String keyLabel) {
+        String reserved = budget.reserved() > 0 ? ", Reserved by calls in flight: " + PythonFloats.repr(budget.reserved()) : "";
+        // LiteLLM words the budgets of users and end users differently from the rest.
+        String overBudget = switch (budget.scope()) {
+            case Scope.User user -> "User=" + user.userId();
+            case Scope.EndUser endUser -> "End User=" + endUser.endUserId();
+            default -> null;
+        };
+        if (overBudget != null) {
+            return "ExceededBudget: " + overBudget + " over budget. Spend=" + PythonFloats.repr(budget.spend())
+                    + ", Budget=" + PythonFloats.repr(budget.maxBudget()) + reserved;
+        }
         String who = switch (budget.scope()) {
             case Scope.Key key -> "Key=" + keyLabel;
             case Scope.Team team -> "Team=" + team.teamId();
             case Scope.KeyModel model -> "Key=" + keyLabel + " Model=" + model.modelGroup();
+            case Scope.Organization organization -> "Organization=" + organization.organizationId();
+            case Scope.User user -> "User=" + user.userId();
+            case Scope.EndUser endUser -> "End User=" + endUser.endUserId();
         };
         return "Budget has been exceeded! " + who + " Current cost: " + PythonFloats.repr(budget.spend())
-                + ", Max budget: " + PythonFloats.repr(budget.maxBudget())
-                + (budget.reserved() > 0 ? ", Reserved by calls in flight: " + PythonFloats.repr(budget.reserved()) : "");
+                + ", Max budget: " + PythonFloats.repr(budget.maxBudget()) + reserved;
     }
 
     /**

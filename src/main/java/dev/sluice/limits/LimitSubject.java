@@ -24,22 +24,26 @@ public final class LimitSubject {
     private final Scoped key;
     private final Optional<Scoped> model;
     private final Optional<Scoped> team;
+    /** The key's user, its team's organization and the call's customer, in that order, those that apply. */
+    private final List<Scoped> owners;
 
-    private LimitSubject(String keyId, Scoped key, Optional<Scoped> model, Optional<Scoped> team) {
+    private LimitSubject(String keyId, Scoped key, Optional<Scoped> model, Optional<Scoped> team, List<Scoped> owners) {
         this.keyId = keyId;
         this.key = key;
         this.model = model;
         this.team = team;
+        this.owners = owners;
     }
 
     /** A request made with the key {@code keyId} (its hash), which has {@code limits}. */
     public static LimitSubject key(String keyId, Limits limits) {
-        return new LimitSubject(keyId, new Scoped(new Scope.Key(keyId), limits), Optional.empty(), Optional.empty());
+        return new LimitSubject(keyId, new Scoped(new Scope.Key(keyId), limits), Optional.empty(), Optional.empty(),
+                List.of());
     }
 
     /** The same request, from a key of team {@code teamId}, whose limits are {@code limits}. */
     public LimitSubject withTeam(String teamId, Limits limits) {
-        return new LimitSubject(keyId, key, model, Optional.of(new Scoped(new Scope.Team(teamId), limits)));
+        return new LimitSubject(keyId, key, model, Optional.of(new Scoped(new Scope.Team(teamId), limits)), owners);
     }
 
     /**
@@ -47,7 +51,17 @@ public final class LimitSubject {
      * (its {@code model_rpm_limit} and {@code model_tpm_limit} entries for that group).
      */
     public LimitSubject withModel(String modelGroup, Limits limits) {
-        return new LimitSubject(keyId, key, Optional.of(new Scoped(new Scope.KeyModel(keyId, modelGroup), limits)), team);
+        return new LimitSubject(keyId, key, Optional.of(new Scoped(new Scope.KeyModel(keyId, modelGroup), limits)), team, owners);
+    }
+
+    /**
+     * The same request, whose {@code owner} (the key's user, its team's organization or the
+     * call's customer) has {@code limits}. Add owners in that order: it is the order they are locked in.
+     */
+    public LimitSubject withOwner(Scope owner, Limits limits) {
+        List<Scoped> more = new ArrayList<>(owners);
+        more.add(new Scoped(owner, limits));
+        return new LimitSubject(keyId, key, model, team, List.copyOf(more));
     }
 
     /** The same request with every scope's limits cut to this replica's share among {@code replicas} ({@link Limits#shareOf}). */
@@ -55,7 +69,8 @@ public final class LimitSubject {
         if (replicas <= 1) {
             return this;
         }
-        return new LimitSubject(keyId, shared(key, replicas), model.map(m -> shared(m, replicas)), team.map(t -> shared(t, replicas)));
+        return new LimitSubject(keyId, shared(key, replicas), model.map(m -> shared(m, replicas)), team.map(t -> shared(t, replicas)),
+                owners.stream().map(o -> shared(o, replicas)).toList());
     }
 
     private static Scoped shared(Scoped scoped, int replicas) {
@@ -64,7 +79,7 @@ public final class LimitSubject {
 
     /**
      * The scopes that have at least one limit, key first, then the key's model group, then
-     * the team. This is also the order counters are locked in, which is what keeps two
+     * the team, then the owners. This is also the order counters are locked in, which is what keeps two
      * admissions from waiting on each other: each kind of scope comes once, and always in
      * this order.
      */
@@ -75,11 +90,12 @@ public final class LimitSubject {
         }
         model.filter(m -> !m.limits().isEmpty()).ifPresent(scopes::add);
         team.filter(t -> !t.limits().isEmpty()).ifPresent(scopes::add);
+        owners.stream().filter(o -> !o.limits().isEmpty()).forEach(scopes::add);
         return scopes;
     }
 
     @Override
     public String toString() {
-        return "LimitSubject" + List.of(key, model, team);
+        return "LimitSubject" + List.of(key, model, team, owners);
     }
 }

@@ -3,8 +3,10 @@ package dev.sluice.limits;
 import java.util.Objects;
 
 /**
- * Whose limits and spend a counter holds: a virtual key, a team, or a key's use of one model
- * group ({@code model_rpm_limit}, {@code model_tpm_limit}, {@code model_max_budget}).
+ * Whose limits and spend a counter holds: a virtual key, a team, a key's use of one model
+ * group ({@code model_rpm_limit}, {@code model_tpm_limit}, {@code model_max_budget}), the
+ * internal user that owns keys, an organization of teams, or a customer (the end user a call
+ * names in {@code user}).
  * Two scopes are the same counter exactly when they are equal.
  */
 public sealed interface Scope {
@@ -67,6 +69,57 @@ public sealed interface Scope {
         @Override
         public String value() {
             return keyId + ":" + modelGroup;
+        }
+    }
+
+    /** An internal user: every key made with its {@code user_id}. */
+    record User(String userId) implements Scope {
+        public User {
+            Objects.requireNonNull(userId, "userId");
+        }
+
+        @Override
+        public String descriptor() {
+            return "user";
+        }
+
+        @Override
+        public String value() {
+            return userId;
+        }
+    }
+
+    /** An organization: every key of every team in it. */
+    record Organization(String organizationId) implements Scope {
+        public Organization {
+            Objects.requireNonNull(organizationId, "organizationId");
+        }
+
+        @Override
+        public String descriptor() {
+            return "organization";
+        }
+
+        @Override
+        public String value() {
+            return organizationId;
+        }
+    }
+
+    /** A customer, LiteLLM's end user: every call whose body names it in {@code user}. */
+    record EndUser(String endUserId) implements Scope {
+        public EndUser {
+            Objects.requireNonNull(endUserId, "endUserId");
+        }
+
+        @Override
+        public String descriptor() {
+            return "end_user";
+        }
+
+        @Override
+        public String value() {
+            return endUserId;
         }
     }
 }

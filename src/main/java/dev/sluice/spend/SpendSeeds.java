@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 
 /**
  * Feeds the in-process spend counters from a key each time it is read from the store: the
- * key's and its team's spend from their rows, raising this process's count to the store's
+ * key's, its team's, its user's and its organization's spend from their rows, raising this process's count to the store's
  * when the store has more (spend other replicas posted: budgets shared through the database
  * hold across replicas within a key refresh and a spend flush), and each of the key's
  * per-model budgets from the spend log and its daily rollups
@@ -53,6 +53,11 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
         counters.raiseTo(new Scope.Key(key.tokenHash()), stored(key.spend(), key.budgetDuration(), key.budgetResetAt()));
         found.team().ifPresent(team -> counters.raiseTo(new Scope.Team(team.teamId()),
                 stored(team.spend(), team.budgetDuration(), team.budgetResetAt())));
+        found.owners().user().ifPresent(user -> counters.raiseTo(new Scope.User(user.userId()),
+                stored(user.spend(), user.budgetDuration(), user.budgetResetAt())));
+        found.owners().organization().ifPresent(organization -> counters.raiseTo(
+                new Scope.Organization(organization.organizationId()),
+                stored(organization.spend(), organization.budgetDuration(), organization.budgetResetAt())));
         for (Map.Entry<String, ModelBudget> budget : key.modelMaxBudget().entrySet()) {
             Scope.KeyModel scope = new Scope.KeyModel(key.tokenHash(), budget.getKey());
             Optional<BudgetDuration> period = budget.getValue().timePeriod().map(p -> BudgetDuration.parse("time_period", p));
@@ -74,6 +79,12 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     private double sum(Scope.KeyModel scope, Instant since) {
         return spendLog.sumCostByKeyAndModelGroup(scope.keyId(), scope.modelGroup(), since,
                 clock.instant().minus(retention)).doubleValue();
+    }
+
+    /** Seeds a customer's counter from its row, read when a call named it. */
+    public void customer(dev.sluice.store.Customer customer) {
+        counters.raiseTo(new Scope.EndUser(customer.userId()),
+                stored(customer.spend(), customer.budgetDuration(), customer.budgetResetAt()));
     }
 
     private static StoredSpend stored(BigDecimal spend, Optional<String> duration, Optional<Instant> resetAt) {

@@ -8,11 +8,12 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What a {@link VirtualKey} and a {@link Team} both hold, in the same columns of their
+ * What a {@link VirtualKey}, a {@link Team}, a {@link User}, an {@link Organization} and a
+ * {@link Customer} all hold, in the same columns of their
  * tables: the model groups they may call, a budget with its period and the spend so far,
  * rate limits, the owner's metadata and when they were made.
  */
-public sealed interface BudgetHolder permits Team, VirtualKey {
+public sealed interface BudgetHolder permits Team, VirtualKey, User, Organization, Customer {
     /** Model groups the holder may call; empty allows every group. */
     List<String> models();
 
@@ -43,7 +44,8 @@ public sealed interface BudgetHolder permits Team, VirtualKey {
      *
      * @param <B> the builder itself, so that setters chain
      */
-    abstract sealed class Builder<B extends Builder<B>> permits Team.Builder, VirtualKey.Builder {
+    abstract sealed class Builder<B extends Builder<B>> permits Team.Builder, VirtualKey.Builder, User.Builder,
+            Organization.Builder, Customer.Builder {
         List<String> models = List.of();
         BigDecimal maxBudget;
         String budgetDuration;

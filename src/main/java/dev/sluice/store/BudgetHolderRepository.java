@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  *
  * @param <T> the record a row holds
  */
-public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> permits KeyRepository, TeamRepository {
+public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> permits KeyRepository, TeamRepository,
+        UserRepository, OrganizationRepository, CustomerRepository {
 
     /**
      * Where a subclass's table is.

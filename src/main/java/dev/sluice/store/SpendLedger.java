@@ -13,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * Posts finished calls: logs their spend rows, adds the cost of each row that was new to
- * its key's and its team's spend, and counts it in its day's rollups, all in one
+ * its key's and its team's spend (and its user's, organization's and customer's: {@link OwnerSpend}), and counts it in its day's rollups, all in one
  * transaction, so spend totals stay the exact sums of the logged rows.
  *
  * <p><b>Posted twice, counted once.</b> On PostgreSQL the log has a row per call and a row
@@ -37,12 +37,14 @@ public final class SpendLedger implements SpendSink {
     private final KeyRepository keys;
     private final TeamRepository teams;
     private final RowLog rowLog;
+    private final OwnerSpend owners;
 
     public SpendLedger(Database database) {
         this.database = Objects.requireNonNull(database, "database");
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
         this.rowLog = new RowLog();
+        this.owners = new OwnerSpend(database);
     }
 
     /** Posts rows that carry no journal mark, one row per call: idempotent by call id. */
@@ -74,6 +76,7 @@ public final class SpendLedger implements SpendSink {
             for (Map.Entry<String, BigDecimal> team : byTeam.entrySet()) {
                 teams.addSpend(connection, team.getKey(), team.getValue());
             }
+            owners.add(connection, fresh, byTeam);
             DailySpendRepository.add(connection, database.engine(), rollup.increments());
             return fresh.size();
         });

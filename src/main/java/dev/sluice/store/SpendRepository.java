@@ -236,6 +236,7 @@ public final class SpendRepository {
                 Columns.requiredTime(row, "started_at"),
                 tags(Columns.text(row, "request_tags")),
                 row.getBoolean("cache_hit"),
-                Columns.text(row, "cache_key"));
+                Columns.text(row, "cache_key"),
+                Optional.empty());
     }
 }

@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  * @param cacheKey     the response cache's key for the call ({@code namespace:} and a SHA-256 in hex), as LiteLLM's {@code cache_key}:
  *                     the entry that answered it, or that its answer was stored under; empty when the
  *                     cache was not asked
+ * @param endUser      the customer the call was made for: its body's {@code user}, whose spend it adds to
  */
 public record SpendRow(
         String callId,
@@ -45,7 +46,8 @@ public record SpendRow(
         Instant startedAt,
         List<String> tags,
         boolean cacheHit,
-        Optional<String> cacheKey) {
+        Optional<String> cacheKey,
+        Optional<String> endUser) {
     /** The most tags a row keeps, and the longest tag, in characters: what a column and a rollup hold. */
     public static final int MAX_TAGS = 32;
     public static final int MAX_TAG_LENGTH = 255;
@@ -85,6 +87,7 @@ public record SpendRow(
             }
         }
         Objects.requireNonNull(cacheKey, "cacheKey");
+        Objects.requireNonNull(endUser, "endUser");
         if (cacheKey.isPresent() && !CACHE_KEY.matcher(cacheKey.get()).matches()) {
             String key = cacheKey.get();
             throw new IllegalArgumentException("cache_key: \"" + (key.length() <= 16 ? key : key.substring(0, 16) + "...")
@@ -125,6 +128,7 @@ public record SpendRow(
         private long durationMs;
         private boolean cacheHit;
         private String cacheKey;
+        private String endUser;
 
         private Builder(String callId, String modelGroup, Instant startedAt) {
             this.callId = callId;
@@ -202,13 +206,18 @@ public record SpendRow(
             return this;
         }
 
+        public Builder endUser(String endUser) {
+            this.endUser = endUser;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public SpendRow build() {
             long total = totalTokens != null ? totalTokens : promptTokens + completionTokens;
             return new SpendRow(callId, Optional.ofNullable(keyHash), Optional.ofNullable(teamId),
                     Optional.ofNullable(userId), modelGroup, Optional.ofNullable(deploymentId), promptTokens,
                     completionTokens, total, cachedTokens, cost, status, durationMs, startedAt, tags, cacheHit,
-                    Optional.ofNullable(cacheKey));
+                    Optional.ofNullable(cacheKey), Optional.ofNullable(endUser));
         }
     }
 }

@@ -15,13 +15,14 @@ import java.util.Optional;
  * row in a {@link SpendBlocks block} of the embedded store's spend log.
  *
  * <pre>
- * body  := version:int8 (1, 2 or 3)  appendedAt:int64 (epoch ms)
+ * body  := version:int8 (1 to 4)  appendedAt:int64 (epoch ms)
  *          callId:str  keyHash:opt  teamId:opt  userId:opt  modelGroup:str  deploymentId:opt
  *          promptTokens:int64  completionTokens:int64  totalTokens:int64
  *          costScale:int32  costUnscaled:bytes  status:int32  durationMs:int64
  *          startedAtSeconds:int64  startedAtNanos:int32
  *          cachedTokens:int64  tagCount:int32  tag:str ...        (from version 2)
  *          cacheHit:int8 (0 or 1)  cacheKey:opt                   (from version 3)
+ *          endUser:opt                                         (from version 4)
  * str   := n:int32  n bytes of UTF-8          opt := -1 (absent) | str
  * bytes := n:int32  n bytes (a two's-complement big integer)
  * </pre>
@@ -38,12 +39,14 @@ import java.util.Optional;
  */
 public final class SpendRowCodec {
     /** The newest version: bodies of every version from {@link #FIRST_VERSION} on are read. */
-    public static final byte VERSION = 3;
+    public static final byte VERSION = 4;
     static final byte FIRST_VERSION = 1;
     /** The version that brought cached tokens and tags. */
     static final byte TAGS_SINCE = 2;
     /** The version that brought whether the response cache answered the call, and its key. */
     static final byte CACHE_SINCE = 3;
+    /** The version that brought the customer a call was made for. */
+    static final byte END_USER_SINCE = 4;
     /** The smallest body a row can have: every fixed field of version 1, empty strings, absent options. */
     public static final int MIN_BODY_BYTES = 1 + 8 + 4 + 4 * 3 + 4 + 4 + 8 * 3 + 4 + 4 + 4 + 8 + 8 + 4;
     /** What version 2 adds to a body besides its tags' bytes: the cached tokens and the tag count. */
@@ -60,10 +63,10 @@ public final class SpendRowCodec {
 
     /** A row's strings as bytes and its body's size, so the body can be written into a buffer of the right size. */
     public record Encoded(SpendRow row, byte[][] strings, byte[][] tags, byte[] unscaled, byte[] cacheKey,
-            int bodyBytes) {
+            byte[] endUser, int bodyBytes) {
         /** The version the body is written in: the oldest that holds the row. */
         byte version() {
-            return row.cacheHit() || cacheKey != null ? CACHE_SINCE : TAGS_SINCE;
+            return SpendRowCodec.version(row, cacheKey, endUser);
         }
 
         /** Puts the body at {@code out}'s position. */
@@ -83,6 +86,9 @@ public final class SpendRowCodec {
             if (version() >= CACHE_SINCE) {
                 out.put((byte) (row.cacheHit() ? 1 : 0));
                 putOptional(out, cacheKey);
+            }
+            if (version() >= END_USER_SINCE) {
+                putOptional(out, endUser);
             }
         }
 
@@ -111,9 +117,14 @@ public final class SpendRowCodec {
         }
         byte[] unscaled = row.cost().unscaledValue().toByteArray();
         byte[] cacheKey = optional(row.cacheKey());
+        byte[] endUser = optional(row.endUser());
         int body = MIN_BODY_BYTES + VERSION_2_FIELD_BYTES + unscaled.length;
-        if (row.cacheHit() || cacheKey != null) {
+        byte version = version(row, cacheKey, endUser);
+        if (version >= CACHE_SINCE) {
             body += VERSION_3_FIELD_BYTES + (cacheKey == null ? 0 : cacheKey.length);
+        }
+        if (version >= END_USER_SINCE) {
+            body += 4 + endUser.length;
         }
         for (byte[] string : strings) {
             body += string == null ? 0 : string.length;
@@ -125,7 +136,15 @@ public final class SpendRowCodec {
             throw new IllegalArgumentException("row " + row.callId() + ": " + body + " bytes encoded (expected: <= "
                     + MAX_BODY_BYTES + ")");
         }
-        return new Encoded(row, strings, tags, unscaled, cacheKey, body);
+        return new Encoded(row, strings, tags, unscaled, cacheKey, endUser, body);
+    }
+
+    /** The oldest version that holds the row: what an older release reads, whenever the row lets it. */
+    private static byte version(SpendRow row, byte[] cacheKey, byte[] endUser) {
+        if (endUser != null) {
+            return END_USER_SINCE;
+        }
+        return row.cacheHit() || cacheKey != null ? CACHE_SINCE : TAGS_SINCE;
     }
 
     /**
@@ -158,11 +177,12 @@ public final class SpendRowCodec {
             List<String> tags = version >= TAGS_SINCE ? tags(body) : List.of();
             boolean cacheHit = version >= CACHE_SINCE && flag(body);
             Optional<String> cacheKey = version >= CACHE_SINCE ? Optional.ofNullable(string(body)) : Optional.empty();
+            Optional<String> endUser = version >= END_USER_SINCE ? Optional.ofNullable(string(body)) : Optional.empty();
             if (callId == null || modelGroup == null || body.hasRemaining()) {
                 return Optional.empty();
             }
             return Optional.of(new Decoded(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
-                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags, cacheHit, cacheKey),
+                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags, cacheHit, cacheKey, endUser),
                     appendedAt));
         } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
                 | java.time.DateTimeException e) {

@@ -42,6 +42,7 @@ final class SpendRowJson {
         node.put("status", row.status());
         node.put("duration_ms", row.durationMs());
         node.put("started_at", row.startedAt().toString());
+        row.endUser().ifPresent(value -> node.put("end_user", value));
         if (!row.tags().isEmpty()) {
             row.tags().forEach(node.putArray("tags")::add);
         }
@@ -97,7 +98,8 @@ final class SpendRowJson {
                     Instant.parse(text(node, "started_at")),
                     tags(node),
                     node.has("cache_hit") && bool(node, "cache_hit"),
-                    optionalText(node, "cache_key"));
+                    optionalText(node, "cache_key"),
+                    optionalText(node, "end_user"));
         } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are SpendRow's own refusals.
             throw new IOException(e.getMessage(), e);

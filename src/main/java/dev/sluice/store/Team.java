@@ -21,6 +21,7 @@ import java.util.OptionalLong;
  * @param spend          dollars spent in the current period, {@link Money scale 12}
  * @param routerSettings the team's {@code router_settings} JSON object (e.g. deployment weights)
  * @param metadata       the owner's JSON object, kept as given
+ * @param organizationId the organization the team belongs to, whose models bound the team's and whose budget its calls share
  */
 public record Team(
         String teamId,
@@ -34,7 +35,8 @@ public record Team(
         OptionalLong tpmLimit,
         ObjectNode routerSettings,
         ObjectNode metadata,
-        Instant createdAt) implements BudgetHolder {
+        Instant createdAt,
+        Optional<String> organizationId) implements BudgetHolder {
 
     public Team {
         Objects.requireNonNull(teamId, "teamId");
@@ -52,6 +54,7 @@ public record Team(
         routerSettings = Frozen.object(routerSettings);
         metadata = Frozen.object(metadata);
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
+        Objects.requireNonNull(organizationId, "organizationId");
     }
 
     /** A copy: the record stays unchanged whatever the caller does with it. */
@@ -91,6 +94,7 @@ public record Team(
         private String teamId;
         private String teamAlias;
         private ObjectNode routerSettings;
+        private String organizationId;
 
         private Builder(String teamId, Instant createdAt) {
             super(createdAt);
@@ -102,6 +106,7 @@ public record Team(
             teamId = team.teamId;
             teamAlias = team.teamAlias.orElse(null);
             routerSettings = team.routerSettings;
+            organizationId = team.organizationId.orElse(null);
         }
 
         public Builder teamId(String teamId) {
@@ -119,11 +124,17 @@ public record Team(
             return this;
         }
 
+        public Builder organizationId(String organizationId) {
+            this.organizationId = organizationId;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public Team build() {
             return new Team(teamId, Optional.ofNullable(teamAlias), models, Optional.ofNullable(maxBudget),
                     Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
-                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), routerSettings, metadata, createdAt);
+                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), routerSettings, metadata, createdAt,
+                    Optional.ofNullable(organizationId));
         }
     }
 }

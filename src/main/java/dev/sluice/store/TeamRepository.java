@@ -14,7 +14,8 @@ import java.util.Optional;
  */
 public final class TeamRepository extends BudgetHolderRepository<Team> {
     private static final Table TABLE = new Table("sluice_teams", "team_id", "team_id, team_alias, models, max_budget, "
-            + "budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, router_settings, metadata, created_at", "team");
+            + "budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, router_settings, metadata, created_at, organization_id",
+            "team");
 
     public TeamRepository(Database database) {
         super(database, TABLE);
@@ -22,6 +23,11 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
 
     public Optional<Team> findById(String teamId) {
         return findBy("team_id", teamId);
+    }
+
+    /** One page of an organization's teams, oldest first. */
+    public java.util.List<Team> ofOrganization(String organizationId, Page page) {
+        return list(new Where(" WHERE organization_id = ?", java.util.List.of(organizationId)), page);
     }
 
     public long count() {
@@ -35,6 +41,7 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
         int next = bindBudget(statement, 3, team, true);
         next = bindSettings(statement, next, team);
         Columns.time(statement, next, team.createdAt());
+        Columns.text(statement, next + 1, team.organizationId());
     }
 
     @Override
@@ -42,7 +49,8 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
         Columns.text(statement, 1, team.teamAlias());
         int next = bindBudget(statement, 2, team, false);
         next = bindSettings(statement, next, team);
-        statement.setString(next, team.teamId());
+        Columns.text(statement, next, team.organizationId());
+        statement.setString(next + 1, team.teamId());
     }
 
     /** {@code router_settings, metadata} from parameter {@code from}; returns the next index. */
@@ -56,7 +64,8 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
     Team read(ResultSet row) throws SQLException {
         Team.Builder team = Team.builder(row.getString("team_id"), Columns.requiredTime(row, "created_at"))
                 .teamAlias(Columns.text(row, "team_alias").orElse(null))
-                .routerSettings(JsonColumns.object("router_settings", row.getString("router_settings")));
+                .routerSettings(JsonColumns.object("router_settings", row.getString("router_settings")))
+                .organizationId(Columns.text(row, "organization_id").orElse(null));
         readBudget(row, team);
         return team.build();
     }

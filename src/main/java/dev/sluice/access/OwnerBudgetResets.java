@@ -1,0 +1,57 @@
+package dev.sluice.access;
+
+import dev.sluice.store.BudgetHolder;
+import dev.sluice.store.Customer;
+import dev.sluice.store.CustomerRepository;
+import dev.sluice.store.Organization;
+import dev.sluice.store.OrganizationRepository;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.User;
+import dev.sluice.store.UserRepository;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sets the stored spend of users, organizations and customers back to zero when their
+ * {@code budget_duration} comes round, as {@link BudgetResets} does for keys and teams and
+ * with the same rules: a reset another replica made is not made twice.
+ */
+public record OwnerBudgetResets(UserRepository users, OrganizationRepository organizations, CustomerRepository customers,
+        Clock clock, ZoneId zone) {
+    private static final Logger log = LoggerFactory.getLogger(OwnerBudgetResets.class);
+
+    /** Resets every user, organization and customer whose period has ended; returns how many. Blocks on the store. */
+    public int runOnce() {
+        Instant now = clock.instant();
+        return BudgetResets.resetDue(limit -> users.dueForReset(now, limit), BudgetHolder::budgetDuration,
+                BudgetHolder::budgetResetAt, (User user, Instant next) -> users.resetSpend(user.userId(), next), now, zone)
+                + BudgetResets.resetDue(limit -> organizations.dueForReset(now, limit), BudgetHolder::budgetDuration,
+                        BudgetHolder::budgetResetAt, (Organization organization, Instant next) ->
+                                organizations.resetSpend(organization.organizationId(), next), now, zone)
+                + BudgetResets.resetDue(limit -> customers.dueForReset(now, limit), BudgetHolder::budgetDuration,
+                        BudgetHolder::budgetResetAt, (Customer customer, Instant next) ->
+                                customers.resetSpend(customer.userId(), next), now, zone);
+    }
+
+    /** Runs {@link #runOnce} every {@link BudgetResets#EVERY} on a virtual thread until interrupted. */
+    public Thread start() {
+        return Thread.ofVirtual().name("sluice-owner-budget-resets").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(BudgetResets.EVERY);
+                    int reset = runOnce();
+                    if (reset > 0) {
+                        log.info("budgets.reset owners={}", reset);
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (StoreException e) {
+                    log.debug("budgets.reset_postponed reason={}", e.getMessage());
+                }
+            }
+        });
+    }
+}
