@@ -211,9 +211,9 @@ public final class AccessControl {
                 found.get().owners()));
     }
 
-    /** {@link #admit(Caller, String, String, List, Optional, DoubleSupplier)} of a call that names no customer. */
-    public Future<CallTicket> admit(Caller caller, String group, String callId, List<String> tags, DoubleSupplier estimate) {
-        return admit(caller, group, callId, tags, Optional.empty(), estimate);
+    /** {@link #admit(Caller, CalledModel, String, List, Optional, DoubleSupplier)} of a call that names no customer. */
+    public Future<CallTicket> admit(Caller caller, CalledModel called, String callId, List<String> tags, DoubleSupplier estimate) {
+        return admit(caller, called, callId, tags, Optional.empty(), estimate);
     }
 
     /**
@@ -243,6 +243,7 @@ public final class AccessControl {
 
     private Future<CallTicket> admit(Caller caller, CalledModel called, CallTicket.Start start, Optional<Customer> customer,
             DoubleSupplier estimate) {
+        String group = called.group();
         if (customer.filter(Customer::blocked).isPresent()) {
             String blocked = "User blocked from making LLM API Calls. User=" + customer.get().userId();
             return Future.failedFuture(new ApiError(400, "invalid_request_error", blocked, null, "400"));
@@ -378,38 +379,9 @@ public final class AccessControl {
                 + String.join(", ", usable) + ".", "model", "model_not_found");
     }
 
-    /** Forgets what is held in memory of a key changed or deleted through the key API. */
+    /** Forgets what is held in memory of a key, team, user, organization or customer changed through the account API. */
     public AccountChanges changes() {
-        return new AccountChanges() {
-            // The key's spend counters go too and are counted again from the store on its next
-            // use: a changed budget period, or a key or team deleted and made again under the same
-            // key or id, must not inherit the old counts. (Spend still in the spend journal, on its
-            // way to the store, is then missed in this process until the key is read again.)
-            @Override
-            public void keyChanged(String tokenHash) {
-                directory.ifPresent(d -> d.forget(tokenHash));
-                counters.forgetKey(tokenHash);
-            }
-
-            @Override
-            public void customerChanged(String customerId) {
-                directory.ifPresent(d -> d.customers().forget(customerId));
-                counters.forget(new Scope.EndUser(customerId));
-            }
-
-            @Override
-            public void ownerChanged(Scope owner) {
-                // A user's or an organization's settings reach its keys when they are read again.
-                directory.ifPresent(KeyDirectory::forgetAll);
-                counters.forget(owner);
-            }
-
-            @Override
-            public void teamChanged(String teamId) {
-                directory.ifPresent(d -> d.forgetTeam(teamId));
-                counters.forget(new Scope.Team(teamId));
-            }
-        };
+        return new HeldAccountChanges(directory, counters);
     }
 
     static byte[] digest(String key) {

@@ -27,6 +27,7 @@ import java.util.function.LongSupplier;
  * @param maxRequestBytes the largest request body read
  * @param nanoTime        the monotonic clock that times out slow request bodies
  * @param bodyBudget      the request body bytes all calls together may hold
+ * @param owners          the stored users, team members, organizations and customers
  */
 public record AccountApi(
         Function<HttpServerRequest, Future<Caller>> authenticate,
@@ -36,7 +37,8 @@ public record AccountApi(
         AccountChanges changes,
         long maxRequestBytes,
         LongSupplier nanoTime,
-        BodyBudget bodyBudget) {
+        BodyBudget bodyBudget,
+        OwnerRepositories owners) {
 
     public AccountApi {
         Objects.requireNonNull(authenticate, "authenticate");
@@ -46,6 +48,7 @@ public record AccountApi(
         Objects.requireNonNull(changes, "changes");
         Objects.requireNonNull(nanoTime, "nanoTime");
         Objects.requireNonNull(bodyBudget, "bodyBudget");
+        Objects.requireNonNull(owners, "owners");
         if (maxRequestBytes < 1) {
             throw new IllegalArgumentException("maxRequestBytes: " + maxRequestBytes + " (expected: >= 1)");
         }

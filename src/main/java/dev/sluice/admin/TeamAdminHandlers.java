@@ -3,6 +3,7 @@ package dev.sluice.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
 import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.http.JsonFields;
@@ -18,6 +19,7 @@ import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +27,10 @@ import org.slf4j.LoggerFactory;
 /**
  * LiteLLM's team management API: {@code /team/new}, {@code /team/info},
  * {@code /team/update}, {@code /team/delete} and {@code /team/list}, with LiteLLM's
- * request and answer shapes. Master key only.
+ * request and answer shapes. Master key only, except that a key of a team may read the
+ * team's {@code /team/info}. A team made with {@code members_with_roles} has those members
+ * ({@link TeamMemberHandlers} changes them later); one made with {@code organization_id}
+ * belongs to that organization.
  *
  * <p>As in LiteLLM, deleting a team deletes its keys: a key left behind would keep
  * calling without the team's budget and limits.
@@ -37,11 +42,13 @@ public final class TeamAdminHandlers {
 
     private final AccountApi api;
     private final AccountCalls calls;
+    private final TeamMembers members;
 
     /** Create on the event loop whose requests it answers. */
     public TeamAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "teams");
+        this.members = new TeamMembers(api);
     }
 
     /** {@code POST /team/new}: a new team; its id is generated when the body has none. */
@@ -49,9 +56,9 @@ public final class TeamAdminHandlers {
         calls.answer(request, "/team/new", Access.MASTER_KEY, this::created);
     }
 
-    /** {@code GET /team/info?team_id=}: a team and its keys. */
+    /** {@code GET /team/info?team_id=}: a team, its members and its keys; a key of the team may ask about it. */
     public void info(HttpServerRequest request) {
-        calls.answer(request, "/team/info", Access.MASTER_KEY, this::described);
+        calls.answer(request, "/team/info", Access.MASTER_KEY_OR_OWN_KEY, this::described);
     }
 
     /** {@code POST /team/update}: changes the settings the body holds, leaving the others. */
@@ -75,7 +82,10 @@ public final class TeamAdminHandlers {
         String teamId = body.hasNonNull("team_id") ? JsonFields.name(body.get("team_id"), "team_id") : UUID.randomUUID().toString();
         Team.Builder builder = Team.builder(teamId, now);
         TeamSettings.apply(body, builder, now, api.clock().getZone());
+        builder.organizationId(organization(body).orElse(null));
         Team team = TeamSettings.build(builder);
+        List<ObjectNode> withRoles = body.hasNonNull("members_with_roles")
+                ? TeamMembers.objects(body.get("members_with_roles"), "members_with_roles") : List.of();
         try {
             api.teams().insert(team);
         } catch (StoreException e) {
@@ -86,16 +96,23 @@ public final class TeamAdminHandlers {
             }
             throw e;
         }
+        for (int i = 0; i < withRoles.size(); i++) {
+            members.add(teamId, withRoles.get(i), "members_with_roles[" + i + "]", java.util.Optional.empty());
+        }
         call.written().team(teamId);
-        log.info("teams.created team={}", teamId);
-        return TeamView.of(team);
+        log.info("teams.created team={} members={}", teamId, withRoles.size());
+        ObjectNode answer = TeamView.of(team);
+        members.show(teamId, answer);
+        return answer;
     }
 
     private JsonNode described(AccountCall call) {
-        String teamId = call.query().text("team_id").orElseThrow(() -> JsonFields.missing("team_id"));
+        String teamId = askedTeam(call);
         Team team = find(teamId, "team_id");
         ObjectNode answer = Json.MAPPER.createObjectNode().put("team_id", teamId);
-        answer.set("team_info", TeamView.of(team));
+        ObjectNode info = TeamView.of(team);
+        members.show(teamId, info);
+        answer.set("team_info", info);
         ArrayNode keys = answer.putArray("keys");
         for (int number = 1; ; number++) {
             List<VirtualKey> batch = keyBatch(teamId, number);
@@ -112,6 +129,9 @@ public final class TeamAdminHandlers {
         Team existing = find(teamId, "team_id");
         Team.Builder builder = existing.toBuilder();
         TeamSettings.apply(body, builder, api.clock().instant(), api.clock().getZone());
+        if (body.has("organization_id")) {
+            builder.organizationId(organization(body).orElse(null));
+        }
         Team changed = TeamSettings.build(builder);
         if (!api.teams().update(changed)) {
             throw teamNotFound(teamId, "team_id");
@@ -136,6 +156,7 @@ public final class TeamAdminHandlers {
         List<String> deletedKeys = new ArrayList<>();
         for (String teamId : teamIds) {
             deletedKeys.addAll(deleteKeys(teamId, call.written()));
+            api.owners().members().deleteAll("team_id", teamId);
             if (api.teams().delete(teamId)) {
                 call.written().team(teamId);
             }
@@ -179,6 +200,36 @@ public final class TeamAdminHandlers {
 
     private List<VirtualKey> keyBatch(String teamId, int number) {
         return api.keys().list(KeyFilter.team(teamId), Page.of(number, BATCH));
+    }
+
+    /** The team asked about: a virtual key may ask only about its own team, and names it by default. */
+    private static String askedTeam(AccountCall call) {
+        Optional<String> asked = call.query().text("team_id");
+        if (!(call.caller() instanceof Caller.Keyed keyed)) {
+            return asked.orElseThrow(() -> JsonFields.missing("team_id"));
+        }
+        Optional<String> own = keyed.key().teamId();
+        if (own.isEmpty() || asked.filter(id -> !id.equals(own.get())).isPresent()) {
+            throw new ApiError(403, "permission_error", "A virtual key may read only the /team/info of its own team; "
+                    + keyed.label() + (own.isEmpty() ? " belongs to no team." : " asked about another team."), "team_id",
+                    "permission_error");
+        }
+        return own.get();
+    }
+
+    /** The body's {@code organization_id}, which must name a stored organization; empty for null. */
+    private Optional<String> organization(ObjectNode body) {
+        JsonNode value = body.get("organization_id");
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        String id = JsonFields.name(value, "organization_id");
+        if (api.owners().organizations().findById(id).isEmpty()) {
+            throw ApiError.invalidRequest("Invalid 'organization_id': no organization has the id \"" + id
+                    + "\" (expected: the id of an organization made with /organization/new).", "organization_id",
+                    "organization_not_found");
+        }
+        return Optional.of(id);
     }
 
     private Team find(String teamId, String param) {

@@ -33,6 +33,7 @@ final class TeamView {
         } else {
             view.putNull("rpm_limit");
         }
+        view.put("organization_id", team.organizationId().orElse(null));
         view.set("router_settings", team.routerSettings());
         view.set("metadata", team.metadata());
         view.put("created_at", team.createdAt().toString());

@@ -1,11 +1,12 @@
 package dev.sluice.admin;
 
 import dev.sluice.access.AccountChanges;
+import dev.sluice.limits.Scope;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The keys and teams one API call wrote, collected by its store work on a worker and told
+ * The keys, teams, users, organizations and customers one API call wrote, collected by its store work on a worker and told
  * to {@link AccountChanges} on the event loop once the work ends, whether or not the rest
  * of the call succeeded: a team deletion that removed some keys before failing has still
  * removed them.
@@ -13,6 +14,8 @@ import java.util.List;
 final class WrittenAccounts {
     private final List<String> keyHashes = new ArrayList<>();
     private final List<String> teamIds = new ArrayList<>();
+    private final List<Scope> owners = new ArrayList<>();
+    private final List<String> customerIds = new ArrayList<>();
 
     void key(String tokenHash) {
         keyHashes.add(tokenHash);
@@ -22,8 +25,19 @@ final class WrittenAccounts {
         teamIds.add(teamId);
     }
 
+    /** A user or an organization. */
+    void owner(Scope owner) {
+        owners.add(owner);
+    }
+
+    void customer(String customerId) {
+        customerIds.add(customerId);
+    }
+
     void tell(AccountChanges changes) {
         keyHashes.forEach(changes::keyChanged);
         teamIds.forEach(changes::teamChanged);
+        owners.forEach(changes::ownerChanged);
+        customerIds.forEach(changes::customerChanged);
     }
 }

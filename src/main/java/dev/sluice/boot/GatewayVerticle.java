@@ -2,6 +2,8 @@ package dev.sluice.boot;
 
 import dev.sluice.admin.AccountApi;
 import dev.sluice.admin.KeyAdminHandlers;
+import dev.sluice.admin.OwnerHandlers;
+import dev.sluice.admin.OwnerRepositories;
 import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
@@ -70,13 +72,15 @@ final class GatewayVerticle extends VerticleBase {
         Authenticator authenticator = new Authenticator(vertx, gateway.calls().access());
         Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
                 accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
-                gateway.config().general().maxRequestBytes(), gateway.time().ticker(), gateway.calls().bodyBudget()));
+                gateway.config().general().maxRequestBytes(), gateway.time().ticker(), gateway.calls().bodyBudget(),
+                new OwnerRepositories(accounts.users(), accounts.teamMembers(), accounts.organizations(), accounts.customers())));
         Routes.Admin admin = new Routes.Admin(
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models,
                         apiBaseRules()))),
                 accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)),
                 accountApi.flatMap(api -> gateway.storedSettings().map(sync -> new RouterSettingsHandlers(vertx, api, sync,
-                        gateway.calls().models()))));
+                        gateway.calls().models()))),
+                accountApi.map(api -> OwnerHandlers.of(vertx, api)));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator),
                 new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,

@@ -2,6 +2,7 @@ package dev.sluice.server;
 
 import dev.sluice.admin.KeyAdminHandlers;
 import dev.sluice.admin.ModelAdminHandlers;
+import dev.sluice.admin.OwnerHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.CallIds;
@@ -28,10 +29,16 @@ public final class Routes implements Handler<HttpServerRequest> {
 
     /** The admin APIs; each is empty without a store, and its routes then say what they need. */
     public record Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
-            Optional<RouterSettingsHandlers> settings) {}
+            Optional<RouterSettingsHandlers> settings, Optional<OwnerHandlers> owners) {
+        /** The admin APIs without the user, team member, organization and customer APIs. */
+        public Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
+                Optional<RouterSettingsHandlers> settings) {
+            this(models, keys, teams, settings, Optional.empty());
+        }
+    }
 
     /** A route's method, or null for a route that checks the method itself. */
-    private record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
+    record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
 
     private static final java.util.List<String> RESPONSE_PREFIXES = java.util.List.of("/v1/responses/", "/responses/");
     /** {@code /v1/models/{model}}: one model group, by a name that may itself hold slashes. */
@@ -61,7 +68,8 @@ public final class Routes implements Handler<HttpServerRequest> {
         Optional<KeyAdminHandlers> keyApi = admin.keys();
         Optional<TeamAdminHandlers> teamApi = admin.teams();
         Optional<RouterSettingsHandlers> settingsApi = admin.settings();
-        this.byPath = Map.ofEntries(
+        Optional<OwnerHandlers> owners = admin.owners();
+        Map<String, Route> routes = new java.util.HashMap<>(Map.ofEntries(
                 Map.entry("/v1/chat/completions", new Route(HttpMethod.POST, chat)),
                 Map.entry("/chat/completions", new Route(HttpMethod.POST, chat)),
                 Map.entry("/v1/completions", new Route(HttpMethod.POST, completions)),
@@ -113,14 +121,16 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/moderations", call(calls, OpenAiCodec.MODERATIONS)),
                 Map.entry("/v1/rerank", call(calls, OpenAiCodec.RERANK)),
                 Map.entry("/v2/rerank", call(calls, OpenAiCodec.RERANK)),
-                Map.entry("/rerank", call(calls, OpenAiCodec.RERANK)));
+                Map.entry("/rerank", call(calls, OpenAiCodec.RERANK))));
+        routes.putAll(OwnerRoutes.of(owners));
+        this.byPath = Map.copyOf(routes);
     }
 
     /**
      * Without a store there is no master key either (a master key opens the embedded store):
      * the key, team, model and router settings routes then say what they need.
      */
-    private static Handler<HttpServerRequest> needsMasterKey(String managed) {
+    static Handler<HttpServerRequest> needsMasterKey(String managed) {
         return request -> {
             throw new ApiError(403, "permission_error",
                     "Managing " + managed + " needs a master key: set general_settings.master_key.", null, "master_key_required");

@@ -5,7 +5,11 @@ import dev.sluice.access.AccountChanges;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.json.Json;
+import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.Database;
+import dev.sluice.store.OrganizationRepository;
+import dev.sluice.store.TeamMemberRepository;
+import dev.sluice.store.UserRepository;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.Team;
 import dev.sluice.store.TeamRepository;
@@ -91,7 +95,8 @@ final class AccountApiServer implements AutoCloseable {
         try {
             ApiVerticle verticle = new ApiVerticle(loop -> new AccountApi(authentication(loop, masterKeySet, keys, teams), keys,
                     teams, clock, recorder, MAX_REQUEST_BYTES, System::nanoTime,
-                    new dev.sluice.http.BodyBudget(Long.MAX_VALUE)));
+                    new dev.sluice.http.BodyBudget(Long.MAX_VALUE), new OwnerRepositories(new UserRepository(database),
+                    new TeamMemberRepository(database), new OrganizationRepository(database), new CustomerRepository(database))));
             vertx.deployVerticle(verticle).await(30, TimeUnit.SECONDS);
             return new AccountApiServer(vertx, verticle.server.actualPort(), clock, changes);
         } catch (Exception e) {

@@ -1,0 +1,41 @@
+package dev.sluice.access;
+
+import dev.sluice.limits.Scope;
+import dev.sluice.spend.SpendCounters;
+import java.util.Optional;
+
+/**
+ * What the account API's changes do to what this process holds in memory: the cached key,
+ * team, customer or every key (after a user or organization changed) is dropped, and so are
+ * the spend counters of what changed, which are counted again from the store on next use: a
+ * changed budget period, or a key, team or owner deleted and made again under the same id,
+ * must not inherit the old counts. (Spend still in the spend journal, on its way to the store,
+ * is then missed in this process until it is read again.)
+ */
+record HeldAccountChanges(Optional<KeyDirectory> directory, SpendCounters counters) implements AccountChanges {
+
+    @Override
+    public void keyChanged(String tokenHash) {
+        directory.ifPresent(d -> d.forget(tokenHash));
+        counters.forgetKey(tokenHash);
+    }
+
+    @Override
+    public void teamChanged(String teamId) {
+        directory.ifPresent(d -> d.forgetTeam(teamId));
+        counters.forget(new Scope.Team(teamId));
+    }
+
+    @Override
+    public void customerChanged(String customerId) {
+        directory.ifPresent(d -> d.customers().forget(customerId));
+        counters.forget(new Scope.EndUser(customerId));
+    }
+
+    @Override
+    public void ownerChanged(Scope owner) {
+        // A user's or an organization's settings reach its keys when they are read again.
+        directory.ifPresent(KeyDirectory::forgetAll);
+        counters.forget(owner);
+    }
+}
