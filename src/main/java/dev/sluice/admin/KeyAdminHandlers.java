@@ -109,6 +109,9 @@ public final class KeyAdminHandlers {
         if (call.caller() instanceof Caller.Keyed keyed) {
             token = asked.map(KeyIds::tokenOf).orElse(keyed.keyHash());
             if (!token.equals(keyed.keyHash())) {
+                // As LiteLLM: a key that does not exist is not found, whoever asks; only an existing
+                // other key is refused.
+                find(token, "key");
                 throw new ApiError(403, "permission_error", "A virtual key may read only its own /key/info; "
                         + keyed.label() + " asked about another key.", "key", "permission_error");
             }
@@ -127,7 +130,7 @@ public final class KeyAdminHandlers {
         String token = KeyIds.tokenOf(named);
         VirtualKey existing = find(token, "key");
         Instant now = api.clock().instant();
-        VirtualKey.Builder builder = existing.toBuilder();
+        VirtualKey.Builder builder = existing.toBuilder().updatedAt(now);
         KeySettings.apply(body, builder, now, api.clock().getZone());
         VirtualKey changed = KeySettings.build(builder);
         requireTeam(changed, existing.teamId());
@@ -207,7 +210,7 @@ public final class KeyAdminHandlers {
     private JsonNode blocked(AccountCall call, boolean blocked) {
         String named = keyOrToken(JsonFields.required(call.body(), "key"));
         String token = KeyIds.tokenOf(named);
-        VirtualKey changed = find(token, "key").toBuilder().blocked(blocked).build();
+        VirtualKey changed = find(token, "key").toBuilder().blocked(blocked).updatedAt(api.clock().instant()).build();
         if (!api.keys().update(changed)) {
             throw keyNotFound("key");
         }

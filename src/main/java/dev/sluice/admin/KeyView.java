@@ -20,6 +20,8 @@ final class KeyView {
     static ObjectNode of(VirtualKey key) {
         ObjectNode view = Json.MAPPER.createObjectNode();
         view.put("token", key.tokenHash());
+        // LiteLLM answers the stored token's id as token_id too.
+        view.put("token_id", key.tokenHash());
         view.put("key_name", key.keyName());
         view.put("key_alias", key.keyAlias().orElse(null));
         view.put("spend", Dollars.shown(key.spend()));
@@ -59,6 +61,7 @@ final class KeyView {
         key.aliases().forEach(aliases::put);
         view.put("blocked", key.blocked());
         view.put("created_at", key.createdAt().toString());
+        view.put("updated_at", key.updatedAt().toString());
         return view;
     }
 

@@ -17,7 +17,7 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
     private static final Table TABLE = new Table("sluice_keys", "token_hash", "token_hash, key_alias, key_name, team_id, "
             + "user_id, models, max_budget, budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, "
             + "max_parallel_requests, model_max_budget, model_rpm_limit, model_tpm_limit, metadata, expires_at, created_at, "
-            + "blocked, aliases", "key");
+            + "blocked, updated_at, aliases", "key");
 
     public KeyRepository(Database database) {
         super(database, TABLE);
@@ -49,7 +49,8 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
         next = bindKeyLimits(statement, next, key);
         Columns.time(statement, next, key.createdAt());
         statement.setBoolean(next + 1, key.blocked());
-        statement.setString(next + 2, JsonColumns.write(key.aliases()));
+        Columns.time(statement, next + 2, key.updatedAt());
+        statement.setString(next + 3, JsonColumns.write(key.aliases()));
     }
 
     @Override
@@ -58,8 +59,9 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
         next = bindBudget(statement, next, key, false);
         next = bindKeyLimits(statement, next, key);
         statement.setBoolean(next, key.blocked());
-        statement.setString(next + 1, JsonColumns.write(key.aliases()));
-        statement.setString(next + 2, key.tokenHash());
+        Columns.time(statement, next + 1, key.updatedAt());
+        statement.setString(next + 2, JsonColumns.write(key.aliases()));
+        statement.setString(next + 3, key.tokenHash());
     }
 
     /** {@code key_alias, key_name, team_id, user_id} from parameter {@code from}; returns the next index. */
@@ -98,6 +100,7 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
                 .modelTpmLimit(JsonColumns.limits("model_tpm_limit", row.getString("model_tpm_limit")))
                 .expiresAt(Columns.time(row, "expires_at").orElse(null))
                 .blocked(row.getBoolean("blocked"))
+                .updatedAt(Columns.time(row, "updated_at").orElse(null))
                 .aliases(JsonColumns.names("aliases", row.getString("aliases")));
         readBudget(row, key);
         return key.build();

@@ -59,6 +59,7 @@ public record VirtualKey(
         Optional<Instant> expiresAt,
         Instant createdAt,
         boolean blocked,
+        Instant updatedAt,
         Map<String, String> aliases) implements BudgetHolder {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
@@ -87,6 +88,7 @@ public record VirtualKey(
         metadata = Frozen.object(metadata);
         expiresAt = Columns.micros(Objects.requireNonNull(expiresAt, "expiresAt"));
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
+        updatedAt = Columns.micros(Objects.requireNonNull(updatedAt, "updatedAt"));
         aliases = Frozen.map("aliases", aliases);
     }
 
@@ -150,6 +152,7 @@ public record VirtualKey(
         private Map<String, Long> modelTpmLimit = Map.of();
         private Instant expiresAt;
         private boolean blocked;
+        private Instant updatedAt;
         private Map<String, String> aliases = Map.of();
 
         private Builder(String tokenHash, String keyName, Instant createdAt) {
@@ -171,6 +174,7 @@ public record VirtualKey(
             modelTpmLimit = key.modelTpmLimit;
             expiresAt = key.expiresAt.orElse(null);
             blocked = key.blocked;
+            updatedAt = key.updatedAt;
             aliases = key.aliases;
         }
 
@@ -224,6 +228,12 @@ public record VirtualKey(
             return this;
         }
 
+        /** When the key was last changed; {@code null} gives its creation time. */
+        public Builder updatedAt(Instant updatedAt) {
+            this.updatedAt = updatedAt;
+            return this;
+        }
+
         public Builder blocked(boolean blocked) {
             this.blocked = blocked;
             return this;
@@ -241,7 +251,7 @@ public record VirtualKey(
                     Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
                     Limits.optional(rpmLimit), Limits.optional(tpmLimit), Limits.optional(maxParallelRequests),
                     modelMaxBudget, modelRpmLimit, modelTpmLimit, metadata, Optional.ofNullable(expiresAt),
-                    createdAt, blocked, aliases);
+                    createdAt, blocked, updatedAt == null ? createdAt : updatedAt, aliases);
         }
     }
 }

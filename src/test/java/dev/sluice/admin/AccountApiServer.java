@@ -142,7 +142,28 @@ final class AccountApiServer implements AutoCloseable {
             AccountApi accounts = api.apply(vertx);
             KeyAdminHandlers keys = new KeyAdminHandlers(vertx, accounts);
             TeamAdminHandlers teams = new TeamAdminHandlers(vertx, accounts);
+            OwnerHandlers owners = OwnerHandlers.of(vertx, accounts);
             Map<String, Handler<HttpServerRequest>> routes = Map.ofEntries(
+                    Map.entry("POST /user/new", owners.users()::create),
+                    Map.entry("GET /user/info", owners.users()::info),
+                    Map.entry("POST /user/update", owners.users()::update),
+                    Map.entry("POST /user/delete", owners.users()::delete),
+                    Map.entry("GET /user/list", owners.users()::list),
+                    Map.entry("POST /team/member_add", owners.members()::add),
+                    Map.entry("POST /team/member_update", owners.members()::update),
+                    Map.entry("POST /team/member_delete", owners.members()::delete),
+                    Map.entry("POST /organization/new", owners.organizations()::create),
+                    Map.entry("GET /organization/info", owners.organizations()::info),
+                    Map.entry("PATCH /organization/update", owners.organizations()::update),
+                    Map.entry("DELETE /organization/delete", owners.organizations()::delete),
+                    Map.entry("GET /organization/list", owners.organizations()::list),
+                    Map.entry("POST /customer/new", owners.customers()::create),
+                    Map.entry("GET /customer/info", owners.customers()::info),
+                    Map.entry("POST /customer/update", owners.customers()::update),
+                    Map.entry("POST /customer/delete", owners.customers()::delete),
+                    Map.entry("GET /customer/list", owners.customers()::list),
+                    Map.entry("POST /customer/block", owners.customers()::block),
+                    Map.entry("POST /customer/unblock", owners.customers()::unblock),
                     Map.entry("POST /key/generate", keys::generate),
                     Map.entry("GET /key/info", keys::info),
                     Map.entry("POST /key/update", keys::update),
@@ -187,6 +208,12 @@ final class AccountApiServer implements AutoCloseable {
     Answer post(String path, String json, String bearer) {
         return send(request(path, bearer).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    /** Sends {@code json} with {@code method} and the master key. */
+    Answer send(String method, String path, String json) {
+        return send(request(path, MASTER_KEY).header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     /** GETs with the master key. */

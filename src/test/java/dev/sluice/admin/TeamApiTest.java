@@ -42,7 +42,8 @@ class TeamApiTest {
             assertThat(team.get("budget_reset_at").asText()).isEqualTo("2025-02-01T00:00:00Z");
             assertThat(team.get("spend").asText()).isEqualTo("0");
             assertThat(team.get("router_settings")).isEqualTo(json(ROUTER_SETTINGS));
-            assertThat(team.has("members_with_roles")).isFalse();
+            assertThat(team.get("members_with_roles")).hasToString(
+                    "[{\"user_id\":\"ada\",\"user_email\":null,\"role\":\"admin\"}]");
 
             String first = api.post("/key/generate", "{\"team_id\": \"team-eu\"}").body().get("key").asText();
             String second = api.post("/key/generate", "{\"team_id\": \"team-eu\"}").body().get("token").asText();
