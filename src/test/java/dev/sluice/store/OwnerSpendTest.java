@@ -35,7 +35,6 @@ class OwnerSpendTest {
 
         assertThat(ledger.post(batch, mark)).isEqualTo(3);
         assertThat(ledger.post(batch, mark)).isZero();
-        assertThat(ledger.post(batch)).isZero();
 
         assertThat(users.findById("ada").orElseThrow().spend()).isEqualTo(dollars("0.75"));
         assertThat(organizations.findById("acme").orElseThrow().spend()).isEqualTo(dollars("0.75"));
