@@ -1,0 +1,55 @@
+package dev.sluice.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.store.Customer;
+import dev.sluice.store.CustomerRepository;
+import dev.sluice.store.Database;
+import dev.sluice.store.Organization;
+import dev.sluice.store.OrganizationRepository;
+import dev.sluice.store.User;
+import dev.sluice.store.UserRepository;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.StoreTest;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/** The stored spend of users, organizations and customers goes back to zero when their period ends, once. */
+class OwnerBudgetResetsTest {
+    private static final Instant T0 = Instant.parse("2025-03-01T00:00:00Z");
+
+    @StoreTest
+    void usersOrganizationsAndCustomersAreResetWhenTheirPeriodEndsAndNotBefore(Database database) {
+        UserRepository users = new UserRepository(database);
+        OrganizationRepository organizations = new OrganizationRepository(database);
+        CustomerRepository customers = new CustomerRepository(database);
+        users.insert(User.builder("ada", T0).budgetDuration("30s").budgetResetAt(T0.plusSeconds(30))
+                .spend(new BigDecimal("2.5")).build());
+        organizations.insert(Organization.builder("acme", T0).budgetDuration("30s").budgetResetAt(T0.plusSeconds(30))
+                .spend(new BigDecimal("4")).build());
+        customers.insert(Customer.builder("buyer", T0).budgetDuration("1m").budgetResetAt(T0.plusSeconds(60))
+                .spend(new BigDecimal("1")).build());
+        customers.insert(Customer.builder("lifetime", T0).spend(new BigDecimal("9")).build());
+        FakeClock clock = new FakeClock(T0);
+        OwnerBudgetResets resets = new OwnerBudgetResets(users, organizations, customers, clock, ZoneOffset.UTC);
+
+        clock.set(T0.plusSeconds(29).plusMillis(999));
+        assertThat(resets.runOnce()).isZero();
+        assertThat(users.findById("ada").orElseThrow().spend()).isEqualByComparingTo("2.5");
+
+        clock.set(T0.plusSeconds(30));
+        assertThat(resets.runOnce()).isEqualTo(2);
+        User user = users.findById("ada").orElseThrow();
+        assertThat(user.spend()).isEqualByComparingTo("0");
+        assertThat(user.budgetResetAt()).hasValue(T0.plusSeconds(60));
+        assertThat(organizations.findById("acme").orElseThrow().spend()).isEqualByComparingTo("0");
+        assertThat(customers.findById("buyer").orElseThrow().spend()).isEqualByComparingTo("1");
+        assertThat(resets.runOnce()).as("the same period is not reset twice").isZero();
+
+        clock.set(T0.plusSeconds(60));
+        assertThat(resets.runOnce()).isEqualTo(3);
+        assertThat(customers.findById("buyer").orElseThrow().spend()).isEqualByComparingTo("0");
+        assertThat(customers.findById("lifetime").orElseThrow().spend()).isEqualByComparingTo("9");
+    }
+}
