@@ -3,6 +3,7 @@ package dev.sluice.access;
 import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SpendLogSettings;
+import dev.sluice.store.DailySpendRepository;
 import dev.sluice.store.Database;
 import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.KeyRepository;
@@ -13,6 +14,7 @@ import dev.sluice.store.ModelRepository;
 import dev.sluice.store.ResponseRepository;
 import dev.sluice.store.RouterSettingRepository;
 import dev.sluice.store.SpendLedger;
+import dev.sluice.store.SpendLogReader;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.journal.JournalStatus;
@@ -208,6 +210,16 @@ public final class Accounts implements AutoCloseable {
 
     public SpendRepository spendLog() {
         return new SpendRepository(database);
+    }
+
+    /** The spend log as reports read it. */
+    public SpendLogReader spendReader() {
+        return new SpendLogReader(database);
+    }
+
+    /** The daily rollups of the spend log, which reports by day read. */
+    public DailySpendRepository dailySpend() {
+        return new DailySpendRepository(database);
     }
 
     /** Deployments added through the model API. */

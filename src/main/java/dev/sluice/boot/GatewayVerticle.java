@@ -6,8 +6,12 @@ import dev.sluice.admin.OwnerHandlers;
 import dev.sluice.admin.OwnerRepositories;
 import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
+import dev.sluice.admin.SpendApi;
+import dev.sluice.admin.SpendHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
+import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.http.Authenticator;
+import dev.sluice.spend.CallCost;
 import dev.sluice.server.ConnectionGuard;
 import dev.sluice.http.Drain;
 import dev.sluice.server.HealthHandlers;
@@ -80,7 +84,10 @@ final class GatewayVerticle extends VerticleBase {
                 accountApi.map(api -> new KeyAdminHandlers(vertx, api)), accountApi.map(api -> new TeamAdminHandlers(vertx, api)),
                 accountApi.flatMap(api -> gateway.storedSettings().map(sync -> new RouterSettingsHandlers(vertx, api, sync,
                         gateway.calls().models()))),
-                accountApi.map(api -> OwnerHandlers.of(vertx, api)));
+                accountApi.map(api -> OwnerHandlers.of(vertx, api)),
+
+                accountApi.flatMap(api -> gateway.accounts().map(accounts -> new SpendHandlers(vertx, new SpendApi(api,
+                        accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(new BundledModelCatalog()))))));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator),
                 new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,

@@ -4,6 +4,7 @@ import dev.sluice.admin.KeyAdminHandlers;
 import dev.sluice.admin.ModelAdminHandlers;
 import dev.sluice.admin.OwnerHandlers;
 import dev.sluice.admin.RouterSettingsHandlers;
+import dev.sluice.admin.SpendHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.CallIds;
 import dev.sluice.http.Drain;
@@ -29,11 +30,11 @@ public final class Routes implements Handler<HttpServerRequest> {
 
     /** The admin APIs; each is empty without a store, and its routes then say what they need. */
     public record Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
-            Optional<RouterSettingsHandlers> settings, Optional<OwnerHandlers> owners) {
-        /** The admin APIs without the user, team member, organization and customer APIs. */
+            Optional<RouterSettingsHandlers> settings, Optional<OwnerHandlers> owners, Optional<SpendHandlers> spend) {
+        /** The admin APIs without the user, team member, organization and customer APIs and the spend reports. */
         public Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
                 Optional<RouterSettingsHandlers> settings) {
-            this(models, keys, teams, settings, Optional.empty());
+            this(models, keys, teams, settings, Optional.empty(), Optional.empty());
         }
     }
 
@@ -69,6 +70,7 @@ public final class Routes implements Handler<HttpServerRequest> {
         Optional<TeamAdminHandlers> teamApi = admin.teams();
         Optional<RouterSettingsHandlers> settingsApi = admin.settings();
         Optional<OwnerHandlers> owners = admin.owners();
+        Optional<SpendHandlers> spendApi = admin.spend();
         Map<String, Route> routes = new java.util.HashMap<>(Map.ofEntries(
                 Map.entry("/v1/chat/completions", new Route(HttpMethod.POST, chat)),
                 Map.entry("/chat/completions", new Route(HttpMethod.POST, chat)),
@@ -121,7 +123,11 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/moderations", call(calls, OpenAiCodec.MODERATIONS)),
                 Map.entry("/v1/rerank", call(calls, OpenAiCodec.RERANK)),
                 Map.entry("/v2/rerank", call(calls, OpenAiCodec.RERANK)),
-                Map.entry("/rerank", call(calls, OpenAiCodec.RERANK))));
+                Map.entry("/rerank", call(calls, OpenAiCodec.RERANK)),
+                Map.entry("/spend/logs", get(spendApi.map(s -> s::logs), "spend")),
+                Map.entry("/global/spend/logs", get(spendApi.map(s -> s::globalLogs), "spend")),
+                Map.entry("/global/spend/report", get(spendApi.map(s -> s::report), "spend")),
+                Map.entry("/spend/calculate", post(spendApi.map(s -> s::calculate), "spend"))));
         routes.putAll(OwnerRoutes.of(owners));
         this.byPath = Map.copyOf(routes);
     }

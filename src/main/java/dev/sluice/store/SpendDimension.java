@@ -10,7 +10,12 @@ public enum SpendDimension {
     DEPLOYMENT("deployment"),
     TAG("tag"),
     /** A key's calls to one model group, named {@link #keyModel}: what a per-model budget is held against. */
-    KEY_MODEL("key_model");
+    KEY_MODEL("key_model"),
+    /**
+     * A key's calls under one team, named {@link #keyTeam}: which team a key's calls counted
+     * under, for a report by team to break a team's spend down by key and model.
+     */
+    KEY_TEAM("key_team");
 
     private final String column;
 
@@ -32,12 +37,19 @@ public enum SpendDimension {
             case DEPLOYMENT -> row.deploymentId().map(List::of).orElse(List.of());
             case TAG -> row.tags();
             case KEY_MODEL -> row.keyHash().map(hash -> List.of(keyModel(hash, row.modelGroup()))).orElse(List.of());
+            case KEY_TEAM -> row.keyHash().flatMap(hash -> row.teamId().map(team -> List.of(keyTeam(hash, team))))
+                    .orElse(List.of());
         };
     }
 
     /** The name of a key's calls to a model group in the {@link #KEY_MODEL} dimension. */
     public static String keyModel(String keyHash, String modelGroup) {
         return keyHash + ':' + modelGroup;
+    }
+
+    /** The name of a key's calls under a team in the {@link #KEY_TEAM} dimension: a key's hash has no colon, so the first one ends it. */
+    public static String keyTeam(String keyHash, String teamId) {
+        return keyHash + ':' + teamId;
     }
 
     static SpendDimension ofColumn(String column) {
@@ -47,6 +59,6 @@ public enum SpendDimension {
             }
         }
         throw new IllegalArgumentException("dimension: \"" + column + "\" (expected: one of key, team, model_group, "
-                + "deployment, tag, key_model)");
+                + "deployment, tag, key_model, key_team)");
     }
 }

@@ -27,7 +27,7 @@ import java.util.Set;
  * from an event loop. Failures are {@link StoreException}s.
  */
 public final class SpendRepository {
-    private static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
+    static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
             + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at, "
             + "cached_tokens, request_tags, cache_hit, cache_key";
     private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
@@ -218,7 +218,7 @@ public final class SpendRepository {
         return column.isEmpty() ? List.of() : JsonColumns.strings("request_tags", column.get());
     }
 
-    private static SpendRow read(ResultSet row) throws SQLException {
+    static SpendRow read(ResultSet row) throws SQLException {
         return new SpendRow(
                 row.getString("call_id"),
                 Columns.text(row, "key_hash"),

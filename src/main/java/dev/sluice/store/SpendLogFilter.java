@@ -1,0 +1,59 @@
+package dev.sluice.store;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which rows of the spend log a reading keeps: those of one call, one key, one user, each
+ * when named, that started in {@code [from, to)}.
+ *
+ * @param keyHash the key's {@link VirtualKey#tokenHash() hash}
+ * @param userId  the user the key belongs to, as LiteLLM's {@code user}
+ */
+public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, Optional<String> userId, Instant from,
+        Instant to) {
+    /** Later than any call's start: the end of a reading that names none. */
+    public static final Instant END_OF_TIME = Instant.parse("9999-12-31T00:00:00Z");
+
+    public SpendLogFilter {
+        Objects.requireNonNull(callId, "callId");
+        Objects.requireNonNull(keyHash, "keyHash");
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+    }
+
+    /** Every row that started in {@code [from, to)}. */
+    public static SpendLogFilter between(Instant from, Instant to) {
+        return new SpendLogFilter(Optional.empty(), Optional.empty(), Optional.empty(), from, to);
+    }
+
+    public boolean keeps(SpendRow row) {
+        return (callId.isEmpty() || callId.equals(Optional.of(row.callId())))
+                && (keyHash.isEmpty() || keyHash.equals(row.keyHash()))
+                && (userId.isEmpty() || userId.equals(row.userId()))
+                && !row.startedAt().isBefore(from) && row.startedAt().isBefore(to);
+    }
+
+    /** The filter as SQL over {@code sluice_spend_logs}: the start times always, each name when set. */
+    Where where() {
+        List<String> conditions = new ArrayList<>(List.of("started_at >= ?", "started_at < ?"));
+        List<String> values = new ArrayList<>();
+        callId.ifPresent(id -> {
+            conditions.add("call_id = ?");
+            values.add(id);
+        });
+        keyHash.ifPresent(hash -> {
+            conditions.add("key_hash = ?");
+            values.add(hash);
+        });
+        userId.ifPresent(user -> {
+            conditions.add("user_id = ?");
+            values.add(user);
+        });
+        return new Where(" WHERE " + String.join(" AND ", conditions), values);
+    }
+}
