@@ -9,6 +9,7 @@ import dev.sluice.store.SpendDimension;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,13 @@ final class TeamSpendReport {
 
     private static final class Team {
         BigDecimal spend = BigDecimal.ZERO;
-        final ArrayNode metadata = Json.MAPPER.createArrayNode();
+        final List<ObjectNode> metadata = new ArrayList<>();
     }
+
+    /** A team's metadata in a set order: by model, then key, the calls with no key last. */
+    private static final Comparator<ObjectNode> BY_MODEL_THEN_KEY = Comparator
+            .comparing((ObjectNode entry) -> entry.get("model").textValue())
+            .thenComparing(entry -> entry.get("api_key").textValue(), Comparator.nullsLast(Comparator.naturalOrder()));
 
     /** @param teamName a team id's alias, when the team is stored and has one */
     static ArrayNode of(DailySpendRepository rollups, SpendDates dates, Function<String, Optional<String>> teamName) {
@@ -83,8 +89,11 @@ final class TeamSpendReport {
             }
             ObjectNode shownDay = answer.addObject().put("group_by_day", DayRollups.dayShown(day.getKey()));
             ArrayNode listed = shownDay.putArray("teams");
-            shown.forEach((label, team) -> listed.addObject().put("team_name", label)
-                    .put("total_spend", DayRollups.dollars(team.spend)).set("metadata", team.metadata));
+            shown.forEach((label, team) -> {
+                ArrayNode metadata = listed.addObject().put("team_name", label).put("total_spend", DayRollups.dollars(team.spend))
+                        .putArray("metadata");
+                team.metadata.stream().sorted(BY_MODEL_THEN_KEY).forEach(metadata::add);
+            });
         }
         return answer;
     }
