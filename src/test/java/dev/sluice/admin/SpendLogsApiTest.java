@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
 import dev.sluice.router.RouterEvents;
+import dev.sluice.store.Engine;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
@@ -16,6 +17,7 @@ import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -23,9 +25,11 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** {@code GET /spend/logs} over HTTP, on both store engines: LiteLLM's row shape, its filters, its summary per day, its errors. */
 class SpendLogsApiTest {
@@ -135,6 +139,24 @@ class SpendLogsApiTest {
             JsonNode team = get(gateway, "/team/info?team_id=team-eu");
             assertThat(team.get("team_info").get("spend").decimalValue()).isEqualByComparingTo("0.004");
             assertThat(team.get("keys").get(0).get("spend").decimalValue()).isEqualByComparingTo("0.004");
+        }
+    }
+
+    @Test
+    void replicasSharingPostgresqlEachSeeEveryReplicasCalls() throws Exception {
+        try (TestDatabase store = TestDatabases.fresh(Engine.POSTGRESQL);
+                ScriptedUpstream upstream = ScriptedUpstream.always("up", ANSWER);
+                TestGateway one = TestGateway.start(config(store, upstream));
+                TestGateway two = TestGateway.start(config(store, upstream))) {
+            String first = logged(store, post(one, "/v1/chat/completions", Chat.body("gpt-a", "one")));
+            String second = logged(store, post(two, "/v1/chat/completions", Chat.body("gpt-a", "two")));
+
+            assertThat(ids(get(one, "/spend/logs"))).containsExactly(second, first);
+            String today = LocalDate.now(ZoneOffset.UTC).toString();
+            assertThat(get(two, "/global/spend/report?group_by=day&start_date=" + today + "&end_date=" + today))
+                    .isEqualTo(json("""
+                            [{"group_by_day": "%sT00:00:00+00:00", "total_spend": 0.004, "total_tokens": 30, "api_requests": 2}]"""
+                            .formatted(today)));
         }
     }
 
