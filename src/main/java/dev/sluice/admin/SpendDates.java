@@ -2,10 +2,10 @@ package dev.sluice.admin;
 
 import dev.sluice.api.ApiError;
 import dev.sluice.http.QueryParams;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.regex.Pattern;
 

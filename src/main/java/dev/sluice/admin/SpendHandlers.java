@@ -15,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -121,7 +122,7 @@ public final class SpendHandlers {
 
     /** The last 30 days and today, in UTC. */
     private SpendDates lastDays() {
-        LocalDate today = LocalDate.ofInstant(api.accounts().clock().instant(), java.time.ZoneOffset.UTC);
+        LocalDate today = LocalDate.ofInstant(api.accounts().clock().instant(), ZoneOffset.UTC);
         return new SpendDates(today.minusDays(GLOBAL_LOG_DAYS), today);
     }
 
