@@ -55,7 +55,7 @@ class KeyApiGatewayTest {
             HttpResponse<String> answered = call(gateway, key, "gpt-a");
             assertThat(answered.statusCode()).isEqualTo(200);
             double cost = Double.parseDouble(answered.headers().firstValue("x-litellm-response-cost").orElseThrow());
-            assertThat(call(gateway, key, "gpt-b").statusCode()).isEqualTo(401);
+            assertThat(call(gateway, key, "gpt-b").statusCode()).isEqualTo(403);
 
             // The spend reaches the key's stored record behind the call.
             Eventually.until("the key's spend is stored", Duration.ofSeconds(10), () -> {
@@ -90,7 +90,7 @@ class KeyApiGatewayTest {
             String teamId = json(team).path("team_id").asText();
             String key = json(admin(gateway, "/key/generate", "{\"team_id\": \"" + teamId + "\"}")).path("key").asText();
 
-            assertThat(call(gateway, key, "gpt-b").statusCode()).isEqualTo(401);
+            assertThat(call(gateway, key, "gpt-b").statusCode()).isEqualTo(403);
             assertThat(call(gateway, key, "gpt-a").statusCode()).isEqualTo(200);
             HttpResponse<String> overBudget = call(gateway, key, "gpt-a");
             assertThat(overBudget.statusCode()).isEqualTo(400);

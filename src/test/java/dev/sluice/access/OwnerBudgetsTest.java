@@ -96,7 +96,7 @@ class OwnerBudgetsTest {
             assertThat(call(gateway, first, "gpt-a").statusCode()).isEqualTo(200);
             // The user's model list holds for every key of the user.
             HttpResponse<String> denied = call(gateway, second, "gpt-b");
-            assertThat(denied.statusCode()).isEqualTo(401);
+            assertThat(denied.statusCode()).isEqualTo(403);
             assertThat(error(denied).path("type").asText()).isEqualTo("user_model_access_denied");
             assertThat(call(gateway, second, "gpt-a").statusCode()).isEqualTo(200);
 
@@ -128,7 +128,7 @@ class OwnerBudgetsTest {
             String blue = key(gateway, "{\"team_id\": \"blue\"}");
 
             HttpResponse<String> outside = call(gateway, red, "gpt-b");
-            assertThat(outside.statusCode()).isEqualTo(401);
+            assertThat(outside.statusCode()).isEqualTo(403);
             assertThat(error(outside).path("type").asText()).isEqualTo("organization_model_access_denied");
             assertThat(call(gateway, red, "gpt-a").statusCode()).isEqualTo(200);
             assertThat(call(gateway, blue, "gpt-a").statusCode()).isEqualTo(200);

@@ -208,7 +208,7 @@ class MediaCallsTest {
                 "Authorization", "Bearer " + key);
 
         assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
-        assertThat(denied.statusCode()).isEqualTo(401);
+        assertThat(denied.statusCode()).isEqualTo(403);
         assertThat(json(denied).path("error").path("type").asText()).isEqualTo("key_model_access_denied");
         assertThat(json(denied).path("error").path("message").asText()).contains("Tried to access images");
     }
