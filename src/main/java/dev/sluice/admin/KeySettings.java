@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
 import dev.sluice.http.JsonFields;
+import dev.sluice.settings.ModelAliases;
 import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.VirtualKey;
@@ -47,7 +48,7 @@ final class KeySettings {
         JsonFields.ifPresent(body, "model_max_budget", KeySettings::modelBudgets, key::modelMaxBudget);
         JsonFields.ifPresent(body, "model_rpm_limit", KeySettings::modelLimits, key::modelRpmLimit);
         JsonFields.ifPresent(body, "model_tpm_limit", KeySettings::modelLimits, key::modelTpmLimit);
-        JsonFields.ifPresent(body, "aliases", KeySettings::aliases, key::aliases);
+        JsonFields.ifPresent(body, "aliases", ModelAliases::read, key::aliases);
         JsonFields.ifPresent(body, "metadata", JsonFields::object, key::metadata);
         JsonFields.ifPresent(body, "duration", JsonFields::duration, lifetime -> key.expiresAt(lifetime == null ? null
                 : AccountTimes.expiry(lifetime, now, zone, "duration", body.get("duration"))));
@@ -99,13 +100,6 @@ final class KeySettings {
         Map<String, Long> limits = new LinkedHashMap<>();
         groups(value, path).forEach((group, limit) -> limits.put(group, JsonFields.count(limit, path + "." + group)));
         return limits;
-    }
-
-    /** {@code {"gpt-4": "gpt-4o"}}: each name a call may send to the model it stands for. */
-    private static Map<String, String> aliases(JsonNode value, String path) {
-        Map<String, String> aliases = new LinkedHashMap<>();
-        groups(value, path).forEach((alias, model) -> aliases.put(alias, JsonFields.name(model, path + "." + alias)));
-        return aliases;
     }
 
     private static Map<String, JsonNode> groups(JsonNode value, String path) {

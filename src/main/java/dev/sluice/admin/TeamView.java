@@ -8,7 +8,9 @@ import dev.sluice.store.Team;
 /**
  * A stored team as the team API shows it, in the field names of LiteLLM's
  * {@code LiteLLM_TeamTable}, with Sluice's {@code router_settings}. Unset values are
- * {@code null}; times are ISO-8601 instants.
+ * {@code null}; times are ISO-8601 instants. A team's {@code model_aliases} are shown where
+ * LiteLLM shows them, in {@code litellm_model_table.model_aliases}; a team with none has a
+ * {@code null} table, as a LiteLLM team that was never given any.
  */
 final class TeamView {
     private TeamView() {}
@@ -36,6 +38,12 @@ final class TeamView {
         view.put("organization_id", team.organizationId().orElse(null));
         view.set("router_settings", team.routerSettings());
         view.set("metadata", team.metadata());
+        if (team.modelAliases().isEmpty()) {
+            view.putNull("litellm_model_table");
+        } else {
+            ObjectNode aliases = view.putObject("litellm_model_table").putObject("model_aliases");
+            team.modelAliases().forEach(aliases::put);
+        }
         view.put("created_at", team.createdAt().toString());
         return view;
     }

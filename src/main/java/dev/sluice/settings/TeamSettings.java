@@ -33,6 +33,7 @@ public final class TeamSettings {
         JsonFields.ifPresent(body, "tpm_limit", JsonFields::count, team::tpmLimit);
         JsonFields.ifPresent(body, TeamRouting.FIELD, TeamRouting::check, team::routerSettings);
         JsonFields.ifPresent(body, "metadata", JsonFields::object, team::metadata);
+        JsonFields.ifPresent(body, "model_aliases", ModelAliases::read, team::modelAliases);
     }
 
     /** Builds the team; a rule broken here is still the request's fault, answered as a 400. */

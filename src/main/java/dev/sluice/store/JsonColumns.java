@@ -54,7 +54,7 @@ final class JsonColumns {
         }
     }
 
-    /** A JSON object of names to names: a key's {@code aliases}. */
+    /** A JSON object of names to names: a key's {@code aliases}, a team's {@code model_aliases}. */
     static Map<String, String> names(String column, String text) throws SQLException {
         try {
             return Json.MAPPER.readValue(text, NAMES);

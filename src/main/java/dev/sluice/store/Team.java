@@ -5,6 +5,7 @@ import dev.sluice.json.Json;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -22,6 +23,7 @@ import java.util.OptionalLong;
  * @param routerSettings the team's {@code router_settings} JSON object (e.g. deployment weights)
  * @param metadata       the owner's JSON object, kept as given
  * @param organizationId the organization the team belongs to, whose models bound the team's and whose budget its calls share
+ * @param modelAliases   names the team's keys may send in {@code model}, each to the model it stands for
  */
 public record Team(
         String teamId,
@@ -36,7 +38,8 @@ public record Team(
         ObjectNode routerSettings,
         ObjectNode metadata,
         Instant createdAt,
-        Optional<String> organizationId) implements BudgetHolder {
+        Optional<String> organizationId,
+        Map<String, String> modelAliases) implements BudgetHolder {
 
     public Team {
         Objects.requireNonNull(teamId, "teamId");
@@ -55,6 +58,7 @@ public record Team(
         metadata = Frozen.object(metadata);
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
         Objects.requireNonNull(organizationId, "organizationId");
+        modelAliases = Frozen.map("model_aliases", modelAliases);
     }
 
     /** A copy: the record stays unchanged whatever the caller does with it. */
@@ -95,6 +99,7 @@ public record Team(
         private String teamAlias;
         private ObjectNode routerSettings;
         private String organizationId;
+        private Map<String, String> modelAliases = Map.of();
 
         private Builder(String teamId, Instant createdAt) {
             super(createdAt);
@@ -107,6 +112,7 @@ public record Team(
             teamAlias = team.teamAlias.orElse(null);
             routerSettings = team.routerSettings;
             organizationId = team.organizationId.orElse(null);
+            modelAliases = team.modelAliases;
         }
 
         public Builder teamId(String teamId) {
@@ -129,12 +135,17 @@ public record Team(
             return this;
         }
 
+        public Builder modelAliases(Map<String, String> modelAliases) {
+            this.modelAliases = modelAliases == null ? Map.of() : modelAliases;
+            return this;
+        }
+
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public Team build() {
             return new Team(teamId, Optional.ofNullable(teamAlias), models, Optional.ofNullable(maxBudget),
                     Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
                     Limits.optional(rpmLimit), Limits.optional(tpmLimit), routerSettings, metadata, createdAt,
-                    Optional.ofNullable(organizationId));
+                    Optional.ofNullable(organizationId), modelAliases);
         }
     }
 }

@@ -14,7 +14,8 @@ import java.util.Optional;
  */
 public final class TeamRepository extends BudgetHolderRepository<Team> {
     private static final Table TABLE = new Table("sluice_teams", "team_id", "team_id, team_alias, models, max_budget, "
-            + "budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, router_settings, metadata, created_at, organization_id",
+            + "budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, router_settings, metadata, created_at, organization_id, "
+            + "model_aliases",
             "team");
 
     public TeamRepository(Database database) {
@@ -42,6 +43,7 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
         next = bindSettings(statement, next, team);
         Columns.time(statement, next, team.createdAt());
         Columns.text(statement, next + 1, team.organizationId());
+        statement.setString(next + 2, JsonColumns.write(team.modelAliases()));
     }
 
     @Override
@@ -50,7 +52,8 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
         int next = bindBudget(statement, 2, team, false);
         next = bindSettings(statement, next, team);
         Columns.text(statement, next, team.organizationId());
-        statement.setString(next + 1, team.teamId());
+        statement.setString(next + 1, JsonColumns.write(team.modelAliases()));
+        statement.setString(next + 2, team.teamId());
     }
 
     /** {@code router_settings, metadata} from parameter {@code from}; returns the next index. */
@@ -65,7 +68,8 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
         Team.Builder team = Team.builder(row.getString("team_id"), Columns.requiredTime(row, "created_at"))
                 .teamAlias(Columns.text(row, "team_alias").orElse(null))
                 .routerSettings(JsonColumns.object("router_settings", row.getString("router_settings")))
-                .organizationId(Columns.text(row, "organization_id").orElse(null));
+                .organizationId(Columns.text(row, "organization_id").orElse(null))
+                .modelAliases(JsonColumns.names("model_aliases", row.getString("model_aliases")));
         readBudget(row, team);
         return team.build();
     }

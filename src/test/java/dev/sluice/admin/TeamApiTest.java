@@ -225,6 +225,65 @@ class TeamApiTest {
     }
 
     @StoreTest
+    void modelAliasesAreKeptShownWhereLitellmShowsThemAndClearedByNull(Database database) throws Exception {
+        try (AccountApiServer api = AccountApiServer.start(database)) {
+            Answer created = api.post("/team/new", """
+                    {"team_id": "t", "model_aliases": {"gpt-4": "gpt-4o", "house-model": "openai/gpt-4.1"}}""");
+            assertThat(created.status()).as(created.toString()).isEqualTo(200);
+            assertThat(created.body().get("litellm_model_table")).isEqualTo(json("""
+                    {"model_aliases": {"gpt-4": "gpt-4o", "house-model": "openai/gpt-4.1"}}"""));
+            assertThat(api.post("/team/new", "{\"team_id\": \"plain\"}").body().get("litellm_model_table").isNull()).isTrue();
+
+            JsonNode info = api.get("/team/info?team_id=t").body().get("team_info");
+            assertThat(info.at("/litellm_model_table/model_aliases")).isEqualTo(json("""
+                    {"gpt-4": "gpt-4o", "house-model": "openai/gpt-4.1"}"""));
+            Map<String, JsonNode> listed = new LinkedHashMap<>();
+            api.get("/team/list").body().forEach(team -> listed.put(team.get("team_id").asText(), team.get("litellm_model_table")));
+            assertThat(listed.get("t").at("/model_aliases/gpt-4").asText()).isEqualTo("gpt-4o");
+            assertThat(listed.get("plain").isNull()).isTrue();
+
+            // Other settings leave the aliases; new aliases replace them all, as LiteLLM replaces the map.
+            JsonNode renamed = api.post("/team/update", "{\"team_id\": \"t\", \"team_alias\": \"T\"}").body().get("data");
+            assertThat(renamed.at("/litellm_model_table/model_aliases")).hasSize(2);
+            JsonNode replaced = api.post("/team/update", """
+                    {"team_id": "t", "model_aliases": {"fast": "gpt-4o-mini"}}""").body().get("data");
+            assertThat(replaced.get("litellm_model_table")).isEqualTo(json("{\"model_aliases\": {\"fast\": \"gpt-4o-mini\"}}"));
+            assertThat(new TeamRepository(database).findById("t").orElseThrow().modelAliases())
+                    .containsExactly(Map.entry("fast", "gpt-4o-mini"));
+
+            JsonNode cleared = api.post("/team/update", "{\"team_id\": \"t\", \"model_aliases\": null}").body().get("data");
+            assertThat(cleared.get("litellm_model_table").isNull()).isTrue();
+            assertThat(new TeamRepository(database).findById("t").orElseThrow().modelAliases()).isEmpty();
+        }
+    }
+
+    @StoreTest
+    void modelAliasesMustMapNamesToNamesAndARefusalNamesTheEntry(Database database) {
+        try (AccountApiServer api = AccountApiServer.start(database)) {
+            Answer refused = api.post("/team/new", "{\"team_id\": \"t\", \"model_aliases\": {\"gpt-4\": 4}}");
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.errorType()).isEqualTo("invalid_request_error");
+            assertThat(refused.errorParam()).isEqualTo("model_aliases.gpt-4");
+            assertThat(refused.errorMessage()).isEqualTo("Invalid 'model_aliases.gpt-4': 4 (expected: a string).");
+
+            assertThat(api.post("/team/new", "{\"model_aliases\": [\"gpt-4\"]}").errorParam()).isEqualTo("model_aliases");
+            assertThat(api.post("/team/new", "{\"model_aliases\": {\"gpt-4\": \" \"}}").errorParam())
+                    .isEqualTo("model_aliases.gpt-4");
+            Answer blankName = api.post("/team/new", "{\"model_aliases\": {\" \": \"gpt-4o\"}}");
+            assertThat(blankName.status()).isEqualTo(400);
+            assertThat(blankName.errorParam()).isEqualTo("model_aliases");
+            assertThat(StoredText.of(database, "sluice_teams")).isEmpty();
+
+            api.post("/team/new", "{\"team_id\": \"t\", \"model_aliases\": {\"gpt-4\": \"gpt-4o\"}}");
+            Answer badUpdate = api.post("/team/update", "{\"team_id\": \"t\", \"model_aliases\": {\"gpt-4\": null}}");
+            assertThat(badUpdate.status()).isEqualTo(400);
+            assertThat(badUpdate.errorParam()).isEqualTo("model_aliases.gpt-4");
+            assertThat(new TeamRepository(database).findById("t").orElseThrow().modelAliases())
+                    .containsExactly(Map.entry("gpt-4", "gpt-4o"));
+        }
+    }
+
+    @StoreTest
     void unknownTeamsAreNotFoundAndADeletionIsAllOrNothing(Database database) {
         try (AccountApiServer api = AccountApiServer.start(database)) {
             api.post("/team/new", "{\"team_id\": \"real\"}");

@@ -29,6 +29,7 @@ class TeamRepositoryTest {
                 .routerSettings(json("""
                         {"routing_strategy": "simple-shuffle", "model_group_weights": {"gpt-4o": {"azure-eu": 9, "openai": 1}}}"""))
                 .metadata(json("{\"cost_center\": 42}"))
+                .modelAliases(java.util.Map.of("gpt-4", "gpt-4o", "house-model", "openai/gpt-4.1"))
                 .build();
     }
 
@@ -41,6 +42,8 @@ class TeamRepositoryTest {
         Team read = teams.findById("team-eu").orElseThrow();
         assertThat(read).isEqualTo(everyField());
         assertThat(read.routerSettings().at("/model_group_weights/gpt-4o/azure-eu").asInt()).isEqualTo(9);
+        assertThat(read.modelAliases()).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("gpt-4", "gpt-4o", "house-model", "openai/gpt-4.1"));
     }
 
     @StoreTest
@@ -53,6 +56,7 @@ class TeamRepositoryTest {
         assertThat(read).isEqualTo(team("bare"));
         assertThat(read.routerSettings().isEmpty()).isTrue();
         assertThat(read.teamAlias()).isEmpty();
+        assertThat(read.modelAliases()).isEmpty();
     }
 
     @StoreTest
