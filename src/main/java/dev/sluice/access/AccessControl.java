@@ -17,6 +17,7 @@ import java.util.function.DoubleSupplier;
 import dev.sluice.spend.CallCost;
 import dev.sluice.spend.FallbackEstimate;
 import dev.sluice.limits.LimitSubject;
+import dev.sluice.limits.Permit;
 import dev.sluice.limits.Limits;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.RateLimits;
@@ -32,9 +33,7 @@ import dev.sluice.limits.BudgetDuration;
 import dev.sluice.spend.StoredSpend;
 import dev.sluice.store.Customer;
 import io.vertx.core.Vertx;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import dev.sluice.time.TimeSource;
 import java.time.Instant;
@@ -110,7 +109,7 @@ public final class AccessControl {
         SpendCounters counters = ledger.counters();
         CallCost cost = ledger.cost();
         SpendRecorder spend = ledger.spend();
-        this.masterKeyDigest = general.masterKey().map(Secret::value).map(AccessControl::digest).orElse(null);
+        this.masterKeyDigest = general.masterKey().map(Secret::value).map(KeyDigest::of).orElse(null);
         this.directory = directory;
         this.general = general;
         this.counters = counters;
@@ -127,7 +126,7 @@ public final class AccessControl {
 
     /** Whether {@code presented} (null when none was sent) is the master key. */
     public boolean isMasterKey(String presented) {
-        return masterKeyDigest != null && presented != null && MessageDigest.isEqual(masterKeyDigest, digest(presented));
+        return masterKeyDigest != null && presented != null && MessageDigest.isEqual(masterKeyDigest, KeyDigest.of(presented));
     }
 
     /** Whether callers must present a key: a master key is configured. */
@@ -151,7 +150,7 @@ public final class AccessControl {
             return Future.failedFuture(ApiError.unauthorized(
                     "No API key provided. Send it as 'Authorization: Bearer <key>', 'x-api-key' or 'api-key'."));
         }
-        byte[] presentedDigest = digest(presented);
+        byte[] presentedDigest = KeyDigest.of(presented);
         if (MessageDigest.isEqual(masterKeyDigest, presentedDigest)) {
             return Future.succeededFuture(Caller.ADMIN);
         }
@@ -228,6 +227,10 @@ public final class AccessControl {
     public Future<CallTicket> admit(Caller caller, CalledModel called, String callId, List<String> tags, Optional<String> endUser,
             DoubleSupplier estimate) {
         String group = called.group();
+        Optional<ApiError> badEndUser = EndUsers.refusal(endUser);
+        if (badEndUser.isPresent()) {
+            return Future.failedFuture(badEndUser.get());
+        }
         if (!spend.accepting()) {
             return Future.failedFuture(new ApiError(503, "service_unavailable", "Sluice cannot record spend now: the store "
                     + "is unreachable and the spend journal is full. Calls resume as soon as the store is back.", null,
@@ -253,12 +256,12 @@ public final class AccessControl {
         if (!(caller instanceof Caller.Keyed keyed)) {
             List<Budget> applying = callerBudgets.of(customer);
             if (applying.isEmpty()) {
-                return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
+                return Future.succeededFuture(ticket(start, null, Map.of(), customer));
             }
             return budgets.reserve(applying, estimate.getAsDouble()).compose(reservation -> switch (reservation) {
                 case BudgetReserver.Reached reached -> Future.failedFuture(overBudget(reached, ""));
                 case BudgetReserver.Held held -> Future.succeededFuture(
-                        new CallTicket(start, null, Map.of(), accounting).holding(held.hold()));
+                        ticket(start, null, Map.of(), customer).holding(held.hold()));
             });
         }
         Optional<ApiError> refusal = ModelAccess.refusal(keyed, called, accessGroups.get());
@@ -281,10 +284,15 @@ public final class AccessControl {
                     yield Future.failedFuture(new ApiError(429, "rate_limit_error", refused.reason(), null, "rate_limit_exceeded")
                             .withHeaders(headers));
                 }
-                case Admission.Admitted admitted -> Future.succeededFuture(new CallTicket(start, admitted.permit(),
-                        admitted.headers().values(), accounting).holding(held.hold()));
+                case Admission.Admitted admitted -> Future.succeededFuture(ticket(start, admitted.permit(),
+                        admitted.headers().values(), customer).holding(held.hold()));
             });
         });
+    }
+
+    private CallTicket ticket(CallTicket.Start start, Permit permit, Map<String, String> headers, Optional<Customer> customer) {
+        CallTicket ticket = new CallTicket(start, permit, headers, accounting);
+        return customer.isPresent() ? ticket.forStoredCustomer() : ticket;
     }
 
     private static ApiError overBudget(BudgetReserver.Reached reached, String keyLabel) {
@@ -383,17 +391,4 @@ public final class AccessControl {
     public AccountChanges changes() {
         return new HeldAccountChanges(directory, counters);
     }
-
-    static byte[] digest(String key) {
-        return SHA_256.get().digest(key.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Each thread's SHA-256, reused: looking one up costs more than hashing a key. {@code digest} resets it. */
-    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
-    });
 }

@@ -42,6 +42,12 @@ public final class CallTicket {
     private BudgetHold hold;
     /** The response cache's key for the call; null when the cache was not asked. */
     private volatile String cacheKey;
+    /**
+     * Whether the call's end user is a stored customer, whose budget counts the call. Any other
+     * {@code user} a caller sends is only written in the spend row: counting each in memory
+     * would let callers grow the counters without bound, one made-up name at a time.
+     */
+    private boolean storedCustomer;
 
     /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
     record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime) {}
@@ -73,6 +79,12 @@ public final class CallTicket {
         this.endUser = start.endUser();
         this.accounting = accounting;
         this.hold = accounting.counters()::addAll;
+    }
+
+    /** This ticket, its end user being a stored customer whose spend is counted. */
+    CallTicket forStoredCustomer() {
+        this.storedCustomer = true;
+        return this;
     }
 
     /** This ticket, holding {@code hold} of the caller's budgets until it is finished. */
@@ -143,10 +155,24 @@ public final class CallTicket {
             return -1;
         }
         double dollars = cacheHit ? 0 : price(end);
-        hold.settle(CallerBudgets.charged(caller, end.group(), endUser), dollars);
+        hold.settle(CallerBudgets.charged(caller, end.group(), storedCustomer ? endUser : Optional.empty()), dollars);
         if (permit != null) {
             permit.release(end.promptTokens() + end.completionTokens());
         }
+        try {
+            if (!accounting.spend().record(spendRow(end, dollars, cacheHit))) {
+                log.error("spend.row_lost call_id={} cost={} reason=the spend journal refused it (full, closed or its disk failing)",
+                        callId, dollars);
+            }
+        } catch (RuntimeException unrecordable) {
+            // The call has ended and is counted in memory; a row the log cannot hold must not
+            // also fail the answer (or leave a stream unended) after the upstream was paid.
+            log.error("spend.row_lost call_id={} cost={} reason={}", callId, dollars, unrecordable.getMessage());
+        }
+        return dollars;
+    }
+
+    private SpendRow spendRow(CallEnd end, double dollars, boolean cacheHit) {
         SpendRow.Builder row = SpendRow.builder(callId, end.deployment().isPresent() ? end.group() : requestedGroup, startedAt)
                 .promptTokens(end.promptTokens())
                 .completionTokens(end.completionTokens())
@@ -163,9 +189,6 @@ public final class CallTicket {
             keyed.team().ifPresent(team -> row.teamId(team.teamId()));
             keyed.key().userId().ifPresent(row::userId);
         }
-        if (!accounting.spend().record(row.build())) {
-            log.error("spend.row_lost call_id={} cost={} reason=the spend journal refused it (full, closed or its disk failing)", callId, dollars);
-        }
-        return dollars;
+        return row.build();
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.access;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.api.ApiError;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
 
@@ -9,7 +10,19 @@ import java.util.Optional;
  * {@code metadata.user}. A value that is not a non-blank string names no customer.
  */
 public final class EndUsers {
+    /** The longest end user id, in characters: what a customer's {@code user_id} column holds. */
+    static final int MAX_LENGTH = 255;
+
     private EndUsers() {}
+
+    /** The 400 for an end user no customer could be: longer than a customer's id may be. */
+    static Optional<ApiError> refusal(Optional<String> endUser) {
+        if (endUser.isEmpty() || endUser.get().length() <= MAX_LENGTH) {
+            return Optional.empty();
+        }
+        return Optional.of(ApiError.invalidRequest("Invalid 'user': " + endUser.get().length() + " characters (expected: at most "
+                + MAX_LENGTH + ", the longest customer id).", "user", "invalid_value"));
+    }
 
     public static Optional<String> of(ObjectNode body) {
         return text(body.get("user")).or(() -> text(body.path("metadata").get("user")));

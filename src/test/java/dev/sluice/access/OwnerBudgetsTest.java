@@ -184,4 +184,21 @@ class OwnerBudgetsTest {
             assertThat(callFor(gateway, one, "buyer-2").statusCode()).isEqualTo(200);
         }
     }
+
+    @StoreTest
+    void anEndUserLongerThanACustomerIdIsRefusedBeforeAnyUpstreamIsCalled(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, upstream.baseUrl()))) {
+            String key = key(gateway, "{}");
+
+            assertThat(callFor(gateway, key, "u".repeat(255)).statusCode()).isEqualTo(200);
+            HttpResponse<String> tooLong = callFor(gateway, key, "u".repeat(256));
+
+            assertThat(tooLong.statusCode()).isEqualTo(400);
+            assertThat(body(tooLong)).isEqualTo(Json.parse("""
+                    {"error": {"message": "Invalid 'user': 256 characters (expected: at most 255, the longest customer id).",
+                     "type": "invalid_request_error", "param": "user", "code": "invalid_value"}}""".getBytes()));
+            assertThat(callFor(gateway, MASTER, "u".repeat(256)).statusCode()).isEqualTo(400);
+        }
+    }
 }
