@@ -17,6 +17,11 @@ import java.util.regex.Pattern;
  */
 record SpendDates(LocalDate start, LocalDate end) {
     private static final Pattern DAY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    /**
+     * The longest range a report covers, in days: an answer has an entry per day, so an end
+     * date centuries away would fill the heap the gateway's calls share.
+     */
+    static final int MAX_DAYS = 366;
 
     /** Both dates, or empty when neither is given; one without the other is refused, naming the missing one. */
     static Optional<SpendDates> of(QueryParams query) {
@@ -33,6 +38,11 @@ record SpendDates(LocalDate start, LocalDate end) {
         if (end.get().isBefore(start.get())) {
             throw ApiError.invalidRequest("Invalid 'end_date': " + end.get() + " is before start_date " + start.get()
                     + " (expected: a date on or after start_date).", "end_date", "invalid_value");
+        }
+        if (start.get().plusDays(MAX_DAYS - 1).isBefore(end.get())) {
+            long days = java.time.temporal.ChronoUnit.DAYS.between(start.get(), end.get()) + 1;
+            throw ApiError.invalidRequest("Invalid 'end_date': " + start.get() + " to " + end.get() + " covers " + days
+                    + " days (expected: at most " + MAX_DAYS + "; ask for a longer range in parts).", "end_date", "invalid_value");
         }
         return Optional.of(new SpendDates(start.get(), end.get()));
     }

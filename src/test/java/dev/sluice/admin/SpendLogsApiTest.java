@@ -223,6 +223,12 @@ class SpendLogsApiTest {
             assertRefused(gateway, "/spend/logs?start_date=2025-03-01T00:00:00&end_date=2025-03-01", "start_date", "invalid_value");
             assertRefused(gateway, "/spend/logs?start_date=2025-03-01", "end_date", "missing_required_parameter");
             assertRefused(gateway, "/spend/logs?start_date=2025-03-02&end_date=2025-03-01", "end_date", "invalid_value");
+            // A range is at most 366 days: an answer has an entry per day.
+            assertThat(gateway.get("/spend/logs?start_date=2024-01-01&end_date=2024-12-31", "Authorization", "Bearer " + MASTER)
+                    .statusCode()).isEqualTo(200);
+            assertRefused(gateway, "/spend/logs?start_date=2024-01-01&end_date=2025-01-01", "end_date", "invalid_value");
+            assertRefused(gateway, "/spend/logs?start_date=2025-03-01&end_date=9999-12-31", "end_date", "invalid_value");
+            assertRefused(gateway, "/global/spend/report?start_date=2025-03-01&end_date=9999-12-31", "end_date", "invalid_value");
             assertRefused(gateway, "/spend/logs?summarize=maybe&start_date=2025-03-01&end_date=2025-03-01", "summarize",
                     "invalid_value");
             assertRefused(gateway, "/spend/logs?page_size=1001", "page_size", "invalid_value");
