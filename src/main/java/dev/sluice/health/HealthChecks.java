@@ -81,11 +81,14 @@ public final class HealthChecks {
      * Probes {@code deployments} now, all at once, on the calling event loop with its upstream
      * client. The future never fails. A wildcard deployment ({@code model: openai/*}) is left
      * out: it names no model to ask for, and a probe of {@code *} would only fail and bench it.
+     * So is one that only makes images, speech or transcriptions ({@code model_info.mode}): a
+     * chat probe would fail and bench it, and one of its own would be a paid image, voice or
+     * file every round.
      */
     public Future<HealthReport> probe(List<Deployment> deployments, UpstreamClient upstreams) {
         Instant checkedAt = clock.instant();
         List<Future<ProbeResult>> probes = deployments.stream()
-                .filter(d -> !WildcardPattern.isPattern(d.params().model()))
+                .filter(d -> !WildcardPattern.isPattern(d.params().model()) && HealthProbe.probes(d))
                 .map(d -> probe.probe(d, upstreams)).toList();
         return Future.join(probes).transform(all -> Future.succeededFuture(
                 new HealthReport(checkedAt, probes.stream().map(Future::result).toList())));

@@ -119,13 +119,21 @@ final class HealthProbe {
         return own.compareTo(longest) < 0 ? own : longest;
     }
 
+    /** Whether a probe can ask {@code deployment} something cheap that it serves. */
+    static boolean probes(Deployment deployment) {
+        return switch (deployment.info().mode().orElse(ModelMode.CHAT)) {
+            case IMAGE_GENERATION, AUDIO_SPEECH, AUDIO_TRANSCRIPTION -> false;
+            case CHAT, COMPLETION, EMBEDDING, MODERATION, RERANK -> true;
+        };
+    }
+
     static Operation endpoint(Deployment deployment) {
         return switch (deployment.info().mode().orElse(ModelMode.CHAT)) {
             case COMPLETION -> Operation.COMPLETIONS;
             case EMBEDDING -> Operation.EMBEDDINGS;
             case MODERATION -> Operation.MODERATIONS;
             case RERANK -> Operation.RERANK;
-            // An image, a voice or a file to transcribe is not a probe to send every few seconds: probed as chat, as before modes were read.
+            // Never probed (see probes); named so that the switch stays exhaustive.
             case CHAT, IMAGE_GENERATION, AUDIO_SPEECH, AUDIO_TRANSCRIPTION -> Operation.CHAT_COMPLETIONS;
         };
     }

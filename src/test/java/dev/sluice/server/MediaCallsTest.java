@@ -101,6 +101,20 @@ class MediaCallsTest {
     }
 
     @Test
+    void healthLeavesImageDeploymentsUnprobedAndProbesRerankWithARerank() throws IOException {
+        int before = mock.requests();
+
+        JsonNode images = json(gateway.get("/health?model=images", "Authorization", "Bearer " + MASTER));
+        assertThat(images.path("healthy_endpoints")).isEmpty();
+        assertThat(images.path("unhealthy_endpoints")).isEmpty();
+        assertThat(mock.requests()).isEqualTo(before);
+
+        JsonNode reranker = json(gateway.get("/health?model=reranker", "Authorization", "Bearer " + MASTER));
+        assertThat(reranker.path("healthy_endpoints").findValuesAsText("model")).containsExactly("cohere/rerank-english-v3.0");
+        assertThat(mock.requests()).isEqualTo(before + 1);
+    }
+
+    @Test
     void theShortPathServesImagesToo() {
         assertThat(post("/images/generations", "{\"model\":\"images\",\"prompt\":\"a kite\"}").statusCode()).isEqualTo(200);
     }
