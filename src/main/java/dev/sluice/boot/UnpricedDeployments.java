@@ -2,6 +2,8 @@ package dev.sluice.boot;
 
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
+import dev.sluice.config.ModelMode;
+import dev.sluice.router.WildcardPattern;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.router.ModelRegistry;
 import java.util.LinkedHashMap;
@@ -50,8 +52,18 @@ final class UnpricedDeployments {
                 + ". Set model_info.base_model to the model they run, or input_cost_per_token and output_cost_per_token.");
     }
 
+    /**
+     * The deployments nothing prices: no token price of their own or the catalog's, and no price
+     * per image, character, second or query. A wildcard deployment is priced per call by the
+     * model it is asked for, and a moderation deployment's calls cost nothing (as OpenAI's do),
+     * so neither is named.
+     */
     private static List<Deployment> unpriced(List<Deployment> deployments, ModelCatalog catalog) {
-        return deployments.stream().filter(d -> catalog.prices(d).isEmpty()).toList();
+        return deployments.stream()
+                .filter(d -> catalog.prices(d).isEmpty() && !d.params().unitPrices().any())
+                .filter(d -> !WildcardPattern.isPattern(d.params().model()))
+                .filter(d -> d.info().mode().filter(mode -> mode == ModelMode.MODERATION).isEmpty())
+                .toList();
     }
 
     private static Map<List<String>, Double> perDeployment(List<Deployment> deployments) {

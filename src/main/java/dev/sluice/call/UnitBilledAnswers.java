@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureClassifier;
+import dev.sluice.llm.ModelRequest;
 import dev.sluice.llm.Operation;
 import dev.sluice.provider.OpenAiShape;
 import dev.sluice.provider.Provider;
@@ -33,7 +34,9 @@ final class UnitBilledAnswers {
 
     static Future<AttemptResult<Answer>> whole(CallServices services, ModelCall call, AttemptPlan plan, Provider provider,
             UpstreamExchange exchange, long opened) {
-        Operation operation = call.decoded().operation();
+        // The attempt's own request: a fallback object may have changed n, size or input.
+        ModelRequest request = call.requestFor(plan);
+        Operation operation = request.operation();
         int status = exchange.status();
         return exchange.body().transform(read -> {
             if (read.failed()) {
@@ -47,7 +50,7 @@ final class UnitBilledAnswers {
             if (json || !operation.answersMedia()) {
                 Optional<OpenAiShape.ShapedAnswer> shaped;
                 try {
-                    shaped = provider.normaliseSuccess(call.decoded(), body);
+                    shaped = provider.normaliseSuccess(request, body);
                 } catch (StreamFailure refusal) {
                     return failed(refusal.failure());
                 }
@@ -59,7 +62,7 @@ final class UnitBilledAnswers {
                 body = shaped.get().body();
                 type = JSON;
             }
-            BilledUnits units = CallUnits.of(operation, call.decoded().body(), tree);
+            BilledUnits units = CallUnits.of(operation, request.body(), tree);
             services.router().signals().served(plan.deployment(), usage.promptTokens() + usage.completionTokens(),
                     Duration.ofNanos(services.nanoTime().getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, usage.completionTokens()), false);

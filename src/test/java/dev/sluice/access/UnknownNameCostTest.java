@@ -43,15 +43,24 @@ class UnknownNameCostTest {
         return TestGateway.start("""
                 model_list:
                   - model_name: gpt-4o
-                    litellm_params: {model: azure/my-gpt4o-deployment, api_base: %s, api_key: azure-key, api_version: "2024-06-01"}
+                    litellm_params: {model: azure/my-gpt4o-deployment, api_base: %1$s, api_key: azure-key, api_version: "2024-06-01"}
                     model_info: {id: azure-eu, base_model: azure/gpt-4o}
                   - model_name: alias
-                    litellm_params: {model: openai/house-alias, api_base: %s/v1}
+                    litellm_params: {model: openai/house-alias, api_base: %2$s/v1}
                     model_info: {id: alias-1}
                   - model_name: unknown
-                    litellm_params: {model: openai/house-model, api_base: %s/v1}
+                    litellm_params: {model: openai/house-model, api_base: %3$s/v1}
                     model_info: {id: unknown-1}
-                general_settings: {master_key: %s}
+                  - model_name: images
+                    litellm_params: {model: openai/house-images, api_base: %3$s/v1, output_cost_per_image: 0.04}
+                    model_info: {id: images-1, mode: image_generation}
+                  - model_name: "house/*"
+                    litellm_params: {model: "openai/*", api_base: %3$s/v1}
+                    model_info: {id: wildcard-1}
+                  - model_name: moderation
+                    litellm_params: {model: openai/house-moderation, api_base: %3$s/v1}
+                    model_info: {id: moderation-1, mode: moderation}
+                general_settings: {master_key: %4$s}
                 """.formatted(azure.baseUrl(), aliasUpstream.baseUrl(), unknown.baseUrl(), MASTER));
     }
 
@@ -124,6 +133,9 @@ class UnknownNameCostTest {
             assertThat(metrics).contains("sluice_deployment_unpriced{deployment=\"alias-1\",model_group=\"alias\"} 1.0",
                     "sluice_deployment_unpriced{deployment=\"unknown-1\",model_group=\"unknown\"} 1.0");
             assertThat(metrics).doesNotContain("sluice_deployment_unpriced{deployment=\"azure-eu\"");
+            // Priced per image, priced per call by the model asked for, and free by nature: none is named.
+            assertThat(metrics).doesNotContain("sluice_deployment_unpriced{deployment=\"images-1\"",
+                    "sluice_deployment_unpriced{deployment=\"wildcard-1\"", "sluice_deployment_unpriced{deployment=\"moderation-1\"");
 
             // One added through the model API is counted from then on; one with a base_model is not.
             HttpResponse<String> added = gateway.post("/model/new", "{\"model_name\": \"late\", \"litellm_params\":"
