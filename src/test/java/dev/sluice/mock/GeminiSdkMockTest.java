@@ -16,6 +16,7 @@ import com.google.genai.types.FunctionDeclaration;
 import com.google.genai.types.GenerateContentConfig;
 import com.google.genai.types.GenerateContentResponse;
 import com.google.genai.types.HttpOptions;
+import com.google.genai.types.HttpRetryOptions;
 import com.google.genai.types.Schema;
 import com.google.genai.types.Tool;
 import com.google.genai.types.Type;
@@ -40,7 +41,9 @@ class GeminiSdkMockTest {
 
     private static Client client(MockUpstream mock, String key) {
         return Client.builder().apiKey(key)
-                .httpOptions(HttpOptions.builder().baseUrl(root(mock)).build()).build();
+                // One attempt: the SDK retries a 429 or a 5xx with backoff by default, close to a minute here.
+                .httpOptions(HttpOptions.builder().baseUrl(root(mock)).retryOptions(HttpRetryOptions.builder().attempts(1)).build())
+                .build();
     }
 
     @Test
@@ -98,7 +101,9 @@ class GeminiSdkMockTest {
         MockUpstream mock = start(MockMode.AUTH);
         GoogleCredentials token = GoogleCredentials.create(new AccessToken("mock-key", new Date(System.currentTimeMillis() + 3_600_000)));
         Client vertex = Client.builder().vertexAI(true).project("proj").location("us-central1").credentials(token)
-                .httpOptions(HttpOptions.builder().baseUrl(root(mock)).build()).build();
+                // One attempt: the SDK retries a 429 or a 5xx with backoff by default, close to a minute here.
+                .httpOptions(HttpOptions.builder().baseUrl(root(mock)).retryOptions(HttpRetryOptions.builder().attempts(1)).build())
+                .build();
         assertThat(vertex.models.generateContent("gemini-2.0-flash", "Hi Vertex", null).text())
                 .isEqualTo("[gem] you said: Hi Vertex");
         assertThat(mock.receivedHeaders().getLast()).containsEntry("authorization", "Bearer mock-key");
