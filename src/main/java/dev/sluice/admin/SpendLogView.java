@@ -13,8 +13,8 @@ import java.util.Optional;
 /**
  * A spend log row as {@code /spend/logs} shows it, in the fields of LiteLLM's
  * {@code LiteLLM_SpendLogs}. What Sluice does not record is LiteLLM's empty value for it:
- * {@code call_type}, {@code end_user}, {@code requester_ip_address} and {@code session_id}
- * are empty, {@code messages} and {@code response} empty objects (no content is kept), and
+ * {@code call_type}, {@code requester_ip_address} and {@code session_id} are empty, and
+ * {@code end_user} when the call named none; {@code messages} and {@code response} empty objects (no content is kept), and
  * {@code completionStartTime} is null.
  *
  * <p>{@code model}, {@code custom_llm_provider} and {@code api_base} are read from the
@@ -50,7 +50,7 @@ final class SpendLogView {
         ArrayNode tags = view.putArray("request_tags");
         row.tags().forEach(tags::add);
         view.put("team_id", row.teamId().orElse(""));
-        view.put("end_user", "");
+        view.put("end_user", row.endUser().orElse(""));
         view.put("requester_ip_address", "");
         view.putObject("messages");
         view.putObject("response");

@@ -21,16 +21,16 @@ import java.util.Map;
 final class PostgresSpendInsert {
     private static final String INSERT = "INSERT INTO sluice_spend_logs (call_id, key_hash, team_id, user_id, "
             + "model_group, deployment_id, prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, "
-            + "started_at, cached_tokens, request_tags, cache_hit, cache_key) "
+            + "started_at, cached_tokens, request_tags, cache_hit, cache_key, end_user) "
             + "SELECT call_id, key_hash, team_id, user_id, model_group, deployment_id, prompt_tokens, completion_tokens, "
             + "total_tokens, CAST(cost AS NUMERIC(30, 12)), status, duration_ms, CAST(started_at AS TIMESTAMPTZ), "
-            + "cached_tokens, request_tags, cache_hit, cache_key "
+            + "cached_tokens, request_tags, cache_hit, cache_key, end_user "
             + "FROM unnest(CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), "
             + "CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), "
             + "CAST(? AS INTEGER[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), "
-            + "CAST(? AS BOOLEAN[]), CAST(? AS TEXT[])) "
+            + "CAST(? AS BOOLEAN[]), CAST(? AS TEXT[]), CAST(? AS TEXT[])) "
             + "AS u(call_id, key_hash, team_id, user_id, model_group, deployment_id, prompt_tokens, completion_tokens, "
-            + "total_tokens, cost, status, duration_ms, started_at, cached_tokens, request_tags, cache_hit, cache_key) "
+            + "total_tokens, cost, status, duration_ms, started_at, cached_tokens, request_tags, cache_hit, cache_key, end_user) "
             + "ON CONFLICT DO NOTHING RETURNING call_id";
 
     private PostgresSpendInsert() {}
@@ -38,7 +38,7 @@ final class PostgresSpendInsert {
     /** Inserts each row unless logged; element {@code i} tells whether row {@code i} was new. */
     static boolean[] insert(Connection connection, List<SpendRow> rows) throws SQLException {
         int n = rows.size();
-        Object[][] columns = new Object[17][n];
+        Object[][] columns = new Object[18][n];
         for (int i = 0; i < n; i++) {
             SpendRow row = rows.get(i);
             columns[0][i] = row.callId();
@@ -58,9 +58,10 @@ final class PostgresSpendInsert {
             columns[14][i] = row.tags().isEmpty() ? null : JsonColumns.write(row.tags());
             columns[15][i] = row.cacheHit();
             columns[16][i] = row.cacheKey().orElse(null);
+            columns[17][i] = row.endUser().orElse(null);
         }
         String[] types = {"text", "text", "text", "text", "text", "text", "int8", "int8", "int8", "text", "int4", "int8",
-            "text", "int8", "text", "bool", "text"};
+            "text", "int8", "text", "bool", "text", "text"};
         Map<String, Integer> newIds = new HashMap<>();
         try (PreparedStatement statement = connection.prepareStatement(INSERT)) {
             for (int c = 0; c < columns.length; c++) {

@@ -7,14 +7,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Which rows of the spend log a reading keeps: those of one call, one key, one user, each
- * when named, that started in {@code [from, to)}.
+ * Which rows of the spend log a reading keeps: those of one call, one key, one user, one end
+ * user, each when named, that started in {@code [from, to)}.
  *
  * @param keyHash the key's {@link VirtualKey#tokenHash() hash}
  * @param userId  the user the key belongs to, as LiteLLM's {@code user}
+ * @param endUser the customer the call was made for, as LiteLLM's {@code end_user}
  */
-public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, Optional<String> userId, Instant from,
-        Instant to) {
+public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, Optional<String> userId,
+        Optional<String> endUser, Instant from, Instant to) {
     /** Later than any call's start: the end of a reading that names none. */
     public static final Instant END_OF_TIME = Instant.parse("9999-12-31T00:00:00Z");
 
@@ -22,19 +23,21 @@ public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, 
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(keyHash, "keyHash");
         Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(endUser, "endUser");
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(to, "to");
     }
 
     /** Every row that started in {@code [from, to)}. */
     public static SpendLogFilter between(Instant from, Instant to) {
-        return new SpendLogFilter(Optional.empty(), Optional.empty(), Optional.empty(), from, to);
+        return new SpendLogFilter(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), from, to);
     }
 
     public boolean keeps(SpendRow row) {
         return (callId.isEmpty() || callId.equals(Optional.of(row.callId())))
                 && (keyHash.isEmpty() || keyHash.equals(row.keyHash()))
                 && (userId.isEmpty() || userId.equals(row.userId()))
+                && (endUser.isEmpty() || endUser.equals(row.endUser()))
                 && !row.startedAt().isBefore(from) && row.startedAt().isBefore(to);
     }
 
@@ -52,6 +55,10 @@ public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, 
         });
         userId.ifPresent(user -> {
             conditions.add("user_id = ?");
+            values.add(user);
+        });
+        endUser.ifPresent(user -> {
+            conditions.add("end_user = ?");
             values.add(user);
         });
         return new Where(" WHERE " + String.join(" AND ", conditions), values);

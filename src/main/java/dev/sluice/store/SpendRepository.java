@@ -29,9 +29,9 @@ import java.util.Set;
 public final class SpendRepository {
     static final String COLUMNS = "call_id, key_hash, team_id, user_id, model_group, deployment_id, "
             + "prompt_tokens, completion_tokens, total_tokens, cost, status, duration_ms, started_at, "
-            + "cached_tokens, request_tags, cache_hit, cache_key";
+            + "cached_tokens, request_tags, cache_hit, cache_key, end_user";
     private static final String INSERT = "INSERT INTO sluice_spend_logs (" + COLUMNS + ") "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
     private static final String KEY_MODEL_SUM = "SELECT COALESCE(SUM(cost), 0) FROM sluice_spend_logs "
             + "WHERE key_hash = ? AND model_group = ? AND started_at >= ? AND started_at < ? "
             + "UNION ALL SELECT COALESCE(SUM(spend), 0) FROM sluice_daily_spend "
@@ -88,6 +88,7 @@ public final class SpendRepository {
         Columns.text(statement, 15, row.tags().isEmpty() ? Optional.empty() : Optional.of(JsonColumns.write(row.tags())));
         statement.setBoolean(16, row.cacheHit());
         Columns.text(statement, 17, row.cacheKey());
+        Columns.text(statement, 18, row.endUser());
     }
 
     /** The call's row; on the embedded store this reads every block, so it suits a check, not a request. */
@@ -237,6 +238,6 @@ public final class SpendRepository {
                 tags(Columns.text(row, "request_tags")),
                 row.getBoolean("cache_hit"),
                 Columns.text(row, "cache_key"),
-                Optional.empty());
+                Columns.text(row, "end_user"));
     }
 }

@@ -35,7 +35,7 @@ class SpendLogReaderTest {
                 "shipped-0");
         assertThat(ids(log.newest(all, 1, 2))).containsExactly("per-call-3", "shipped-2");
         assertThat(ids(log.newest(all, 5, 2))).isEmpty();
-        SpendLogFilter keyA = new SpendLogFilter(Optional.empty(), Optional.of(hash("sk-a")), Optional.empty(),
+        SpendLogFilter keyA = new SpendLogFilter(Optional.empty(), Optional.of(hash("sk-a")), Optional.empty(), Optional.empty(),
                 T0.plusSeconds(1), T0.plusSeconds(4));
         assertThat(ids(log.newest(keyA, 0, 10))).containsExactly("shipped-2", "per-call-1");
         List<String> each = new ArrayList<>();
