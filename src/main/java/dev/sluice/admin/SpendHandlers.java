@@ -53,7 +53,7 @@ public final class SpendHandlers {
                 lastDays(), call.query().text("api_key").map(SpendHandlers::keyHash)));
     }
 
-    /** {@code GET /global/spend/report}: spend between two dates by team, key, model group, tag or day. */
+    /** {@code GET /global/spend/report}: spend between two dates by team, customer, key, model group, tag or day. */
     public void report(HttpServerRequest request) {
         calls.answer(request, "/global/spend/report", Access.MASTER_KEY, this::reported);
     }
@@ -69,7 +69,7 @@ public final class SpendHandlers {
         Optional<SpendDates> dates = SpendDates.of(query);
         boolean summarize = query.flag("summarize", true);
         SpendLogFilter filter = new SpendLogFilter(query.text("request_id"), query.text("api_key").map(SpendHandlers::keyHash),
-                query.text("user_id"), dates.map(SpendDates::from).orElse(Instant.EPOCH),
+                query.text("user_id"), query.text("end_user"), dates.map(SpendDates::from).orElse(Instant.EPOCH),
                 dates.map(SpendDates::to).orElse(SpendLogFilter.END_OF_TIME));
         if (dates.isPresent() && summarize) {
             SpendLogSummary summary = new SpendLogSummary(row -> SpendLogView.model(row, api.models()));
@@ -93,16 +93,18 @@ public final class SpendHandlers {
     private JsonNode reported(AccountCall call) {
         QueryParams query = call.query();
         SpendDates dates = SpendDates.required(query);
-        for (String unserved : new String[] {"customer_id", "internal_user_id"}) {
-            if (query.text(unserved).isPresent()) {
-                throw ApiError.invalidRequest("Invalid '" + unserved + "': a report for one " + (unserved.equals("customer_id")
-                        ? "customer" : "internal user") + " is not served: the daily rollups count spend by key, team, model "
-                        + "group and tag (expected: api_key, or no filter).", unserved, "unsupported_parameter");
-            }
+        if (query.text("internal_user_id").isPresent()) {
+            throw ApiError.invalidRequest("Invalid 'internal_user_id': a report for one internal user is not served: the "
+                    + "daily rollups count spend by key, team, customer, model group and tag (expected: api_key, customer_id, "
+                    + "or no filter).", "internal_user_id", "unsupported_parameter");
         }
         Optional<String> key = query.text("api_key").map(SpendHandlers::keyHash);
         if (key.isPresent()) {
             return SpendReports.byKey(api.rollups(), dates, key);
+        }
+        Optional<String> customer = query.text("customer_id");
+        if (customer.isPresent()) {
+            return CustomerSpendReport.of(api.rollups(), dates, customer);
         }
         String groupBy = query.text("group_by").orElse("team");
         return switch (groupBy) {
@@ -112,10 +114,9 @@ public final class SpendHandlers {
             case "model" -> SpendReports.byModel(api.rollups(), dates);
             case "tag" -> SpendReports.byTag(api.rollups(), dates);
             case "day" -> SpendReports.byDay(api.rollups(), dates);
-            case "customer" -> throw ApiError.invalidRequest("Invalid 'group_by': \"customer\" is not served: Sluice does not "
-                    + "record a call's end user (expected: team, api_key, model, tag or day).", "group_by", "unsupported_parameter");
+            case "customer" -> CustomerSpendReport.of(api.rollups(), dates, Optional.empty());
             default -> throw ApiError.invalidRequest("Invalid 'group_by': \"" + (groupBy.length() <= 40 ? groupBy
-                    : groupBy.substring(0, 40) + "...") + "\" (expected: team, api_key, model, tag or day).", "group_by",
+                    : groupBy.substring(0, 40) + "...") + "\" (expected: team, customer, api_key, model, tag or day).", "group_by",
                     "invalid_value");
         };
     }

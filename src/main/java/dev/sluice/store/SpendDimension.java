@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import java.util.List;
+import java.util.Optional;
 
 /** What a daily rollup counts spend by: the names in {@code sluice_daily_spend.dimension}. */
 public enum SpendDimension {
@@ -15,7 +16,23 @@ public enum SpendDimension {
      * A key's calls under one team, named {@link #keyTeam}: which team a key's calls counted
      * under, for a report by team to break a team's spend down by key and model.
      */
-    KEY_TEAM("key_team");
+    KEY_TEAM("key_team"),
+    /**
+     * The calls made for one customer (a call's end user), named by its id: what a report by
+     * customer reads. End users longer than {@link #MAX_END_USER_LENGTH} are not counted.
+     */
+    END_USER("end_user"),
+    /**
+     * A key's calls made for one customer, named {@link #keyEndUser}: a report by customer
+     * breaks a customer's spend down by key.
+     */
+    END_USER_KEY("end_user_key");
+
+    /**
+     * The longest end user a rollup counts, in characters: the longest customer id
+     * ({@code sluice_customers.user_id}); with a key's hash and a colon it fits the rollup's name.
+     */
+    public static final int MAX_END_USER_LENGTH = 255;
 
     private final String column;
 
@@ -39,6 +56,9 @@ public enum SpendDimension {
             case KEY_MODEL -> row.keyHash().map(hash -> List.of(keyModel(hash, row.modelGroup()))).orElse(List.of());
             case KEY_TEAM -> row.keyHash().flatMap(hash -> row.teamId().map(team -> List.of(keyTeam(hash, team))))
                     .orElse(List.of());
+            case END_USER -> countedEndUser(row).map(List::of).orElse(List.of());
+            case END_USER_KEY -> row.keyHash().flatMap(hash -> countedEndUser(row).map(user -> List.of(keyEndUser(hash, user))))
+                    .orElse(List.of());
         };
     }
 
@@ -52,6 +72,15 @@ public enum SpendDimension {
         return keyHash + ':' + teamId;
     }
 
+    /** The name of a key's calls for a customer in the {@link #END_USER_KEY} dimension: the key's hash ends at the first colon. */
+    public static String keyEndUser(String keyHash, String endUser) {
+        return keyHash + ':' + endUser;
+    }
+
+    private static Optional<String> countedEndUser(SpendRow row) {
+        return row.endUser().filter(user -> user.length() <= MAX_END_USER_LENGTH);
+    }
+
     static SpendDimension ofColumn(String column) {
         for (SpendDimension dimension : values()) {
             if (dimension.column.equals(column)) {
@@ -59,6 +88,6 @@ public enum SpendDimension {
             }
         }
         throw new IllegalArgumentException("dimension: \"" + column + "\" (expected: one of key, team, model_group, "
-                + "deployment, tag, key_model, key_team)");
+                + "deployment, tag, key_model, key_team, end_user, end_user_key)");
     }
 }

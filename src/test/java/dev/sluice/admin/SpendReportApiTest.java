@@ -169,10 +169,8 @@ class SpendReportApiTest {
                     "invalid_value");
             assertRefused(gateway, "/global/spend/report?start_date=2025-03-01&end_date=2025-03-01&group_by=weekly", "group_by",
                     "invalid_value");
-            assertRefused(gateway, "/global/spend/report?start_date=2025-03-01&end_date=2025-03-01&group_by=customer", "group_by",
-                    "unsupported_parameter");
-            assertRefused(gateway, "/global/spend/report?start_date=2025-03-01&end_date=2025-03-01&customer_id=c", "customer_id",
-                    "unsupported_parameter");
+            assertRefused(gateway, "/global/spend/report?start_date=2025-03-01&end_date=2025-03-01&internal_user_id=ada",
+                    "internal_user_id", "unsupported_parameter");
             String key = json(post(gateway, "/key/generate", "{}").body()).get("key").asText();
             for (String path : List.of("/global/spend/report?start_date=2025-03-01&end_date=2025-03-01", "/global/spend/logs")) {
                 HttpResponse<String> byKey = gateway.get(path, "Authorization", "Bearer " + key);
