@@ -15,8 +15,8 @@ import java.util.OptionalLong;
 
 /**
  * The budgets and rate limits a call is under, at every level it belongs to: its key, its
- * team, the key's budget for the group, the key's user, the team's organization, and the
- * customer the call names. Budgets are listed in that order, the order the first one reached
+ * team, the key's budget for the group, the key's user, the user within the team, the team's
+ * organization, and the customer the call names. Budgets are listed in that order, the order the first one reached
  * is reported in; the spend of each is read from the in-process counters.
  */
 final class CallerBudgets {
@@ -28,7 +28,7 @@ final class CallerBudgets {
 
     /** The budgets of a key's call to {@code group} for {@code customer}, with what each has spent. */
     List<Budget> of(Caller.Keyed keyed, String group, Optional<Customer> customer) {
-        List<Budget> budgets = new ArrayList<>(6);
+        List<Budget> budgets = new ArrayList<>(7);
         VirtualKey key = keyed.key();
         key.maxBudget().ifPresent(max -> budgets.add(budget(new Scope.Key(key.tokenHash()), max.doubleValue())));
         keyed.team().flatMap(team -> team.maxBudget().map(max -> budget(new Scope.Team(team.teamId()), max.doubleValue())))
@@ -37,6 +37,8 @@ final class CallerBudgets {
                 .ifPresent(model -> budgets.add(budget(new Scope.KeyModel(key.tokenHash(), group), model.budgetLimit().doubleValue())));
         keyed.owners().user().flatMap(user -> user.maxBudget().map(max -> budget(new Scope.User(user.userId()), max.doubleValue())))
                 .ifPresent(budgets::add);
+        keyed.owners().member().ifPresent(member -> budgets.add(budget(new Scope.TeamMember(member.teamId(), member.userId()),
+                member.maxBudget().doubleValue())));
         keyed.owners().organization().flatMap(organization -> organization.maxBudget()
                         .map(max -> budget(new Scope.Organization(organization.organizationId()), max.doubleValue())))
                 .ifPresent(budgets::add);
@@ -87,12 +89,14 @@ final class CallerBudgets {
 
     /** The scopes a finished call's cost is counted for. */
     static List<Scope> charged(Caller caller, String group, Optional<String> endUser) {
-        List<Scope> charged = new ArrayList<>(6);
+        List<Scope> charged = new ArrayList<>(7);
         if (caller instanceof Caller.Keyed keyed) {
             charged.add(new Scope.Key(keyed.keyHash()));
             keyed.team().ifPresent(team -> charged.add(new Scope.Team(team.teamId())));
             charged.add(new Scope.KeyModel(keyed.keyHash(), group));
             keyed.key().userId().ifPresent(user -> charged.add(new Scope.User(user)));
+            keyed.team().ifPresent(team -> keyed.key().userId().ifPresent(user ->
+                    charged.add(new Scope.TeamMember(team.teamId(), user))));
             keyed.owners().organization().ifPresent(organization ->
                     charged.add(new Scope.Organization(organization.organizationId())));
         }

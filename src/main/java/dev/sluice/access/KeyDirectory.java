@@ -9,6 +9,7 @@ import dev.sluice.store.OrganizationRepository;
 import dev.sluice.store.UserRepository;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Team;
+import dev.sluice.store.TeamMemberRepository;
 import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
 import java.time.Duration;
@@ -98,16 +99,18 @@ public final class KeyDirectory {
             return hash -> keys.findByHash(hash).map(key -> new Found(key, key.teamId().flatMap(teams::findById)));
         }
 
-        /** A key with its team, its user and its team's organization, each read when it is named. */
+        /** A key with its team, its user, its team's organization and its user's budget in the team, each read when it is named. */
         static Source of(Accounts store) {
             KeyRepository keys = store.keys();
             TeamRepository teams = store.teams();
             UserRepository users = store.users();
             OrganizationRepository organizations = store.organizations();
+            TeamMemberRepository members = store.teamMembers();
             return hash -> keys.findByHash(hash).map(key -> {
                 Optional<Team> team = key.teamId().flatMap(teams::findById);
                 return new Found(key, team, new KeyOwners(key.userId().flatMap(users::findById),
-                        team.flatMap(Team::organizationId).flatMap(organizations::findById)));
+                        team.flatMap(Team::organizationId).flatMap(organizations::findById),
+                        team.flatMap(t -> key.userId().flatMap(user -> members.budget(t.teamId(), user)))));
             });
         }
     }

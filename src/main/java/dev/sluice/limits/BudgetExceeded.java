@@ -13,6 +13,7 @@ import java.util.Optional;
  *   Budget has been exceeded! Team=team-7 Current cost: 2.0, Max budget: 1.0
  *   Budget has been exceeded! Key=support-bot (sk-...3xQa) Model=gpt-4o Current cost: 5.0, Max budget: 5.0
  *   Budget has been exceeded! Organization=acme Current cost: 9.1, Max budget: 9.0
+ *   Budget has been exceeded! User=ada in Team=team-7 Current cost: 0.5, Max budget: 0.5
  *   ExceededBudget: User=ada over budget. Spend=12.0, Budget=10.0
  *   ExceededBudget: End User=customer-1 over budget. Spend=1.5, Budget=1.0
  * </pre>
@@ -54,6 +55,7 @@ public final class BudgetExceeded {
             case Scope.Organization organization -> "Organization=" + organization.organizationId();
             case Scope.User user -> "User=" + user.userId();
             case Scope.EndUser endUser -> "End User=" + endUser.endUserId();
+            case Scope.TeamMember member -> "User=" + member.userId() + " in Team=" + member.teamId();
         };
         return "Budget has been exceeded! " + who + " Current cost: " + PythonFloats.repr(budget.spend())
                 + ", Max budget: " + PythonFloats.repr(budget.maxBudget()) + reserved;

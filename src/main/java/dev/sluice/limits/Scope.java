@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * Whose limits and spend a counter holds: a virtual key, a team, a key's use of one model
  * group ({@code model_rpm_limit}, {@code model_tpm_limit}, {@code model_max_budget}), the
- * internal user that owns keys, an organization of teams, or a customer (the end user a call
- * names in {@code user}).
+ * internal user that owns keys, a user within one team, an organization of teams, or a
+ * customer (the end user a call names in {@code user}).
  * Two scopes are the same counter exactly when they are equal.
  */
 public sealed interface Scope {
@@ -120,6 +120,25 @@ public sealed interface Scope {
         @Override
         public String value() {
             return endUserId;
+        }
+    }
+
+    /** A user within one team, LiteLLM's team membership: the user's keys of that team, held to {@code max_budget_in_team}. */
+    record TeamMember(String teamId, String userId) implements Scope {
+        public TeamMember {
+            Objects.requireNonNull(teamId, "teamId");
+            Objects.requireNonNull(userId, "userId");
+        }
+
+        @Override
+        public String descriptor() {
+            return "team_member";
+        }
+
+        /** As LiteLLM's counter names a membership: the user, then the team. */
+        @Override
+        public String value() {
+            return userId + ":" + teamId;
         }
     }
 }

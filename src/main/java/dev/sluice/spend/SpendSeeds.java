@@ -55,6 +55,9 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
                 stored(team.spend(), team.budgetDuration(), team.budgetResetAt())));
         found.owners().user().ifPresent(user -> counters.raiseTo(new Scope.User(user.userId()),
                 stored(user.spend(), user.budgetDuration(), user.budgetResetAt())));
+        // A member's budget in its team has no period: LiteLLM resets no membership's spend.
+        found.owners().member().ifPresent(member -> counters.raiseTo(new Scope.TeamMember(member.teamId(), member.userId()),
+                new StoredSpend(member.spend().doubleValue(), Optional.empty(), Optional.empty())));
         found.owners().organization().ifPresent(organization -> counters.raiseTo(
                 new Scope.Organization(organization.organizationId()),
                 stored(organization.spend(), organization.budgetDuration(), organization.budgetResetAt())));

@@ -1,5 +1,6 @@
 package dev.sluice.store;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,6 +8,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Team members in {@code sluice_team_members}, one row per team and user.
@@ -108,5 +110,32 @@ public final class TeamMemberRepository {
                 return members;
             }
         });
+    }
+
+    /** The member's budget in the team, when the user is a member with a {@code max_budget_in_team}. */
+    public Optional<MemberBudget> budget(String teamId, String userId) {
+        return database.withConnection("read team member budget", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT max_budget_in_team, spend "
+                    + "FROM sluice_team_members WHERE team_id = ? AND user_id = ? AND max_budget_in_team IS NOT NULL")) {
+                statement.setString(1, teamId);
+                statement.setString(2, userId);
+                try (ResultSet rows = statement.executeQuery()) {
+                    return rows.next()
+                            ? Optional.of(new MemberBudget(teamId, userId, rows.getBigDecimal(1), rows.getBigDecimal(2)))
+                            : Optional.<MemberBudget>empty();
+                }
+            }
+        });
+    }
+
+    /** Adds to the member's spend in the team, on a connection the caller holds, in its transaction; no member, no change. */
+    static void addSpend(Connection connection, String teamId, String userId, BigDecimal amount) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "UPDATE sluice_team_members SET spend = spend + ? WHERE team_id = ? AND user_id = ?")) {
+            statement.setBigDecimal(1, amount);
+            statement.setString(2, teamId);
+            statement.setString(3, userId);
+            statement.executeUpdate();
+        }
     }
 }
