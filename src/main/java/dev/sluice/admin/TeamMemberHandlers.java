@@ -7,6 +7,7 @@ import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.http.JsonFields;
 import dev.sluice.json.Json;
+import dev.sluice.limits.Scope;
 import dev.sluice.store.Team;
 import dev.sluice.store.TeamMember;
 import dev.sluice.store.User;
@@ -59,6 +60,7 @@ public final class TeamMemberHandlers {
         ArrayNode users = Json.MAPPER.createArrayNode();
         for (ObjectNode member : added) {
             User user = members.add(team.teamId(), member, "member", budget);
+            call.written().owner(new Scope.TeamMember(team.teamId(), user.userId()));
             users.add(OwnerViews.user(user, api.owners().members().ofUser(user.userId()).stream().map(TeamMember::teamId).toList()));
         }
         log.info("teams.members_added team={} count={}", team.teamId(), added.size());
@@ -85,6 +87,8 @@ public final class TeamMemberHandlers {
         }
         Optional<BigDecimal> budget = body.has("max_budget_in_team") ? budget(body) : current.maxBudgetInTeam();
         api.owners().members().put(new TeamMember(team.teamId(), user.userId(), role, budget, current.createdAt()));
+        // The member's keys are read again, with its new budget in the team.
+        call.written().owner(new Scope.TeamMember(team.teamId(), user.userId()));
         log.info("teams.member_updated team={} user={}", team.teamId(), user.userId());
         ObjectNode answer = Json.MAPPER.createObjectNode();
         answer.put("team_id", team.teamId());
@@ -102,6 +106,7 @@ public final class TeamMemberHandlers {
         if (!api.owners().members().delete(team.teamId(), user.userId())) {
             throw notMember(team.teamId());
         }
+        call.written().owner(new Scope.TeamMember(team.teamId(), user.userId()));
         log.info("teams.member_deleted team={} user={}", team.teamId(), user.userId());
         ObjectNode answer = TeamView.of(team);
         members.show(team.teamId(), answer);

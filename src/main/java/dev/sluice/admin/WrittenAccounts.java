@@ -25,7 +25,7 @@ final class WrittenAccounts {
         teamIds.add(teamId);
     }
 
-    /** A user or an organization. */
+    /** A user, an organization, or a user's membership of a team. */
     void owner(Scope owner) {
         owners.add(owner);
     }

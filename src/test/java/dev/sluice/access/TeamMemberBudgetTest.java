@@ -23,7 +23,8 @@ import java.time.Duration;
 /**
  * A member's {@code max_budget_in_team} against a real gateway, real upstream and a real
  * store (embedded H2 and PostgreSQL): the user's calls with its keys of that team count
- * against it and are refused with LiteLLM's wording once they reach it, while the same
+ * against it and are refused with LiteLLM's wording once they reach it, until the budget is
+ * raised; the same
  * user's other keys and the team's other members are not held to it; the member's stored
  * spend is the exact sum of those calls.
  */
@@ -82,6 +83,11 @@ class TeamMemberBudgetTest {
             assertThat(error.path("message").asText()).isEqualTo("Budget has been exceeded! User=ada in Team=t1 Current cost: "
                     + PythonFloats.repr(perCall + perCall) + ", Max budget: " + PythonFloats.repr(budget.doubleValue()));
 
+            // A budget raised through the API holds at once on this replica.
+            admin(gateway, "/team/member_update", "{\"team_id\": \"t1\", \"user_id\": \"ada\", \"max_budget_in_team\": "
+                    + budget.multiply(BigDecimal.TWO).toPlainString() + "}");
+            assertThat(cost(call(gateway, adaInTeam))).isEqualTo(perCall);
+
             // The same user outside the team, and a member with no budget in it, are not held.
             assertThat(call(gateway, adaAlone).statusCode()).isEqualTo(200);
             assertThat(call(gateway, bobInTeam).statusCode()).isEqualTo(200);
@@ -89,9 +95,9 @@ class TeamMemberBudgetTest {
             assertThat(call(gateway, bobInTeam).statusCode()).isEqualTo(200);
 
             TeamMemberRepository members = new TeamMemberRepository(store.database());
-            BigDecimal twoCalls = BigDecimal.valueOf(perCall).multiply(BigDecimal.TWO);
+            BigDecimal threeCalls = BigDecimal.valueOf(perCall).multiply(BigDecimal.valueOf(3));
             Eventually.until("the member's spend reaches the store", Duration.ofSeconds(10),
-                    () -> members.budget("t1", "ada").map(MemberBudget::spend).orElseThrow().compareTo(twoCalls) == 0);
+                    () -> members.budget("t1", "ada").map(MemberBudget::spend).orElseThrow().compareTo(threeCalls) == 0);
             assertThat(members.budget("t1", "bob")).isEmpty();
         }
     }

@@ -34,6 +34,14 @@ class BudgetExceededTest {
     }
 
     @Test
+    void aMembersBudgetInATeamNamesTheUserAndTheTeam() {
+        Budget budget = new Budget(new Scope.TeamMember("team-7", "ada"), 0.5, 0.5);
+
+        assertThat(BudgetExceeded.message(budget, LABEL))
+                .isEqualTo("Budget has been exceeded! User=ada in Team=team-7 Current cost: 0.5, Max budget: 0.5");
+    }
+
+    @Test
     void smallAmountsAreWrittenAsPythonWritesThem() {
         Budget budget = new Budget(new Scope.Key("hash"), 1e-07, 0.00045);
 
