@@ -73,11 +73,12 @@ final class OwnerViews {
         return view;
     }
 
-    /** A {@code team_memberships} entry: the member's budget within the team. */
+    /** A {@code team_memberships} entry: the member's spend and budget within the team. */
     static ObjectNode membership(TeamMember member) {
         ObjectNode view = Json.MAPPER.createObjectNode();
         view.put("user_id", member.userId());
         view.put("team_id", member.teamId());
+        view.put("spend", Dollars.shown(member.spend()));
         view.putNull("budget_id");
         ObjectNode budget = view.putObject("litellm_budget_table");
         budget.put("max_budget", member.maxBudgetInTeam().map(Dollars::shown).orElse(null));

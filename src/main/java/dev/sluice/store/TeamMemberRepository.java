@@ -97,14 +97,14 @@ public final class TeamMemberRepository {
     private List<TeamMember> select(String column, String id) {
         return database.withConnection("list team members", connection -> {
             try (PreparedStatement statement = connection.prepareStatement("SELECT " + COLUMNS
-                    + " FROM sluice_team_members WHERE " + column + " = ? ORDER BY created_at, team_id, user_id")) {
+                    + ", spend FROM sluice_team_members WHERE " + column + " = ? ORDER BY created_at, team_id, user_id")) {
                 statement.setString(1, id);
                 List<TeamMember> members = new ArrayList<>();
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
                         members.add(new TeamMember(rows.getString("team_id"), rows.getString("user_id"),
                                 rows.getString("role"), Columns.money(rows, "max_budget_in_team"),
-                                Columns.requiredTime(rows, "created_at")));
+                                Columns.requiredTime(rows, "created_at"), rows.getBigDecimal("spend")));
                     }
                 }
                 return members;

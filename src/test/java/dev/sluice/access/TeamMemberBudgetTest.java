@@ -99,6 +99,12 @@ class TeamMemberBudgetTest {
             Eventually.until("the member's spend reaches the store", Duration.ofSeconds(10),
                     () -> members.budget("t1", "ada").map(MemberBudget::spend).orElseThrow().compareTo(threeCalls) == 0);
             assertThat(members.budget("t1", "bob")).isEmpty();
+            HttpResponse<String> info = gateway.get("/team/info?team_id=t1", "Authorization", "Bearer " + MASTER);
+            JsonNode memberships = Json.parse(info.body().getBytes()).path("team_info").path("team_memberships");
+            assertThat(memberships.findValuesAsText("user_id")).containsExactly("ada", "bob");
+            assertThat(new BigDecimal(memberships.get(0).path("spend").asText())).isEqualByComparingTo(threeCalls);
+            assertThat(new BigDecimal(memberships.get(1).path("spend").asText())).isEqualByComparingTo(
+                    BigDecimal.valueOf(perCall).multiply(BigDecimal.valueOf(3)));
         }
     }
 }
