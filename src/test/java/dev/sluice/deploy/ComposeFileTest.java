@@ -58,7 +58,8 @@ class ComposeFileTest {
 
         Map<String, String> env = environment();
         SluiceConfig config = DeployFiles.load(DeployFiles.text(mountedConfig()), env);
-        assertThat(config.general().masterKey().orElseThrow().value()).isEqualTo("sk-1234");
+        // Required, with no default: a published port must not come up with a well-known admin key.
+        assertThat(config.general().masterKey().orElseThrow().value()).isEqualTo("required-LITELLM_MASTER_KEY");
         assertThat(config.general().databaseUrl().orElseThrow().value()).isEqualTo(env.get("DATABASE_URL"));
         assertThat(config.router().redisHost()).hasValue("redis");
         assertThat(config.router().redisPort()).hasValue(6379);
