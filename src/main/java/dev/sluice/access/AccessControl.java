@@ -237,7 +237,7 @@ public final class AccessControl {
                     "spend_log_full"));
         }
         Instant now = clock.instant();
-        CallTicket.Start start = new CallTicket.Start(caller, callId, group, tags, now, nanoTime.getAsLong(), endUser);
+        CallTicket.Start start = new CallTicket.Start(caller, callId, called, tags, now, nanoTime.getAsLong(), endUser);
         if (caller instanceof Caller.Open) {
             return Future.succeededFuture(new CallTicket(start, null, Map.of(), accounting));
         }
@@ -268,13 +268,13 @@ public final class AccessControl {
         if (refusal.isPresent()) {
             return Future.failedFuture(refusal.get());
         }
-        List<Budget> applying = callerBudgets.of(keyed, group, customer);
+        List<Budget> applying = callerBudgets.of(keyed, called, customer);
         Future<BudgetReserver.Reservation> reserved = applying.isEmpty()
                 ? Future.succeededFuture(new BudgetReserver.Held(counters::addAll))
                 : budgets.reserve(applying, estimate.getAsDouble());
         return reserved.compose(reservation -> switch (reservation) {
             case BudgetReserver.Reached reached -> Future.failedFuture(overBudget(reached, keyed.label()));
-            case BudgetReserver.Held held -> limits.check(CallerBudgets.subject(keyed, group, customer), start.startedAt())
+            case BudgetReserver.Held held -> limits.check(CallerBudgets.subject(keyed, called, customer), start.startedAt())
                     .compose(admission -> switch (admission) {
                 case Admission.Refused refused -> {
                     // Refused after all: what the call held of its budgets goes back at once.
@@ -341,7 +341,7 @@ public final class AccessControl {
             if (!general.enforceFallbackBudget()) {
                 return Optional.empty();
             }
-            List<Budget> budgets = budgets(keyed, target.name());
+            List<Budget> budgets = budgets(keyed, CalledModel.of(target.name()));
             if (budgets.isEmpty()) {
                 return Optional.empty();
             }
@@ -354,9 +354,9 @@ public final class AccessControl {
         };
     }
 
-    /** The caller's budgets that apply to a call of {@code group}, with what each has spent. */
-    private List<Budget> budgets(Caller.Keyed keyed, String group) {
-        return callerBudgets.of(keyed, group, Optional.empty());
+    /** The caller's budgets that apply to a call of {@code called}, with what each has spent. */
+    private List<Budget> budgets(Caller.Keyed keyed, CalledModel called) {
+        return callerBudgets.of(keyed, called, Optional.empty());
     }
 
     /**

@@ -30,6 +30,8 @@ public final class CallTicket {
     private final Caller caller;
     private final String callId;
     private final String requestedGroup;
+    /** What the caller asked for: its per-model budget is counted under the name it was read under. */
+    private final CalledModel called;
     private final List<String> tags;
     private final Permit permit;
     private final Map<String, String> headers;
@@ -55,12 +57,12 @@ public final class CallTicket {
     /**
      * Who made the call and when it was admitted.
      *
-     * @param requestedGroup the group the caller asked for
+     * @param called         the model the caller asked for and the group serving it
      * @param startedAt      the wall-clock instant, for the spend row
      * @param startedNanos   the ticker's reading, for the call's duration
      * @param endUser        the customer the call was made for (its body's {@code user})
      */
-    record Start(Caller caller, String callId, String requestedGroup, List<String> tags, Instant startedAt, long startedNanos,
+    record Start(Caller caller, String callId, CalledModel called, List<String> tags, Instant startedAt, long startedNanos,
             Optional<String> endUser) {}
 
     /**
@@ -70,7 +72,8 @@ public final class CallTicket {
     CallTicket(Start start, Permit permit, Map<String, String> headers, Accounting accounting) {
         this.caller = start.caller();
         this.callId = start.callId();
-        this.requestedGroup = start.requestedGroup();
+        this.called = start.called();
+        this.requestedGroup = called.group();
         this.tags = start.tags();
         this.permit = permit;
         this.headers = Map.copyOf(headers);
@@ -150,12 +153,22 @@ public final class CallTicket {
         this.cacheKey = key;
     }
 
+    /**
+     * The name the per-model spend of a call served by {@code servedGroup} is counted under:
+     * the name the key's budget for the asked model is read under when the asked group served
+     * it, so the check and the count agree; a fallback group's own name otherwise.
+     */
+    private String chargedModel(String servedGroup) {
+        return caller instanceof Caller.Keyed keyed && servedGroup.equals(requestedGroup)
+                ? CallerBudgets.modelBudgetName(keyed.key(), called) : servedGroup;
+    }
+
     private double finish(CallEnd end, boolean cacheHit) {
         if (!finished.compareAndSet(false, true)) {
             return -1;
         }
         double dollars = cacheHit ? 0 : price(end);
-        hold.settle(CallerBudgets.charged(caller, end.group(), storedCustomer ? endUser : Optional.empty()), dollars);
+        hold.settle(CallerBudgets.charged(caller, chargedModel(end.group()), storedCustomer ? endUser : Optional.empty()), dollars);
         if (permit != null) {
             permit.release(end.promptTokens() + end.completionTokens());
         }

@@ -26,15 +26,16 @@ final class CallerBudgets {
         this.counters = counters;
     }
 
-    /** The budgets of a key's call to {@code group} for {@code customer}, with what each has spent. */
-    List<Budget> of(Caller.Keyed keyed, String group, Optional<Customer> customer) {
+    /** The budgets of a key's call of {@code called} for {@code customer}, with what each has spent. */
+    List<Budget> of(Caller.Keyed keyed, CalledModel called, Optional<Customer> customer) {
         List<Budget> budgets = new ArrayList<>(7);
         VirtualKey key = keyed.key();
         key.maxBudget().ifPresent(max -> budgets.add(budget(new Scope.Key(key.tokenHash()), max.doubleValue())));
         keyed.team().flatMap(team -> team.maxBudget().map(max -> budget(new Scope.Team(team.teamId()), max.doubleValue())))
                 .ifPresent(budgets::add);
-        Optional.ofNullable(key.modelMaxBudget().get(group))
-                .ifPresent(model -> budgets.add(budget(new Scope.KeyModel(key.tokenHash(), group), model.budgetLimit().doubleValue())));
+        String model = modelBudgetName(key, called);
+        Optional.ofNullable(key.modelMaxBudget().get(model))
+                .ifPresent(limit -> budgets.add(budget(new Scope.KeyModel(key.tokenHash(), model), limit.budgetLimit().doubleValue())));
         keyed.owners().user().flatMap(user -> user.maxBudget().map(max -> budget(new Scope.User(user.userId()), max.doubleValue())))
                 .ifPresent(budgets::add);
         keyed.owners().member().ifPresent(member -> budgets.add(budget(new Scope.TeamMember(member.teamId(), member.userId()),
@@ -56,9 +57,26 @@ final class CallerBudgets {
         return new Budget(scope, maxBudget, counters.current(scope));
     }
 
-    /** The rate limits of a key's call to {@code group} for {@code customer}. */
-    static LimitSubject subject(Caller.Keyed keyed, String group, Optional<Customer> customer) {
+    /**
+     * The name a key's {@code model_max_budget} entry for {@code called} is read and counted
+     * under: the name the request asked for when the key budgets that name (a model a wildcard
+     * group serves, or an alias), else the serving group's. LiteLLM keys these budgets by the
+     * model the request named; the group's name keeps budgets written for the group working.
+     */
+    static String modelBudgetName(VirtualKey key, CalledModel called) {
+        return key.modelMaxBudget().containsKey(called.asked()) ? called.asked() : called.group();
+    }
+
+    /** The name a key's {@code model_rpm_limit} and {@code model_tpm_limit} entries for {@code called} are read under, as {@link #modelBudgetName}. */
+    static String modelLimitName(VirtualKey key, CalledModel called) {
+        return key.modelRpmLimit().containsKey(called.asked()) || key.modelTpmLimit().containsKey(called.asked())
+                ? called.asked() : called.group();
+    }
+
+    /** The rate limits of a key's call of {@code called} for {@code customer}. */
+    static LimitSubject subject(Caller.Keyed keyed, CalledModel called, Optional<Customer> customer) {
         VirtualKey key = keyed.key();
+        String group = modelLimitName(key, called);
         LimitSubject subject = LimitSubject.key(key.tokenHash(),
                 new Limits(key.rpmLimit(), key.tpmLimit(), widen(key.maxParallelRequests())));
         Long modelRpm = key.modelRpmLimit().get(group);
@@ -87,7 +105,10 @@ final class CallerBudgets {
         return subject;
     }
 
-    /** The scopes a finished call's cost is counted for. */
+    /**
+     * The scopes a finished call's cost is counted for; {@code group} is the served group, or
+     * the name the key's per-model budget of the asked group is counted under.
+     */
     static List<Scope> charged(Caller caller, String group, Optional<String> endUser) {
         List<Scope> charged = new ArrayList<>(7);
         if (caller instanceof Caller.Keyed keyed) {
