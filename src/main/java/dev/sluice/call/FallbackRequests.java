@@ -62,9 +62,13 @@ final class FallbackRequests {
         return byGroup.isEmpty() ? NONE : new FallbackRequests(Map.copyOf(byGroup));
     }
 
-    /** The request a fallback to {@code group} sends: its own when the caller gave it one, else {@code request}. */
-    ModelRequest forGroup(String group, ModelRequest request) {
-        return byGroup.getOrDefault(group, request);
+    /**
+     * The request a fallback named {@code target} sends (the name as written in the list, not
+     * the wildcard pattern or alias target that serves it): its own when the caller gave it one,
+     * else {@code request}.
+     */
+    ModelRequest forGroup(String target, ModelRequest request) {
+        return byGroup.getOrDefault(target, request);
     }
 
     private static ModelRequest changed(ModelRequest request, ObjectNode item, String at) {

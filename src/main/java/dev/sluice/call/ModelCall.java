@@ -96,7 +96,7 @@ final class ModelCall {
 
     /** The request an attempt sends: a fallback group's own when the caller gave it one, else the call's. */
     ModelRequest requestFor(AttemptPlan plan) {
-        return plan.fallbacksTried() > 0 ? fallbackRequests.forGroup(plan.group().name(), decoded()) : decoded();
+        return plan.fallbacksTried() > 0 ? fallbackRequests.forGroup(plan.target(), decoded()) : decoded();
     }
 
     /** Resolve: what the response cache does for the call. */

@@ -69,7 +69,7 @@ final class RouterSettingsParser {
     RouterSettings parse(ConfigNode routerSettings, ConfigNode litellmSettings, Set<String> groups) {
         router = Section.open(routerSettings, ignored, read.problems(), "a map");
         litellm = Section.open(litellmSettings, ignored, read.problems(), "a map");
-        RouterVocabulary vocabulary = new RouterVocabulary(groups);
+        RouterVocabulary vocabulary = new RouterVocabulary(fallbackTargets(groups, routerSettings.get("model_group_alias")));
 
         String routingStrategy = shared("routing_strategy", vocabulary::routingStrategy)
                 .orElse(DEFAULT_ROUTING_STRATEGY);
@@ -182,6 +182,21 @@ final class RouterSettingsParser {
      * {@code model_group_alias}: each alias to a group name, or to {@code {model, hidden}}.
      * Whether the group exists is not checked: a group may be added later through the model API.
      */
+    /**
+     * The names a fallback may target: the groups, and the {@code model_group_alias} names,
+     * which a fallback is resolved through as a request's model is. None when groups are not checked.
+     */
+    private static Set<String> fallbackTargets(Set<String> groups, ConfigNode aliases) {
+        if (groups.isEmpty() || !aliases.isMap()) {
+            return groups;
+        }
+        Set<String> names = new LinkedHashSet<>(groups);
+        for (Map.Entry<String, ConfigNode> alias : aliases.entries()) {
+            names.add(alias.getKey());
+        }
+        return names;
+    }
+
     private Optional<Map<String, GroupAlias>> groupAliases(ConfigNode node) {
         if (node.isAbsent()) {
             return Optional.empty();

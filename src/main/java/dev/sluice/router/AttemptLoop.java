@@ -71,7 +71,7 @@ final class AttemptLoop<T> {
 
     Future<RouteOutcome<T>> run() {
         ModelGroup requested = request.group();
-        return runGroup(requested).compose(ended -> {
+        return runGroup(requested, requested.name()).compose(ended -> {
             if (ended.servedOrFinal()) {
                 return Future.succeededFuture(outcome(ended, ended.failure()));
             }
@@ -96,7 +96,7 @@ final class AttemptLoop<T> {
             fallbacksTried++;
             router.events().fallback(request.callId(), request.group().name(), target, primary.failure().failure());
             int after = i + 1;
-            return runGroup(router.groups().find(target).orElseThrow()).compose(ended -> {
+            return runGroup(fallbackGroup(target).orElseThrow(), target).compose(ended -> {
                 if (ended.servedOrFinal()) {
                     // A failure that ends the request in the fallback group (a guardrail's refusal) is the answer.
                     return Future.succeededFuture(outcome(ended, ended.served().isPresent() || ended.cancelled() ? null
@@ -113,7 +113,7 @@ final class AttemptLoop<T> {
         if (groupsTried.contains(target)) {
             return Optional.of(SkipReason.ALREADY_TRIED);
         }
-        Optional<ModelGroup> group = router.groups().find(target);
+        Optional<ModelGroup> group = fallbackGroup(target);
         if (group.isEmpty()) {
             return Optional.of(SkipReason.UNKNOWN_GROUP);
         }
@@ -134,10 +134,18 @@ final class AttemptLoop<T> {
         return tags.apply(group.name(), group.deployments(), request.tags());
     }
 
-    private Future<GroupEnd<T>> runGroup(ModelGroup group) {
+    /**
+     * The group a fallback named {@code target} reaches, found as a request's model is: through
+     * {@code model_group_alias}, then the group of that name, then a wildcard group serving it.
+     */
+    private Optional<ModelGroup> fallbackGroup(String target) {
+        return router.groups().find(GroupAliases.target(settings.modelGroupAlias(), target));
+    }
+
+    private Future<GroupEnd<T>> runGroup(ModelGroup group, String target) {
         groupsTried.add(group.name());
         TagFilter.Tagged tagged = tagged(group);
-        GroupState state = new GroupState(group, tagged.kept());
+        GroupState state = new GroupState(group, target, tagged.kept());
         runs.add(new GroupRun(group.name(), state.attempts));
         Choice first = tagged.refusal().isPresent() ? new Choice(null, tagged.refusal().get()) : chooser.first(state);
         if (first.deployment() == null) {
@@ -178,7 +186,7 @@ final class AttemptLoop<T> {
         Duration own = router.attemptDeadline(settings, deployment);
         Duration deadline = own.compareTo(left) < 0 ? own : left;
         router.events().attempt(request.callId(), state.group.name(), deployment.id(), state.attempts.size());
-        AttemptPlan plan = new AttemptPlan(state.group, deployment, deadline, left, state.attempts.size(), fallbacksTried, settings);
+        AttemptPlan plan = new AttemptPlan(state.group, state.target, deployment, deadline, left, state.attempts.size(), fallbacksTried, settings);
         long sent = router.nanoTime().getAsLong();
         return request.attempter().attempt(plan).compose(result -> {
             if (!request.cancelled().getAsBoolean()) {

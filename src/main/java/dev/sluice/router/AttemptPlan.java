@@ -7,6 +7,8 @@ import java.time.Duration;
 /**
  * One attempt the router asks for: call this deployment of this group within this deadline.
  *
+ * @param target         the name the group was reached by: the requested group's, or a
+ *                       fallback's as written (a name a wildcard group serves, an alias)
  * @param deadline       the attempt's own deadline, already cut to what is left of the
  *                       request's total deadline
  * @param totalLeft      what is left of the request's total deadline as the attempt starts:
@@ -16,5 +18,5 @@ import java.time.Duration;
  * @param fallbacksTried fallback groups tried before this one (0 on the requested group)
  * @param settings       the router settings the request took when it started
  */
-public record AttemptPlan(ModelGroup group, Deployment deployment, Duration deadline, Duration totalLeft, int retriesInGroup,
+public record AttemptPlan(ModelGroup group, String target, Deployment deployment, Duration deadline, Duration totalLeft, int retriesInGroup,
         int fallbacksTried, RouterSettings settings) {}

@@ -16,6 +16,8 @@ import java.util.function.Predicate;
 /** What one request's {@link AttemptLoop} knows about one group it runs through. */
 final class GroupState {
     final ModelGroup group;
+    /** The name the group was reached by ({@link AttemptPlan#target}). */
+    final String target;
     /** The deployments this request may be sent to: the group's, less those the tag filter left out. */
     final List<Deployment> candidates;
     final List<Tried> attempts = new ArrayList<>();
@@ -29,7 +31,8 @@ final class GroupState {
     /** Set when no deployment could be called at all. */
     Failure refusedBeforeCalling;
 
-    GroupState(ModelGroup group, List<Deployment> candidates) {
+    GroupState(ModelGroup group, String target, List<Deployment> candidates) {
+        this.target = target;
         this.group = group;
         this.candidates = List.copyOf(candidates);
     }

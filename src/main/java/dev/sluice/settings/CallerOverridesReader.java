@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,7 +132,9 @@ public final class CallerOverridesReader {
         if (written.isEmpty()) {
             return Optional.empty();
         }
-        return new RouterVocabulary(new HashSet<>(models.current().names())).fallbacks(written.get(), group);
+        Set<String> targets = new HashSet<>(models.current().names());
+        targets.addAll(settings.get().modelGroupAlias().keySet());
+        return new RouterVocabulary(targets).fallbacks(written.get(), group);
     }
 
     private static boolean disableFallbacks(ObjectNode body) {
