@@ -334,14 +334,14 @@ public final class AccessControl {
         if (!(caller instanceof Caller.Keyed keyed)) {
             return FallbackGate.OPEN;
         }
-        return target -> {
-            if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, CalledModel.of(target.name()), accessGroups.get())) {
+        return (name, target) -> {
+            if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, new CalledModel(name, target.name()), accessGroups.get())) {
                 return Optional.of(SkipReason.NO_ACCESS);
             }
             if (!general.enforceFallbackBudget()) {
                 return Optional.empty();
             }
-            List<Budget> budgets = budgets(keyed, CalledModel.of(target.name()));
+            List<Budget> budgets = budgets(keyed, new CalledModel(name, target.name()));
             if (budgets.isEmpty()) {
                 return Optional.empty();
             }

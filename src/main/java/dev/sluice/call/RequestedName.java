@@ -12,10 +12,11 @@ import java.util.Map;
  * model with the team's map and then the key's before routing, so a name both maps is the
  * team's. Each map is applied once, so no chain of aliases can loop.
  */
-final class RequestedName {
+public final class RequestedName {
     private RequestedName() {}
 
-    static String resolve(Caller caller, Map<String, GroupAlias> groupAliases, String asked) {
+    /** The group name {@code caller}'s {@code asked} model is looked up by, through the aliases in that order. */
+    public static String resolve(Caller caller, Map<String, GroupAlias> groupAliases, String asked) {
         String named = asked;
         if (caller instanceof Caller.Keyed keyed) {
             named = keyed.team().map(team -> team.modelAliases().getOrDefault(asked, asked)).orElse(asked);

@@ -123,7 +123,7 @@ final class AttemptLoop<T> {
         if (!deadlineLeft().isPositive()) {
             return Optional.of(SkipReason.DEADLINE);
         }
-        Optional<SkipReason> refused = request.gate().refusal(group.get());
+        Optional<SkipReason> refused = request.gate().refusal(target, group.get());
         if (refused.isPresent()) {
             return refused;
         }

@@ -11,8 +11,11 @@ import java.util.Optional;
 public interface FallbackGate {
 
     /** Lets every fallback through: a caller with no keys, limits or budgets. */
-    FallbackGate OPEN = target -> Optional.empty();
+    FallbackGate OPEN = (target, group) -> Optional.empty();
 
-    /** Why the caller may not fall back to {@code target} ({@link SkipReason#NO_ACCESS}, {@link SkipReason#OVER_BUDGET}); empty when it may. */
-    Optional<SkipReason> refusal(ModelGroup target);
+    /**
+     * Why the caller may not fall back to {@code target}, the name as written, which
+     * {@code group} serves ({@link SkipReason#NO_ACCESS}, {@link SkipReason#OVER_BUDGET}); empty when it may.
+     */
+    Optional<SkipReason> refusal(String target, ModelGroup group);
 }

@@ -15,11 +15,14 @@ import java.util.function.Predicate;
  * The names {@code /v1/models} lists for one caller: the groups it may call, in config order
  * (a wildcard group by its pattern, {@code openai/*}, as LiteLLM lists it with
  * {@code return_wildcard_routes}), then the aliases of {@code model_group_alias} that are not
- * hidden and stand for a group it may call. Its access groups are listed apart.
+ * hidden and stand for a group it may call, then the names in the calling key's own
+ * {@code models} that a wildcard group serves and it may call ({@code openai/gpt-4o-mini}
+ * under {@code openai/*}): LiteLLM lists a key's models. Its access groups are listed apart.
  *
- * @param mayUse whether the caller may make a call
+ * @param keyModels the calling key's {@code models}; empty for a caller without a key
+ * @param mayUse    whether the caller may make a call
  */
-record CallableModels(ModelGroups groups, Map<String, GroupAlias> aliases, Predicate<CalledModel> mayUse) {
+record CallableModels(ModelGroups groups, Map<String, GroupAlias> aliases, List<String> keyModels, Predicate<CalledModel> mayUse) {
 
     List<String> names() {
         Set<String> names = new LinkedHashSet<>();
@@ -34,6 +37,11 @@ record CallableModels(ModelGroups groups, Map<String, GroupAlias> aliases, Predi
                 names.add(alias);
             }
         });
+        for (String model : keyModels) {
+            groups.find(model).filter(group -> !group.name().equals(model))
+                    .filter(group -> mayUse.test(new CalledModel(model, group.name())))
+                    .ifPresent(group -> names.add(model));
+        }
         return List.copyOf(names);
     }
 

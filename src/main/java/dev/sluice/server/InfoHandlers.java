@@ -43,7 +43,7 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         boolean onlyAccessGroups = query.flag("only_model_access_groups", false);
         boolean withAccessGroups = onlyAccessGroups || query.flag("include_model_access_groups", false);
         CallableModels callable = new CallableModels(gateway.models().current(), gateway.routerSettings().current().modelGroupAlias(),
-                called -> gateway.access().mayUse(caller, called));
+                caller instanceof Caller.Keyed keyed ? keyed.key().models() : List.of(), called -> gateway.access().mayUse(caller, called));
         List<String> names = new ArrayList<>(onlyAccessGroups ? List.of() : callable.names());
         if (withAccessGroups) {
             names.addAll(callable.accessGroups());

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.access.CalledModel;
 import dev.sluice.api.ApiError;
+import dev.sluice.call.RequestedName;
 import dev.sluice.http.Authenticator;
 import dev.sluice.http.QueryParams;
 import dev.sluice.http.Responses;
@@ -59,7 +61,10 @@ record ModelLookupHandlers(EdgeServices gateway, Authenticator authenticator) {
         });
     }
 
+    /** The group serving {@code name} to {@code caller}, found as its call's model is (aliases, group, wildcard), when it may call it. */
     private Optional<ModelGroup> visible(Caller caller, String name) {
-        return gateway.models().current().find(name).filter(group -> gateway.access().mayUse(caller, group.name()));
+        String resolved = RequestedName.resolve(caller, gateway.routerSettings().current().modelGroupAlias(), name);
+        return gateway.models().current().find(resolved)
+                .filter(group -> gateway.access().mayUse(caller, new CalledModel(name, group.name())));
     }
 }

@@ -168,9 +168,9 @@ class RouterFallbackTest {
         RouterHarness harness = groups();
         harness.upstreams().script("a1", Step.fails(FailureClass.SERVER)).script("d1", Step.serves());
         List<String> asked = new ArrayList<>();
-        FallbackGate gate = target -> {
-            asked.add(target.name());
-            return switch (target.name()) {
+        FallbackGate gate = (target, group) -> {
+            asked.add(group.name());
+            return switch (group.name()) {
                 case "g2" -> Optional.of(SkipReason.NO_ACCESS);
                 case "g3" -> Optional.of(SkipReason.OVER_BUDGET);
                 default -> Optional.empty();
@@ -201,7 +201,7 @@ class RouterFallbackTest {
         RouterHarness harness = groups("fallbacks: [{chat: [g2]}]");
         harness.upstreams().script("a1", Step.fails(FailureClass.AUTH));
 
-        RouteOutcome<String> outcome = harness.route("chat", CallerOverrides.NONE, target -> Optional.of(SkipReason.OVER_BUDGET));
+        RouteOutcome<String> outcome = harness.route("chat", CallerOverrides.NONE, (target, group) -> Optional.of(SkipReason.OVER_BUDGET));
 
         assertThat(OutcomeLine.of(outcome)).isEqualTo(
                 "failure chat/a1 auth 401 | last chat/a1 | retries 0 | fallbacks 0 | tried chat[a1:auth] | skipped g2:over_budget");
