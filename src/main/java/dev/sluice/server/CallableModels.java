@@ -38,11 +38,19 @@ record CallableModels(ModelGroups groups, Map<String, GroupAlias> aliases, List<
             }
         });
         for (String model : keyModels) {
+            if (grantsNoName(model)) {
+                continue;
+            }
             groups.find(model).filter(group -> !group.name().equals(model))
                     .filter(group -> mayUse.test(new CalledModel(model, group.name())))
                     .ifPresent(group -> names.add(model));
         }
         return List.copyOf(names);
+    }
+
+    /** Whether a {@code models} entry grants models without being one: LiteLLM's special names, an access group. */
+    private boolean grantsNoName(String entry) {
+        return entry.equals("all-proxy-models") || entry.equals("all-team-models") || groups.accessGroups().containsKey(entry);
     }
 
     /** The {@code model_info.access_groups} names the caller is granted: listed in its {@code models}, or all when unrestricted. */

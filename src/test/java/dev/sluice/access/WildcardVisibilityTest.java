@@ -87,6 +87,23 @@ class WildcardVisibilityTest {
     }
 
     @Test
+    void aCatchAllGroupListsAKeysConcreteModelsButNotItsSpecialNames() throws IOException {
+        try (TestDatabase store = TestDatabases.h2();
+                MockUpstream ok = MockUpstream.start(MockOptions.defaults("ok", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: "*", litellm_params: {model: "openai/*", api_base: %1$s}}
+                        general_settings:
+                          master_key: %2$s
+                          %3$s
+                        """.formatted(ok.baseUrl(), MASTER, store.generalSetting()))) {
+            insertKey(store, "sk-all-0001", List.of("all-proxy-models", "gpt-x"));
+
+            assertThat(listed(gateway, "sk-all-0001")).containsExactly("*", "gpt-x");
+        }
+    }
+
+    @Test
     void aKeyThatSeesAnAliasInTheListCanLookItUp() throws IOException {
         try (TestDatabase store = TestDatabases.h2();
                 MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
