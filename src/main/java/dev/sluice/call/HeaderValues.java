@@ -39,6 +39,33 @@ final class HeaderValues {
     }
 
     /** A duration in seconds, as Python prints a float: {@code 600.0}, {@code 0.001}. */
+    /**
+     * {@code micros} as milliseconds the way Python prints a float rounded to three places
+     * ({@code 12.345}, {@code 12.3}, {@code 12.0}), without the exact decimal arithmetic a
+     * general float's shortest digits need: written on every served answer.
+     */
+    static String millis(long micros) {
+        long whole = micros / 1000;
+        int fraction = (int) (micros % 1000);
+        if (fraction == 0) {
+            return whole + ".0";
+        }
+        StringBuilder text = new StringBuilder(24).append(whole).append('.');
+        if (fraction < 100) {
+            text.append('0');
+        }
+        if (fraction < 10) {
+            text.append('0');
+        }
+        text.append(fraction);
+        int end = text.length();
+        while (text.charAt(end - 1) == '0') {
+            end--;
+        }
+        text.setLength(end);
+        return text.toString();
+    }
+
     String seconds(Duration duration) {
         return kept(seconds, duration, d -> PythonFloats.repr(d.toNanos() / 1e9));
     }

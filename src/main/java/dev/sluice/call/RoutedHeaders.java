@@ -171,8 +171,7 @@ final class RoutedHeaders {
         }
         if (servedBy != null) {
             servedBy.params().apiBase().ifPresent(base -> response.putHeader(API_BASE, values.shownBase(base)));
-            double millis = Math.round((now - started) / 1000.0) / 1000.0;
-            response.putHeader(RESPONSE_DURATION, PythonFloats.repr(millis));
+            response.putHeader(RESPONSE_DURATION, HeaderValues.millis(Math.round((now - started) / 1000.0)));
         }
         if (!Double.isNaN(keySpend)) {
             response.putHeader(KEY_SPEND, PythonFloats.repr(keySpend));

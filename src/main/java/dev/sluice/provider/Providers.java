@@ -83,6 +83,13 @@ public final class Providers {
 
     /** The prefixes the config may use. */
     public static Set<String> knownPrefixes() {
+        return KNOWN_PREFIXES;
+    }
+
+    /** Worked out once: a wildcard group asks on every call whether its provider is one of them. */
+    private static final Set<String> KNOWN_PREFIXES = knownPrefixesOnce();
+
+    private static Set<String> knownPrefixesOnce() {
         Set<String> prefixes = new java.util.TreeSet<>(NATIVE.keySet());
         CompatibleFlavours.ALL.forEach(f -> prefixes.add(f.prefix()));
         return Set.copyOf(prefixes);
