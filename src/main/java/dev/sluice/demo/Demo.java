@@ -48,13 +48,16 @@ public final class Demo implements AutoCloseable {
     /** The demo's config over east, west, flaky and claude, in that order. */
     static String yaml(List<MockUpstream> upstreams) {
         return """
-                # Sluice demo: three groups over four mock upstreams in this process.
+                # Sluice demo: three groups over four mock upstreams in this process, priced
+                # as their namesakes would be so the admin UI's usage and costs show something.
                 model_list:
                   - model_name: demo-chat
                     litellm_params:
                       model: openai/demo-east-model
                       api_base: %s
                       api_key: mock-key
+                      input_cost_per_token: 0.0000025
+                      output_cost_per_token: 0.00001
                       weight: 3
                     model_info: {id: demo-east}
                   - model_name: demo-chat
@@ -62,6 +65,8 @@ public final class Demo implements AutoCloseable {
                       model: openai/demo-west-model
                       api_base: %s
                       api_key: mock-key
+                      input_cost_per_token: 0.0000025
+                      output_cost_per_token: 0.00001
                       weight: 1
                     model_info: {id: demo-west}
                   - model_name: demo-flaky
@@ -69,12 +74,16 @@ public final class Demo implements AutoCloseable {
                       model: openai/demo-flaky-model
                       api_base: %s
                       api_key: mock-key
+                      input_cost_per_token: 0.0000025
+                      output_cost_per_token: 0.00001
                     model_info: {id: demo-flaky}
                   - model_name: demo-claude
                     litellm_params:
                       model: anthropic/claude-demo
                       api_base: %s
                       api_key: mock-key
+                      input_cost_per_token: 0.000003
+                      output_cost_per_token: 0.000015
                     model_info: {id: demo-claude}
                 router_settings:
                   routing_strategy: simple-shuffle
@@ -112,8 +121,10 @@ public final class Demo implements AutoCloseable {
                     -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' \\
                     -d '{"model":"demo-flaky","messages":[{"role":"user","content":"Hello, Sluice"}]}'
 
-                Streaming: add "stream": true to the body. Stop with Ctrl-C.
-                """.formatted(port, MASTER_KEY, port, MASTER_KEY, port, MASTER_KEY);
+                Streaming: add "stream": true to the body.
+
+                Admin UI: http://127.0.0.1:%d/ui (sign in with the master key). Stop with Ctrl-C.
+                """.formatted(port, MASTER_KEY, port, MASTER_KEY, port, MASTER_KEY, port);
     }
 
     @Override
