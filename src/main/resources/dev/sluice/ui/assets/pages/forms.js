@@ -30,7 +30,7 @@ export function openForm({ title, content, submitLabel, controls, submit, opener
     // Password fields (a deployment's API key) are emptied before the form leaves the page.
     form.querySelectorAll('input[type="password"]').forEach(input => { input.value = ''; });
     dialog.remove();
-    if (focusAfter && focusAfter.isConnected) focusAfter.focus();
+    refocus(focusAfter);
   });
   form.addEventListener('submit', async event => {
     event.preventDefault();
@@ -58,6 +58,22 @@ export function openForm({ title, content, submitLabel, controls, submit, opener
   return dialog;
 }
 
+/**
+ * Gives focus back to `element`, or, when a refreshed list replaced it, to the button now on
+ * the page with the same accessible name.
+ */
+export function refocus(element) {
+  if (!element) return;
+  if (element.isConnected) {
+    element.focus();
+    return;
+  }
+  const name = element.getAttribute('aria-label');
+  const same = [...document.querySelectorAll('main button')].find(b => (name
+    ? b.getAttribute('aria-label') === name : !b.hasAttribute('aria-label') && b.textContent === element.textContent));
+  if (same) same.focus();
+}
+
 /** Asks before a change that cannot be undone; answers whether the reader confirmed. */
 export function confirmAction({ title, message, confirmLabel, opener }) {
   return new Promise(resolve => {
@@ -74,7 +90,7 @@ export function confirmAction({ title, message, confirmLabel, opener }) {
     no.addEventListener('click', () => dialog.close());
     dialog.addEventListener('close', () => {
       dialog.remove();
-      if (opener && opener.isConnected) opener.focus();
+      refocus(opener);
       resolve(confirmed);
     });
     document.body.append(dialog);

@@ -25,15 +25,17 @@ export async function render(main, ctx) {
 async function refresh(page) {
   const [keys, teams] = await Promise.all([
     api.get('/key/list', { return_full_object: 'true', page: page.number, size: PAGE_SIZE }),
-    api.get('/team/list'),
+    // Without the teams the keys are still listed, by team id, and the form offers no team to pick.
+    api.get('/team/list').then(body => ({ body }), error => ({ error })),
   ]);
-  page.teams = Array.isArray(teams) ? teams : [];
+  page.teams = Array.isArray(teams.body) ? teams.body : [];
   const pages = Math.max(1, keys.total_pages || 1);
   if (page.number > pages) {
     page.number = pages;
     return refresh(page);
   }
   replace(page.listed,
+    teams.error ? alertBox(`The teams could not be read: ${teams.error.message}`) : null,
     table('Virtual keys', columns(page), keys.keys || [], 'No key yet. Create one to give a caller its own budget and limits.'),
     pager(page, keys.total_count || 0, pages));
 }
@@ -65,7 +67,7 @@ function keyLabel(key) {
 function columns(page) {
   return [
     { label: 'Alias', cell: k => k.key_alias || h('span', { class: 'muted' }, 'none') },
-    { label: 'Key', cell: k => h('code', {}, k.key_name) },
+    { label: 'Key', cell: k => h('code', { class: 'nowrap' }, k.key_name) },
     { label: 'Team', cell: k => teamName(page, k.team_id) },
     { label: 'Models', cell: k => (k.models && k.models.length ? k.models.join(', ') : 'All') },
     { label: 'Spend', cell: k => h('div', {}, spendCell(k.spend, k.max_budget),

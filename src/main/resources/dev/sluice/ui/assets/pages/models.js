@@ -3,7 +3,7 @@
 // A deployment's API key is never shown: only whether one is set.
 
 import { api } from '../api.js';
-import { h, field, alertBox, notice, table, replace, when, num, heading } from '../dom.js';
+import { h, uid, field, alertBox, notice, table, replace, when, num, heading } from '../dom.js';
 import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, withoutNulls } from './forms.js';
 
 export async function render(main, ctx) {
@@ -40,7 +40,7 @@ async function refresh(page) {
 }
 
 function groupSection(page, name, rows) {
-  const titleId = `group-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const titleId = uid('group');
   return h('section', { class: 'model-group', 'aria-labelledby': titleId },
     h('h2', { id: titleId }, name, ' ', h('span', { class: 'muted count' }, `(${rows.length} deployment${rows.length === 1 ? '' : 's'})`)),
     table(`Deployments of ${name}`, columns(page), rows));
@@ -96,7 +96,7 @@ function failuresCell(state) {
 function actions(page, deployment) {
   const id = deployment.model_info.id;
   const fromConfig = !deployment.model_info.db_model;
-  const noteId = fromConfig ? `config-note-${id}` : null;
+  const noteId = fromConfig ? uid('config-note') : null;
   const edit = h('button', { type: 'button', 'aria-label': `Edit ${id}`, disabled: fromConfig, 'aria-describedby': noteId }, 'Edit');
   const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${id}`, disabled: fromConfig,
     'aria-describedby': noteId }, 'Delete');

@@ -3,7 +3,7 @@
 // adding and removing members.
 
 import { api } from '../api.js';
-import { h, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
+import { h, uid, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
 import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText }
   from './forms.js';
 import { routerFields, routerSettings, routerSummary } from './team-routing.js';
@@ -33,13 +33,9 @@ function teamName(team) {
   return team.team_alias || team.team_id;
 }
 
-function cardId(team) {
-  return `team-${team.team_id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
-
 function teamCard(page, team, info) {
   const name = teamName(team);
-  const titleId = cardId(team);
+  const titleId = uid('team');
   const edit = h('button', { type: 'button', 'aria-label': `Edit ${name}` }, 'Edit');
   const addMember = h('button', { type: 'button', 'aria-label': `Add member to ${name}` }, 'Add member');
   const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${name}` }, 'Delete');
