@@ -10,8 +10,12 @@ const SVG = 'http://www.w3.org/2000/svg';
 /** Colours told apart by most readers, the last one standing for "the rest". */
 export const PALETTE = ['#1f4e79', '#d9822b', '#2e8b57', '#a4161a', '#6a4c93', '#0f7c8c', '#8a5a00', '#c2185b', '#5b6470'];
 
-const WIDTH = 960;
 const HEIGHT = 260;
+
+/** The drawing's width in its own units: the space on screen when drawn, so text stays legible on a phone. */
+function drawnWidth() {
+  return Math.round(Math.min(960, Math.max(340, (window.innerWidth || 960) - 40)));
+}
 const PAD = { left: 70, right: 16, top: 12, bottom: 36 };
 
 function svg(tag, attrs, ...children) {
@@ -41,6 +45,7 @@ function axis(max, whole) {
 }
 
 function frame(label, xLabels, { top, steps }, format) {
+  const WIDTH = drawnWidth();
   const root = svg('svg', {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'chart', role: 'img', 'aria-label': label,
     preserveAspectRatio: 'xMidYMid meet', focusable: 'false',
@@ -53,7 +58,7 @@ function frame(label, xLabels, { top, steps }, format) {
     root.append(svg('text', { x: PAD.left - 6, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6470' }, format((top * i) / steps)));
   }
   const plotW = WIDTH - PAD.left - PAD.right;
-  const every = Math.max(1, Math.ceil(xLabels.length / 8));
+  const every = Math.max(1, Math.ceil(xLabels.length / Math.max(2, Math.floor(plotW / 70))));
   const last = xLabels.length - 1;
   xLabels.forEach((text, i) => {
     // Every `every`th label, and the last one when it does not crowd the one before it.
@@ -61,7 +66,7 @@ function frame(label, xLabels, { top, steps }, format) {
     const x = PAD.left + (plotW * (i + 0.5)) / xLabels.length;
     root.append(svg('text', { x, y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#5b6470' }, text));
   });
-  return { root, plotW, plotH };
+  return { root, plotW, plotH, WIDTH };
 }
 
 /**
@@ -122,7 +127,8 @@ export function lines(label, xLabels, series, format) {
 export function bars(label, items, format) {
   const rowH = 26;
   const height = PAD.top + items.length * rowH + 8;
-  const left = 180;
+  const WIDTH = drawnWidth();
+  const left = Math.min(180, Math.round(WIDTH * 0.35));
   const top = axis(Math.max(0, ...items.map(i => Number(i.value) || 0)), false).top;
   const root = svg('svg', {
     viewBox: `0 0 ${WIDTH} ${height}`, class: 'chart', role: 'img', 'aria-label': label, focusable: 'false',

@@ -39,7 +39,9 @@ export async function render(main, ctx) {
     await whileBusy(show, async () => {
       try {
         const rows = await api.get('/global/spend/report', { start_date: from.value, end_date: to.value, group_by: view });
-        if (asked === latest) replace(out, drawReport(readReport(view, rows), view, from.value, to.value));
+        const report = readReport(view, rows);
+        const note = view === 'api_key' ? await nameKeys(report) : null;
+        if (asked === latest) replace(out, note, drawReport(report, view, from.value, to.value));
       } catch (e) {
         if (asked !== latest) return;
         if (e.param === 'start_date' || e.param === 'end_date') showFieldError(e.param === 'start_date' ? from : to, e.message);
@@ -57,6 +59,30 @@ export async function render(main, ctx) {
   await load();
 }
 
+/**
+ * Names the report's keys by alias and masked key instead of their hash, from /key/list (at
+ * most 1,000 keys); answers a note when the names could not be read.
+ */
+async function nameKeys(report) {
+  const names = new Map();
+  try {
+    for (let page = 1, pages = 1; page <= pages && page <= 10; page++) {
+      const answer = await api.get('/key/list', { page, size: 100, return_full_object: 'true' });
+      pages = (answer && answer.total_pages) || 1;
+      ((answer && answer.keys) || []).forEach(k => {
+        if (k && typeof k === 'object' && k.token) names.set(k.token, k.key_alias ? `${k.key_alias} (${k.key_name})` : k.key_name);
+      });
+    }
+  } catch (e) {
+    return h('p', { class: 'muted' }, `Keys are shown by their hash: their names could not be read (${e.message}).`);
+  }
+  report.groups.forEach(g => {
+    if (g.name === '(none)') g.name = 'No key (master key)';
+    else if (names.has(g.name)) g.name = names.get(g.name);
+  });
+  return null;
+}
+
 function viewLabel(groupBy) {
   const view = VIEWS.find(v => v.value === groupBy);
   return view ? view.label.toLowerCase() : groupBy;
@@ -70,7 +96,7 @@ function drawReport(report, groupBy, from, to) {
   const summary = h('p', {}, `${dollars(total)} spent from ${range}`, requests === null ? '' : `, ${requests} requests`,
     report.groups.length && groupBy !== 'day' ? `, over ${report.groups.length} ${viewLabel(groupBy)}${report.groups.length === 1 ? '' : 's'}` : '', '.');
   if (!report.groups.length) {
-    return [summary, h('p', { class: 'muted' }, `No calls from ${range}.`)];
+    return [summary, h('p', { class: 'muted' }, `Nothing to show by ${viewLabel(groupBy)} from ${range}.`)];
   }
   const charts = report.overTime ? chartsOverTime(report, groupBy, from, to, total) : chartOfTotals(report, range, total);
   // By day, the totals are the days themselves (newest first); otherwise one row per group.
@@ -126,7 +152,7 @@ function chartOfTotals(report, range, total) {
   const label = `Spend by key, ${range}: ${dollars(total)} in total over ${report.groups.length} keys; ` +
     `most by ${report.groups[0].name} (${dollars(report.groups[0].spend)}).`;
   return [h('h2', {}, 'Spend by key'),
-    h('p', { class: 'muted' }, 'Keys are shown by their hash (token); the report counts them over the whole range.'),
+    h('p', { class: 'muted' }, 'The report counts keys over the whole range, not per day.'),
     bars(label, items, dollars)];
 }
 
