@@ -78,7 +78,7 @@ function callTable(calls, dialog) {
 /** One dialog for every call's details: its attempts and the answer's headers. */
 function callDialog() {
   const body = h('div', {});
-  const title = h('h2', { id: 'call-details-title' }, 'Call');
+  const title = h('h2', { id: 'call-details-title', tabindex: '-1' }, 'Call');
   const close = h('button', { type: 'button', class: 'primary' }, 'Close');
   const element = h('dialog', { 'aria-labelledby': 'call-details-title' }, title, body, h('div', { class: 'actions' }, close));
   let returnTo = null;
@@ -93,7 +93,9 @@ function callDialog() {
       replace(title, `Call ${call.call_id}`);
       replace(body, details(call));
       element.showModal();
-      close.focus();
+      // Start at the top: the title, from which Tab reaches the tables and Close.
+      element.scrollTop = 0;
+      title.focus();
     },
   };
 }
