@@ -11,6 +11,13 @@ import dev.sluice.admin.SpendHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.http.Authenticator;
+import dev.sluice.http.RequestBodyReader;
+import dev.sluice.ui.CookieSessions;
+import dev.sluice.ui.SessionHandlers;
+import dev.sluice.ui.SessionSeal;
+import dev.sluice.ui.UiEndpoints;
+import dev.sluice.ui.UiFiles;
+import dev.sluice.ui.UiPages;
 import dev.sluice.spend.CallCost;
 import dev.sluice.server.ConnectionGuard;
 import dev.sluice.http.Drain;
@@ -73,7 +80,8 @@ final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.time().ticker());
-        Authenticator authenticator = new Authenticator(vertx, gateway.calls().access());
+        SessionSeal seal = SessionSeal.of(gateway.config().general().masterKey(), gateway.time().clock());
+        Authenticator authenticator = new Authenticator(vertx, gateway.calls().access(), new CookieSessions(seal));
         Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
                 accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
                 gateway.config().general().maxRequestBytes(), gateway.time().ticker(), gateway.calls().bodyBudget(),
@@ -87,7 +95,8 @@ final class GatewayVerticle extends VerticleBase {
                 accountApi.map(api -> OwnerHandlers.of(vertx, api)),
 
                 accountApi.flatMap(api -> gateway.accounts().map(accounts -> new SpendHandlers(vertx, new SpendApi(api,
-                        accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(new BundledModelCatalog()))))));
+                        accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(new BundledModelCatalog()))))),
+                Optional.of(ui(seal, authenticator)));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator),
                 new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,
@@ -111,6 +120,14 @@ final class GatewayVerticle extends VerticleBase {
                         gateway.config().general().edge().requestHeadTimeout())::accept)
                 .requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
+    }
+
+    /** The admin UI: its files, and its sessions sealed by {@code seal}. */
+    private UiEndpoints ui(SessionSeal seal, Authenticator authenticator) {
+        RequestBodyReader bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(),
+                gateway.calls().bodyBudget(), gateway.time().ticker());
+        return new UiEndpoints(new UiPages(UiFiles.bundled()), new SessionHandlers(seal, authenticator, bodies,
+                gateway.config().general().masterKey().isPresent()));
     }
 
     /**

@@ -12,15 +12,23 @@ import java.util.function.Consumer;
  * Finds who sent a request: the key it presents as {@code x-litellm-api-key} (LiteLLM's header
  * for a caller whose {@code Authorization} carries something else; it wins when both are sent),
  * {@code Authorization: Bearer}, {@code x-api-key} or {@code api-key}, checked by
- * {@link AccessControl}. One per event loop.
+ * {@link AccessControl}. A request with none of these may present the key of its admin UI
+ * session ({@link SessionCredentials}); a key header always wins over the session. One per
+ * event loop.
  */
 public final class Authenticator {
     private final Vertx vertx;
     private final AccessControl access;
+    private final SessionCredentials sessions;
 
     public Authenticator(Vertx vertx, AccessControl access) {
+        this(vertx, access, SessionCredentials.NONE);
+    }
+
+    public Authenticator(Vertx vertx, AccessControl access, SessionCredentials sessions) {
         this.vertx = vertx;
         this.access = access;
+        this.sessions = sessions;
     }
 
     /**
@@ -28,7 +36,21 @@ public final class Authenticator {
      * waits in Vert.x's queue: whoever reads the body resumes it once its handlers are set.
      */
     public Future<Caller> caller(HttpServerRequest request) {
-        Future<Caller> caller = access.authenticate(presentedKey(request), clientAddress(request), vertx);
+        String presented;
+        try {
+            presented = presentedKey(request);
+        } catch (ApiError refused) {
+            return Future.failedFuture(refused);
+        }
+        return callerOf(presented, request);
+    }
+
+    /**
+     * Who {@code presented} is, as {@link #caller} finds it, for a key sent in {@code request}'s
+     * body (the admin UI's sign-in): failures count against the request's address alike.
+     */
+    public Future<Caller> callerOf(String presented, HttpServerRequest request) {
+        Future<Caller> caller = access.authenticate(presented, clientAddress(request), vertx);
         if (!caller.isComplete()) {
             request.pause();
         }
@@ -65,8 +87,27 @@ public final class Authenticator {
     /** LiteLLM's header for the caller's key. */
     public static final String LITELLM_KEY_HEADER = "x-litellm-api-key";
 
-    /** The key a request presents, or null. */
-    public static String presentedKey(HttpServerRequest request) {
+    /**
+     * The key a request presents, or null: its key header's, else its session's. Throws the
+     * {@link ApiError} of a session cookie that is no good or lacks its CSRF token. A request
+     * with a key header never has its cookies read.
+     */
+    public String presentedKey(HttpServerRequest request) {
+        String header = headerKey(request);
+        return header != null ? header : sessions.presentedKey(request);
+    }
+
+    /** {@link #presentedKey}, or null where that refuses the request: for routes that need no key. */
+    public String presentedKeyOrNone(HttpServerRequest request) {
+        try {
+            return presentedKey(request);
+        } catch (ApiError refused) {
+            return null;
+        }
+    }
+
+    /** The key a request's key header presents, or null. */
+    public static String headerKey(HttpServerRequest request) {
         String authorization = request.getHeader(LITELLM_KEY_HEADER);
         if (authorization == null || authorization.isBlank()) {
             authorization = request.getHeader("Authorization");

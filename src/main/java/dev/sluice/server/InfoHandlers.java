@@ -114,7 +114,7 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         // answers within PROBE_WAIT whatever the database does.
         // Where the database is (its host, user and name) and why it cannot be reached are the
         // operator's to see: shown only to the master key, as readiness needs no key at all.
-        boolean detailed = !gateway.access().required() || gateway.access().isMasterKey(Authenticator.presentedKey(request));
+        boolean detailed = !gateway.access().required() || gateway.access().isMasterKey(authenticator.presentedKeyOrNone(request));
         Promise<Void> answered = Promise.promise();
         long timer = vertx.setTimer(PROBE_WAIT.toMillis(), id -> {
             if (answered.tryComplete()) {

@@ -16,6 +16,8 @@ import dev.sluice.ingress.anthropic.MessagesCodec;
 import dev.sluice.ingress.responses.ResponsesEndpoints;
 import dev.sluice.ingress.openai.AudioFormCodec;
 import dev.sluice.ingress.openai.OpenAiCodec;
+import dev.sluice.ui.UiEndpoints;
+import dev.sluice.ui.UiHeaders;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -30,11 +32,12 @@ public final class Routes implements Handler<HttpServerRequest> {
 
     /** The admin APIs; each is empty without a store, and its routes then say what they need. */
     public record Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
-            Optional<RouterSettingsHandlers> settings, Optional<OwnerHandlers> owners, Optional<SpendHandlers> spend) {
-        /** The admin APIs without the user, team member, organization and customer APIs and the spend reports. */
+            Optional<RouterSettingsHandlers> settings, Optional<OwnerHandlers> owners, Optional<SpendHandlers> spend,
+            Optional<UiEndpoints> ui) {
+        /** The admin APIs without the user, team member, organization and customer APIs, the spend reports and the UI. */
         public Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
                 Optional<RouterSettingsHandlers> settings) {
-            this(models, keys, teams, settings, Optional.empty(), Optional.empty());
+            this(models, keys, teams, settings, Optional.empty(), Optional.empty(), Optional.empty());
         }
     }
 
@@ -54,6 +57,7 @@ public final class Routes implements Handler<HttpServerRequest> {
     private final ResponsesEndpoints responses;
     private final ModelLookupHandlers lookups;
     private final dev.sluice.http.Authenticator authenticator;
+    private final Optional<UiEndpoints> ui;
 
     public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain,
             ResponsesEndpoints responses) {
@@ -61,6 +65,7 @@ public final class Routes implements Handler<HttpServerRequest> {
         this.responses = responses;
         this.lookups = new ModelLookupHandlers(info.gateway(), info.authenticator());
         this.authenticator = info.authenticator();
+        this.ui = admin.ui();
         Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
         Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
         Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
@@ -129,6 +134,7 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/global/spend/report", get(spendApi.map(s -> s::report), "spend")),
                 Map.entry("/spend/calculate", post(spendApi.map(s -> s::calculate), "spend"))));
         routes.putAll(OwnerRoutes.of(owners));
+        routes.putAll(UiRoutes.of(ui));
         this.byPath = Map.copyOf(routes);
     }
 
@@ -213,7 +219,13 @@ public final class Routes implements Handler<HttpServerRequest> {
         if (route == null) {
             route = oneModel(path);
         }
+        if (route == null) {
+            route = UiRoutes.under(ui, path);
+        }
         request.response().putHeader(CallIds.HEADER, CallIds.of(request));
+        if (UiHeaders.isUiPath(path)) {
+            UiHeaders.apply(request.response());
+        }
         try {
             if (drain.draining() && !WHILE_DRAINING.contains(path)) {
                 // Readiness fails, and a call that still reaches this replica (on a connection

@@ -1,0 +1,20 @@
+package dev.sluice.http;
+
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * Where a request that sends no key header may still present one: the admin UI's session
+ * cookie, honoured only with its CSRF token ({@code dev.sluice.ui.CookieSessions}).
+ */
+@FunctionalInterface
+public interface SessionCredentials {
+    /** No sessions: a request without a key header presents none. */
+    SessionCredentials NONE = request -> null;
+
+    /**
+     * The key the request's session presents, or null when it carries no session. Throws an
+     * {@link dev.sluice.api.ApiError} for a session that is no good (expired, tampered with)
+     * or sent without its CSRF token.
+     */
+    String presentedKey(HttpServerRequest request);
+}

@@ -1,0 +1,29 @@
+package dev.sluice.server;
+
+import dev.sluice.server.Routes.Route;
+import dev.sluice.ui.UiEndpoints;
+import dev.sluice.ui.UiHeaders;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The admin UI's routes: {@code /ui/api/session}, and {@code /ui} with everything under it
+ * answered by the UI's files. Each route checks its methods itself.
+ */
+final class UiRoutes {
+    static final String SESSION = "/ui/api/session";
+
+    private UiRoutes() {}
+
+    /** The routes of exact paths. */
+    static Map<String, Route> of(Optional<UiEndpoints> ui) {
+        return ui.map(endpoints -> Map.of(
+                "/ui", new Route(null, endpoints.pages()::handle),
+                SESSION, new Route(null, endpoints.sessions()::handle))).orElse(Map.of());
+    }
+
+    /** The route of a path under {@code /ui/} that is not {@link #of} one: the UI's files; null for any other path. */
+    static Route under(Optional<UiEndpoints> ui, String path) {
+        return ui.isPresent() && UiHeaders.isUiPath(path) ? new Route(null, ui.get().pages()::handle) : null;
+    }
+}
