@@ -148,10 +148,13 @@ public final class SessionSeal {
                 token.strip().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** How long {@code session} has left, for the cookie's {@code Max-Age}. */
+    /** How long {@code session} has left in whole seconds, rounded up, for the cookie's {@code Max-Age}. */
     public Duration remaining(Session session) {
         Duration left = Duration.between(clock.instant(), session.expiresAt());
-        return left.isNegative() ? Duration.ZERO : left;
+        if (left.isNegative()) {
+            return Duration.ZERO;
+        }
+        return Duration.ofSeconds(left.toSeconds() + (left.toNanosPart() > 0 ? 1 : 0));
     }
 
     private static byte[] randomBytes(int count) {

@@ -1,0 +1,96 @@
+package dev.sluice.ui;
+
+import static dev.sluice.ui.SignIn.errorCode;
+import static dev.sluice.ui.SignIn.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.TestGateway;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Admin UI sessions at their edges: a session's end, sessions across replicas, failed
+ * sign-ins slowed down like any unknown key, and a gateway without a master key.
+ */
+class UiSessionEdgesTest {
+    private static final String MASTER = UiSessionTest.MASTER;
+
+    @Test
+    void aSessionWorksUntilItsLastSecondAndIsThen401SessionExpired() {
+        FakeClock clock = new FakeClock();
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(UiSessionTest.config(upstream, MASTER, ""), Map.of(), RouterEvents.NONE,
+                        clock)) {
+            SignIn admin = SignIn.of(gateway, MASTER);
+            assertThat(admin.body().path("expires_at").asText()).isEqualTo(FakeClock.START.plus(SessionSeal.LIFETIME).toString());
+
+            clock.advance(SessionSeal.LIFETIME.minusSeconds(1));
+            assertThat(admin.get(gateway, "/v1/models").statusCode()).isEqualTo(200);
+            assertThat(gateway.get("/ui/api/session", "Cookie", admin.cookie()).statusCode()).isEqualTo(200);
+
+            clock.advance(Duration.ofSeconds(1));
+            HttpResponse<String> expired = admin.get(gateway, "/v1/models");
+            assertThat(expired.statusCode()).isEqualTo(401);
+            assertThat(errorCode(expired)).isEqualTo("session_expired");
+            HttpResponse<String> current = gateway.get("/ui/api/session", "Cookie", admin.cookie());
+            assertThat(current.statusCode()).isEqualTo(401);
+            assertThat(errorCode(current)).isEqualTo("session_expired");
+        }
+    }
+
+    @Test
+    void aSessionOpensOnEveryReplicaWithTheSameMasterKeyAndOnNoOther() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway one = TestGateway.start(UiSessionTest.config(upstream, MASTER, ""));
+                TestGateway two = TestGateway.start(UiSessionTest.config(upstream, MASTER, ""));
+                TestGateway changed = TestGateway.start(UiSessionTest.config(upstream, "sk-changed", ""))) {
+            SignIn admin = SignIn.of(one, MASTER);
+
+            HttpResponse<String> there = two.get("/ui/api/session", "Cookie", admin.cookie());
+            assertThat(there.statusCode()).isEqualTo(200);
+            assertThat(json(there).path("csrf_token").asText()).isEqualTo(admin.csrfToken());
+            assertThat(admin.get(two, "/key/list").statusCode()).isEqualTo(200);
+
+            HttpResponse<String> otherKey = admin.get(changed, "/v1/models");
+            assertThat(otherKey.statusCode()).isEqualTo(401);
+            assertThat(errorCode(otherKey)).isEqualTo("session_expired");
+        }
+    }
+
+    @Test
+    void wrongKeysAtSignInAreThrottledLikeAnyUnknownKey() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(UiSessionTest.config(upstream, MASTER,
+                        "auth_failure_limit: 2\n  auth_failure_window_seconds: 600"))) {
+            assertThat(SignIn.post(gateway, "sk-wrong-1").statusCode()).isEqualTo(401);
+            assertThat(SignIn.post(gateway, "sk-wrong-2").statusCode()).isEqualTo(401);
+            HttpResponse<String> throttled = SignIn.post(gateway, "sk-wrong-3");
+            assertThat(throttled.statusCode()).isEqualTo(429);
+            assertThat(errorCode(throttled)).isEqualTo("too_many_failed_authentications");
+            assertThat(throttled.headers().firstValue("Retry-After")).isPresent();
+            assertThat(SignIn.of(gateway, MASTER).body().path("role").asText()).as("the master key needs no look-up").isEqualTo("admin");
+        }
+    }
+
+    @Test
+    void withoutAMasterKeySignInIsA403ThatSaysSo() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        """.formatted(upstream.baseUrl()))) {
+            HttpResponse<String> answer = SignIn.post(gateway, "sk-anything");
+            assertThat(answer.statusCode()).isEqualTo(403);
+            assertThat(errorCode(answer)).isEqualTo("master_key_required");
+            assertThat(json(answer).path("error").path("message").asText()).isEqualTo("The admin UI needs general_settings.master_key.");
+            assertThat(gateway.get("/ui/").statusCode()).isEqualTo(200);
+        }
+    }
+}
