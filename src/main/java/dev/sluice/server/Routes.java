@@ -203,7 +203,9 @@ public final class Routes implements Handler<HttpServerRequest> {
     /** {@code GET /routes}: every route this table answers, as LiteLLM lists its app's routes. */
     private void routes(HttpServerRequest request) {
         RouteList list = new RouteList();
-        byPath.forEach((path, route) -> list.add(path, route.method() == null ? java.util.List.of() : java.util.List.of(route.method())));
+        // The only routes of the table that check their methods themselves are the UI's.
+        byPath.forEach((path, route) -> list.add(path, route.method() == null ? UiRoutes.methods(path)
+                : java.util.List.of(route.method())));
         RESPONSE_PREFIXES.forEach(prefix -> list.add(prefix + "{response_id}", java.util.List.of(HttpMethod.GET, HttpMethod.DELETE)));
         MODEL_PREFIXES.forEach(prefix -> list.add(prefix + "{model}", java.util.List.of(HttpMethod.GET)));
         authenticator.withCaller(request, caller -> Responses.json(request.response(), 200, list.json()));

@@ -3,6 +3,8 @@ package dev.sluice.server;
 import dev.sluice.server.Routes.Route;
 import dev.sluice.ui.UiEndpoints;
 import dev.sluice.ui.UiHeaders;
+import io.vertx.core.http.HttpMethod;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,6 +22,12 @@ final class UiRoutes {
         return ui.map(endpoints -> Map.of(
                 "/ui", new Route(null, endpoints.pages()::handle),
                 SESSION, new Route(null, endpoints.sessions()::handle))).orElse(Map.of());
+    }
+
+    /** The methods {@code GET /routes} lists for one of {@link #of}'s paths. */
+    static List<HttpMethod> methods(String path) {
+        return path.equals(SESSION) ? List.of(HttpMethod.POST, HttpMethod.GET, HttpMethod.DELETE)
+                : List.of(HttpMethod.GET, HttpMethod.HEAD);
     }
 
     /** The route of a path under {@code /ui/} that is not {@link #of} one: the UI's files; null for any other path. */

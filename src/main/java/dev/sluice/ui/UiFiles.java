@@ -53,7 +53,12 @@ public final class UiFiles {
     }
 
     static UiFiles load() {
-        URL index = UiFiles.class.getClassLoader().getResource(ROOT + INDEX);
+        return load(UiFiles.class.getClassLoader());
+    }
+
+    /** The files as {@code loader} holds them: in a folder (a build's classes) or a jar. */
+    static UiFiles load(ClassLoader loader) {
+        URL index = loader.getResource(ROOT + INDEX);
         if (index == null) {
             throw new IllegalStateException("the admin UI's " + ROOT + INDEX + " is missing from the classpath");
         }

@@ -80,7 +80,7 @@ class UiSessionEdgesTest {
     }
 
     @Test
-    void withoutAMasterKeySignInIsA403ThatSaysSo() {
+    void withoutAMasterKeySignInIsA403ThatSaysSoAndWhileDrainingTheUiIsA503() {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
@@ -91,6 +91,11 @@ class UiSessionEdgesTest {
             assertThat(errorCode(answer)).isEqualTo("master_key_required");
             assertThat(json(answer).path("error").path("message").asText()).isEqualTo("The admin UI needs general_settings.master_key.");
             assertThat(gateway.get("/ui/").statusCode()).isEqualTo(200);
+
+            gateway.refuseNewCalls();
+            HttpResponse<String> draining = gateway.get("/ui/");
+            assertThat(draining.statusCode()).as("the UI drains like every route").isEqualTo(503);
+            assertThat(draining.headers().firstValue("Content-Security-Policy")).isPresent();
         }
     }
 }
