@@ -141,6 +141,19 @@ class UiSessionTest {
     }
 
     @Test
+    void readinessShowsTheDatabasesLocationToAnAdminSessionAndNeverFailsOverACookie() {
+        SignIn admin = SignIn.of(gateway, MASTER);
+
+        HttpResponse<String> detailed = admin.get(gateway, "/health/readiness");
+        assertThat(detailed.statusCode()).isEqualTo(200);
+        assertThat(json(detailed).has("db_location")).isTrue();
+        HttpResponse<String> noToken = gateway.get("/health/readiness", "Cookie", admin.cookie());
+        assertThat(noToken.statusCode()).isEqualTo(200);
+        assertThat(json(noToken).has("db_location")).isFalse();
+        assertThat(gateway.get("/health/readiness", "Cookie", "sluice_session=broken").statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void aTamperedCookieIs401SessionExpired() {
         SignIn admin = SignIn.of(gateway, MASTER);
         String value = admin.cookie().substring("sluice_session=".length());
