@@ -10,6 +10,7 @@ import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyDirectory;
 import dev.sluice.call.CallServices;
+import dev.sluice.call.RecentCalls;
 import dev.sluice.callbacks.CallbackSetup;
 import dev.sluice.callbacks.Callbacks;
 import dev.sluice.call.Deadlines;
@@ -26,6 +27,7 @@ import dev.sluice.limits.BudgetReserver;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
+import dev.sluice.router.DeploymentFailures;
 import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
@@ -35,6 +37,7 @@ import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.Strategies;
 import dev.sluice.http.BodyBudget;
 import dev.sluice.server.EdgeServices;
+import dev.sluice.server.LiveState;
 import dev.sluice.server.OpenConnections;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
@@ -88,8 +91,9 @@ final class GatewayAssembly {
         // Closed before the tracing: what the callbacks flush at shutdown may still describe spans.
         Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
                 options.random(), options.backoff()));
+        DeploymentFailures failures = new DeploymentFailures(time.clock());
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
-                options.events());
+                failures, options.events());
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
         // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
@@ -120,12 +124,15 @@ final class GatewayAssembly {
         sayWhenBodiesOutgrowTheBudget(config.general(), bodyBudget);
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
                 + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
+        RecentCalls recentCalls = new RecentCalls(RecentCalls.DEFAULT_SIZE);
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics), callbacks);
+                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics), callbacks,
+                recentCalls);
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
-                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings);
+                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings,
+                new LiveState(cooldowns, failures, recentCalls, providers));
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 new OpenConnections(config.general().edge().maxOpenConnections()),
                 new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));

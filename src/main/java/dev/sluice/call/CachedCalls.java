@@ -72,6 +72,7 @@ final class CachedCalls {
         response.putHeader(CallCharge.COST_HEADER, "0.0");
         CallEnd end = new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(), hit.status());
         call.ticket().finishFromCache(end);
+        call.recent.cached(end);
         if (call.recording() != null) {
             call.recording().fromCache(hit, end);
         }

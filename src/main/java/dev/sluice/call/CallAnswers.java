@@ -28,6 +28,7 @@ final class CallAnswers {
         CallCharge charge = call.charge();
         HttpServerResponse response = call.response;
         String requested = call.group().name();
+        call.recent.routed(outcome, providers);
         if (outcome.cancelled() && call.state.cut()) {
             // The gateway stopped before any answer came: the caller is told to call again.
             CallerErrors.write(response, call.codec, Drain.cut());

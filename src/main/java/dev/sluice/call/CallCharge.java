@@ -45,6 +45,8 @@ final class CallCharge {
     private final int bodyBytes;
     /** Told of the call's end for the logging callbacks; null when none is configured. */
     private final CallRecording recording;
+    /** Told of the call's end for {@code GET /calls/recent}. */
+    private final RecentCall recent;
     /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
     private Served refused;
     /** The model an answer of a deployment without a price said answered it; null when none did. */
@@ -52,8 +54,10 @@ final class CallCharge {
 
     private record Served(String group, Deployment deployment, TokenUsage usage) {}
 
-    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallRecording recording) {
+    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallRecording recording,
+            RecentCall recent) {
         this.ticket = ticket;
+        this.recent = recent;
         this.recording = recording;
         this.request = request;
         this.facts = facts;
@@ -125,6 +129,7 @@ final class CallCharge {
     /** Ends the call's accounting once (later ends cost -1 and change nothing), telling the callbacks' recording. */
     private double finish(CallEnd end) {
         double cost = ticket.finish(end);
+        recent.settled(end, cost);
         if (recording != null) {
             recording.settled(end, cost);
         }

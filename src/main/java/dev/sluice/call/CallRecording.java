@@ -13,6 +13,7 @@ import dev.sluice.callbacks.CallRecord;
 import dev.sluice.callbacks.LiteLlmErrors;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
+import dev.sluice.failure.FailureText;
 import dev.sluice.json.Json;
 import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.router.RouteOutcome;
@@ -188,30 +189,12 @@ final class CallRecording {
         return answer;
     }
 
-    /** What a failure says: the upstream's own error message when it answered, else what went wrong. */
-    private static String said(Failure failed) {
-        if (!failed.answered()) {
-            return failed.cause();
-        }
-        String message = "";
-        try {
-            JsonNode body = Json.parse(failed.body().getBytes());
-            JsonNode text = body.path("error").path("message").isTextual() ? body.path("error").path("message") : body.path("message");
-            message = text.isTextual() ? text.textValue() : body.path("error").isTextual() ? body.path("error").textValue() : "";
-        } catch (IOException notJson) {
-            String whole = failed.body().toString();
-            message = whole.length() > 1000 ? whole.substring(0, 1000) + TRUNCATED : whole;
-        }
-        String cause = message.isBlank() ? failed.cause() : message;
-        return "answered " + failed.status() + (cause.isBlank() ? "" : ": " + cause);
-    }
-
     private CallRecord.Error error(int status, Optional<Deployment> deployment) {
         String provider = deployment.map(d -> d.params().provider()).orElse(null);
         if (failure != null) {
             Failure failed = failure.failure();
             int code = failed.status() > 0 ? failed.status() : status;
-            String said = said(failed);
+            String said = FailureText.of(failed);
             String message = failure.deployment().map(d -> KeyMask.of(services.providers(), d).text(said)).orElse(said);
             return new CallRecord.Error(message, LiteLlmErrors.className(failed.kind(), code), Integer.toString(code), provider);
         }

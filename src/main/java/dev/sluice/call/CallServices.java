@@ -31,8 +31,9 @@ import java.util.function.LongSupplier;
  * @param instance        this gateway's own mark on the calls it sends upstream ({@link dev.sluice.http.Hops})
  * @param cache           the response cache; empty when {@code litellm_settings.cache} is off
  * @param callbacks       the logging callbacks each finished call is offered to ({@link CallRecording})
+ * @param recentCalls     this replica's last calls, for {@code GET /calls/recent}
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
         long maxRequestBytes, BodyBudget bodyBudget, String instance, Optional<ResponseCache> cache,
-        Callbacks callbacks) {}
+        Callbacks callbacks, RecentCalls recentCalls) {}

@@ -18,15 +18,15 @@ import java.util.Map;
  * (the deployment's {@code api_key} or a provider variable). A key shorter than four
  * characters is not looked for: it would match ordinary text.
  */
-record KeyMask(List<Secret> keys) {
+public record KeyMask(List<Secret> keys) {
     private static final int SHORTEST_KEY = 4;
 
     /** The mask of the secrets {@code deployment}'s provider adapter sends it. */
-    static KeyMask of(Providers providers, Deployment deployment) {
+    public static KeyMask of(Providers providers, Deployment deployment) {
         return new KeyMask(providers.forDeployment(deployment).secrets(deployment));
     }
 
-    String text(String text) {
+    public String text(String text) {
         String shown = text;
         for (Secret key : keys) {
             if (key.value().length() >= SHORTEST_KEY && shown.contains(key.value())) {

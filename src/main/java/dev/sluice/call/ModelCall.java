@@ -35,6 +35,8 @@ final class ModelCall {
     final CallState state;
     final RoutedHeaders headers;
     final RequestMeter meter;
+    /** What {@code GET /calls/recent} shows of the call. */
+    final RecentCall recent;
     /** Completed when the response has ended or the caller has gone: the call is done with its body. */
     final Promise<Void> ended = Promise.promise();
 
@@ -55,7 +57,8 @@ final class ModelCall {
     /** Null unless a logging callback is configured. */
     private CallRecording recording;
 
-    ModelCall(HttpServerRequest request, IngressCodec codec, String callId, RoutedHeaders headers, RequestMeter meter) {
+    ModelCall(HttpServerRequest request, IngressCodec codec, String callId, RoutedHeaders headers, RequestMeter meter,
+            RecentCall recent) {
         this.request = request;
         this.response = request.response();
         this.codec = codec;
@@ -63,18 +66,21 @@ final class ModelCall {
         this.state = new CallState(request.version() == io.vertx.core.http.HttpVersion.HTTP_1_0);
         this.headers = headers;
         this.meter = meter;
+        this.recent = recent;
     }
 
     /** Authenticate: who calls. */
     void authenticated(Caller caller) {
         this.caller = caller;
         headers.caller(caller);
+        recent.caller(caller);
     }
 
     /** Decode: the request as its entry API read it, and its size. */
     void decoded(ModelRequest decoded, int bodyBytes) {
         this.decoded = decoded;
         this.bodyBytes = bodyBytes;
+        recent.group(decoded.group(), decoded.stream());
         this.answers = null; // written for the call as it is now, when first asked
     }
 
@@ -84,6 +90,7 @@ final class ModelCall {
      */
     void resolved(ModelGroup group, CallerOverrides overrides, List<String> guardrails) {
         this.group = group;
+        recent.group(group.name());
         this.overrides = overrides;
         headers.overrides(overrides);
         this.guardrails = List.copyOf(guardrails);
@@ -114,7 +121,7 @@ final class ModelCall {
     void counted(RequestFacts facts, CacheKeys cacheKeys) {
         this.facts = facts;
         this.cacheKeys = cacheKeys;
-        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes, recording);
+        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes, recording, recent);
     }
 
     /** The logging callbacks are told of this call ({@link CallRecording}). */

@@ -127,7 +127,8 @@ public final class ModelCallPipeline {
         RoutedHeaders headers = new RoutedHeaders(services.nanoTime(), headerValues,
                 overhead -> services.metrics().overhead(codec.name(), overhead));
         request.response().putHeader(RoutedHeaders.VERSION, HeaderValues.VERSION);
-        ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId));
+        ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId),
+                new RecentCall(callId, services.clock().millis(), services.nanoTime().getAsLong()));
         if (services.callbacks().enabled()) {
             call.recordWith(new CallRecording(call, services));
         }
@@ -136,15 +137,25 @@ public final class ModelCallPipeline {
         call.response.endHandler(v -> {
             closed.run();
             call.ended.tryComplete();
-            call.meter.ended(call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED);
+            int status = call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED;
+            call.meter.ended(status);
+            published(call, status);
         });
         call.response.closeHandler(v -> {
             closed.run();
             call.ended.tryComplete();
             call.state.onClientGone();
             call.meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
+            published(call, CallEnd.CLIENT_CLOSED);
         });
         return call;
+    }
+
+    /** The call's answer ended (or its caller left): an authenticated call joins the recent calls, once. */
+    private void published(ModelCall call, int status) {
+        if (call.recent.ended(status, services.nanoTime().getAsLong(), call.response.headers())) {
+            services.recentCalls().add(call.recent);
+        }
     }
 
     /**
@@ -287,6 +298,7 @@ public final class ModelCallPipeline {
             CallEnd end = CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
                     : call.state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500);
             double cost = call.ticket().finish(end);
+            call.recent.settled(end, cost);
             if (call.recording() != null) {
                 call.recording().settled(end, cost);
             }

@@ -6,10 +6,10 @@ package dev.sluice.call;
  * and user info ({@code https://user:pass@host}) is a credential, so both go, as does a
  * fragment. LiteLLM drops the query string only; Sluice drops user info too.
  */
-final class ShownApiBase {
+public final class ShownApiBase {
     private ShownApiBase() {}
 
-    static String of(String apiBase) {
+    public static String of(String apiBase) {
         int end = apiBase.length();
         int query = apiBase.indexOf('?');
         if (query >= 0) {

@@ -126,6 +126,11 @@ public final class Cooldowns {
         return benchEnd(deployment).isPresent();
     }
 
+    /** Whether the deployment has failures counting toward a bench in the current {@link #FAILURE_WINDOW}. */
+    public boolean counting(Deployment deployment) {
+        return store.counting(deployment.id(), clock.instant(), FAILURE_WINDOW);
+    }
+
     /**
      * When the deployment's bench ends, if it is benched now. The first call that finds a
      * bench this instance has seen lapsed announces {@link RouterEvents#unbench}.

@@ -27,10 +27,11 @@ import java.util.Optional;
  * @param successCallbacks   the {@code success_callback} names configured, for readiness
  * @param clock              when readiness last probed the database ({@code last_updated})
  * @param routerSettings     the router settings in effect ({@code model_group_alias} names models too)
+ * @param live               the router's and the call path's live state, for {@code /model/state} and {@code /calls/recent}
  */
 public record EdgeServices(ModelRegistry models, AccessControl access, Optional<Accounts> accounts, Optional<RedisLink> redis,
         GatewayMetrics metrics, HealthChecks health, long startedEpochSecond, ModelCatalog catalog, Optional<String> cacheType,
-        List<String> successCallbacks, Clock clock, LiveRouterSettings routerSettings) {
+        List<String> successCallbacks, Clock clock, LiveRouterSettings routerSettings, LiveState live) {
     public EdgeServices {
         successCallbacks = List.copyOf(successCallbacks);
     }

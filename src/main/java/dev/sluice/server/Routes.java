@@ -76,6 +76,7 @@ public final class Routes implements Handler<HttpServerRequest> {
         Optional<RouterSettingsHandlers> settingsApi = admin.settings();
         Optional<OwnerHandlers> owners = admin.owners();
         Optional<SpendHandlers> spendApi = admin.spend();
+        DataHandlers data = new DataHandlers(info.gateway(), info.gateway().live(), info.authenticator());
         Map<String, Route> routes = new java.util.HashMap<>(Map.ofEntries(
                 Map.entry("/v1/chat/completions", new Route(HttpMethod.POST, chat)),
                 Map.entry("/chat/completions", new Route(HttpMethod.POST, chat)),
@@ -114,6 +115,8 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/team/list", get(teamApi.map(t -> t::list), "keys and teams")),
                 Map.entry("/router/settings", get(settingsApi.map(s -> s::get), "router settings")),
                 Map.entry("/router/settings/update", post(settingsApi.map(s -> s::update), "router settings")),
+                Map.entry("/model/state", new Route(HttpMethod.GET, data::modelState)),
+                Map.entry("/calls/recent", new Route(HttpMethod.GET, data::recentCalls)),
                 Map.entry("/model_group/info", new Route(HttpMethod.GET, lookups::modelGroupInfo)),
                 Map.entry("/routes", new Route(HttpMethod.GET, this::routes)),
                 Map.entry("/v1/images/generations", call(calls, OpenAiCodec.IMAGE_GENERATIONS)),

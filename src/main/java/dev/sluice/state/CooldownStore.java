@@ -39,6 +39,15 @@ public interface CooldownStore {
     /** When the deployment's bench ends, if it is benched at {@code now}. */
     Optional<Instant> benchedUntil(String deploymentId, Instant now);
 
+    /**
+     * Whether the deployment has failures counting toward a bench in a window that holds
+     * {@code now} (a window lasts {@code window} from its first failure). A store that counts
+     * nothing says no.
+     */
+    default boolean counting(String deploymentId, Instant now, Duration window) {
+        return false;
+    }
+
     /** Forgets the deployment's bench and its failure counts. */
     void clear(String deploymentId);
 }

@@ -62,6 +62,17 @@ public final class InMemoryCooldownStore implements CooldownStore {
     }
 
     @Override
+    public boolean counting(String deploymentId, Instant now, Duration window) {
+        for (FailureClass kind : FailureClass.values()) {
+            Window counted = counts.get(new CountKey(deploymentId, kind));
+            if (counted != null && counted.holds(now, window)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public void clear(String deploymentId) {
         benches.remove(deploymentId);
         forgetCounts(deploymentId);

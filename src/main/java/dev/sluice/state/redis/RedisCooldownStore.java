@@ -145,6 +145,21 @@ public final class RedisCooldownStore implements CooldownStore {
         return local.benchedUntil(deploymentId, now);
     }
 
+    /** Counting here, or in the shared total last heard for a window still open. */
+    @Override
+    public boolean counting(String deploymentId, Instant now, Duration window) {
+        if (local.counting(deploymentId, now, window)) {
+            return true;
+        }
+        for (FailureClass kind : FailureClass.values()) {
+            Heard last = heard.get(new CountKey(deploymentId, kind));
+            if (last != null && last.total() > 0 && now.isBefore(last.windowEnd())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void clear(String deploymentId) {
         local.clear(deploymentId);

@@ -1,0 +1,43 @@
+package dev.sluice.failure;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.json.Json;
+import java.io.IOException;
+
+/**
+ * What a failed attempt says, in one line for a person: the upstream's own error message when
+ * it answered ({@code answered 429: Rate limit reached}), else the readable cause Sluice gave
+ * it ({@code connection refused}).
+ */
+public final class FailureText {
+    /** What ends a message cut to its limit. */
+    public static final String TRUNCATED = "... (truncated)";
+    /** The most of a body that is not JSON that a message quotes. */
+    private static final int QUOTED_BODY_CHARS = 1000;
+
+    private FailureText() {}
+
+    /** What {@code failed} says, whole. */
+    public static String of(Failure failed) {
+        if (!failed.answered()) {
+            return failed.cause();
+        }
+        String message = "";
+        try {
+            JsonNode body = Json.parse(failed.body().getBytes());
+            JsonNode text = body.path("error").path("message").isTextual() ? body.path("error").path("message") : body.path("message");
+            message = text.isTextual() ? text.textValue() : body.path("error").isTextual() ? body.path("error").textValue() : "";
+        } catch (IOException notJson) {
+            String whole = failed.body().toString();
+            message = whole.length() > QUOTED_BODY_CHARS ? whole.substring(0, QUOTED_BODY_CHARS) + TRUNCATED : whole;
+        }
+        String cause = message.isBlank() ? failed.cause() : message;
+        return "answered " + failed.status() + (cause.isBlank() ? "" : ": " + cause);
+    }
+
+    /** What {@code failed} says, cut to {@code limit} characters (and the mark that says so). */
+    public static String of(Failure failed, int limit) {
+        String whole = of(failed);
+        return whole.length() <= limit ? whole : whole.substring(0, limit) + TRUNCATED;
+    }
+}
