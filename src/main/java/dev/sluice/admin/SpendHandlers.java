@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.sluice.access.Caller;
 import dev.sluice.admin.AccountCalls.Access;
 import dev.sluice.api.ApiError;
 import dev.sluice.http.QueryParams;
@@ -21,8 +22,9 @@ import java.util.Optional;
 /**
  * LiteLLM's spend reporting API: {@code GET /spend/logs}, {@code GET /global/spend/logs},
  * {@code GET /global/spend/report} and {@code POST /spend/calculate}, with LiteLLM's
- * parameters and answer shapes. Master key only: LiteLLM opens them to a key only through
- * user roles, which Sluice does not have.
+ * parameters and answer shapes. The reports and the calculator take the master key; the two
+ * log routes also take a virtual key, which reads only its own rows (LiteLLM opens them
+ * through user roles, which Sluice does not have).
  *
  * <p>{@code /spend/logs} reads the spend log, which keeps rows for the retention period;
  * the reports by day read the daily rollups, which stay.
@@ -44,13 +46,13 @@ public final class SpendHandlers {
 
     /** {@code GET /spend/logs}: the log's rows, newest first, or with both dates their spend per day. */
     public void logs(HttpServerRequest request) {
-        calls.answer(request, "/spend/logs", Access.MASTER_KEY, this::logged);
+        calls.answer(request, "/spend/logs", Access.MASTER_KEY_OR_OWN_KEY, this::logged);
     }
 
     /** {@code GET /global/spend/logs}: spend per day over the last 30 days, of every call or of one key's. */
     public void globalLogs(HttpServerRequest request) {
-        calls.answer(request, "/global/spend/logs", Access.MASTER_KEY, call -> SpendReports.perDay(api.rollups(),
-                lastDays(), call.query().text("api_key").map(SpendHandlers::keyHash)));
+        calls.answer(request, "/global/spend/logs", Access.MASTER_KEY_OR_OWN_KEY, call -> SpendReports.perDay(api.rollups(),
+                lastDays(), askedKey(call, "/global/spend/logs")));
     }
 
     /** {@code GET /global/spend/report}: spend between two dates by team, customer, key, model group, tag or day. */
@@ -68,7 +70,7 @@ public final class SpendHandlers {
         QueryParams query = call.query();
         Optional<SpendDates> dates = SpendDates.of(query);
         boolean summarize = query.flag("summarize", true);
-        SpendLogFilter filter = new SpendLogFilter(query.text("request_id"), query.text("api_key").map(SpendHandlers::keyHash),
+        SpendLogFilter filter = new SpendLogFilter(query.text("request_id"), askedKey(call, "/spend/logs"),
                 query.text("user_id"), query.text("end_user"), dates.map(SpendDates::from).orElse(Instant.EPOCH),
                 dates.map(SpendDates::to).orElse(SpendLogFilter.END_OF_TIME));
         if (dates.isPresent() && summarize) {
@@ -113,12 +115,29 @@ public final class SpendHandlers {
             case "api_key" -> SpendReports.byKey(api.rollups(), dates, Optional.empty());
             case "model" -> SpendReports.byModel(api.rollups(), dates);
             case "tag" -> SpendReports.byTag(api.rollups(), dates);
+            case "deployment" -> SpendReports.byDeployment(api.rollups(), dates);
             case "day" -> SpendReports.byDay(api.rollups(), dates);
             case "customer" -> CustomerSpendReport.of(api.rollups(), dates, Optional.empty());
             default -> throw ApiError.invalidRequest("Invalid 'group_by': \"" + (groupBy.length() <= 40 ? groupBy
-                    : groupBy.substring(0, 40) + "...") + "\" (expected: team, customer, api_key, model, tag or day).", "group_by",
+                    : groupBy.substring(0, 40) + "...") + "\" (expected: team, customer, api_key, model, deployment, tag or day).", "group_by",
                     "invalid_value");
         };
+    }
+
+    /**
+     * The key whose rows a log route reads: the one {@code api_key} names, or every key's. A
+     * virtual key reads its own rows only: naming no key reads its own, naming another is refused.
+     */
+    private static Optional<String> askedKey(AccountCall call, String route) {
+        Optional<String> asked = call.query().text("api_key").map(SpendHandlers::keyHash);
+        if (!(call.caller() instanceof Caller.Keyed keyed)) {
+            return asked;
+        }
+        if (asked.isPresent() && !asked.get().equals(keyed.keyHash())) {
+            throw new ApiError(403, "permission_error", "A virtual key may read only its own " + route + "; "
+                    + keyed.label() + " asked about another key.", "api_key", "permission_error");
+        }
+        return Optional.of(keyed.keyHash());
     }
 
     /** The last 30 days and today, in UTC. */

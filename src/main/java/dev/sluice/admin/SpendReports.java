@@ -19,7 +19,7 @@ import java.util.TreeMap;
 /**
  * The spend reports read from the daily rollups, other than by team ({@link TeamSpendReport}):
  * LiteLLM's {@code /global/spend/report?group_by=api_key} and {@code /global/spend/logs}, and
- * Sluice's reports by model group, tag and day in the same per-day shape as LiteLLM's by team.
+ * Sluice's reports by model group, deployment, tag and day in the same per-day shape as LiteLLM's by team.
  * A model is named by its model group: the rollups count calls by group, not by the
  * deployment's model.
  */
@@ -108,6 +108,26 @@ final class SpendReports {
             for (DailySpend tag : tags) {
                 listed.addObject().put("tag", tag.name()).put("total_spend", DayRollups.dollars(tag.spend()))
                         .put("total_tokens", DayRollups.tokens(tag)).put("api_requests", tag.requests());
+            }
+        });
+        return answer;
+    }
+
+    /**
+     * By deployment, per day: {@code [{"group_by_day", "deployments": [{"model_id", "model_group",
+     * "total_spend", "total_tokens", "api_requests"}]}]}; a deployment that served two groups
+     * (a wildcard's) is listed under each.
+     */
+    static ArrayNode byDeployment(DailySpendRepository rollups, SpendDates dates) {
+        ArrayNode answer = Json.MAPPER.createArrayNode();
+        DayRollups.of(rollups, SpendDimension.DEPLOYMENT_GROUP, dates).forEach((day, deployments) -> {
+            ArrayNode listed = answer.addObject().put("group_by_day", DayRollups.dayShown(day)).putArray("deployments");
+            for (DailySpend deployment : deployments) {
+                int separator = deployment.name().indexOf(SpendDimension.DEPLOYMENT_GROUP_SEPARATOR);
+                listed.addObject().put("model_id", deployment.name().substring(0, separator))
+                        .put("model_group", deployment.name().substring(separator + 1))
+                        .put("total_spend", DayRollups.dollars(deployment.spend())).put("total_tokens", DayRollups.tokens(deployment))
+                        .put("api_requests", deployment.requests());
             }
         });
         return answer;

@@ -9,7 +9,8 @@ import dev.sluice.http.QueryParams;
 import java.util.Optional;
 
 /**
- * Which recent calls {@code GET /calls/recent} answers, from its query: {@code model_group},
+ * Which recent calls {@code GET /calls/recent} answers, from its query: {@code model_group}
+ * (the group that answered or any attempt's: a call to a group that fell back matches both),
  * {@code key_alias}, {@code deployment_id} (the deployment that served or any attempt's),
  * {@code status} ({@code success}: below 400, {@code failure}: 400 and above),
  * {@code call_id}, and {@code limit} (1 to {@link RecentCalls#DEFAULT_SIZE}, 100 by default).
@@ -36,7 +37,8 @@ record RecentCallFilter(Optional<String> group, Optional<String> keyAlias, Optio
         if (onlyKeyHash.isPresent() && !(call.caller() instanceof Caller.Keyed keyed && keyed.keyHash().equals(onlyKeyHash.get()))) {
             return false;
         }
-        if (group.isPresent() && !group.get().equals(call.group())) {
+        if (group.isPresent() && !group.get().equals(call.group())
+                && call.attempts().stream().noneMatch(attempt -> group.get().equals(attempt.group()))) {
             return false;
         }
         if (keyAlias.isPresent() && !(call.caller() instanceof Caller.Keyed keyed

@@ -26,7 +26,15 @@ public enum SpendDimension {
      * A key's calls made for one customer, named {@link #keyEndUser}: a report by customer
      * breaks a customer's spend down by key.
      */
-    END_USER_KEY("end_user_key");
+    END_USER_KEY("end_user_key"),
+    /**
+     * The calls one deployment served under one model group, named {@link #deploymentGroup}:
+     * what a report by deployment reads.
+     */
+    DEPLOYMENT_GROUP("deployment_group");
+
+    /** What parts a {@link #DEPLOYMENT_GROUP} name: the unit separator, which no deployment id or group name holds. */
+    public static final char DEPLOYMENT_GROUP_SEPARATOR = '\u001f';
 
     /**
      * The longest end user a rollup counts, in characters: the longest customer id
@@ -57,6 +65,7 @@ public enum SpendDimension {
             case KEY_TEAM -> row.keyHash().flatMap(hash -> row.teamId().map(team -> List.of(keyTeam(hash, team))))
                     .orElse(List.of());
             case END_USER -> countedEndUser(row).map(List::of).orElse(List.of());
+            case DEPLOYMENT_GROUP -> row.deploymentId().map(id -> List.of(deploymentGroup(id, row.modelGroup()))).orElse(List.of());
             case END_USER_KEY -> row.keyHash().flatMap(hash -> countedEndUser(row).map(user -> List.of(keyEndUser(hash, user))))
                     .orElse(List.of());
         };
@@ -77,6 +86,11 @@ public enum SpendDimension {
         return keyHash + ':' + endUser;
     }
 
+    /** The name of a deployment's calls under a model group in the {@link #DEPLOYMENT_GROUP} dimension. */
+    public static String deploymentGroup(String deploymentId, String modelGroup) {
+        return deploymentId + DEPLOYMENT_GROUP_SEPARATOR + modelGroup;
+    }
+
     private static Optional<String> countedEndUser(SpendRow row) {
         return row.endUser().filter(user -> user.length() <= MAX_END_USER_LENGTH);
     }
@@ -88,6 +102,6 @@ public enum SpendDimension {
             }
         }
         throw new IllegalArgumentException("dimension: \"" + column + "\" (expected: one of key, team, model_group, "
-                + "deployment, tag, key_model, key_team, end_user, end_user_key)");
+                + "deployment, tag, key_model, key_team, end_user, end_user_key, deployment_group)");
     }
 }

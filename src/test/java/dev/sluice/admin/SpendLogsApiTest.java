@@ -235,9 +235,12 @@ class SpendLogsApiTest {
             assertRefused(gateway, "/spend/logs?page_size=1000&page=11", "page", "invalid_value");
 
             String key = json(post(gateway, "/key/generate", "{}").body()).get("key").asText();
-            HttpResponse<String> byKey = gateway.get("/spend/logs", "Authorization", "Bearer " + key);
+            // A virtual key reads its own rows only: another key it names is refused.
+            String other = json(post(gateway, "/key/generate", "{}").body()).get("key").asText();
+            HttpResponse<String> byKey = gateway.get("/spend/logs?api_key=" + VirtualKey.hash(other), "Authorization", "Bearer " + key);
             assertThat(byKey.statusCode()).isEqualTo(403);
             assertThat(json(byKey.body()).at("/error/type").asText()).isEqualTo("permission_error");
+            assertThat(json(byKey.body()).at("/error/param").asText()).isEqualTo("api_key");
             assertThat(gateway.get("/spend/logs").statusCode()).isEqualTo(401);
         }
     }

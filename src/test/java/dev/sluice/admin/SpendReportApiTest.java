@@ -172,7 +172,8 @@ class SpendReportApiTest {
             assertRefused(gateway, "/global/spend/report?start_date=2025-03-01&end_date=2025-03-01&internal_user_id=ada",
                     "internal_user_id", "unsupported_parameter");
             String key = json(post(gateway, "/key/generate", "{}").body()).get("key").asText();
-            for (String path : List.of("/global/spend/report?start_date=2025-03-01&end_date=2025-03-01", "/global/spend/logs")) {
+            for (String path : List.of("/global/spend/report?start_date=2025-03-01&end_date=2025-03-01",
+                    "/global/spend/logs?api_key=" + VirtualKey.hash(MASTER))) {
                 HttpResponse<String> byKey = gateway.get(path, "Authorization", "Bearer " + key);
                 assertThat(byKey.statusCode()).as(path).isEqualTo(403);
                 JsonNode error = json(byKey.body()).get("error");

@@ -26,7 +26,7 @@ class DatabaseTest {
         assertThat(tables(database)).contains("sluice_keys", "sluice_teams", "sluice_spend_logs", "sluice_models",
                 "sluice_responses", "sluice_daily_spend", "sluice_spend_blocks", "sluice_spend_marks",
                 "sluice_users", "sluice_team_members", "sluice_organizations", "sluice_customers", "sluice_schema_history");
-        assertThat(appliedVersions(database)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+        assertThat(appliedVersions(database)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
     }
 
     @StoreTest
@@ -37,7 +37,7 @@ class DatabaseTest {
 
         Database second = store.open();
 
-        assertThat(appliedVersions(second)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+        assertThat(appliedVersions(second)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
         assertThat(new KeyRepository(second).findByHash(HASH)).isPresent();
     }
 
@@ -53,7 +53,7 @@ class DatabaseTest {
         bare.migrate();
 
         assertThat(tables(bare)).contains("litellm_verificationtoken", "sluice_keys", "sluice_spend_logs");
-        assertThat(appliedVersions(bare)).containsExactly("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+        assertThat(appliedVersions(bare)).containsExactly("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
     }
 
     @Test

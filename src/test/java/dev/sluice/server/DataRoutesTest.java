@@ -1,0 +1,225 @@
+package dev.sluice.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.json.Json;
+import dev.sluice.router.RouterEvents;
+import dev.sluice.testing.Chat;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.ScriptedUpstream.Reply;
+import dev.sluice.testing.TestGateway;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /model/state} and {@code GET /calls/recent} over HTTP, with upstreams that fail
+ * for real: a rate-limited deployment benched with its end, reason and failures; a group
+ * whose failures count toward a bench; a call that retried and fell back, with its attempts
+ * and headers; the filters; and a virtual key that sees only its own.
+ */
+class DataRoutesTest {
+    private static final String MASTER = "sk-1234";
+    private static final String UPSTREAM_KEY = "sk-upstream-secret-1";
+
+    private static String config(ScriptedUpstream limited, ScriptedUpstream ok, ScriptedUpstream failing,
+            ScriptedUpstream broken) {
+        return """
+                model_list:
+                  - {model_name: g, litellm_params: {model: openai/a, api_base: %1$s, api_key: %5$s, weight: 1000}, model_info: {id: limited}}
+                  - {model_name: g, litellm_params: {model: openai/b, api_base: %2$s, weight: 1, rpm: 60}, model_info: {id: other}}
+                  - {model_name: h, litellm_params: {model: openai/c, api_base: %3$s, weight: 1000}, model_info: {id: failing}}
+                  - {model_name: h, litellm_params: {model: openai/d, api_base: %2$s, weight: 1}, model_info: {id: spare}}
+                  - {model_name: x, litellm_params: {model: openai/e, api_base: %4$s}, model_info: {id: broken}}
+                  - {model_name: y, litellm_params: {model: openai/f, api_base: %2$s}, model_info: {id: rescue}}
+                  - {model_name: z, litellm_params: {model: openai/g, api_base: "https://api.example.com/v1", order: 2}, model_info: {id: far}}
+                router_settings: {allowed_fails: 3, num_retries: 1, fallbacks: [{x: [y]}]}
+                general_settings: {master_key: %6$s}
+                """.formatted(limited.baseUrl(), ok.baseUrl(), failing.baseUrl(), broken.baseUrl(), UPSTREAM_KEY, MASTER);
+    }
+
+    private static JsonNode get(TestGateway gateway, String path, String key) throws IOException {
+        HttpResponse<String> answer = gateway.get(path, "Authorization", "Bearer " + key);
+        assertThat(answer.statusCode()).as(path + ": " + answer.body()).isEqualTo(200);
+        return Json.parse(answer.body().getBytes());
+    }
+
+    private static JsonNode deployment(JsonNode state, String id) {
+        for (JsonNode deployment : state.get("deployments")) {
+            if (deployment.get("model_id").asText().equals(id)) {
+                return deployment;
+            }
+        }
+        throw new AssertionError("no deployment " + id + " in " + state);
+    }
+
+    private static List<String> ids(JsonNode calls) {
+        List<String> ids = new ArrayList<>();
+        calls.get("calls").forEach(call -> ids.add(call.get("call_id").asText()));
+        return ids;
+    }
+
+    private static String callId(HttpResponse<String> answer) {
+        return answer.headers().firstValue("x-litellm-call-id").orElseThrow();
+    }
+
+    @Test
+    void benchesFailuresAndCallsAreShownAsTheyHappened() throws Exception {
+        FakeClock clock = new FakeClock();
+        try (ScriptedUpstream limited = ScriptedUpstream.always("limited",
+                        new Reply(429, "{\"error\":{\"message\":\"busy for key " + UPSTREAM_KEY + "\"}}", "30"));
+                ScriptedUpstream ok = ScriptedUpstream.start("ok");
+                ScriptedUpstream failing = ScriptedUpstream.always("failing", Reply.status(500));
+                ScriptedUpstream broken = ScriptedUpstream.always("broken", Reply.body(500, "application/json",
+                        "{\"error\":{\"message\":\"down\"}}"));
+                TestGateway gateway = TestGateway.start(config(limited, ok, failing, broken), Map.of(), RouterEvents.NONE, clock)) {
+            HttpResponse<String> benched = gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "Authorization", "Bearer " + MASTER);
+            assertThat(benched.statusCode()).as(benched.body()).isEqualTo(200);
+            HttpResponse<String> counted = gateway.post("/v1/chat/completions", Chat.body("h", "hi"), "Authorization", "Bearer " + MASTER);
+            assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
+            HttpResponse<String> fellBack = gateway.post("/v1/chat/completions", Chat.body("x", "hi"), "Authorization", "Bearer " + MASTER);
+            assertThat(fellBack.statusCode()).as(fellBack.body()).isEqualTo(200);
+            HttpResponse<String> unknown = gateway.post("/v1/chat/completions", Chat.body("nope", "hi"), "Authorization", "Bearer " + MASTER);
+            assertThat(unknown.statusCode()).isEqualTo(400);
+
+            JsonNode state = get(gateway, "/model/state", MASTER);
+            JsonNode limitedState = deployment(state, "limited");
+            assertThat(limitedState.get("state").asText()).isEqualTo("benched");
+            assertThat(limitedState.get("benched_until").asText()).isEqualTo(FakeClock.START.plusSeconds(30).toString());
+            assertThat(limitedState.get("bench_reason").asText()).isEqualTo("rate_limited");
+            JsonNode failure = limitedState.get("recent_failures").get(0);
+            assertThat(failure.get("at").asText()).isEqualTo(FakeClock.START.toString());
+            assertThat(failure.get("failure_class").asText()).isEqualTo("rate_limited");
+            assertThat(failure.get("status").asInt()).isEqualTo(429);
+            assertThat(failure.get("message").asText()).startsWith("answered 429: busy for key ").doesNotContain(UPSTREAM_KEY);
+            assertThat(limitedState.get("model_name").asText()).isEqualTo("g");
+            assertThat(limitedState.get("provider").asText()).isEqualTo("openai");
+            assertThat(limitedState.get("model").asText()).isEqualTo("openai/a");
+            assertThat(limitedState.get("weight").asDouble()).isEqualTo(1000.0);
+            assertThat(limitedState.get("rpm").isNull()).isTrue();
+            assertThat(state.toString()).doesNotContain(UPSTREAM_KEY).doesNotContain("api_key");
+
+            JsonNode other = deployment(state, "other");
+            assertThat(other.get("state").asText()).isEqualTo("routable");
+            assertThat(other.get("benched_until").isNull()).isTrue();
+            assertThat(other.get("bench_reason").isNull()).isTrue();
+            assertThat(other.get("recent_failures")).isEmpty();
+            assertThat(other.get("rpm").asInt()).isEqualTo(60);
+            JsonNode failingState = deployment(state, "failing");
+            assertThat(failingState.get("state").asText()).as("failures within allowed_fails count toward a bench").isEqualTo("counting");
+            assertThat(failingState.get("recent_failures").get(0).get("failure_class").asText()).isEqualTo("server");
+            JsonNode far = deployment(state, "far");
+            assertThat(far.get("api_base").asText()).isEqualTo("https://api.example.com/v1");
+            assertThat(far.get("order").asInt()).isEqualTo(2);
+            // A window of failures ends: the deployment is routable again; the bench lasts its 30 s.
+            clock.advance(Duration.ofSeconds(61));
+            JsonNode later = get(gateway, "/model/state", MASTER);
+            assertThat(deployment(later, "failing").get("state").asText()).isEqualTo("routable");
+            assertThat(deployment(later, "limited").get("state").asText()).isEqualTo("routable");
+            assertThat(deployment(later, "limited").get("recent_failures")).hasSize(1);
+
+            JsonNode calls = get(gateway, "/calls/recent", MASTER);
+            assertThat(ids(calls)).containsExactly(callId(unknown), callId(fellBack), callId(counted), callId(benched));
+            JsonNode first = calls.get("calls").get(3);
+            assertThat(first.get("model_group").asText()).isEqualTo("g");
+            assertThat(first.get("deployment_id").asText()).isEqualTo("other");
+            assertThat(first.get("status").asInt()).isEqualTo(200);
+            assertThat(first.get("key_alias").isNull()).isTrue();
+            assertThat(first.get("stream").asBoolean()).isFalse();
+            assertThat(first.get("cache_hit").asBoolean()).isFalse();
+            assertThat(first.get("started_at").asText()).isEqualTo(FakeClock.START.toString());
+            JsonNode attempt = first.get("attempts").get(0);
+            assertThat(attempt.get("deployment_id").asText()).isEqualTo("limited");
+            assertThat(attempt.get("failure_class").asText()).isEqualTo("rate_limited");
+            assertThat(attempt.get("status").asInt()).isEqualTo(429);
+            assertThat(attempt.get("message").asText()).doesNotContain(UPSTREAM_KEY);
+            JsonNode served = first.get("attempts").get(first.get("attempts").size() - 1);
+            assertThat(served.get("deployment_id").asText()).isEqualTo("other");
+            assertThat(served.get("failure_class").isNull()).isTrue();
+            assertThat(served.get("status").isNull()).isTrue();
+            assertThat(first.get("headers").get("x-litellm-model-id").asText()).isEqualTo("other");
+
+            JsonNode rescued = calls.get("calls").get(1);
+            assertThat(rescued.get("model_group").asText()).isEqualTo("y");
+            assertThat(rescued.get("deployment_id").asText()).isEqualTo("rescue");
+            assertThat(rescued.get("fallbacks").asInt()).isEqualTo(1);
+            assertThat(rescued.get("retries").asInt()).as("num_retries: 1 repeats the broken deployment once").isEqualTo(1);
+            List<String> tried = new ArrayList<>();
+            rescued.get("attempts").forEach(a -> tried.add(a.get("model_group").asText() + "/" + a.get("deployment_id").asText()
+                    + "/" + a.get("failure_class").asText() + "/" + a.get("status").asText()));
+            assertThat(tried).containsExactly("x/broken/server/500", "x/broken/server/500", "y/rescue/null/null");
+            assertThat(rescued.get("attempts").get(0).get("message").asText()).isEqualTo("answered 500: down");
+            assertThat(rescued.get("headers").get("x-litellm-attempted-fallbacks").asText()).isEqualTo("1");
+            assertThat(rescued.get("headers").get("x-litellm-model-id").asText()).isEqualTo("rescue");
+            assertThat(rescued.get("headers").has("content-type")).isFalse();
+
+            JsonNode refused = calls.get("calls").get(0);
+            assertThat(refused.get("status").asInt()).isEqualTo(400);
+            assertThat(refused.get("model_group").asText()).isEqualTo("nope");
+            assertThat(refused.get("deployment_id").isNull()).isTrue();
+            assertThat(refused.get("attempts")).isEmpty();
+
+            assertThat(ids(get(gateway, "/calls/recent?model_group=x", MASTER))).containsExactly(callId(fellBack));
+            assertThat(ids(get(gateway, "/calls/recent?deployment_id=limited", MASTER))).containsExactly(callId(benched));
+            assertThat(ids(get(gateway, "/calls/recent?status=failure", MASTER))).containsExactly(callId(unknown));
+            assertThat(ids(get(gateway, "/calls/recent?status=success&limit=2", MASTER))).containsExactly(callId(fellBack),
+                    callId(counted));
+            assertThat(ids(get(gateway, "/calls/recent?call_id=" + callId(counted), MASTER))).containsExactly(callId(counted));
+            assertThat(ids(get(gateway, "/calls/recent?key_alias=nobody", MASTER))).isEmpty();
+            for (String bad : List.of("limit=0", "limit=501", "limit=ten", "status=maybe")) {
+                HttpResponse<String> answer = gateway.get("/calls/recent?" + bad, "Authorization", "Bearer " + MASTER);
+                assertThat(answer.statusCode()).as(bad).isEqualTo(400);
+                JsonNode error = Json.parse(answer.body().getBytes()).get("error");
+                assertThat(error.get("param").asText()).isEqualTo(bad.substring(0, bad.indexOf('=')));
+                assertThat(error.get("type").asText()).isEqualTo("invalid_request_error");
+            }
+            assertThat(gateway.get("/calls/recent").statusCode()).isEqualTo(401);
+            assertThat(gateway.get("/model/state").statusCode()).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void aVirtualKeySeesItsOwnCallsAndTheDeploymentsOfItsGroups() throws Exception {
+        try (ScriptedUpstream limited = ScriptedUpstream.start("limited");
+                ScriptedUpstream ok = ScriptedUpstream.start("ok");
+                ScriptedUpstream failing = ScriptedUpstream.start("failing");
+                ScriptedUpstream broken = ScriptedUpstream.start("broken");
+                TestGateway gateway = TestGateway.start(config(limited, ok, failing, broken))) {
+            String mine = key(gateway, "{\"key_alias\": \"mine\", \"models\": [\"g\", \"y\"]}");
+            String theirs = key(gateway, "{\"key_alias\": \"theirs\"}");
+            HttpResponse<String> own = gateway.post("/v1/chat/completions", Chat.stream("y", "hi"), "Authorization", "Bearer " + mine);
+            assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
+            HttpResponse<String> other = gateway.post("/v1/chat/completions", Chat.body("h", "hi"), "Authorization", "Bearer " + theirs);
+            assertThat(other.statusCode()).isEqualTo(200);
+            HttpResponse<String> admin = gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "Authorization", "Bearer " + MASTER);
+            assertThat(admin.statusCode()).isEqualTo(200);
+
+            JsonNode seen = get(gateway, "/calls/recent", mine);
+            assertThat(ids(seen)).containsExactly(callId(own));
+            JsonNode call = seen.get("calls").get(0);
+            assertThat(call.get("key_alias").asText()).isEqualTo("mine");
+            assertThat(call.get("key_name").asText()).isEqualTo("sk-..." + mine.substring(mine.length() - 4));
+            assertThat(call.get("stream").asBoolean()).isTrue();
+            assertThat(call.toString()).doesNotContain(mine);
+            assertThat(ids(get(gateway, "/calls/recent?key_alias=theirs", mine))).as("another key's calls, asked by alias").isEmpty();
+            assertThat(ids(get(gateway, "/calls/recent?key_alias=theirs", MASTER))).containsExactly(callId(other));
+            assertThat(ids(get(gateway, "/calls/recent", MASTER))).containsExactly(callId(admin), callId(other), callId(own));
+
+            List<String> visible = new ArrayList<>();
+            get(gateway, "/model/state", mine).get("deployments").forEach(d -> visible.add(d.get("model_id").asText()));
+            assertThat(visible).containsExactlyInAnyOrder("limited", "other", "rescue");
+        }
+    }
+
+    private static String key(TestGateway gateway, String body) throws IOException {
+        HttpResponse<String> created = gateway.post("/key/generate", body, "Authorization", "Bearer " + MASTER);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        return Json.parse(created.body().getBytes()).get("key").asText();
+    }
+}
