@@ -9,6 +9,7 @@ import dev.sluice.config.Deployment;
 import dev.sluice.config.LitellmParams;
 import dev.sluice.router.DeploymentFailures;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -41,7 +42,8 @@ final class DeploymentStateView {
         Optional<Instant> benchedUntil = live.cooldowns().benchEnd(deployment);
         String state = benchedUntil.isPresent() ? "benched" : live.cooldowns().counting(deployment) ? "counting" : "routable";
         view.put("state", state)
-                .put("benched_until", benchedUntil.map(Instant::toString).orElse(null))
+                // In whole milliseconds, as Redis shares bench ends: every replica shows the same end.
+                .put("benched_until", benchedUntil.map(until -> until.truncatedTo(ChronoUnit.MILLIS).toString()).orElse(null))
                 .put("bench_reason", benchedUntil.flatMap(until -> live.failures().lastBench(deployment.id()))
                         .map(bench -> bench.cause().wireName()).orElse(null));
         KeyMask mask = KeyMask.of(live.providers(), deployment);

@@ -217,6 +217,34 @@ class DataRoutesTest {
         }
     }
 
+    @Test
+    void aCallTheCacheAnsweredIsShownAsAHitOfNoDeploymentAndNoCost() throws Exception {
+        try (ScriptedUpstream up = ScriptedUpstream.start("up");
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, input_cost_per_token: 0.001}, model_info: {id: a}}
+                        litellm_settings: {cache: true, cache_params: {type: local}}
+                        general_settings: {master_key: %s}
+                        """.formatted(up.baseUrl(), MASTER))) {
+            HttpResponse<String> first = gateway.post("/v1/chat/completions", Chat.body("g", "same"), "Authorization", "Bearer " + MASTER);
+            HttpResponse<String> second = gateway.post("/v1/chat/completions", Chat.body("g", "same"), "Authorization", "Bearer " + MASTER);
+            assertThat(up.calls()).isEqualTo(1);
+
+            JsonNode calls = get(gateway, "/calls/recent", MASTER).get("calls");
+            assertThat(calls.get(0).get("call_id").asText()).isEqualTo(callId(second));
+            assertThat(calls.get(0).get("cache_hit").asBoolean()).isTrue();
+            assertThat(calls.get(0).get("deployment_id").isNull()).isTrue();
+            assertThat(calls.get(0).get("attempts")).isEmpty();
+            assertThat(calls.get(0).get("cost").asDouble()).isZero();
+            assertThat(calls.get(1).get("call_id").asText()).isEqualTo(callId(first));
+            assertThat(calls.get(1).get("cache_hit").asBoolean()).isFalse();
+            assertThat(calls.get(1).get("deployment_id").asText()).isEqualTo("a");
+            assertThat(calls.get(1).get("cost").asDouble()).isPositive();
+            assertThat(calls.get(1).get("headers").get("x-litellm-response-cost").asDouble())
+                    .isEqualTo(calls.get(1).get("cost").asDouble());
+        }
+    }
+
     private static String key(TestGateway gateway, String body) throws IOException {
         HttpResponse<String> created = gateway.post("/key/generate", body, "Authorization", "Bearer " + MASTER);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
