@@ -22,8 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A virtual key reads its own {@code /spend/logs} and {@code /global/spend/logs}, on both store
- * engines: its own rows only, whatever it asks, and a 403 when it names another key.
+ * A virtual key reads its own {@code /spend/logs}, {@code /global/spend/logs} and {@code /key/info}, on both
+ * store engines: its own rows only, whatever it asks, and a 403 when it names another key.
  */
 class OwnSpendLogsTest {
 
@@ -73,6 +73,8 @@ class OwnSpendLogsTest {
                 assertThat(error.get("param").asText()).isEqualTo("api_key");
                 assertThat(error.get("message").asText()).contains("may read only its own").contains("mine (sk-...");
             }
+            // And its own /key/info, without naming itself.
+            assertThat(read(gateway, "/key/info", mine).at("/info/key_alias").asText()).isEqualTo("mine");
             HttpResponse<String> report = gateway.get("/global/spend/report?start_date=2025-03-05&end_date=2025-03-05",
                     "Authorization", "Bearer " + mine);
             assertThat(report.statusCode()).as("the reports stay the master key's").isEqualTo(403);
