@@ -61,7 +61,7 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void aRowTheDatabaseRefusesAloneIsSetAsideAndTheRestOfItsBatchLands(Database database) throws Exception {
-        String tooLong = "group-" + "x".repeat(400);  // a rollup's name is VARCHAR(330)
+        String tooLong = "group-" + "x".repeat(600);  // a rollup's name is VARCHAR(520)
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
                 JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database),
                         JournalShipperTest.QUICK)) {
@@ -156,7 +156,7 @@ class JournalShipperLedgerTest {
         };
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 0, 7));
-            journal.append(SpendRow.builder("call-long-group", "g" + "x".repeat(400), JournalFixtures.T0).build());
+            journal.append(SpendRow.builder("call-long-group", "g" + "x".repeat(600), JournalFixtures.T0).build());
             JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 8, 16));
             try (JournalShipper shipper = JournalShipper.start(journal, answerLost, JournalShipperTest.QUICK)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
