@@ -1,0 +1,241 @@
+package dev.sluice.ui.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.testing.TestDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * One headless Chromium, driven through the system's chromedriver, for one test class: a fresh
+ * profile, a 1280×800 viewport (or a phone's 390×844), and the page's console errors and failed
+ * requests kept for {@link #assertNoProblems}. Close it to quit the browser and remove its profile.
+ */
+final class Browser implements AutoCloseable {
+    static final Duration WAIT = Duration.ofSeconds(15);
+    /** Held so the setting lasts: Selenium warns of a CDP version it lacks, which these tests never use. */
+    private static final java.util.logging.Logger DEVTOOLS_LOG = java.util.logging.Logger.getLogger("org.openqa.selenium.devtools");
+
+    static {
+        DEVTOOLS_LOG.setLevel(Level.OFF);
+    }
+
+    private final ChromeDriver driver;
+    private final Path profile;
+    private final BrowserProblems problems;
+
+    private Browser(ChromeDriver driver, Path profile) {
+        this.driver = driver;
+        this.profile = profile;
+        this.problems = new BrowserProblems(driver.manage().logs());
+    }
+
+    /** Starts Chromium at 1280×800; {@link RequiresChromium} has checked that it exists. */
+    static Browser start() {
+        Chromium chromium = Chromium.configured();
+        // Selenium's own tracing would set up OpenTelemetry in this JVM, which the gateway's tests share.
+        System.setProperty("webdriver.remote.enableTracing", "false");
+        System.setProperty("webdriver.chrome.driver", chromium.driver().toString());
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("sluice-chromium-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium.browser().toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1280,800");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        logs.enable(LogType.PERFORMANCE, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        options.setExperimentalOption("perfLoggingPrefs", Map.of("enableNetwork", true, "enablePage", false));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(chromium.driver().toFile())
+                .usingAnyFreePort()
+                .build();
+        try {
+            Browser browser = new Browser(new ChromeDriver(service, options), profile);
+            browser.wide();
+            return browser;
+        } catch (RuntimeException e) {
+            TestDatabase.deleteTree(profile);
+            throw e;
+        }
+    }
+
+    ChromeDriver driver() {
+        return driver;
+    }
+
+    /** Loads {@code url} and waits for the document to finish loading. */
+    void open(String url) {
+        driver.get(url);
+    }
+
+    /** A desktop viewport of exactly 1280×800 CSS pixels. */
+    void wide() {
+        viewport(1280, 800, false);
+    }
+
+    /** A phone's viewport: 390×844 CSS pixels, as an iPhone 12 to 15. */
+    void narrow() {
+        viewport(390, 844, true);
+    }
+
+    private void viewport(int width, int height, boolean mobile) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", mobile));
+        await("a viewport of " + width + "×" + height,
+                () -> Long.valueOf(width).equals(js("return window.innerWidth;")));
+    }
+
+    /** Runs a script in the page and answers its result. */
+    Object js(String script, Object... args) {
+        return driver.executeScript(script, args);
+    }
+
+    /** Waits (polling, never sleeping a fixed time) until {@code condition} is true. */
+    void await(String what, Supplier<Boolean> condition) {
+        try {
+            new WebDriverWait(driver, WAIT, Duration.ofMillis(50))
+                    .ignoring(StaleElementReferenceException.class)
+                    .until(d -> condition.get());
+        } catch (TimeoutException e) {
+            throw new AssertionError("waited " + WAIT.toSeconds() + " s for " + what + " at " + driver.getCurrentUrl()
+                    + "; the page says: " + Find.fold(text()), e);
+        }
+    }
+
+    /** The one visible element of {@code role} named {@code name}, waited for. */
+    WebElement find(Role role, String name) {
+        WebElement[] found = new WebElement[1];
+        try {
+            await("one " + role + " named '" + name + "'", () -> {
+                List<WebElement> named = Find.all(driver, role, name);
+                found[0] = named.size() == 1 ? named.getFirst() : null;
+                return found[0] != null;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError("no single " + role + " named '" + name + "'; the visible " + role + "s are named "
+                    + Find.names(driver, role), e);
+        }
+        return found[0];
+    }
+
+    /** How many visible elements of {@code role} are named {@code name}, now. */
+    int count(Role role, String name) {
+        return Find.all(driver, role, name).size();
+    }
+
+    WebElement field(String label) {
+        return find(Role.FIELD, label);
+    }
+
+    WebElement button(String name) {
+        return find(Role.BUTTON, name);
+    }
+
+    WebElement link(String name) {
+        return find(Role.LINK, name);
+    }
+
+    /** Types {@code text} into the field labelled {@code label}, replacing what it held. */
+    void fill(String label, String text) {
+        WebElement field = field(label);
+        field.clear();
+        field.sendKeys(text);
+    }
+
+    /** Waits for the page's main heading ({@code <h1>}) to read {@code text}, and answers it. */
+    WebElement heading(String text) {
+        await("the heading '" + text + "'", () -> driver.findElements(By.cssSelector("h1")).stream()
+                .anyMatch(h -> h.isDisplayed() && Find.fold(h.getText()).equals(text)));
+        return driver.findElements(By.cssSelector("h1")).stream()
+                .filter(h -> Find.fold(h.getText()).equals(text)).findFirst().orElseThrow();
+    }
+
+    /** Waits until {@code text} shows somewhere in the page. */
+    void awaitText(String text) {
+        await("the text '" + text + "'", () -> text().contains(text));
+    }
+
+    /** The page's visible text. */
+    String text() {
+        Object text = js("return document.body ? document.body.innerText : '';");
+        return text == null ? "" : text.toString();
+    }
+
+    /** Waits until no request of the page is waiting for its answer, twice in a row. */
+    void awaitQuiet() {
+        boolean[] quietBefore = {false};
+        try {
+            await("the page's requests to finish", () -> {
+                boolean quiet = problems.quiet() && !Find.fold(text()).contains("Loading…");
+                boolean settled = quiet && quietBefore[0];
+                quietBefore[0] = quiet;
+                return settled;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError("still waiting for " + problems.waiting() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Presses Tab and answers the element that has the focus then. */
+    WebElement tab() {
+        new Actions(driver).sendKeys(Keys.TAB).perform();
+        return driver.switchTo().activeElement();
+    }
+
+    /** The focused element's computed outline, e.g. {@code "solid 3px"}; {@code "none 0px"} when it shows none. */
+    String focusOutline() {
+        return (String) js("const s = getComputedStyle(document.activeElement);"
+                + " return s.outlineStyle + ' ' + s.outlineWidth;");
+    }
+
+    /** Forgets the console errors and failed requests so far. */
+    void forgetProblems() {
+        problems.take(List.of());
+    }
+
+    /** Fails naming every console error and failed request since the last look that {@code expected} does not allow. */
+    void assertNoProblems(Expected... expected) {
+        assertThat(problems.take(List.of(expected))).as("console errors and failed requests at " + driver.getCurrentUrl()).isEmpty();
+    }
+
+    /** A PNG of the viewport. */
+    byte[] screenshot() {
+        return driver.getScreenshotAs(OutputType.BYTES);
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            TestDatabase.deleteTree(profile);
+        }
+    }
+}

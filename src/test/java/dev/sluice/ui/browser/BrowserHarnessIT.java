@@ -1,0 +1,147 @@
+package dev.sluice.ui.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The browser harness on a small page of its own: it finds controls by their accessible names,
+ * sees console errors and failed requests (and allows only the ones named), finds a secret where
+ * a page hid it, sizes the viewport, and reads the focus outline. Proof that the UI tests' checks
+ * can fail.
+ */
+@BrowserTest
+class BrowserHarnessIT {
+    private static final String SECRET = "sk-harness-secret-0042";
+    private static final String PAGE = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1"><title>Harness</title>
+            <style>:focus-visible { outline: 3px solid orange; } .plain:focus { outline: none; }</style>
+            <script src="/page.js" defer></script></head>
+            <body><h1>Harness</h1>
+            <label for="name">Name</label> <input id="name">
+            <label for="plain">Plain</label> <input id="plain" class="plain">
+            <button type="button" id="trouble">Make trouble</button>
+            <button type="button" aria-label="Edit row-1">Edit</button>
+            <button type="button" hidden>Hidden one</button>
+            <p id="out"></p></body></html>
+            """;
+    private static final String SCRIPT = """
+            document.getElementById('trouble').addEventListener('click', async () => {
+              console.error('boom');
+              localStorage.setItem('remembered', '%s');
+              document.getElementById('name').value = '%s';
+              const answer = await fetch('/missing');
+              document.getElementById('out').textContent = 'fetched ' + answer.status;
+            });
+            """.formatted(SECRET, SECRET);
+
+    private static HttpServer server;
+    private static Browser browser;
+
+    @BeforeAll
+    static void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            byte[] body = switch (path) {
+                case "/page" -> PAGE.getBytes(StandardCharsets.UTF_8);
+                case "/page.js" -> SCRIPT.getBytes(StandardCharsets.UTF_8);
+                default -> "not here".getBytes(StandardCharsets.UTF_8);
+            };
+            exchange.getResponseHeaders().set("Content-Type", path.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(path.equals("/page") || path.equals("/page.js") ? 200 : 404, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    @BeforeEach
+    void openThePage() {
+        browser.wide();
+        browser.open("http://127.0.0.1:" + server.getAddress().getPort() + "/page");
+        browser.heading("Harness");
+        browser.js("localStorage.clear(); sessionStorage.clear();");
+        browser.forgetProblems();
+    }
+
+    @Test
+    void findsControlsByTheirAccessibleNamesOnly() {
+        assertThat(browser.field("Name").getAttribute("id")).isEqualTo("name");
+        assertThat(browser.button("Edit row-1").getText()).isEqualTo("Edit");
+        assertThat(browser.count(Role.BUTTON, "Edit")).as("the visible text is not the name when aria-label is set").isZero();
+        assertThat(browser.count(Role.BUTTON, "Hidden one")).as("hidden elements are not found").isZero();
+        assertThat(browser.count(Role.BUTTON, "Make")).as("a part of a name is no match").isZero();
+    }
+
+    @Test
+    void seesConsoleErrorsAndFailedRequestsAndAllowsOnlyTheExpectedOnes() {
+        browser.button("Make trouble").click();
+        browser.awaitText("fetched 404");
+        browser.awaitQuiet();
+        assertThatThrownBy(() -> browser.assertNoProblems(Expected.failure("GET", "/missing", 404)))
+                .hasMessageContaining("console error")
+                .hasMessageContaining("boom")
+                .hasMessageNotContaining("/missing answered 404");
+
+        browser.button("Make trouble").click();
+        browser.awaitQuiet();
+        assertThatThrownBy(() -> browser.assertNoProblems())
+                .hasMessageContaining("failed request GET http://127.0.0.1:" + server.getAddress().getPort() + "/missing answered 404");
+        browser.assertNoProblems();
+    }
+
+    @Test
+    void findsASecretWhereverThePageKeepsIt() {
+        SecretScan.assertNone(browser, Map.of("the harness secret", SECRET));
+        browser.button("Make trouble").click();
+        browser.awaitText("fetched 404");
+        assertThat(SecretScan.find(browser, Map.of("the harness secret", SECRET))).containsExactlyInAnyOrder(
+                "the harness secret in the value of <input#name labelled \"Name\">",
+                "the harness secret in localStorage[\"remembered\"]");
+        browser.js("localStorage.clear();");
+    }
+
+    @Test
+    void sizesTheViewportAsADesktopOrAPhone() {
+        assertThat(browser.js("return [window.innerWidth, window.innerHeight];")).isEqualTo(java.util.List.of(1280L, 800L));
+        browser.narrow();
+        assertThat(browser.js("return [window.innerWidth, window.innerHeight];")).isEqualTo(java.util.List.of(390L, 844L));
+    }
+
+    @Test
+    void tabMovesTheFocusAndTheOutlineIsRead() {
+        browser.js("document.querySelector('h1').setAttribute('tabindex', '-1'); document.querySelector('h1').focus();");
+        WebElement first = browser.tab();
+        assertThat(first.getAttribute("id")).isEqualTo("name");
+        assertThat(browser.focusOutline()).startsWith("solid 3px");
+        WebElement second = browser.tab();
+        assertThat(second.getAttribute("id")).isEqualTo("plain");
+        assertThat(browser.focusOutline()).startsWith("none");
+    }
+}
