@@ -145,6 +145,11 @@ final class Browser implements AutoCloseable {
         return found[0];
     }
 
+    /** Every visible element of {@code role}, now. */
+    List<WebElement> visible(Role role) {
+        return driver.findElements(By.cssSelector(role.css)).stream().filter(WebElement::isDisplayed).toList();
+    }
+
     /** How many visible elements of {@code role} are named {@code name}, now. */
     int count(Role role, String name) {
         return Find.all(driver, role, name).size();
