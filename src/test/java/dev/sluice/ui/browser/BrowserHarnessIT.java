@@ -28,7 +28,7 @@ class BrowserHarnessIT {
     private static final String PAGE = """
             <!doctype html><html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1"><title>Harness</title>
-            <style>:focus-visible { outline: 3px solid orange; } .plain:focus { outline: none; }</style>
+            <link rel="stylesheet" href="/page.css">
             <script src="/page.js" defer></script></head>
             <body><h1>Harness</h1>
             <label for="name">Name</label> <input id="name">
@@ -48,21 +48,29 @@ class BrowserHarnessIT {
             });
             """.formatted(SECRET, SECRET);
 
+    /** A page breaking its Content-Security-Policy: an inline style and an inline script. */
+    private static final String INLINE = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inline</title></head>
+            <body><h1 style="color: red">Inline</h1><script>document.title = 'ran';</script></body></html>
+            """;
+
     private static HttpServer server;
     private static Browser browser;
 
     @BeforeAll
     static void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        Map<String, String[]> files = Map.of(
+                "/page", new String[] {"text/html; charset=utf-8", PAGE},
+                "/page.js", new String[] {"text/javascript", SCRIPT},
+                "/page.css", new String[] {"text/css", ":focus-visible { outline: 3px solid orange; } .plain:focus { outline: none; }"},
+                "/inline", new String[] {"text/html; charset=utf-8", INLINE});
         server.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            byte[] body = switch (path) {
-                case "/page" -> PAGE.getBytes(StandardCharsets.UTF_8);
-                case "/page.js" -> SCRIPT.getBytes(StandardCharsets.UTF_8);
-                default -> "not here".getBytes(StandardCharsets.UTF_8);
-            };
-            exchange.getResponseHeaders().set("Content-Type", path.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(path.equals("/page") || path.equals("/page.js") ? 200 : 404, body.length);
+            String[] file = files.getOrDefault(exchange.getRequestURI().getPath(), new String[] {"text/plain", "not here"});
+            byte[] body = file[1].getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", file[0]);
+            exchange.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'");
+            exchange.sendResponseHeaders(files.containsKey(exchange.getRequestURI().getPath()) ? 200 : 404, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
@@ -114,6 +122,16 @@ class BrowserHarnessIT {
         assertThatThrownBy(() -> browser.assertNoProblems())
                 .hasMessageContaining("failed request GET http://127.0.0.1:" + server.getAddress().getPort() + "/missing answered 404");
         browser.assertNoProblems();
+    }
+
+    @Test
+    void seesWhatTheContentSecurityPolicyRefused() {
+        browser.open("http://127.0.0.1:" + server.getAddress().getPort() + "/inline");
+        browser.heading("Inline");
+        browser.awaitQuiet();
+        assertThatThrownBy(() -> browser.assertNoProblems())
+                .hasMessageContaining("violates the following Content Security Policy directive 'style-src 'self''")
+                .hasMessageContaining("violates the following Content Security Policy directive 'script-src 'self''");
     }
 
     @Test
