@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Eventually;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,15 +15,13 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
 /**
- * What an admin does in the UI, checked through the API and the upstreams: a key created in
- * the Keys page exists for {@code /key/info} and its secret is gone from the page once shown;
- * a fallback edited on Router settings is what the router uses for the next call; the
- * Playground streams an answer and says which deployment gave it.
+ * The operations pages against real failing upstreams: a fallback edited on Router settings
+ * is what the router uses for the next call; the Playground streams an answer and says which
+ * deployment gave it; Logs opens a call that fell back to its attempts and headers; Health's
+ * Probe now shows each deployment's probe.
  */
 @BrowserTest
-class WorkflowsBrowserIT {
-    private static final Pattern VIRTUAL_KEY = Pattern.compile("sk-[A-Za-z0-9_-]{16,}");
-
+class OperationsBrowserIT {
     private static UiGateway ui;
     private static Browser browser;
 
@@ -55,31 +50,6 @@ class WorkflowsBrowserIT {
         browser.link(link).click();
         browser.heading(link);
         browser.awaitQuiet();
-    }
-
-    @Test
-    void aKeyCreatedInTheUiIsFoundThroughTheApiAndItsSecretShownOnlyOnce() {
-        go("Keys");
-        browser.button("Create key").click();
-        browser.fill("Alias", "made-in-the-ui");
-        browser.button("Create").click();
-        browser.button("Copy key");
-        browser.await("the new key's secret", () -> VIRTUAL_KEY.matcher(browser.text()).find());
-        Matcher shown = VIRTUAL_KEY.matcher(browser.text());
-        assertThat(shown.find()).isTrue();
-        String secret = shown.group();
-
-        JsonNode info = UiGateway.json(ui.get("/key/info?key=" + secret));
-        assertThat(info.path("info").path("key_alias").asText()).isEqualTo("made-in-the-ui");
-        JsonNode listed = UiGateway.json(ui.get("/key/list?return_full_object=true&size=100"));
-        assertThat(listed.path("keys").findValuesAsText("key_alias")).contains("made-in-the-ui");
-
-        go("Teams");
-        go("Keys");
-        browser.awaitText("made-in-the-ui");
-        SecretScan.assertNone(browser, Map.of("the new key after its one showing", secret));
-        SecretScan.assertNone(browser, ui.secrets());
-        browser.assertNoProblems();
     }
 
     @Test
@@ -128,5 +98,35 @@ class WorkflowsBrowserIT {
 
     private static int streamedCalls() {
         return (int) ui.alpha.receivedBodies().stream().filter(body -> body.path("stream").asBoolean()).count();
+    }
+
+    @Test
+    void aCallThatFellBackOpensToItsAttemptsAndHeaders() {
+        JsonNode calls = UiGateway.json(ui.get("/calls/recent?model_group=alpha")).path("calls");
+        String callId = java.util.stream.StreamSupport.stream(calls.spliterator(), false)
+                .filter(call -> call.path("fallbacks").asInt() == 1).map(call -> call.path("call_id").asText())
+                .findFirst().orElseThrow(() -> new AssertionError("no call that fell back to alpha in " + calls));
+        go("Logs");
+        browser.button("Details of call " + callId).click();
+        WebElement dialog = browser.find(Role.REGION, "Call " + callId);
+        browser.await("the attempts", () -> dialog.getText().contains("Attempts"));
+        assertThat(dialog.getText()).contains("flaky").contains("server").contains("alpha-1").contains("x-litellm-model-id");
+        browser.button("Close").click();
+        browser.await("the dialog to close", () -> browser.count(Role.REGION, "Call " + callId) == 0);
+        browser.assertNoProblems();
+    }
+
+    @Test
+    void probeNowShowsEachDeploymentsProbe() {
+        go("Health");
+        browser.awaitText("Unhealthy (benched)");
+        browser.button("Probe now").click();
+        browser.await("the probe results", () -> browser.text().contains("Checked at"));
+        browser.awaitQuiet();
+        String text = browser.text();
+        assertThat(text).contains("alpha-1").contains("backup-1").contains("flaky-1").contains("Unhealthy");
+        assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).isEmpty();
+        SecretScan.assertNone(browser, ui.secrets());
+        browser.assertNoProblems();
     }
 }

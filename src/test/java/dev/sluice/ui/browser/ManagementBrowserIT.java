@@ -1,0 +1,128 @@
+package dev.sluice.ui.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The management pages changing the gateway, each change checked through the API or the
+ * upstreams: a key created on Keys exists for {@code /key/info} and its secret leaves the page
+ * after its one showing; a deployment added on Models is served, on its own API key, after the
+ * API's refusal of a bad weight showed at the Weight field; a team created on Teams is listed.
+ */
+@BrowserTest
+class ManagementBrowserIT {
+    private static final Pattern VIRTUAL_KEY = Pattern.compile("sk-[A-Za-z0-9_-]{16,}");
+
+    private static UiGateway ui;
+    private static Browser browser;
+
+    @BeforeAll
+    static void start() {
+        ui = UiGateway.start();
+        browser = Browser.start();
+        ui.signIn(browser, UiGateway.MASTER, "Models");
+    }
+
+    @AfterAll
+    static void stop() {
+        try (UiGateway g = ui; Browser b = browser) {
+            // both closed, whichever started
+        }
+    }
+
+    @BeforeEach
+    void desktop() {
+        browser.wide();
+        browser.awaitQuiet();
+        browser.forgetProblems();
+    }
+
+    private static void go(String link) {
+        browser.link(link).click();
+        browser.heading(link);
+        browser.awaitQuiet();
+    }
+
+    @Test
+    void aKeyCreatedInTheUiIsFoundThroughTheApiAndItsSecretShownOnlyOnce() {
+        go("Keys");
+        browser.button("Create key").click();
+        browser.fill("Alias", "made-in-the-ui");
+        browser.button("Create").click();
+        browser.button("Copy key");
+        browser.await("the new key's secret", () -> VIRTUAL_KEY.matcher(browser.text()).find());
+        Matcher shown = VIRTUAL_KEY.matcher(browser.text());
+        assertThat(shown.find()).isTrue();
+        String secret = shown.group();
+
+        JsonNode info = UiGateway.json(ui.get("/key/info?key=" + secret));
+        assertThat(info.path("info").path("key_alias").asText()).isEqualTo("made-in-the-ui");
+        JsonNode listed = UiGateway.json(ui.get("/key/list?return_full_object=true&size=100"));
+        assertThat(listed.path("keys").findValuesAsText("key_alias")).contains("made-in-the-ui");
+
+        go("Teams");
+        go("Keys");
+        browser.awaitText("made-in-the-ui");
+        SecretScan.assertNone(browser, Map.of("the new key after its one showing", secret));
+        SecretScan.assertNone(browser, ui.secrets());
+        browser.assertNoProblems();
+    }
+
+    @Test
+    void aDeploymentAddedInTheUiIsServedOnItsOwnKeyAfterTheApiErrorShowedAtItsField() {
+        String apiKey = "sk-upstream-gamma-8e21c0d7";
+        go("Models");
+        browser.button("Add deployment").click();
+        browser.fill("Model group", "gamma");
+        browser.fill("Model", "openai/gpt-4o-mini");
+        browser.fill("API base", ui.alpha.baseUrl());
+        browser.fill("API key", apiKey);
+        browser.fill("Weight", "-1");
+        browser.button("Save").click();
+        WebElement weight = browser.field("Weight");
+        browser.await("the API's refusal at the Weight field", () -> "true".equals(weight.getAttribute("aria-invalid")));
+        String describedBy = weight.getAttribute("aria-describedby");
+        assertThat(browser.js("return document.getElementById(arguments[0]).textContent;", describedBy).toString())
+                .as("the error under Weight").contains("weight");
+        browser.awaitQuiet();
+        browser.assertNoProblems(Expected.failure("POST", "/model/new", 400));
+
+        browser.fill("Weight", "1");
+        browser.button("Save").click();
+        browser.await("the dialog to close", () -> browser.count(Role.BUTTON, "Save") == 0);
+        browser.awaitText("gamma");
+        browser.awaitQuiet();
+        SecretScan.assertNone(browser, Map.of("the new deployment's API key", apiKey));
+        SecretScan.assertNone(browser, ui.secrets());
+
+        HttpResponse<String> served = ui.chat(UiGateway.MASTER, "gamma", "Hello, gamma");
+        assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
+        assertThat(ui.alpha.receivedHeaders().getLast()).containsEntry("authorization", "Bearer " + apiKey);
+        browser.assertNoProblems();
+    }
+
+    @Test
+    void aTeamCreatedInTheUiIsListedByTheApi() {
+        go("Teams");
+        browser.button("Create team").click();
+        browser.fill("Team alias", "made-in-the-ui-team");
+        browser.fill("Max budget", "25");
+        browser.button("Create").click();
+        browser.await("the dialog to close", () -> browser.count(Role.BUTTON, "Create") == 0);
+        browser.awaitText("made-in-the-ui-team");
+        browser.awaitQuiet();
+        assertThat(ui.get("/team/list").body()).contains("made-in-the-ui-team");
+        assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).isEmpty();
+        browser.assertNoProblems();
+    }
+}
