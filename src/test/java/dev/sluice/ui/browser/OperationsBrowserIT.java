@@ -91,6 +91,7 @@ class OperationsBrowserIT {
         browser.awaitText("alpha-1");
         browser.awaitQuiet();
         assertThat(streamedCalls()).as("the upstream was asked for a stream").isEqualTo(streamsBefore + 1);
+        Screenshots.take(browser, "playground-answer");
         assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).isEmpty();
         SecretScan.assertNone(browser, ui.secrets());
         browser.assertNoProblems();
@@ -111,6 +112,7 @@ class OperationsBrowserIT {
         WebElement dialog = browser.find(Role.REGION, "Call " + callId);
         browser.await("the attempts", () -> dialog.getText().contains("Attempts"));
         assertThat(dialog.getText()).contains("flaky").contains("server").contains("alpha-1").contains("x-litellm-model-id");
+        Screenshots.take(browser, "logs-call");
         browser.button("Close").click();
         browser.await("the dialog to close", () -> browser.count(Role.REGION, "Call " + callId) == 0);
         browser.assertNoProblems();

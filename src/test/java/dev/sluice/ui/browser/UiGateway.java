@@ -24,7 +24,7 @@ import java.util.Map;
  * {@code flaky} fail with 500s ({@code flaky} falls back to {@code alpha}, and a failure benches
  * a deployment for ten minutes, so a bench and a fallback show). The UI is served by the gateway
  * itself at {@code /ui}. A few calls are made at start, so the pages have calls, spend and a
- * bench to show; among them one of the virtual key {@link #readerKey()}.
+ * bench to show; among them one of the virtual key {@link #readerKey()}, of the team {@code research}.
  */
 final class UiGateway implements AutoCloseable {
     static final String MASTER = "sk-ui-master-7f3a9c2e51d4";
@@ -50,7 +50,11 @@ final class UiGateway implements AutoCloseable {
         this.failing = failing;
         this.store = store;
         this.gateway = gateway;
-        this.readerKey = generateKey("ui-reader");
+        String team = json(post("/team/new", "{\"team_alias\": \"research\", \"max_budget\": 50, \"budget_duration\": \"30d\"}"))
+                .path("team_id").asText();
+        this.readerKey = json(post("/key/generate", """
+                {"key_alias": "ui-reader", "team_id": "%s", "max_budget": 10, "rpm_limit": 60}""".formatted(team)))
+                .path("key").asText();
     }
 
     static UiGateway start() {
@@ -106,12 +110,6 @@ final class UiGateway implements AutoCloseable {
     /** {@code http://127.0.0.1:<port><path>}. */
     String url(String path) {
         return gateway.baseUrl() + path;
-    }
-
-    /** A virtual key of its own alias, made with the master key through {@code /key/generate}. */
-    String generateKey(String alias) {
-        JsonNode made = json(post("/key/generate", "{\"key_alias\": \"" + alias + "\"}"));
-        return made.path("key").asText();
     }
 
     /** The key the gateway was started with for the reader: a virtual key that made one call. */
