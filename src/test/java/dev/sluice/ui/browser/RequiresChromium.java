@@ -1,5 +1,9 @@
 package dev.sluice.ui.browser;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -12,6 +16,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * and how to install them.
  */
 final class RequiresChromium implements ExecutionCondition, BeforeAllCallback {
+    /**
+     * The process's own standard error: the build's console. The test runner keeps what tests
+     * write to System.err in report files, where a skipped class's reason would go unseen.
+     */
+    private static final PrintStream CONSOLE = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
@@ -21,10 +30,7 @@ final class RequiresChromium implements ExecutionCondition, BeforeAllCallback {
         }
         String why = chromium.whyNot();
         if (context.getTestMethod().isEmpty()) {
-            System.err.println();
-            System.err.println("*** SKIPPED " + context.getDisplayName() + " ***");
-            System.err.println("*** " + why + " ***");
-            System.err.println();
+            CONSOLE.println("*** SKIPPED " + context.getDisplayName() + ": " + why + " ***");
         }
         return ConditionEvaluationResult.disabled(why);
     }
