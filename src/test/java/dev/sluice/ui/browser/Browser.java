@@ -38,6 +38,8 @@ final class Browser implements AutoCloseable {
 
     static {
         DEVTOOLS_LOG.setLevel(Level.OFF);
+        // Selenium's own tracing would set up OpenTelemetry in this JVM, which the gateway's tests share.
+        System.setProperty("webdriver.remote.enableTracing", "false");
     }
 
     private final ChromeDriver driver;
@@ -53,8 +55,6 @@ final class Browser implements AutoCloseable {
     /** Starts Chromium at 1280×800; {@link RequiresChromium} has checked that it exists. */
     static Browser start() {
         Chromium chromium = Chromium.configured();
-        // Selenium's own tracing would set up OpenTelemetry in this JVM, which the gateway's tests share.
-        System.setProperty("webdriver.remote.enableTracing", "false");
         System.setProperty("webdriver.chrome.driver", chromium.driver().toString());
         Path profile;
         try {
