@@ -52,21 +52,25 @@ function frame(label, xLabels, { top, steps }, format) {
   });
   root.append(svg('title', {}, label));
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  for (let i = 0; i <= steps; i++) {
+  const ticks = Array.from({ length: steps + 1 }, (_, i) => format((top * i) / steps));
+  // Room for the longest tick label (about 7 units a character at font size 11), so small
+  // amounts such as $0.0000080 are not cut at the left edge.
+  const left = Math.max(PAD.left, 12 + 7 * Math.max(...ticks.map(t => String(t).length)));
+  ticks.forEach((tick, i) => {
     const y = PAD.top + plotH - (plotH * i) / steps;
-    root.append(svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y, y2: y, stroke: '#d8dde3', 'stroke-width': 1 }));
-    root.append(svg('text', { x: PAD.left - 6, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6470' }, format((top * i) / steps)));
-  }
-  const plotW = WIDTH - PAD.left - PAD.right;
+    root.append(svg('line', { x1: left, x2: WIDTH - PAD.right, y1: y, y2: y, stroke: '#d8dde3', 'stroke-width': 1 }));
+    root.append(svg('text', { x: left - 6, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6470' }, tick));
+  });
+  const plotW = WIDTH - left - PAD.right;
   const every = Math.max(1, Math.ceil(xLabels.length / Math.max(2, Math.floor(plotW / 70))));
   const last = xLabels.length - 1;
   xLabels.forEach((text, i) => {
     // Every `every`th label, and the last one when it does not crowd the one before it.
     if (i === last ? last % every !== 0 && last % every < every / 2 : i % every !== 0) return;
-    const x = PAD.left + (plotW * (i + 0.5)) / xLabels.length;
+    const x = left + (plotW * (i + 0.5)) / xLabels.length;
     root.append(svg('text', { x, y: HEIGHT - PAD.bottom + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#5b6470' }, text));
   });
-  return { root, plotW, plotH, WIDTH };
+  return { root, plotW, plotH, left };
 }
 
 /**
@@ -77,7 +81,7 @@ export function stackedBars(label, xLabels, series, format) {
   const totals = xLabels.map((_, i) => series.reduce((sum, s) => sum + (Number(s.values[i]) || 0), 0));
   const scale = axis(Math.max(0, ...totals), false);
   const top = scale.top;
-  const { root, plotW, plotH } = frame(label, xLabels, scale, format);
+  const { root, plotW, plotH, left } = frame(label, xLabels, scale, format);
   const slot = plotW / Math.max(1, xLabels.length);
   const barW = Math.max(2, Math.min(40, slot * 0.7));
   xLabels.forEach((_, i) => {
@@ -89,7 +93,7 @@ export function stackedBars(label, xLabels, series, format) {
       const height = (plotH * value) / top;
       base += value;
       root.append(svg('rect', {
-        x: PAD.left + slot * i + (slot - barW) / 2, y: y0 - height, width: barW, height: Math.max(height, 0.5),
+        x: left + slot * i + (slot - barW) / 2, y: y0 - height, width: barW, height: Math.max(height, 0.5),
         fill: PALETTE[k % PALETTE.length],
       }));
     });
@@ -104,8 +108,8 @@ export function stackedBars(label, xLabels, series, format) {
 export function lines(label, xLabels, series, format) {
   const scale = axis(Math.max(0, ...series.flatMap(s => s.values.map(v => Number(v) || 0))), true);
   const top = scale.top;
-  const { root, plotW, plotH } = frame(label, xLabels, scale, format);
-  const x = i => PAD.left + (plotW * (i + 0.5)) / Math.max(1, xLabels.length);
+  const { root, plotW, plotH, left } = frame(label, xLabels, scale, format);
+  const x = i => left + (plotW * (i + 0.5)) / Math.max(1, xLabels.length);
   const y = v => PAD.top + plotH - (plotH * v) / top;
   series.forEach((s, k) => {
     const colour = PALETTE[k % PALETTE.length];

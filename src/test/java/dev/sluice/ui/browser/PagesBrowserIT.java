@@ -33,6 +33,19 @@ class PagesBrowserIT {
             new Page("playground", "Playground", "Playground"),
             new Page("health", "Health", "Health"));
 
+    /** The texts of every chart drawn past its own edge, where the SVG cuts them off. */
+    private static final String CLIPPED_CHART_TEXT = """
+            const cut = [];
+            for (const chart of document.querySelectorAll('svg')) {
+              const box = chart.getBoundingClientRect();
+              for (const text of chart.querySelectorAll('text')) {
+                const r = text.getBoundingClientRect();
+                if (r.left < box.left - 0.5 || r.right > box.right + 0.5) cut.push(text.textContent);
+              }
+            }
+            return cut;
+            """;
+
     private static UiGateway ui;
     private static Browser browser;
 
@@ -60,6 +73,7 @@ class PagesBrowserIT {
         assertThat(browser.driver().getTitle()).startsWith("Sluice");
         assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).as("errors on " + page.heading()).isEmpty();
         assertThat(browser.link(page.link()).getAttribute("aria-current")).isEqualTo("page");
+        assertThat(browser.js(CLIPPED_CHART_TEXT)).as("chart labels cut at the chart's edge on " + page.heading()).isEqualTo(List.of());
         SecretScan.assertNone(browser, ui.secrets());
         browser.assertNoProblems();
     }
