@@ -21,6 +21,16 @@ final class SessionErrors {
                 + "session's csrf_token as X-CSRF-Token.", null, "csrf_token_invalid");
     }
 
+    static ApiError crossSite(String site) {
+        return new ApiError(403, "permission_error", "Signing in to the admin UI from another site's page is refused "
+                + "(Sec-Fetch-Site: " + site + ").", null, "cross_site_request");
+    }
+
+    static ApiError notJson(String type) {
+        return new ApiError(415, "invalid_request_error", "Sign in with a JSON body sent as Content-Type: application/json"
+                + (type == null ? "; none was sent." : ", not " + type + "."), null, "unsupported_media_type");
+    }
+
     static ApiError masterKeyRequired() {
         return new ApiError(403, "permission_error", "The admin UI needs general_settings.master_key.", null,
                 "master_key_required");

@@ -66,6 +66,7 @@ public final class SessionHandlers {
         if (!masterKeySet) {
             throw SessionErrors.masterKeyRequired();
         }
+        refuseForeignSignIn(request);
         Promise<Void> parsed = Promise.promise();
         bodies.read(request, parsed.future())
                 .map(SessionHandlers::keyIn)
@@ -80,6 +81,27 @@ public final class SessionHandlers {
                             return body(caller, session);
                         }))
                 .onComplete(done -> answer(request, done.succeeded() ? done.result() : null, done.cause()));
+    }
+
+    /**
+     * Refuses a sign-in another site's page could have sent. Its form may post to this route
+     * ({@code enctype="text/plain"} can shape a body that parses as JSON) and the browser keeps
+     * the cookie the answer sets, replacing the user's session with one of the other site's
+     * choosing. A form cannot send {@code Content-Type: application/json} without a CORS
+     * preflight, which this gateway never grants; and a browser names where a request comes
+     * from in {@code Sec-Fetch-Site}, which must then be this origin ({@code same-origin}) or
+     * the user ({@code none}).
+     */
+    private static void refuseForeignSignIn(HttpServerRequest request) {
+        String site = request.getHeader("Sec-Fetch-Site");
+        if (site != null && !site.equalsIgnoreCase("same-origin") && !site.equalsIgnoreCase("none")) {
+            throw SessionErrors.crossSite(site);
+        }
+        String type = request.getHeader("Content-Type");
+        String media = type == null ? "" : type.split(";", 2)[0].strip();
+        if (!media.equalsIgnoreCase("application/json")) {
+            throw SessionErrors.notJson(type);
+        }
     }
 
     private void current(HttpServerRequest request) {

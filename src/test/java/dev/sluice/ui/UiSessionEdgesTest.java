@@ -65,6 +65,29 @@ class UiSessionEdgesTest {
     }
 
     @Test
+    void aSignInAnotherSitesPageCouldSendIsRefusedAndSetsNoCookie() {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(UiSessionTest.config(upstream, MASTER, ""))) {
+            String body = "{\"key\": \"" + MASTER + "\"}";
+            HttpResponse<String> crossSite = gateway.post("/ui/api/session", body, "Sec-Fetch-Site", "cross-site");
+            assertThat(crossSite.statusCode()).isEqualTo(403);
+            assertThat(errorCode(crossSite)).isEqualTo("cross_site_request");
+            assertThat(crossSite.headers().firstValue("Set-Cookie")).isEmpty();
+            assertThat(gateway.post("/ui/api/session", body, "Sec-Fetch-Site", "same-site").statusCode())
+                    .as("a sibling subdomain is another origin").isEqualTo(403);
+
+            HttpResponse<String> plainText = gateway.send(java.net.http.HttpRequest.newBuilder(gateway.uri("/ui/api/session"))
+                    .header("Content-Type", "text/plain").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build());
+            assertThat(plainText.statusCode()).as("a form's text/plain body shaped as JSON").isEqualTo(415);
+            assertThat(errorCode(plainText)).isEqualTo("unsupported_media_type");
+            assertThat(plainText.headers().firstValue("Set-Cookie")).isEmpty();
+
+            assertThat(gateway.post("/ui/api/session", body, "Sec-Fetch-Site", "same-origin").statusCode()).isEqualTo(200);
+            assertThat(gateway.post("/ui/api/session", body, "Sec-Fetch-Site", "none").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void wrongKeysAtSignInAreThrottledLikeAnyUnknownKey() {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(UiSessionTest.config(upstream, MASTER,
