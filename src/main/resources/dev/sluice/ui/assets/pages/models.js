@@ -1,6 +1,9 @@
 // The Models page: every model group with its deployments (/model/info joined with
 // /model/state by id), and adding, changing and removing the deployments the model API added.
-// A deployment's API key is never shown: only whether one is set.
+// A deployment's API key is never shown: only whether one is set. Its api_base is shown as
+// /model/state cleans it (no user info, query or fragment, where a credential may sit), never
+// as /model/info answers it. An edit sends only the fields changed: /model/update merges them
+// into the stored entry, so a field left alone (an os.environ/NAME reference) stays as written.
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, num, heading } from '../dom.js';
@@ -12,7 +15,7 @@ export async function render(main, ctx) {
   const list = h('div', { class: 'model-groups' });
   const add = h('button', { type: 'button', class: 'primary' }, 'Add deployment');
   const page = { status, list, add };
-  add.addEventListener('click', () => editDeployment(page, null, add));
+  add.addEventListener('click', () => editDeployment(page, null, null, add));
   page.refresh = () => refresh(page);
   replace(main, heading('Models'),
     h('div', { class: 'toolbar' }, add),
@@ -51,13 +54,13 @@ function columns(page) {
     { label: 'Deployment', cell: r => deploymentCell(r.deployment) },
     { label: 'Provider', cell: r => r.deployment.model_info.provider || '—' },
     { label: 'Model', cell: r => h('code', {}, r.deployment.litellm_params.model) },
-    { label: 'API base', cell: r => r.deployment.litellm_params.api_base ? h('code', {}, r.deployment.litellm_params.api_base) : '—' },
+    { label: 'API base', cell: r => apiBaseCell(r.state) },
     { label: 'Weight', class: 'num', cell: r => num(r.deployment.litellm_params.weight) },
     { label: 'RPM / TPM', class: 'num', cell: r => `${num(r.deployment.litellm_params.rpm)} / ${num(r.deployment.litellm_params.tpm)}` },
     { label: 'Order', class: 'num', cell: r => num(r.deployment.litellm_params.order) },
     { label: 'State', cell: r => stateCell(r.state) },
     { label: 'Recent failures', cell: r => failuresCell(r.state) },
-    { label: 'Actions', cell: r => actions(page, r.deployment) },
+    { label: 'Actions', cell: r => actions(page, r) },
   ];
 }
 
@@ -68,6 +71,12 @@ function deploymentCell(deployment) {
     h('div', { class: 'tags' },
       info.db_model ? null : h('span', { class: 'badge' }, 'config file'),
       info.has_api_key ? h('span', { class: 'badge ok' }, 'key set') : h('span', { class: 'badge warn' }, 'no key')));
+}
+
+/** The api_base as /model/state shows it; unknown when the state could not be read. */
+function apiBaseCell(state) {
+  if (!state) return h('span', { class: 'muted' }, 'unknown');
+  return state.api_base ? h('code', {}, state.api_base) : '—';
 }
 
 /** The router's view of a deployment: routable, counting failures, or benched until a time. */
@@ -93,27 +102,31 @@ function failuresCell(state) {
     last.message ? h('div', { class: 'small muted clip' }, last.message) : null);
 }
 
-function actions(page, deployment) {
+function actions(page, { deployment, state }) {
   const id = deployment.model_info.id;
   const fromConfig = !deployment.model_info.db_model;
   const noteId = fromConfig ? uid('config-note') : null;
   const edit = h('button', { type: 'button', 'aria-label': `Edit ${id}`, disabled: fromConfig, 'aria-describedby': noteId }, 'Edit');
   const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${id}`, disabled: fromConfig,
     'aria-describedby': noteId }, 'Delete');
-  edit.addEventListener('click', () => editDeployment(page, deployment, edit));
+  edit.addEventListener('click', () => editDeployment(page, deployment, state, edit));
   remove.addEventListener('click', () => deleteDeployment(page, deployment, remove));
   return h('div', { class: 'actions' }, edit, remove,
     fromConfig ? h('p', { id: noteId, class: 'small muted' }, 'Set in the config file: change it there.') : null);
 }
 
-/** The add or edit form; `deployment` is null to add one. */
-function editDeployment(page, deployment, opener) {
+/**
+ * The add or edit form; `deployment` is null to add one, `state` its /model/state row (null
+ * when unknown), whose cleaned api_base the form shows instead of the one /model/info answers.
+ */
+function editDeployment(page, deployment, state, opener) {
   const params = deployment ? deployment.litellm_params : {};
   const info = deployment ? deployment.model_info : {};
+  const shownApiBase = state ? state.api_base || '' : '';
   const c = {
     model_name: textInput(deployment && deployment.model_name, { autocomplete: 'off', required: true }),
     model: textInput(params.model, { autocomplete: 'off', required: true, spellcheck: 'false' }),
-    api_base: textInput(params.api_base, { type: 'url', autocomplete: 'off', spellcheck: 'false' }),
+    api_base: textInput(shownApiBase, { type: 'url', autocomplete: 'off', spellcheck: 'false' }),
     api_key: h('input', { type: 'password', autocomplete: 'new-password', spellcheck: 'false' }),
     weight: numberInput(params.weight, true),
     rpm: numberInput(params.rpm),
@@ -135,7 +148,7 @@ function editDeployment(page, deployment, opener) {
   const content = h('div', { class: 'grid' },
     field('Model group', c.model_name, 'The name callers send as "model".'),
     field('Model', c.model, 'Provider and model, e.g. openai/gpt-4o.'),
-    field('API base', c.api_base, 'Optional: the provider\'s URL.'),
+    field('API base', c.api_base, apiBaseHint(deployment, state)),
     field('API key', c.api_key, deployment
       ? (info.has_api_key ? 'A key is set; leave empty to keep it.' : 'No key is set.')
       : 'Sent to the gateway, never shown again. os.environ/NAME reads a variable.'),
@@ -160,12 +173,20 @@ function editDeployment(page, deployment, opener) {
         order: number(c.order),
       };
       const key = text(c.api_key);
-      if (key !== null) litellm.api_key = key;
       let answer;
       if (deployment) {
-        // An update replaces the fields it names; null removes one (an emptied limit).
-        answer = await api.post('/model/update', { model_name: text(c.model_name), litellm_params: litellm, model_info: { id: info.id } });
+        const changed = changedParams(litellm, { ...params, api_base: shownApiBase });
+        if (key !== null) changed.api_key = key;
+        const body = { model_info: { id: info.id } };
+        if (text(c.model_name) !== deployment.model_name) body.model_name = text(c.model_name);
+        if (Object.keys(changed).length) body.litellm_params = changed;
+        if (Object.keys(body).length === 1) {
+          replace(page.status, notice(`Nothing changed in deployment ${info.id}.`));
+          return null;
+        }
+        answer = await api.post('/model/update', body);
       } else {
+        if (key !== null) litellm.api_key = key;
         const body = { model_name: text(c.model_name), litellm_params: withoutNulls(litellm) };
         if (text(c.id)) body.model_info = { id: text(c.id) };
         answer = await api.post('/model/new', body);
@@ -178,6 +199,28 @@ function editDeployment(page, deployment, opener) {
       return null;
     },
   });
+}
+
+function apiBaseHint(deployment, state) {
+  if (!deployment) return 'Optional: the provider\'s URL.';
+  if (!state) return 'The current one could not be read; leave empty to keep it.';
+  return state.api_base
+    ? 'Shown without user info, query or fragment; left as it is, the stored one is kept. Empty it to remove it.'
+    : 'Optional: the provider\'s URL.';
+}
+
+/**
+ * The fields of `form` that differ from `before`: /model/update merges what it is given into
+ * the stored entry (null removes a field), so a field left alone is not sent and keeps what
+ * the entry holds, an os.environ/NAME reference or an api_base's query included.
+ */
+function changedParams(form, before) {
+  const changed = {};
+  for (const [name, value] of Object.entries(form)) {
+    const was = before[name] === undefined || before[name] === '' ? null : before[name];
+    if (value !== was) changed[name] = value;
+  }
+  return changed;
 }
 
 async function deleteDeployment(page, deployment, button) {
