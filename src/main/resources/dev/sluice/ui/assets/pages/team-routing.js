@@ -1,10 +1,12 @@
 // A team's router settings (docs/keys.md "Team settings") as form fields: the strategy,
-// retries, timeout, fallbacks ("group: fallback, fallback" per line) and Sluice's deployment
-// weights ("deployment id: weight" per line). Settings the form does not show
-// (context_window_fallbacks, content_policy_fallbacks) are kept as they are.
+// retries, timeout, fallbacks ("group => fallback, fallback" per line, as on Router settings)
+// and Sluice's deployment weights ("deployment id: weight" per line). Settings the form does
+// not show (context_window_fallbacks, content_policy_fallbacks) are kept as they are, and so
+// is a field left untouched: its value goes back as the API gave it, never as re-read text.
 
 import { ApiFailure } from '../api.js';
 import { h, field } from '../dom.js';
+import { fallbackText, readFallbacks } from '../router-fields.js';
 import { numberInput, number } from './forms.js';
 
 const STRATEGIES = ['simple-shuffle', 'least-busy', 'usage-based-routing', 'usage-based-routing-v2',
@@ -22,9 +24,12 @@ export function routerFields(current) {
   const retries = numberInput(settings.num_retries);
   const timeout = numberInput(settings.timeout, true);
   const fallbacks = h('textarea', { rows: 3, spellcheck: 'false' });
-  fallbacks.value = fallbackLines(settings.fallbacks);
+  fallbacks.value = fallbackText(settings.fallbacks);
   const weights = h('textarea', { rows: 3, spellcheck: 'false' });
   weights.value = Object.entries(settings.deployment_weights || {}).map(([id, w]) => `${id}: ${w}`).join('\n');
+  // What each field showed, to tell an untouched field from a changed one.
+  const shown = { strategy: strategy.value, retries: retries.value, timeout: timeout.value,
+    fallbacks: fallbacks.value, weights: weights.value };
   const controls = {
     'router_settings.routing_strategy': strategy,
     'router_settings.num_retries': retries,
@@ -38,18 +43,17 @@ export function routerFields(current) {
       field('Routing strategy', strategy),
       field('Number of retries', retries, 'Empty: the gateway\'s.'),
       field('Timeout', timeout, 'Seconds for a whole call; empty: the gateway\'s.'),
-      field('Fallbacks', fallbacks, 'One per line: group: fallback, fallback'),
+      field('Fallbacks', fallbacks, 'One per line: group => fallback, fallback'),
       field('Deployment weights', weights, 'One per line: deployment id: weight (0 makes it a backup)')));
-  return { fieldset, controls, strategy, retries, timeout, fallbacks, weights };
+  return { fieldset, controls, strategy, retries, timeout, fallbacks, weights, shown };
 }
 
-function fallbackLines(fallbacks) {
-  if (!Array.isArray(fallbacks)) return '';
-  return fallbacks.flatMap(entry => Object.entries(entry || {}).map(([group, to]) =>
-    `${group}: ${Array.isArray(to) ? to.join(', ') : to}`)).join('\n');
+/** Whether any router field differs from what it showed: else the team's router_settings need not be sent. */
+export function routerChanged(routing) {
+  return Object.entries(routing.shown).some(([name, text]) => routing[name].value !== text);
 }
 
-/** Lines of "name: value", each split at its last colon (deployment ids and groups may hold colons). */
+/** Lines of "deployment id: weight", each split at its last colon (deployment ids may hold colons, weights never). */
 function pairs(control, param, what) {
   const lines = control.value.split('\n').map(l => l.trim()).filter(Boolean);
   return lines.map(line => {
@@ -62,25 +66,33 @@ function pairs(control, param, what) {
 }
 
 /**
- * The team's new `router_settings`: the form's values over the current ones (which an
- * update replaces whole), an emptied field leaving its setting out. Throws an ApiFailure
- * naming the field for a line it cannot read.
+ * The team's new `router_settings`: the changed fields' values over the current ones (which
+ * an update replaces whole), an emptied field leaving its setting out, an untouched one
+ * keeping its current value as it is. Throws an ApiFailure naming the field for a line it
+ * cannot read.
  */
 export function routerSettings(routing, current) {
   const settings = { ...(current || {}) };
-  const set = (name, value) => {
+  // `field` names the form's control (and what it showed); `name` the setting it holds.
+  const set = (name, field, read) => {
+    if (routing[field].value === routing.shown[field]) return;
+    const value = read();
     if (value === null || value === undefined) delete settings[name];
     else settings[name] = value;
   };
-  set('routing_strategy', routing.strategy.value || null);
-  set('num_retries', number(routing.retries));
-  set('timeout', number(routing.timeout));
-  const fallbacks = pairs(routing.fallbacks, 'router_settings.fallbacks', 'group: fallback, fallback')
-    .map(([group, to]) => ({ [group]: to.split(',').map(t => t.trim()).filter(Boolean) }));
-  set('fallbacks', fallbacks.length ? fallbacks : null);
-  const weights = pairs(routing.weights, 'router_settings.deployment_weights', 'deployment id: weight');
-  set('deployment_weights', weights.length
-    ? Object.fromEntries(weights.map(([id, w]) => [id, Number.isFinite(Number(w)) && w !== '' ? Number(w) : w])) : null);
+  set('routing_strategy', 'strategy', () => routing.strategy.value || null);
+  set('num_retries', 'retries', () => number(routing.retries));
+  set('timeout', 'timeout', () => number(routing.timeout));
+  set('fallbacks', 'fallbacks', () => {
+    const read = readFallbacks(routing.fallbacks.value);
+    if (read.error) throw new ApiFailure(400, { message: read.error, param: 'router_settings.fallbacks' });
+    return read.value.length ? read.value : null;
+  });
+  set('deployment_weights', 'weights', () => {
+    const weights = pairs(routing.weights, 'router_settings.deployment_weights', 'deployment id: weight');
+    return weights.length
+      ? Object.fromEntries(weights.map(([id, w]) => [id, Number.isFinite(Number(w)) && w !== '' ? Number(w) : w])) : null;
+  });
   return settings;
 }
 
@@ -91,7 +103,7 @@ export function routerSummary(settings) {
   if (s.routing_strategy) parts.push(s.routing_strategy);
   if (s.num_retries !== undefined && s.num_retries !== null) parts.push(`${s.num_retries} retries`);
   if (s.timeout !== undefined && s.timeout !== null) parts.push(`timeout ${s.timeout}s`);
-  if (Array.isArray(s.fallbacks) && s.fallbacks.length) parts.push(`fallbacks ${fallbackLines(s.fallbacks).replace(/\n/g, '; ')}`);
+  if (Array.isArray(s.fallbacks) && s.fallbacks.length) parts.push(`fallbacks ${fallbackText(s.fallbacks).replace(/\n/g, '; ')}`);
   const weights = Object.entries(s.deployment_weights || {});
   if (weights.length) parts.push(`weights ${weights.map(([id, w]) => `${id}=${w}`).join(', ')}`);
   for (const other of ['context_window_fallbacks', 'content_policy_fallbacks']) {

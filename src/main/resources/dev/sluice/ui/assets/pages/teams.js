@@ -6,7 +6,7 @@ import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
 import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText }
   from './forms.js';
-import { routerFields, routerSettings, routerSummary } from './team-routing.js';
+import { routerFields, routerSettings, routerChanged, routerSummary } from './team-routing.js';
 
 export async function render(main, ctx) {
   ctx.setTitle('Teams');
@@ -191,7 +191,9 @@ function editTeam(page, team, opener) {
       };
       const router = routerSettings(routing, team ? team.router_settings : null);
       if (team) {
-        const body = { team_id: team.team_id, ...settings, router_settings: router };
+        const body = { team_id: team.team_id, ...settings };
+        // router_settings is replaced whole, so it goes only when one of its fields changed.
+        if (routerChanged(routing)) body.router_settings = router;
         // Giving budget_duration restarts the budget period, so it is sent only when it changed.
         const duration = text(c.budget_duration);
         if (duration !== (team.budget_duration || null)) body.budget_duration = duration;
