@@ -64,3 +64,74 @@ export const api = {
   patch: (path, body) => request('PATCH', path, { body }),
   delete: (path, body) => request('DELETE', path, { body }),
 };
+
+/** Statuses whose answers never have a body, so a Response cannot be made with one. */
+const NO_BODY = [101, 103, 204, 205, 304];
+
+/**
+ * Counts every fetch the page makes, whoever makes it (api.js or a page calling fetch itself),
+ * in `data-requests-started` and `data-requests-done` on `root`, so anyone watching the page
+ * (the browser tests) can tell when it has nothing left in flight. A request is done when its
+ * answer's body has been read to the end, cancelled or has failed, or when no answer came:
+ * the headers alone are not the end of a streamed answer (so a caller reads or cancels every
+ * body it is given, as request() and the Playground do). Installs itself once.
+ */
+export function countRequests(root = document.documentElement) {
+  if (window.fetch.counted) return;
+  const original = window.fetch.bind(window);
+  let started = 0;
+  let done = 0;
+  root.dataset.requestsStarted = '0';
+  root.dataset.requestsDone = '0';
+  const counted = async (...args) => {
+    root.dataset.requestsStarted = String(++started);
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      root.dataset.requestsDone = String(++done);
+    };
+    let response;
+    try {
+      response = await original(...args);
+    } catch (e) {
+      finish();
+      throw e;
+    }
+    if (!response.body || NO_BODY.includes(response.status)) {
+      finish();
+      return response;
+    }
+    return watchedBody(response, finish);
+  };
+  counted.counted = true;
+  window.fetch = counted;
+}
+
+/** The same answer, whose body calls `finish` once it has been read to the end, cancelled or broken. */
+function watchedBody(response, finish) {
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) {
+          controller.close();
+          finish();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (e) {
+        controller.error(e);
+        finish();
+      }
+    },
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  const watched = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  for (const name of ['url', 'redirected', 'type']) Object.defineProperty(watched, name, { value: response[name] });
+  return watched;
+}

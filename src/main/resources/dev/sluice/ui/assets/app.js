@@ -1,9 +1,11 @@
 // The UI's shell: finds the session, shows the sign-in form or the navigation, and renders the
 // page the address names (/ui/<page>), each page being a module under pages/ exporting
 // render(main, ctx). Links are real links; the shell intercepts them so pages change without
-// reloading, and the back button works.
+// reloading, and the back button works. The root element says what the page is doing, for
+// whoever watches it (the browser tests): data-page-ready names the page once it has rendered
+// (and is gone while a page is on its way), and api.js's countRequests() counts its requests.
 
-import { api, ApiFailure, useCsrfToken } from './api.js';
+import { api, ApiFailure, useCsrfToken, countRequests } from './api.js';
 import { h, field, alertBox, replace, heading } from './dom.js';
 
 /** The pages: path segment, link text, module, and who sees them ('admin' or 'key'). */
@@ -22,6 +24,8 @@ const main = document.getElementById('main');
 const nav = document.getElementById('nav');
 const who = document.getElementById('who');
 let session = null;
+/** Counts the renders begun, so only the latest one, when it ends, says the page is ready. */
+let renders = 0;
 
 function pagesFor(role) {
   return PAGES.filter(p => p.roles.includes(role));
@@ -104,17 +108,31 @@ function startSession(found) {
   useCsrfToken(found.csrf_token);
 }
 
+/** Renders what the address names, marking the page not ready until the latest render ends. */
 async function render() {
+  const mine = ++renders;
+  delete document.documentElement.dataset.pageReady;
+  let shown = null;
+  try {
+    shown = await renderPage();
+  } finally {
+    // A render begun meanwhile (a redirect, the back button, a lost session) says it instead.
+    if (mine === renders) document.documentElement.dataset.pageReady = shown || 'error';
+  }
+}
+
+/** Shows the sign-in form or the page the address names; answers its path ('sign-in' for the form). */
+async function renderPage() {
   renderNav();
   if (!session) {
     signInForm();
-    return;
+    return 'sign-in';
   }
   const pages = pagesFor(session.role);
   const page = pages.find(p => p.path === currentPath());
   if (!page) {
     navigate(pages[0].path, true);
-    return;
+    return null;
   }
   setTitle(page.name);
   replace(main, h('p', { class: 'muted' }, 'Loading…'));
@@ -127,12 +145,13 @@ async function render() {
     if (e instanceof ApiFailure && e.status === 401) {
       session = null;
       render();
-      return;
+      return null;
     }
     replace(main, heading(page.name), alertBox(e));
   }
   const title = main.querySelector('h1');
   if (title && !main.contains(document.activeElement)) title.focus();
+  return page.path;
 }
 
 document.addEventListener('click', event => {
@@ -150,10 +169,12 @@ async function start() {
   } catch (e) {
     if (!(e instanceof ApiFailure && e.status === 401)) {
       replace(main, alertBox(e));
+      document.documentElement.dataset.pageReady = 'error';
       return;
     }
   }
   render();
 }
 
+countRequests();
 start();

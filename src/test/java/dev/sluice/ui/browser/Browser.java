@@ -32,7 +32,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * requests kept for {@link #assertNoProblems}. Close it to quit the browser and remove its profile.
  */
 final class Browser implements AutoCloseable {
-    static final Duration WAIT = Duration.ofSeconds(15);
+    /** Generous: the tests share a loaded machine, and a wait ends as soon as its condition holds. */
+    static final Duration WAIT = Duration.ofSeconds(30);
+    /** The page's own account of itself, kept on its root element by app.js (and the harness's page). */
+    private static final String PAGE_STATE = "const d = document.documentElement.dataset;"
+            + " return [d.pageReady || null, d.requestsStarted || null, d.requestsDone || null];";
     /** Held so the setting lasts: Selenium warns of a CDP version it lacks, which these tests never use. */
     private static final java.util.logging.Logger DEVTOOLS_LOG = java.util.logging.Logger.getLogger("org.openqa.selenium.devtools");
 
@@ -193,19 +197,51 @@ final class Browser implements AutoCloseable {
         return text == null ? "" : text.toString();
     }
 
-    /** Waits until no request of the page is waiting for its answer, twice in a row. */
+    /**
+     * What the page says of itself: the page it has finished rendering ({@code data-page-ready},
+     * null while one is on its way) and how many requests it has started and finished
+     * ({@code data-requests-started}, {@code data-requests-done}; null on a page that keeps no count).
+     */
+    record PageState(String ready, String started, String done) {
+        /** True when a page has rendered and every request it started has been answered and read. */
+        boolean idle() {
+            return ready != null && started != null && started.equals(done);
+        }
+    }
+
+    /** The page's state now. */
+    PageState pageState() {
+        List<?> state = (List<?>) js(PAGE_STATE);
+        return new PageState((String) state.get(0), (String) state.get(1), (String) state.get(2));
+    }
+
+    /**
+     * Waits until the page has rendered, every request it started is done (by its own count), and
+     * Chromium's logs show no request in flight and nothing new since the look before, which saw
+     * the same state: so a request the page started is counted even before the logs report it,
+     * and what the logs had still to deliver about it has arrived.
+     */
     void awaitQuiet() {
-        boolean[] quietBefore = {false};
+        PageState[] before = {null};
+        PageState[] now = {null};
         try {
-            await("the page's requests to finish", () -> {
-                boolean quiet = problems.quiet() && !Find.fold(text()).contains("Loading…");
-                boolean settled = quiet && quietBefore[0];
-                quietBefore[0] = quiet;
+            await("the page to be ready with no request in flight", () -> {
+                now[0] = pageState();
+                boolean logsQuiet = problems.quietSinceLastLook();
+                boolean settled = now[0].idle() && now[0].equals(before[0]) && logsQuiet;
+                before[0] = now[0].idle() ? now[0] : null;
                 return settled;
             });
         } catch (AssertionError e) {
-            throw new AssertionError("still waiting for " + problems.waiting() + ": " + e.getMessage(), e);
+            throw new AssertionError("the page's state was " + now[0] + " and the network log still waited for "
+                    + problems.waiting() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Waits until a console error or failed request the tests do not expect mentions {@code text}. */
+    void awaitProblem(String text) {
+        await("a console error or failed request mentioning '" + text + "'",
+                () -> problems.unexpected(List.of()).stream().anyMatch(line -> line.contains(text)));
     }
 
     /** Presses Tab and answers the element that has the focus then. */

@@ -20,7 +20,8 @@ import org.openqa.selenium.logging.Logs;
  * Content-Security-Policy refusals, {@code console.error}) from Chromium's browser log, and
  * failed requests (an answer of 400 or more, or a load that failed or was blocked) from its
  * performance log's {@code Network.*} events. It also tracks which requests are still in
- * flight, so a test can wait for the page to go quiet instead of sleeping.
+ * flight, and whether the logs brought anything new, so a test can wait for the page to go quiet
+ * instead of sleeping.
  */
 final class BrowserProblems {
     private final Logs logs;
@@ -42,16 +43,20 @@ final class BrowserProblems {
         this.logs = logs;
     }
 
-    /** Reads the browser's logs gathered since the last call. */
-    synchronized void drain() {
+    /** Reads the browser's logs gathered since the last call; answers how many entries they held. */
+    synchronized int drain() {
+        int read = 0;
         for (LogEntry entry : logs.get(LogType.BROWSER)) {
+            read++;
             if (entry.getLevel().intValue() >= Level.SEVERE.intValue()) {
                 consoleErrors.add(entry.getMessage());
             }
         }
         for (LogEntry entry : logs.get(LogType.PERFORMANCE)) {
+            read++;
             network(entry.getMessage());
         }
+        return read;
     }
 
     private void network(String raw) {
@@ -100,10 +105,9 @@ final class BrowserProblems {
         return inFlight.stream().map(id -> urls.getOrDefault(id, id)).toList();
     }
 
-    /** True when no request the page started is still waiting for its answer. */
-    synchronized boolean quiet() {
-        drain();
-        return inFlight.isEmpty();
+    /** True when the logs held nothing new since the last look and no request is waiting for its answer. */
+    synchronized boolean quietSinceLastLook() {
+        return drain() == 0 && inFlight.isEmpty();
     }
 
     /**
@@ -111,6 +115,14 @@ final class BrowserProblems {
      * naming it; forgets them all.
      */
     synchronized List<String> take(List<Expected> expected) {
+        List<String> problems = unexpected(expected);
+        consoleErrors.clear();
+        failures.clear();
+        return problems;
+    }
+
+    /** Every problem since the last {@link #take} that {@code expected} does not allow, each a line naming it. */
+    synchronized List<String> unexpected(List<Expected> expected) {
         drain();
         List<String> problems = new ArrayList<>();
         for (String line : consoleErrors) {
@@ -123,8 +135,6 @@ final class BrowserProblems {
                 problems.add(failure.toString());
             }
         }
-        consoleErrors.clear();
-        failures.clear();
         return problems;
     }
 }

@@ -69,8 +69,10 @@ class PagesBrowserIT {
         browser.link(page.link()).click();
         browser.heading(page.heading());
         browser.awaitQuiet();
+        assertThat(browser.pageState().ready()).as("the page that finished rendering").isEqualTo(page.path());
         assertThat(browser.driver().getCurrentUrl()).isEqualTo(ui.url("/ui/" + page.path()));
         assertThat(browser.driver().getTitle()).startsWith("Sluice");
+        // Only now, with the page rendered and its requests answered, can no alert mean none will come.
         assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).as("errors on " + page.heading()).isEmpty();
         assertThat(browser.link(page.link()).getAttribute("aria-current")).isEqualTo("page");
         assertThat(browser.js(CLIPPED_CHART_TEXT)).as("chart labels cut at the chart's edge on " + page.heading()).isEqualTo(List.of());
