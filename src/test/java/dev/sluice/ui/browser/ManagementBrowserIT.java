@@ -7,9 +7,6 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.WebElement;
 
@@ -20,38 +17,8 @@ import org.openqa.selenium.WebElement;
  * API's refusal of a bad weight showed at the Weight field; a team created on Teams is listed.
  */
 @BrowserTest
-class ManagementBrowserIT {
+class ManagementBrowserIT extends SignedInSuite {
     private static final Pattern VIRTUAL_KEY = Pattern.compile("sk-[A-Za-z0-9_-]{16,}");
-
-    private static UiGateway ui;
-    private static Browser browser;
-
-    @BeforeAll
-    static void start() {
-        ui = UiGateway.start();
-        browser = Browser.start();
-        ui.signIn(browser, UiGateway.MASTER, "Models");
-    }
-
-    @AfterAll
-    static void stop() {
-        try (UiGateway g = ui; Browser b = browser) {
-            // both closed, whichever started
-        }
-    }
-
-    @BeforeEach
-    void desktop() {
-        browser.wide();
-        browser.awaitQuiet();
-        browser.forgetProblems();
-    }
-
-    private static void go(String link) {
-        browser.link(link).click();
-        browser.heading(link);
-        browser.awaitQuiet();
-    }
 
     @Test
     void aKeyCreatedInTheUiIsFoundThroughTheApiAndItsSecretShownOnlyOnce() {

@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Eventually;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -21,37 +18,7 @@ import org.openqa.selenium.support.ui.Select;
  * Probe now shows each deployment's probe.
  */
 @BrowserTest
-class OperationsBrowserIT {
-    private static UiGateway ui;
-    private static Browser browser;
-
-    @BeforeAll
-    static void start() {
-        ui = UiGateway.start();
-        browser = Browser.start();
-        ui.signIn(browser, UiGateway.MASTER, "Models");
-    }
-
-    @AfterAll
-    static void stop() {
-        try (UiGateway g = ui; Browser b = browser) {
-            // both closed, whichever started
-        }
-    }
-
-    @BeforeEach
-    void desktop() {
-        browser.wide();
-        browser.awaitQuiet();
-        browser.forgetProblems();
-    }
-
-    private static void go(String link) {
-        browser.link(link).click();
-        browser.heading(link);
-        browser.awaitQuiet();
-    }
-
+class OperationsBrowserIT extends SignedInSuite {
     @Test
     void aFallbackEditedOnRouterSettingsIsWhatTheRouterUsesNext() {
         HttpResponse<String> before = ui.chat(UiGateway.MASTER, "flaky", "before the edit");

@@ -3,7 +3,6 @@ package dev.sluice.ui.browser;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -19,7 +18,7 @@ import org.openqa.selenium.interactions.Actions;
  * the pictures docs/ui.md shows.
  */
 @BrowserTest
-class PagesBrowserIT {
+class PagesBrowserIT extends UiBrowserSuite {
     /** A page: its address under /ui/, its link's name, its heading. */
     record Page(String path, String link, String heading) {}
 
@@ -46,23 +45,11 @@ class PagesBrowserIT {
             return cut;
             """;
 
-    private static UiGateway ui;
-    private static Browser browser;
-
     @BeforeAll
-    static void start() {
-        ui = UiGateway.start();
-        browser = Browser.start();
+    static void pictureTheSignInThenSignIn() {
         ui.signedOut(browser);
         Screenshots.take(browser, "sign-in");
         ui.signIn(browser, UiGateway.MASTER, "Models");
-    }
-
-    @AfterAll
-    static void stop() {
-        try (UiGateway g = ui; Browser b = browser) {
-            // both closed, whichever started
-        }
     }
 
     private static void visit(Page page) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Cookie;
@@ -17,24 +15,8 @@ import org.openqa.selenium.WebElement;
  * virtual key sees its own Usage and Logs only; the form works from the keyboard.
  */
 @BrowserTest
-class SignInBrowserIT {
+class SignInBrowserIT extends UiBrowserSuite {
     static final List<String> ADMIN_LINKS = List.of("Models", "Keys", "Teams", "Usage", "Logs", "Router settings", "Playground", "Health");
-
-    private static UiGateway ui;
-    private static Browser browser;
-
-    @BeforeAll
-    static void start() {
-        ui = UiGateway.start();
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        try (UiGateway g = ui; Browser b = browser) {
-            // both closed, whichever started
-        }
-    }
 
     @BeforeEach
     void signedOut() {

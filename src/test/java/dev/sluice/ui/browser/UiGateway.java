@@ -8,6 +8,7 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -50,6 +52,9 @@ final class UiGateway implements AutoCloseable {
         this.failing = failing;
         this.store = store;
         this.gateway = gateway;
+        // A fresh schema takes its migrations in the background once they outlast the start-up's
+        // wait (a loaded machine): the store answers 503 store_unavailable until they are done.
+        Eventually.until("the store's schema is applied", Duration.ofSeconds(60), () -> get("/team/list").statusCode() == 200);
         String team = json(post("/team/new", "{\"team_alias\": \"research\", \"max_budget\": 50, \"budget_duration\": \"30d\"}"))
                 .path("team_id").asText();
         this.readerKey = json(post("/key/generate", """
