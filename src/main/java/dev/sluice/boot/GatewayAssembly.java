@@ -5,6 +5,7 @@ import dev.sluice.responses.ResponseLimits;
 import dev.sluice.cache.CacheStore;
 import dev.sluice.cache.ResponseCache;
 import dev.sluice.config.CacheSettings;
+import dev.sluice.config.Deployment;
 import dev.sluice.state.redis.RedisResponseCache;
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
@@ -14,6 +15,7 @@ import dev.sluice.call.RecentCalls;
 import dev.sluice.callbacks.CallbackSetup;
 import dev.sluice.callbacks.Callbacks;
 import dev.sluice.call.Deadlines;
+import dev.sluice.call.KeyMask;
 import dev.sluice.call.RequestFactsReader;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
@@ -58,6 +60,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -91,7 +94,11 @@ final class GatewayAssembly {
         // Closed before the tracing: what the callbacks flush at shutdown may still describe spans.
         Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
                 options.random(), options.backoff()));
-        DeploymentFailures failures = new DeploymentFailures(time.clock());
+        ModelCatalog catalog = new BundledModelCatalog();
+        Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
+        DeploymentFailures failures = new DeploymentFailures(time.clock(),
+                (deployment, text) -> KeyMask.of(providers, deployment).text(text));
+        models.whenSwapped(served -> failures.keepOnly(served.stream().map(Deployment::id).collect(Collectors.toSet())));
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 failures, options.events());
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
@@ -104,11 +111,9 @@ final class GatewayAssembly {
         SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
-        ModelCatalog catalog = new BundledModelCatalog();
         Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
                 new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
         AccessControl access = accessControl(accounts, catalog, shared, metrics, models);
-        Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
         ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().allowedEnvVars(), providers, guardrails);
@@ -132,7 +137,7 @@ final class GatewayAssembly {
                 time.now().getEpochSecond(), catalog,
                 Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
                 config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings,
-                new LiveState(cooldowns, failures, recentCalls, providers));
+                new LiveState(cooldowns, failures, recentCalls));
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 new OpenConnections(config.general().edge().maxOpenConnections()),
                 new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));

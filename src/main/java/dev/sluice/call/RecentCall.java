@@ -115,7 +115,8 @@ public final class RecentCall {
             return new Attempt(group, tried.deployment().id(), null, 0, null);
         }
         Failure failure = tried.failure().get();
-        String message = KeyMask.of(providers, tried.deployment()).text(FailureText.of(failure, MESSAGE_CHARS));
+        // Masked whole, then cut: a key the cut went through would no longer be found.
+        String message = FailureText.cut(KeyMask.of(providers, tried.deployment()).text(FailureText.of(failure)), MESSAGE_CHARS);
         return new Attempt(group, tried.deployment().id(), failure.kind(), failure.status(), message);
     }
 

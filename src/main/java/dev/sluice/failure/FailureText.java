@@ -35,9 +35,12 @@ public final class FailureText {
         return "answered " + failed.status() + (cause.isBlank() ? "" : ": " + cause);
     }
 
-    /** What {@code failed} says, cut to {@code limit} characters (and the mark that says so). */
-    public static String of(Failure failed, int limit) {
-        String whole = of(failed);
+    /**
+     * {@code whole} cut to {@code limit} characters (and the mark that says so). Whoever
+     * masks a key in a message masks the whole message first: a key the cut went through
+     * would no longer be found, and its first part would be shown.
+     */
+    public static String cut(String whole, int limit) {
         return whole.length() <= limit ? whole : whole.substring(0, limit) + TRUNCATED;
     }
 }

@@ -233,7 +233,7 @@ final class AttemptLoop<T> {
         ModelGroup group = state.group;
         FailureClass kind = failure.kind();
         state.attempts.add(Tried.failed(deployment, failure));
-        router.events().attemptFailed(request.callId(), group.name(), deployment.id(), failure);
+        router.events().attemptFailed(request.callId(), group.name(), deployment, failure);
         router.cooldowns().recordFailure(group, deployment, failure);
         if (!kind.repeatsInPlace()) {
             state.refused.add(deployment.id());

@@ -1,15 +1,18 @@
 package dev.sluice.router;
 
+import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureText;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -18,11 +21,13 @@ import java.util.concurrent.ConcurrentMap;
  * the last {@link #KEPT} failed attempts of each, and why and until when it was last benched.
  * What {@code GET /model/state} shows beside each deployment's bench.
  *
- * <p>Memory stays bounded: at most {@link #KEPT} failures a deployment, each message cut to
- * {@link #MESSAGE_CHARS}, and one entry per deployment id that ever failed here. Messages are
- * kept as the upstream wrote them; whoever shows one masks the deployment's key in it, as it
- * knows the deployment. Events come from every event loop: each deployment's list is guarded
- * by its own lock, taken only on a failure.
+ * <p>A message is kept with the keys of the deployment that failed masked in it, masked when
+ * the failure is seen and before it is cut: a key the cut went through would no longer be
+ * found, and one that an update of the deployment has since replaced would no longer be
+ * known. Memory stays bounded: at most {@link #KEPT} failures a deployment, each message cut
+ * to {@link #MESSAGE_CHARS}, and one entry per deployment served; a deployment's entries go
+ * when the gateway stops serving it ({@link #keepOnly}). Events come from every
+ * event loop: each deployment's list is guarded by its own lock, taken only on a failure.
  */
 public final class DeploymentFailures implements RouterEvents {
     /** The failures kept per deployment. */
@@ -40,18 +45,27 @@ public final class DeploymentFailures implements RouterEvents {
     /** A deployment's last bench: the failure class that caused it, and when it ends. */
     public record Bench(FailureClass cause, Instant until) {}
 
+    /** Masks the keys a deployment was sent in what it answered. */
+    @FunctionalInterface
+    public interface KeyMasking {
+        String masked(Deployment deployment, String text);
+    }
+
     private final Clock clock;
+    private final KeyMasking masking;
     private final ConcurrentMap<String, Deque<Seen>> failures = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Bench> benches = new ConcurrentHashMap<>();
 
-    public DeploymentFailures(Clock clock) {
+    public DeploymentFailures(Clock clock, KeyMasking masking) {
         this.clock = clock;
+        this.masking = masking;
     }
 
     @Override
-    public void attemptFailed(String callId, String group, String deploymentId, Failure failure) {
-        Seen seen = new Seen(clock.instant(), failure.kind(), failure.status(), FailureText.of(failure, MESSAGE_CHARS));
-        Deque<Seen> kept = failures.computeIfAbsent(deploymentId, id -> new ArrayDeque<>(KEPT));
+    public void attemptFailed(String callId, String group, Deployment deployment, Failure failure) {
+        String message = FailureText.cut(masking.masked(deployment, FailureText.of(failure)), MESSAGE_CHARS);
+        Seen seen = new Seen(clock.instant(), failure.kind(), failure.status(), message);
+        Deque<Seen> kept = failures.computeIfAbsent(deployment.id(), id -> new ArrayDeque<>(KEPT));
         synchronized (kept) {
             if (kept.size() == KEPT) {
                 kept.removeFirst();
@@ -81,5 +95,27 @@ public final class DeploymentFailures implements RouterEvents {
     /** The deployment's last bench made here, if any (a bench another replica made is not known here). */
     public Optional<Bench> lastBench(String deploymentId) {
         return Optional.ofNullable(benches.get(deploymentId));
+    }
+
+    /**
+     * Why the deployment is benched until {@code benchedUntil} (the cooldown store's end,
+     * perhaps shared by another replica): the cause of the last bench made here when that
+     * bench ends then, to the millisecond (the precision Redis shares ends in); else none,
+     * as this replica does not know why another benched it.
+     */
+    public Optional<FailureClass> benchCause(String deploymentId, Instant benchedUntil) {
+        Instant shared = benchedUntil.truncatedTo(ChronoUnit.MILLIS);
+        return lastBench(deploymentId).filter(bench -> bench.until().truncatedTo(ChronoUnit.MILLIS).equals(shared))
+                .map(Bench::cause);
+    }
+
+    /**
+     * Forgets what was seen of every deployment but {@code served}, those the gateway serves
+     * now. Told on each change of the served set, it also drops what an attempt still running
+     * when its deployment was removed added after the change before.
+     */
+    public void keepOnly(Set<String> served) {
+        failures.keySet().retainAll(served);
+        benches.keySet().retainAll(served);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.router;
 
+import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import java.time.Instant;
@@ -36,6 +37,11 @@ final class FanOutEvents implements RouterEvents {
     @Override
     public void attemptFailed(String callId, String group, String deploymentId, Failure failure) {
         listeners.forEach(l -> l.attemptFailed(callId, group, deploymentId, failure));
+    }
+
+    @Override
+    public void attemptFailed(String callId, String group, Deployment deployment, Failure failure) {
+        listeners.forEach(l -> l.attemptFailed(callId, group, deployment, failure));
     }
 
     @Override

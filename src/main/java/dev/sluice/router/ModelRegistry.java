@@ -20,6 +20,8 @@ public final class ModelRegistry {
     private volatile ModelGroups current;
     /** Told of each deployment added or replaced through the model API on this gateway. */
     private volatile Consumer<Deployment> changed = d -> {};
+    /** Told of the deployments served after each change, whatever made it (the API, the store, a removal). */
+    private volatile Consumer<List<Deployment>> swapped = all -> {};
 
     public ModelRegistry(List<Deployment> configured) {
         this.configured = List.copyOf(configured);
@@ -59,6 +61,11 @@ public final class ModelRegistry {
     /** Tells {@code listener} of each deployment {@link #add added} or {@link #replace replaced} from now on. */
     public void whenChanged(Consumer<Deployment> listener) {
         changed = listener;
+    }
+
+    /** Tells {@code listener} of the deployments served after each change from now on. */
+    public void whenSwapped(Consumer<List<Deployment>> listener) {
+        swapped = listener;
     }
 
     /**
@@ -128,6 +135,7 @@ public final class ModelRegistry {
         added = List.copyOf(nextAdded);
         deployments = List.copyOf(all);
         current = ModelGroups.of(deployments);
+        swapped.accept(deployments);
     }
 
     private static int indexOf(List<Deployment> list, String id) {

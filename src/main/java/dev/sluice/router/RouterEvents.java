@@ -1,5 +1,6 @@
 package dev.sluice.router;
 
+import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 
@@ -37,6 +38,17 @@ public interface RouterEvents {
 
     /** An attempt failed; what follows (retry, failover, fallback or the answer) is reported next. */
     default void attemptFailed(String callId, String group, String deploymentId, Failure failure) {}
+
+    /**
+     * An attempt sent to {@code deployment} failed: the event above, told with the deployment
+     * as it was called, for a listener that needs more of it than its id (the keys it was
+     * sent, to mask them in a message it keeps, even after the deployment is updated). Tells
+     * the event above unless overridden. An attempt refused before any deployment was called
+     * is told only by the event above.
+     */
+    default void attemptFailed(String callId, String group, Deployment deployment, Failure failure) {
+        attemptFailed(callId, group, deployment.id(), failure);
+    }
 
     /** An attempt failed and the same deployment will be tried again after {@code delayMillis}. */
     default void retry(String callId, String group, String deploymentId, Failure failure, long delayMillis) {}

@@ -3,6 +3,7 @@ package dev.sluice.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.access.Caller;
 import dev.sluice.call.RecentCall;
 import dev.sluice.config.Deployment;
 import dev.sluice.http.Authenticator;
@@ -14,18 +15,21 @@ import io.vertx.core.http.HttpServerRequest;
 /**
  * The live data the admin UI reads: {@code GET /model/state}, each deployment's bench and
  * recent failures, and {@code GET /calls/recent}, this replica's last calls. The master key
- * sees everything; a virtual key sees the deployments of the groups it may use and its own
- * calls. Both read memory only and answer on the event loop.
+ * sees everything; a virtual key sees the deployments of the groups it may use, without their
+ * failures' messages (those come from every key's calls), and its own calls with theirs.
+ * Both read memory only and answer on the event loop.
  */
 record DataHandlers(EdgeServices gateway, LiveState live, Authenticator authenticator) {
 
     /** {@code GET /model/state}: {@code {"deployments": [...]}} as {@link DeploymentStateView} shows each. */
     void modelState(HttpServerRequest request) {
         authenticator.withCaller(request, caller -> {
+            // A virtual key sees shared deployments: their failures' messages may quote other keys' calls.
+            boolean withMessages = !(caller instanceof Caller.Keyed);
             ArrayNode deployments = JsonNodeFactory.instance.arrayNode();
             for (Deployment deployment : gateway.models().deployments()) {
                 if (gateway.access().mayUse(caller, deployment.modelName())) {
-                    deployments.add(DeploymentStateView.of(deployment, live));
+                    deployments.add(DeploymentStateView.of(deployment, live, withMessages));
                 }
             }
             ObjectNode body = JsonNodeFactory.instance.objectNode();

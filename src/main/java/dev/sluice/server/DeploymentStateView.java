@@ -3,7 +3,6 @@ package dev.sluice.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.call.KeyMask;
 import dev.sluice.call.ShownApiBase;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.LitellmParams;
@@ -21,12 +20,18 @@ import java.util.OptionalInt;
  *
  * <p>{@code state} is {@code benched} while its bench lasts (the cooldown store's end, shared
  * across replicas with Redis), {@code counting} while failures in the current minute count
- * toward a bench, else {@code routable}.
+ * toward a bench, else {@code routable}. {@code bench_reason} is known only for a bench this
+ * replica made.
  */
 final class DeploymentStateView {
     private DeploymentStateView() {}
 
-    static ObjectNode of(Deployment deployment, LiveState live) {
+    /**
+     * The deployment's view; {@code withMessages} false leaves each recent failure's
+     * {@code message} null: a virtual key reads a shared deployment's failures, whose
+     * messages come from other keys' calls and may quote what those sent.
+     */
+    static ObjectNode of(Deployment deployment, LiveState live, boolean withMessages) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         LitellmParams p = deployment.params();
         ObjectNode view = f.objectNode()
@@ -44,9 +49,9 @@ final class DeploymentStateView {
         view.put("state", state)
                 // In whole milliseconds, as Redis shares bench ends: every replica shows the same end.
                 .put("benched_until", benchedUntil.map(until -> until.truncatedTo(ChronoUnit.MILLIS).toString()).orElse(null))
-                .put("bench_reason", benchedUntil.flatMap(until -> live.failures().lastBench(deployment.id()))
-                        .map(bench -> bench.cause().wireName()).orElse(null));
-        KeyMask mask = KeyMask.of(live.providers(), deployment);
+                // Only when this replica made the bench in force: it does not know why another one benched it.
+                .put("bench_reason", benchedUntil.flatMap(until -> live.failures().benchCause(deployment.id(), until))
+                        .map(cause -> cause.wireName()).orElse(null));
         ArrayNode failures = view.putArray("recent_failures");
         for (DeploymentFailures.Seen seen : live.failures().recent(deployment.id())) {
             ObjectNode failure = failures.addObject()
@@ -57,7 +62,8 @@ final class DeploymentStateView {
             } else {
                 failure.putNull("status");
             }
-            failure.put("message", mask.text(seen.message()));
+            // Kept with the keys of the deployment that failed masked.
+            failure.put("message", withMessages ? seen.message() : null);
         }
         return view;
     }

@@ -1,7 +1,6 @@
 package dev.sluice.server;
 
 import dev.sluice.call.RecentCalls;
-import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
 import dev.sluice.router.DeploymentFailures;
 
@@ -10,8 +9,7 @@ import dev.sluice.router.DeploymentFailures;
  * of the running router and call path. All of it is thread-safe.
  *
  * @param cooldowns  each deployment's bench and failure counts, as the (possibly shared) cooldown store holds them
- * @param failures   each deployment's last failures seen by this replica, and why it was last benched
- * @param calls      this replica's last calls
- * @param providers  the provider adapters: a failure's message is shown with its deployment's key masked
+ * @param failures   each deployment's last failures seen by this replica (keys masked), and why it was last benched
+ * @param calls      this replica's last calls (failure messages kept with their deployment's keys masked)
  */
-public record LiveState(Cooldowns cooldowns, DeploymentFailures failures, RecentCalls calls, Providers providers) {}
+public record LiveState(Cooldowns cooldowns, DeploymentFailures failures, RecentCalls calls) {}

@@ -6,23 +6,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.json.Json;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code GET /model/state} and {@code GET /calls/recent} over HTTP, with upstreams that fail
  * for real: a rate-limited deployment benched with its end, reason and failures; a group
  * whose failures count toward a bench; a call that retried and fell back, with its attempts
- * and headers; the filters; and a virtual key that sees only its own.
+ * and headers; the filters; a virtual key that sees only its own, and not the text of a
+ * shared deployment's failures; and failure messages masked with the key the deployment
+ * failed with, whole before they are cut.
  */
 class DataRoutesTest {
     private static final String MASTER = "sk-1234";
@@ -63,6 +68,21 @@ class DataRoutesTest {
         List<String> ids = new ArrayList<>();
         calls.get("calls").forEach(call -> ids.add(call.get("call_id").asText()));
         return ids;
+    }
+
+    /**
+     * {@code /calls/recent} once it holds {@code count} calls: a call joins it when its answer
+     * has ended on the server, which may be just after the caller read the answer.
+     */
+    private static JsonNode recentCalls(TestGateway gateway, String key, int count) {
+        return Eventually.value(count + " recent calls", Duration.ofSeconds(10), () -> {
+            try {
+                JsonNode calls = get(gateway, "/calls/recent", key);
+                return calls.get("calls").size() == count ? Optional.of(calls) : Optional.empty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     private static String callId(HttpResponse<String> answer) {
@@ -124,7 +144,7 @@ class DataRoutesTest {
             assertThat(deployment(later, "limited").get("state").asText()).isEqualTo("routable");
             assertThat(deployment(later, "limited").get("recent_failures")).hasSize(1);
 
-            JsonNode calls = get(gateway, "/calls/recent", MASTER);
+            JsonNode calls = recentCalls(gateway, MASTER, 4);
             assertThat(ids(calls)).containsExactly(callId(unknown), callId(fellBack), callId(counted), callId(benched));
             JsonNode first = calls.get("calls").get(3);
             assertThat(first.get("model_group").asText()).isEqualTo("g");
@@ -200,6 +220,7 @@ class DataRoutesTest {
             HttpResponse<String> admin = gateway.post("/v1/chat/completions", Chat.body("g", "hi"), "Authorization", "Bearer " + MASTER);
             assertThat(admin.statusCode()).isEqualTo(200);
 
+            recentCalls(gateway, MASTER, 3);
             JsonNode seen = get(gateway, "/calls/recent", mine);
             assertThat(ids(seen)).containsExactly(callId(own));
             JsonNode call = seen.get("calls").get(0);
@@ -230,7 +251,7 @@ class DataRoutesTest {
             HttpResponse<String> second = gateway.post("/v1/chat/completions", Chat.body("g", "same"), "Authorization", "Bearer " + MASTER);
             assertThat(up.calls()).isEqualTo(1);
 
-            JsonNode calls = get(gateway, "/calls/recent", MASTER).get("calls");
+            JsonNode calls = recentCalls(gateway, MASTER, 2).get("calls");
             assertThat(calls.get(0).get("call_id").asText()).isEqualTo(callId(second));
             assertThat(calls.get(0).get("cache_hit").asBoolean()).isTrue();
             assertThat(calls.get(0).get("deployment_id").isNull()).isTrue();
@@ -243,6 +264,102 @@ class DataRoutesTest {
             assertThat(calls.get(1).get("headers").get("x-litellm-response-cost").asDouble())
                     .isEqualTo(calls.get(1).get("cost").asDouble());
         }
+    }
+
+    private static final String OLD_KEY = "sk-old-upstream-key-0001";
+    /** What of the old key would show if a cut went through it or it were not masked. */
+    private static final String OLD_KEY_START = OLD_KEY.substring(0, OLD_KEY.length() - 4);
+
+    /** Upstream error answers: the first quotes the key across the 500th character of its message, where messages are cut. */
+    private static ScriptedUpstream failingTwice() {
+        String late = "x".repeat(480 - "answered 500: ".length()) + OLD_KEY + " was refused";
+        return ScriptedUpstream.start("rotating",
+                Reply.body(500, "application/json", "{\"error\":{\"message\":\"" + late + "\"}}"),
+                Reply.body(500, "application/json", "{\"error\":{\"message\":\"bad key " + OLD_KEY + "\"}}"));
+    }
+
+    /** A gateway that served deployment {@code rotating} (group {@code r}, added through the API with the old key) two failed calls. */
+    private static TestGateway failedTwice(ScriptedUpstream other, ScriptedUpstream rotating) {
+        TestGateway gateway = TestGateway.start("""
+                model_list:
+                  - {model_name: other, litellm_params: {model: openai/o, api_base: %s}, model_info: {id: o}}
+                router_settings: {num_retries: 0}
+                general_settings: {master_key: %s}
+                """.formatted(other.baseUrl(), MASTER));
+        assertThat(admin(gateway, "/model/new", added(rotating)).statusCode()).isEqualTo(200);
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> failed = gateway.post("/v1/chat/completions", Chat.body("r", "hi"), "Authorization", "Bearer " + MASTER);
+            assertThat(failed.statusCode()).as(failed.body()).isEqualTo(500);
+        }
+        return gateway;
+    }
+
+    private static String added(ScriptedUpstream rotating) {
+        return """
+                {"model_name": "r", "litellm_params": {"model": "openai/r", "api_base": "%s", "api_key": "%s"},
+                 "model_info": {"id": "rotating"}}""".formatted(rotating.baseUrl(), OLD_KEY);
+    }
+
+    @Test
+    void aKeyAMessageQuotesAcrossWhereItIsCutIsMaskedWhole() throws Exception {
+        try (ScriptedUpstream other = ScriptedUpstream.start("other");
+                ScriptedUpstream rotating = failingTwice();
+                TestGateway gateway = failedTwice(other, rotating)) {
+            JsonNode calls = recentCalls(gateway, MASTER, 2);
+            assertThat(calls.toString()).doesNotContain(OLD_KEY_START);
+            assertThat(calls.get("calls").get(1).get("attempts").get(0).get("message").asText()).endsWith("****0001 was refused");
+            assertThat(deployment(get(gateway, "/model/state", MASTER), "rotating").get("recent_failures").toString())
+                    .doesNotContain(OLD_KEY_START).contains("****0001 was refused").contains("bad key ****0001");
+        }
+    }
+
+    @Test
+    void aFailureStaysMaskedWithTheKeyItFailedWithAfterTheKeyIsRotated() throws Exception {
+        try (ScriptedUpstream other = ScriptedUpstream.start("other");
+                ScriptedUpstream rotating = failingTwice();
+                TestGateway gateway = failedTwice(other, rotating)) {
+            HttpResponse<String> rotated = admin(gateway, "/model/update",
+                    "{\"model_info\": {\"id\": \"rotating\"}, \"litellm_params\": {\"api_key\": \"sk-new-upstream-key-0002\"}}");
+            assertThat(rotated.statusCode()).as(rotated.body()).isEqualTo(200);
+
+            JsonNode failures = deployment(get(gateway, "/model/state", MASTER), "rotating").get("recent_failures");
+            assertThat(failures).hasSize(2);
+            assertThat(failures.get(0).get("message").asText()).isEqualTo("answered 500: bad key ****0001");
+            assertThat(failures.toString()).doesNotContain(OLD_KEY_START);
+        }
+    }
+
+    @Test
+    void aVirtualKeySeesTheFailuresOfASharedDeploymentWithoutTheirMessages() throws Exception {
+        try (ScriptedUpstream other = ScriptedUpstream.start("other");
+                ScriptedUpstream rotating = failingTwice();
+                TestGateway gateway = failedTwice(other, rotating)) {
+            String reader = key(gateway, "{\"models\": [\"r\"]}");
+            JsonNode seen = deployment(get(gateway, "/model/state", reader), "rotating").get("recent_failures");
+            assertThat(seen).hasSize(2);
+            assertThat(seen.get(0).get("message").isNull()).as("text of another caller's call").isTrue();
+            assertThat(seen.get(0).get("failure_class").asText()).isEqualTo("server");
+            assertThat(seen.get(0).get("status").asInt()).isEqualTo(500);
+            assertThat(seen.get(0).get("at").asText()).isNotEmpty();
+            assertThat(deployment(get(gateway, "/model/state", MASTER), "rotating").get("recent_failures").get(0)
+                    .get("message").asText()).isEqualTo("answered 500: bad key ****0001");
+        }
+    }
+
+    @Test
+    void whatWasSeenOfARemovedDeploymentIsDroppedWithIt() throws Exception {
+        try (ScriptedUpstream other = ScriptedUpstream.start("other");
+                ScriptedUpstream rotating = failingTwice();
+                TestGateway gateway = failedTwice(other, rotating)) {
+            assertThat(admin(gateway, "/model/delete", "{\"id\": \"rotating\"}").statusCode()).isEqualTo(200);
+            assertThat(admin(gateway, "/model/new", added(rotating)).statusCode()).isEqualTo(200);
+
+            assertThat(deployment(get(gateway, "/model/state", MASTER), "rotating").get("recent_failures")).isEmpty();
+        }
+    }
+
+    private static HttpResponse<String> admin(TestGateway gateway, String path, String body) {
+        return gateway.post(path, body, "Authorization", "Bearer " + MASTER);
     }
 
     private static String key(TestGateway gateway, String body) throws IOException {
