@@ -194,8 +194,9 @@ final class CallRecording {
         if (failure != null) {
             Failure failed = failure.failure();
             int code = failed.status() > 0 ? failed.status() : status;
-            String said = FailureText.of(failed);
-            String message = failure.deployment().map(d -> KeyMask.of(services.providers(), d).text(said)).orElse(said);
+            // Masked before the quote of a body is cut: a key across the cut would no longer be found.
+            String message = failure.deployment().map(d -> FailureText.of(failed, KeyMask.of(services.providers(), d)::text))
+                    .orElseGet(() -> FailureText.of(failed));
             return new CallRecord.Error(message, LiteLlmErrors.className(failed.kind(), code), Integer.toString(code), provider);
         }
         if (status == CallEnd.CLIENT_CLOSED) {

@@ -116,7 +116,7 @@ public final class RecentCall {
         }
         Failure failure = tried.failure().get();
         // Masked whole, then cut: a key the cut went through would no longer be found.
-        String message = FailureText.cut(KeyMask.of(providers, tried.deployment()).text(FailureText.of(failure)), MESSAGE_CHARS);
+        String message = FailureText.cut(FailureText.of(failure, KeyMask.of(providers, tried.deployment())::text), MESSAGE_CHARS);
         return new Attempt(group, tried.deployment().id(), failure.kind(), failure.status(), message);
     }
 

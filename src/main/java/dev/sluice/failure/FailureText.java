@@ -3,6 +3,7 @@ package dev.sluice.failure;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.json.Json;
 import java.io.IOException;
+import java.util.function.UnaryOperator;
 
 /**
  * What a failed attempt says, in one line for a person: the upstream's own error message when
@@ -19,8 +20,17 @@ public final class FailureText {
 
     /** What {@code failed} says, whole. */
     public static String of(Failure failed) {
+        return of(failed, UnaryOperator.identity());
+    }
+
+    /**
+     * What {@code failed} says, with {@code mask} (which hides the deployment's keys) applied
+     * to what the upstream wrote before any of it is cut: a key across the cut would no
+     * longer be found, and its first part would be shown.
+     */
+    public static String of(Failure failed, UnaryOperator<String> mask) {
         if (!failed.answered()) {
-            return failed.cause();
+            return mask.apply(failed.cause());
         }
         String message = "";
         try {
@@ -28,10 +38,9 @@ public final class FailureText {
             JsonNode text = body.path("error").path("message").isTextual() ? body.path("error").path("message") : body.path("message");
             message = text.isTextual() ? text.textValue() : body.path("error").isTextual() ? body.path("error").textValue() : "";
         } catch (IOException notJson) {
-            String whole = failed.body().toString();
-            message = whole.length() > QUOTED_BODY_CHARS ? whole.substring(0, QUOTED_BODY_CHARS) + TRUNCATED : whole;
+            message = cut(mask.apply(failed.body().toString()), QUOTED_BODY_CHARS);
         }
-        String cause = message.isBlank() ? failed.cause() : message;
+        String cause = mask.apply(message.isBlank() ? failed.cause() : message);
         return "answered " + failed.status() + (cause.isBlank() ? "" : ": " + cause);
     }
 

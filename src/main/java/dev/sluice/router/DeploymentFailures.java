@@ -63,7 +63,7 @@ public final class DeploymentFailures implements RouterEvents {
 
     @Override
     public void attemptFailed(String callId, String group, Deployment deployment, Failure failure) {
-        String message = FailureText.cut(masking.masked(deployment, FailureText.of(failure)), MESSAGE_CHARS);
+        String message = FailureText.cut(FailureText.of(failure, text -> masking.masked(deployment, text)), MESSAGE_CHARS);
         Seen seen = new Seen(clock.instant(), failure.kind(), failure.status(), message);
         Deque<Seen> kept = failures.computeIfAbsent(deployment.id(), id -> new ArrayDeque<>(KEPT));
         synchronized (kept) {

@@ -36,6 +36,23 @@ class CallbacksTest {
     }
 
     @Test
+    void aKeyAnUpstreamQuotesWhereItsPlainTextBodyIsCutIsMaskedWholeInTheFailurePayload() throws Exception {
+        // A body that is not JSON is quoted up to its 1000th character; the key straddles that cut.
+        String body = "x".repeat(985) + "sk-upstream-key-0001 was refused";
+        try (Receiver receiver = Receiver.start();
+                ScriptedUpstream upstream = ScriptedUpstream.start("up", Reply.body(500, "text/plain", body));
+                TestGateway gateway = TestGateway.start(config(upstream.baseUrl(), "callbacks: [generic_api]"),
+                        Map.of("GENERIC_LOGGER_ENDPOINT", receiver.url("/logs")))) {
+            HttpResponse<String> failed = gateway.post("/v1/chat/completions", Chat.body("chat", "hi"), "x-litellm-call-id", "cut-1");
+            assertThat(failed.statusCode()).isEqualTo(500);
+
+            JsonNode failure = Eventually.value("the failed call's payload", WAIT, () -> receiver.payload("cut-1"));
+            assertThat(failure.path("error_str").asText()).startsWith("answered 500: xxx").doesNotContain("sk-upstream-key")
+                    .contains("****0001");
+        }
+    }
+
+    @Test
     void servedAndFailedCallsReachTheGenericApiReceiverAsStandardLoggingPayloads() throws Exception {
         try (Receiver receiver = Receiver.start();
                 ScriptedUpstream upstream = ScriptedUpstream.start("up", Reply.completion("hello there"), Reply.status(500));
