@@ -9,12 +9,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The management pages changing the gateway, each change checked through the API or the
  * upstreams: a key created on Keys exists for {@code /key/info} and its secret leaves the page
  * after its one showing; a deployment added on Models is served, on its own API key, after the
- * API's refusal of a bad weight showed at the Weight field; a team created on Teams is listed.
+ * API's refusal of a bad weight showed at the Weight field; a team created on Teams is listed, and a member added there has its role and budget changed.
  */
 @BrowserTest
 class ManagementBrowserIT extends SignedInSuite {
@@ -89,6 +90,25 @@ class ManagementBrowserIT extends SignedInSuite {
         browser.awaitText("made-in-the-ui-team");
         browser.awaitQuiet();
         assertThat(ui.get("/team/list").body()).contains("made-in-the-ui-team");
+        assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).isEmpty();
+
+        browser.button("Add member to made-in-the-ui-team").click();
+        browser.fill("User id", "ui-member");
+        browser.button("Add member").click();
+        browser.await("the member to be listed", () -> browser.count(Role.BUTTON, "Edit ui-member in made-in-the-ui-team") == 1);
+        browser.awaitQuiet();
+        browser.button("Edit ui-member in made-in-the-ui-team").click();
+        new Select(browser.field("Role")).selectByValue("admin");
+        browser.fill("Budget in team", "5");
+        browser.button("Save").click();
+        browser.await("the dialog to close", () -> browser.count(Role.BUTTON, "Save") == 0);
+        browser.awaitQuiet();
+        String teamId = UiGateway.json(ui.get("/team/list")).findParents("team_alias").stream()
+                .filter(team -> team.path("team_alias").asText().equals("made-in-the-ui-team"))
+                .findFirst().orElseThrow().path("team_id").asText();
+        JsonNode info = UiGateway.json(ui.get("/team/info?team_id=" + teamId)).path("team_info");
+        assertThat(info.path("members_with_roles").toString()).contains("\"user_id\":\"ui-member\"").contains("\"role\":\"admin\"");
+        assertThat(info.path("team_memberships").get(0).path("litellm_budget_table").path("max_budget").asDouble()).isEqualTo(5.0);
         assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).isEmpty();
         browser.assertNoProblems();
     }

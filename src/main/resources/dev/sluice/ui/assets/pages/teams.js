@@ -1,6 +1,6 @@
 // The Teams page: every team (/team/list) with its spend against its budget, its limits and
 // router settings, and its members from /team/info; creating, editing and deleting teams,
-// adding and removing members.
+// adding, editing and removing members.
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
@@ -94,7 +94,40 @@ function memberActions(page, team, member) {
       `Removed ${member.user_id} from ${teamName(team)}.`);
     if (done) await refreshAndFocus(page, `Add member to ${teamName(team)}`);
   });
-  return remove;
+  const edit = h('button', { type: 'button', 'aria-label': `Edit ${member.user_id} in ${teamName(team)}` }, 'Edit');
+  edit.addEventListener('click', () => editMemberForm(page, team, member, edit));
+  return h('div', { class: 'actions' }, edit, remove);
+}
+
+/** A member's role and budget in the team, changed through /team/member_update (only what changed is sent). */
+function editMemberForm(page, team, member, opener) {
+  const role = h('select', {}, h('option', { value: 'user' }, 'user'), h('option', { value: 'admin' }, 'admin'));
+  role.value = member.role === 'admin' ? 'admin' : 'user';
+  const table = member.membership && member.membership.litellm_budget_table;
+  const shownBudget = table && table.max_budget !== null && table.max_budget !== undefined ? String(table.max_budget) : '';
+  const budget = numberInput(shownBudget, true);
+  openForm({
+    title: `Edit ${member.user_id} in ${teamName(team)}`,
+    content: h('div', { class: 'grid' },
+      field('Role', role),
+      field('Budget in team', budget, 'Dollars; empty for none.')),
+    submitLabel: 'Save',
+    controls: { role, max_budget_in_team: budget },
+    opener,
+    submit: async () => {
+      const body = { team_id: team.team_id, user_id: member.user_id };
+      if (role.value !== (member.role === 'admin' ? 'admin' : 'user')) body.role = role.value;
+      if (budget.value.trim() !== shownBudget) body.max_budget_in_team = number(budget);
+      if (Object.keys(body).length === 2) {
+        replace(page.status, notice('Nothing changed.'));
+        return null;
+      }
+      await api.post('/team/member_update', body);
+      replace(page.status, notice(`Saved ${member.user_id} in ${teamName(team)}.`));
+      await refreshAndFocus(page);
+      return null;
+    },
+  });
 }
 
 function addMemberForm(page, team, opener) {
