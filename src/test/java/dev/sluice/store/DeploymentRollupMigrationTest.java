@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
+import dev.sluice.testing.TestDatabases;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /**
  * Migration 14 rolls up, by UTC day, deployment and model group, the rows {@code
@@ -43,21 +44,23 @@ class DeploymentRollupMigrationTest {
                         Tuple.tuple(first, SpendDimension.deploymentGroup("g-east", "h"), 1L, 1L, StoreFixtures.dollars("0.125")));
     }
 
-    @StoreTest
-    void callsTheEmbeddedStoreLoggedInBlocksAreNotRolledUpByDeployment(TestDatabase store) {
-        Assumptions.assumeTrue(store.engine() == Engine.H2, "only the embedded store logs calls in blocks");
-        Database database = store.connect();
-        database.migrate("13");
-        Instant started = Instant.parse("2025-03-01T12:00:00Z");
-        database.withConnection("log a block at schema version 13", connection -> {
-            SpendBlocks.write(connection, List.of(SpendRow.builder("a", "g", started).deploymentId("g-east")
-                    .cost(new BigDecimal("0.5")).status(200).build()));
-            return null;
-        });
+    /** Only the embedded store logs calls in blocks. */
+    @Test
+    void callsTheEmbeddedStoreLoggedInBlocksAreNotRolledUpByDeployment() {
+        try (TestDatabase store = TestDatabases.h2()) {
+            Database database = store.connect();
+            database.migrate("13");
+            Instant started = Instant.parse("2025-03-01T12:00:00Z");
+            database.withConnection("log a block at schema version 13", connection -> {
+                SpendBlocks.write(connection, List.of(SpendRow.builder("a", "g", started).deploymentId("g-east")
+                        .cost(new BigDecimal("0.5")).status(200).build()));
+                return null;
+            });
 
-        database.migrate();
+            database.migrate();
 
-        LocalDate day = LocalDate.of(2025, 3, 1);
-        assertThat(new DailySpendRepository(database).between(SpendDimension.DEPLOYMENT_GROUP, day, day)).isEmpty();
+            LocalDate day = LocalDate.of(2025, 3, 1);
+            assertThat(new DailySpendRepository(database).between(SpendDimension.DEPLOYMENT_GROUP, day, day)).isEmpty();
+        }
     }
 }
