@@ -236,3 +236,23 @@ export function limitsText(entity) {
   }
   return parts.length ? parts.join(' · ') : 'None';
 }
+
+/**
+ * Reloads a page's list after a change (`page.refresh()`, the list in `page.listed`, messages in
+ * `page.status`); focus goes to the first button labelled one of `focusNames` in the new list.
+ */
+export async function refreshAfterChange(page, ...focusNames) {
+  try {
+    await page.refresh();
+  } catch (e) {
+    page.status.append(alertBox(`The list could not be reloaded: ${e.message}`));
+    return;
+  }
+  for (const name of focusNames) {
+    const button = [...page.listed.querySelectorAll('button')].find(b => b.getAttribute('aria-label') === name);
+    if (button) {
+      button.focus();
+      return;
+    }
+  }
+}

@@ -4,7 +4,8 @@
 
 import { api } from '../api.js';
 import { h, field, alertBox, notice, table, replace, when, heading } from '../dom.js';
-import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText }
+import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+  refreshAfterChange }
   from './forms.js';
 
 const PAGE_SIZE = 50;
@@ -114,23 +115,6 @@ function actions(page, key) {
     }
   });
   return h('div', { class: 'actions' }, edit, block, remove);
-}
-
-/** Reloads the list after a change; focus goes to the button named `focusName` (or its pair) in the new list. */
-async function refreshAfterChange(page, ...focusNames) {
-  try {
-    await page.refresh();
-  } catch (e) {
-    page.status.append(alertBox(`The list could not be reloaded: ${e.message}`));
-    return;
-  }
-  for (const name of focusNames) {
-    const button = [...page.listed.querySelectorAll('button')].find(b => b.getAttribute('aria-label') === name);
-    if (button) {
-      button.focus();
-      return;
-    }
-  }
 }
 
 function teamSelect(page, current) {

@@ -7,7 +7,7 @@
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, num, heading } from '../dom.js';
-import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, withoutNulls } from './forms.js';
+import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, withoutNulls, refreshAfterChange } from './forms.js';
 
 export async function render(main, ctx) {
   ctx.setTitle('Models');
@@ -195,7 +195,7 @@ function editDeployment(page, deployment, state, opener) {
       const ignored = answer && answer.ignored_keys && answer.ignored_keys.length
         ? ` Read but not acted on: ${answer.ignored_keys.join(', ')}.` : '';
       replace(page.status, notice(`${deployment ? 'Saved' : 'Added'} deployment ${answer.model_id} of ${answer.model_name}.${ignored}`));
-      await refreshShowingErrors(page);
+      await refreshAfterChange(page);
       return null;
     },
   });
@@ -234,16 +234,8 @@ async function deleteDeployment(page, deployment, button) {
   if (!confirmed) return;
   const done = await whileBusy(button, page.status, () => api.post('/model/delete', { id }), `Deleted deployment ${id}.`);
   if (done) {
-    await refreshShowingErrors(page);
+    await refreshAfterChange(page);
     page.add.focus();
   }
 }
 
-/** Refreshes after a change; a failed reload is shown, not thrown (the change itself succeeded). */
-async function refreshShowingErrors(page) {
-  try {
-    await page.refresh();
-  } catch (e) {
-    page.status.append(alertBox(`The list could not be reloaded: ${e.message}`));
-  }
-}

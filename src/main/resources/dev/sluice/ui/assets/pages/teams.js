@@ -4,7 +4,8 @@
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
-import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText }
+import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+  refreshAfterChange }
   from './forms.js';
 import { routerFields, routerSettings, routerChanged, routerSummary } from './team-routing.js';
 
@@ -92,7 +93,7 @@ function memberActions(page, team, member) {
     const done = await whileBusy(remove, page.status,
       () => api.post('/team/member_delete', { team_id: team.team_id, user_id: member.user_id }),
       `Removed ${member.user_id} from ${teamName(team)}.`);
-    if (done) await refreshAndFocus(page, `Add member to ${teamName(team)}`);
+    if (done) await refreshAfterChange(page, `Add member to ${teamName(team)}`);
   });
   const edit = h('button', { type: 'button', 'aria-label': `Edit ${member.user_id} in ${teamName(team)}` }, 'Edit');
   edit.addEventListener('click', () => editMemberForm(page, team, member, edit));
@@ -124,7 +125,7 @@ function editMemberForm(page, team, member, opener) {
       }
       await api.post('/team/member_update', body);
       replace(page.status, notice(`Saved ${member.user_id} in ${teamName(team)}.`));
-      await refreshAndFocus(page);
+      await refreshAfterChange(page);
       return null;
     },
   });
@@ -148,7 +149,7 @@ function addMemberForm(page, team, opener) {
         max_budget_in_team: number(budget) });
       await api.post('/team/member_add', body);
       replace(page.status, notice(`Added ${text(userId)} to ${teamName(team)} as ${role.value}.`));
-      await refreshAndFocus(page);
+      await refreshAfterChange(page);
       return null;
     },
   });
@@ -165,22 +166,8 @@ async function deleteTeam(page, team, keyCount, buttons) {
   if (!confirmed) return;
   const done = await whileBusy(buttons, page.status, () => api.post('/team/delete', { team_ids: [team.team_id] }), `Deleted team ${name}.`);
   if (done) {
-    await refreshAndFocus(page);
+    await refreshAfterChange(page);
     page.create.focus();
-  }
-}
-
-/** Reloads the teams after a change; a failed reload is shown. Focus goes to the button named `focusName`. */
-async function refreshAndFocus(page, focusName) {
-  try {
-    await page.refresh();
-  } catch (e) {
-    page.status.append(alertBox(`The list could not be reloaded: ${e.message}`));
-    return;
-  }
-  if (focusName) {
-    const button = [...page.listed.querySelectorAll('button')].find(b => b.getAttribute('aria-label') === focusName);
-    if (button) button.focus();
   }
 }
 
@@ -238,7 +225,7 @@ function editTeam(page, team, opener) {
         const created = await api.post('/team/new', body);
         replace(page.status, notice(`Created team ${teamName(created)}.`));
       }
-      await refreshAndFocus(page);
+      await refreshAfterChange(page);
       return null;
     },
   });
