@@ -47,9 +47,9 @@ public record ModelInfo(
 
     public ModelInfo {
         accessGroups = List.copyOf(accessGroups);
-        Map<String, JsonNode> copied = new LinkedHashMap<>();
-        written.forEach((field, value) -> copied.put(field, value.deepCopy()));
-        written = Collections.unmodifiableMap(copied);
+        // The nodes are copied out of the config's tree once, where they are read
+        // (ModelInfoParser); a copy made from another ModelInfo shares them.
+        written = Collections.unmodifiableMap(new LinkedHashMap<>(written));
     }
 
     /** The same model info with {@code model} as its {@code base_model}. */

@@ -40,10 +40,13 @@ final class ModelInfoParser {
         return parsed;
     }
 
-    /** Every field as written, for {@code /model/info}; an {@code os.environ/NAME} stays as written, never resolved. */
+    /**
+     * Every field as written, for {@code /model/info}, copied out of the config's tree; an
+     * {@code os.environ/NAME} stays as written, never resolved.
+     */
     private static Map<String, JsonNode> written(ConfigNode node) {
         Map<String, JsonNode> written = new LinkedHashMap<>();
-        node.entries().forEach(entry -> written.put(entry.getKey(), entry.getValue().value()));
+        node.entries().forEach(entry -> written.put(entry.getKey(), entry.getValue().value().deepCopy()));
         return written;
     }
 

@@ -179,10 +179,6 @@ final class RouterSettingsParser {
     }
 
     /**
-     * {@code model_group_alias}: each alias to a group name, or to {@code {model, hidden}}.
-     * Whether the group exists is not checked: a group may be added later through the model API.
-     */
-    /**
      * The names a fallback may target: the groups, and the {@code model_group_alias} names,
      * which a fallback is resolved through as a request's model is. None when groups are not checked.
      */
@@ -197,6 +193,10 @@ final class RouterSettingsParser {
         return names;
     }
 
+    /**
+     * {@code model_group_alias}: each alias to a group name, or to {@code {model, hidden}}.
+     * Whether the group exists is not checked: a group may be added later through the model API.
+     */
     private Optional<Map<String, GroupAlias>> groupAliases(ConfigNode node) {
         if (node.isAbsent()) {
             return Optional.empty();

@@ -1,7 +1,6 @@
 package dev.sluice.config;
 
 import java.util.OptionalDouble;
-import java.util.stream.Stream;
 
 /**
  * A deployment's prices of calls not billed by the token, in US dollars, as LiteLLM's
@@ -21,9 +20,9 @@ public record UnitPrices(OptionalDouble outputCostPerImage, OptionalDouble input
     public static final UnitPrices NONE = new UnitPrices(OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
             OptionalDouble.empty(), OptionalDouble.empty());
 
-    /** Whether any of them is written. */
+    /** Whether any of them is written. Asked on every priced call, so it builds nothing. */
     public boolean any() {
-        return Stream.of(outputCostPerImage, inputCostPerPixel, inputCostPerCharacter, inputCostPerSecond, inputCostPerQuery)
-                .anyMatch(OptionalDouble::isPresent);
+        return outputCostPerImage.isPresent() || inputCostPerPixel.isPresent() || inputCostPerCharacter.isPresent()
+                || inputCostPerSecond.isPresent() || inputCostPerQuery.isPresent();
     }
 }

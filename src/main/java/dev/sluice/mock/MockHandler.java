@@ -44,7 +44,7 @@ final class MockHandler implements Handler<HttpServerRequest> {
         this.replies = new MockReplies(options.name(), clock);
         this.streamEvents = new MockStreamEvents(replies);
         this.responses = new MockResponsesApi(clock, errors, replies);
-        this.media = new MockMediaApi(vertx, options, ledger, errors, new MockMediaReplies(options, clock));
+        this.media = new MockMediaApi(vertx, options, ledger, errors, faults, new MockMediaReplies(options, clock, errors));
     }
 
     @Override

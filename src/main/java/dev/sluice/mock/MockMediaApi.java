@@ -27,12 +27,12 @@ final class MockMediaApi {
     private final MockFaults faults;
     private final MockMediaReplies replies;
 
-    MockMediaApi(Vertx vertx, MockOptions options, MockLedger ledger, MockErrors errors, MockMediaReplies replies) {
+    MockMediaApi(Vertx vertx, MockOptions options, MockLedger ledger, MockErrors errors, MockFaults faults, MockMediaReplies replies) {
         this.vertx = vertx;
         this.options = options;
         this.ledger = ledger;
         this.errors = errors;
-        this.faults = new MockFaults(options, errors);
+        this.faults = faults;
         this.replies = replies;
     }
 

@@ -50,10 +50,10 @@ final class MockMediaReplies {
     private final AtomicLong ids = new AtomicLong();
     private final MockErrors errors;
 
-    MockMediaReplies(MockOptions options, Clock clock) {
+    MockMediaReplies(MockOptions options, Clock clock, MockErrors errors) {
         this.options = options;
         this.clock = clock;
-        this.errors = new MockErrors(options);
+        this.errors = errors;
     }
 
     /** The text a call's checks read (the trigger word, the prompt's size). */

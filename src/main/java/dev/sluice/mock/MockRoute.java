@@ -21,11 +21,6 @@ record MockRoute(Kind kind, String deployment) {
         boolean isModelCall() {
             return this != MODELS && this != ROOT && this != UNKNOWN;
         }
-
-        /** One of the image, audio, moderation and rerank calls {@link MockMediaApi} answers. */
-        boolean isMedia() {
-            return isModelCall() && this != CHAT && this != COMPLETION && this != EMBEDDING && this != RESPONSES;
-        }
     }
 
     private static final String AZURE_PREFIX = "/openai/deployments/";
