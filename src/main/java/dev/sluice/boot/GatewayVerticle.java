@@ -9,7 +9,6 @@ import dev.sluice.admin.RouterSettingsHandlers;
 import dev.sluice.admin.SpendApi;
 import dev.sluice.admin.SpendHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
-import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.http.Authenticator;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.ui.CookieSessions;
@@ -95,7 +94,7 @@ final class GatewayVerticle extends VerticleBase {
                 accountApi.map(api -> OwnerHandlers.of(vertx, api)),
 
                 accountApi.flatMap(api -> gateway.accounts().map(accounts -> new SpendHandlers(vertx, new SpendApi(api,
-                        accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(new BundledModelCatalog()))))),
+                        accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(gateway.edge().catalog()))))),
                 Optional.of(ui(seal, authenticator)));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator),

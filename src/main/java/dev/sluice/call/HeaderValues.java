@@ -1,7 +1,6 @@
 package dev.sluice.call;
 
 import dev.sluice.config.RouterSettings;
-import dev.sluice.http.SluiceVersion;
 import dev.sluice.spend.PythonFloats;
 import java.time.Duration;
 import java.util.Map;
@@ -16,8 +15,6 @@ import java.util.function.Supplier;
  * thread. A caller who sends a new timeout on every call cannot grow them past {@link #MOST_KEPT}.
  */
 final class HeaderValues {
-    /** The version {@code x-litellm-version} names: Sluice's own ({@link SluiceVersion}). */
-    static final String VERSION = SluiceVersion.CURRENT;
     static final int MOST_KEPT = 256;
 
     private final Supplier<RouterSettings> settings;
@@ -38,7 +35,6 @@ final class HeaderValues {
         return kept(shownBases, apiBase, ShownApiBase::of);
     }
 
-    /** A duration in seconds, as Python prints a float: {@code 600.0}, {@code 0.001}. */
     /**
      * {@code micros} as milliseconds the way Python prints a float rounded to three places
      * ({@code 12.345}, {@code 12.3}, {@code 12.0}), without the exact decimal arithmetic a
@@ -66,6 +62,7 @@ final class HeaderValues {
         return text.toString();
     }
 
+    /** A duration in seconds, as Python prints a float: {@code 600.0}, {@code 0.001}. */
     String seconds(Duration duration) {
         return kept(seconds, duration, d -> PythonFloats.repr(d.toNanos() / 1e9));
     }

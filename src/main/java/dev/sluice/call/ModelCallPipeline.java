@@ -13,6 +13,7 @@ import dev.sluice.http.Drain;
 import dev.sluice.http.Hops;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
+import dev.sluice.http.SluiceVersion;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.router.CallerOverrides;
@@ -126,7 +127,7 @@ public final class ModelCallPipeline {
         String callId = request.response().headers().get(CallIds.HEADER);
         RoutedHeaders headers = new RoutedHeaders(services.nanoTime(), headerValues,
                 overhead -> services.metrics().overhead(codec.name(), overhead));
-        request.response().putHeader(RoutedHeaders.VERSION, HeaderValues.VERSION);
+        request.response().putHeader(RoutedHeaders.VERSION, SluiceVersion.CURRENT);
         ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId),
                 new RecentCall(callId, services.clock().millis(), services.nanoTime().getAsLong()));
         if (services.callbacks().enabled()) {

@@ -21,10 +21,6 @@ public final class Authenticator {
     private final AccessControl access;
     private final SessionCredentials sessions;
 
-    public Authenticator(Vertx vertx, AccessControl access) {
-        this(vertx, access, SessionCredentials.NONE);
-    }
-
     public Authenticator(Vertx vertx, AccessControl access, SessionCredentials sessions) {
         this.vertx = vertx;
         this.access = access;

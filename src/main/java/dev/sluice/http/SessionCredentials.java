@@ -8,9 +8,6 @@ import io.vertx.core.http.HttpServerRequest;
  */
 @FunctionalInterface
 public interface SessionCredentials {
-    /** No sessions: a request without a key header presents none. */
-    SessionCredentials NONE = request -> null;
-
     /**
      * The key the request's session presents, or null when it carries no session. Throws an
      * {@link dev.sluice.api.ApiError} for a session that is no good (expired, tampered with)

@@ -85,11 +85,6 @@ public final class ModelGroups {
         return List.copyOf(byName.keySet());
     }
 
-    /** The wildcard patterns served, most specific first. */
-    public List<WildcardPattern> wildcards() {
-        return wildcards;
-    }
-
     /**
      * Each {@code model_info.access_groups} name to the groups whose deployments list it, in
      * config order; a group is in an access group when any of its deployments lists it.

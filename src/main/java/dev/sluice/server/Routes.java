@@ -33,13 +33,7 @@ public final class Routes implements Handler<HttpServerRequest> {
     /** The admin APIs; each is empty without a store, and its routes then say what they need. */
     public record Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
             Optional<RouterSettingsHandlers> settings, Optional<OwnerHandlers> owners, Optional<SpendHandlers> spend,
-            Optional<UiEndpoints> ui) {
-        /** The admin APIs without the user, team member, organization and customer APIs, the spend reports and the UI. */
-        public Admin(Optional<ModelAdminHandlers> models, Optional<KeyAdminHandlers> keys, Optional<TeamAdminHandlers> teams,
-                Optional<RouterSettingsHandlers> settings) {
-            this(models, keys, teams, settings, Optional.empty(), Optional.empty(), Optional.empty());
-        }
-    }
+            Optional<UiEndpoints> ui) {}
 
     /** A route's method, or null for a route that checks the method itself. */
     record Route(HttpMethod method, Handler<HttpServerRequest> handler) {}
