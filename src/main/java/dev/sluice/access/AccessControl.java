@@ -29,8 +29,6 @@ import dev.sluice.store.StoreException;
 import dev.sluice.store.VirtualKey;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import dev.sluice.limits.BudgetDuration;
-import dev.sluice.spend.StoredSpend;
 import dev.sluice.store.Customer;
 import io.vertx.core.Vertx;
 import java.security.MessageDigest;
@@ -251,8 +249,6 @@ public final class AccessControl {
             String blocked = "User blocked from making LLM API Calls. User=" + customer.get().userId();
             return Future.failedFuture(new ApiError(400, "invalid_request_error", blocked, null, "400"));
         }
-        customer.ifPresent(c -> counters.raiseTo(new Scope.EndUser(c.userId()), new StoredSpend(c.spend().doubleValue(),
-                c.budgetDuration().map(d -> BudgetDuration.parse("budget_duration", d)), c.budgetResetAt())));
         if (!(caller instanceof Caller.Keyed keyed)) {
             List<Budget> applying = callerBudgets.of(customer);
             if (applying.isEmpty()) {

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.AsyncCacheLoader;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.settings.TeamRouting;
+import dev.sluice.store.Customer;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.OrganizationRepository;
 import dev.sluice.store.UserRepository;
@@ -134,10 +135,15 @@ public final class KeyDirectory {
         this(Source.of(keys, teams), ttl, nanoTime, onRead, KeyDirectory::onVirtualThread);
     }
 
-    /** Keys read from {@code store} with their teams, users and organizations. */
-    public static KeyDirectory of(Accounts store, Duration ttl, LongSupplier nanoTime, Consumer<Found> onRead) {
-        KeyDirectory keys = new KeyDirectory(Source.of(store), ttl, nanoTime, onRead, KeyDirectory::onVirtualThread);
-        keys.customers = new CustomerDirectory(store.customers(), ttl, nanoTime, customer -> { });
+    /**
+     * Keys read from {@code store} with their teams, users and organizations, and the customers
+     * calls name; {@code onKeyRead} and {@code onCustomerRead} are told of each one read (to seed
+     * its spend counters), on the reading thread.
+     */
+    public static KeyDirectory of(Accounts store, Duration ttl, LongSupplier nanoTime, Consumer<Found> onKeyRead,
+            Consumer<Customer> onCustomerRead) {
+        KeyDirectory keys = new KeyDirectory(Source.of(store), ttl, nanoTime, onKeyRead, KeyDirectory::onVirtualThread);
+        keys.customers = new CustomerDirectory(store.customers(), ttl, nanoTime, onCustomerRead);
         return keys;
     }
 

@@ -199,8 +199,10 @@ final class GatewayAssembly {
     private AccessControl accessControl(Optional<Accounts> accounts, ModelCatalog catalog, SharedState shared,
             GatewayMetrics metrics, ModelRegistry models) {
         SpendCounters counters = new SpendCounters(time.clock());
-        Optional<KeyDirectory> directory = accounts.map(store -> KeyDirectory.of(store,
-                KeyDirectory.DEFAULT_TTL, time.ticker(), new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock())));
+        Optional<KeyDirectory> directory = accounts.map(store -> {
+            SpendSeeds seeds = new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock());
+            return KeyDirectory.of(store, KeyDirectory.DEFAULT_TTL, time.ticker(), seeds, seeds::customer);
+        });
         directory.ifPresent(keys -> metrics.counterOf("sluice_key_store_reads_total",
                 "Keys read from the database (first reads and refreshes of the key cache).", () -> (double) keys.storeReads()));
         SpendRecorder spend = new MeteredSpend(accounts.map(Accounts::spend).orElse(SpendRecorder.NONE), metrics);
