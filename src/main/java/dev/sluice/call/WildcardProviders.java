@@ -4,6 +4,7 @@ import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.ModelGroup;
+import dev.sluice.router.WildcardPattern;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,9 @@ final class WildcardProviders {
     private WildcardProviders() {}
 
     static Optional<ApiError> refusal(String asked, ModelGroup group) {
+        if (!WildcardPattern.isPattern(group.name())) {
+            return Optional.empty(); // a named group's deployments were checked when they were loaded or added
+        }
         for (Deployment deployment : group.deployments()) {
             String provider = deployment.params().provider();
             if (!Providers.knownPrefixes().contains(provider)) {

@@ -46,17 +46,18 @@ final class DeploymentChooser {
      */
     Choice first(GroupState state) {
         List<Deployment> healthy = new ArrayList<>();
-        List<Deployment> callable = new ArrayList<>();
+        int uncallable = 0;
         for (Deployment d : state.candidates) {
             if (!router.cooldowns().isBenched(d)) {
                 healthy.add(d);
-                if (d.params().unsetVariables().isEmpty()) {
-                    callable.add(d);
+                if (!d.params().unsetVariables().isEmpty()) {
+                    uncallable++;
                 }
             }
         }
-        if (!callable.isEmpty()) {
-            return choose(callable);
+        if (uncallable > 0 && uncallable < healthy.size()) {
+            // Almost never: only a config naming unset variables pays for a second list.
+            return choose(healthy.stream().filter(d -> d.params().unsetVariables().isEmpty()).toList());
         }
         if (!healthy.isEmpty()) {
             return choose(healthy);
