@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.store.Organization;
 import dev.sluice.store.User;
 import dev.sluice.api.ApiError;
@@ -25,6 +27,11 @@ import java.util.stream.Collectors;
  */
 final class ModelAccess {
     static final String ALL_PROXY_MODELS = "all-proxy-models";
+    /**
+     * The wildcard entries of keys', teams' and owners' model lists, compiled once each: they
+     * are read on every call. Bounded, as the lists are written through the admin API.
+     */
+    private static final Cache<String, WildcardPattern> PATTERNS = Caffeine.newBuilder().maximumSize(4_096).build();
     static final String ALL_TEAM_MODELS = "all-team-models";
 
     private ModelAccess() {}
@@ -66,7 +73,7 @@ final class ModelAccess {
     private static boolean grants(List<String> models, String name, Map<String, List<String>> accessGroups) {
         for (String entry : models) {
             if (entry.equals(name)
-                    || WildcardPattern.isPattern(entry) && WildcardPattern.of(entry).matches(name)
+                    || WildcardPattern.isPattern(entry) && PATTERNS.get(entry, WildcardPattern::of).matches(name)
                     || accessGroups.getOrDefault(entry, List.of()).contains(name)) {
                 return true;
             }
