@@ -154,11 +154,13 @@ class TeamModelAliasesTest {
                 assertThat(call(a, key, "gpt-4").statusCode()).isEqualTo(200);
                 assertThat(askedFor(upstream)).isEqualTo("gpt-4.1");
 
-                // Within its key cache time B still serves what it read; past it, it reads the team again.
-                bTicker.advance(KeyDirectory.DEFAULT_TTL.minusMillis(1));
+                // Within its key cache time (B's ticker runs with real time, and far less than the
+                // lifetime has passed since B's read) B still serves what it read; past it, it reads
+                // the team again. Moving B's ticker close to the lifetime here would not test "within":
+                // the real time the calls above took would already put the entry past it.
                 assertThat(call(b, key, "gpt-4").statusCode()).isEqualTo(200);
                 assertThat(askedFor(upstream)).isEqualTo("gpt-mini");
-                bTicker.advance(Duration.ofMillis(2));
+                bTicker.advance(KeyDirectory.DEFAULT_TTL);
                 Eventually.until("B serves the team's new alias", Duration.ofSeconds(10), () -> {
                     assertThat(call(b, key, "gpt-4").statusCode()).isEqualTo(200);
                     return askedFor(upstream).equals("gpt-4.1");
