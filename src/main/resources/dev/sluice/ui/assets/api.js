@@ -33,7 +33,8 @@ export function headers(extra) {
   return all;
 }
 
-async function failure(response) {
+/** The ApiFailure a refused response stands for, read from its OpenAI error body when it has one. */
+export async function failureOf(response) {
   let error = {};
   try {
     const body = await response.json();
@@ -53,7 +54,7 @@ export async function request(method, path, { params, body } = {}) {
     init.headers['Content-Type'] = 'application/json';
   }
   const response = await fetch(path + query(params), init);
-  if (!response.ok) throw await failure(response);
+  if (!response.ok) throw await failureOf(response);
   const text = await response.text();
   return text ? JSON.parse(text) : null;
 }

@@ -122,3 +122,8 @@ export function num(value) {
 export function heading(text) {
   return h('h1', { tabindex: '-1', class: 'page-title' }, text);
 }
+
+/** "a, b, ,c" as ["a", "b", "c"]: a comma separated list, blanks left out. */
+export function commaList(text) {
+  return text.split(',').map(v => v.trim()).filter(Boolean);
+}

@@ -3,7 +3,7 @@
 // LiteLLM's list of single-key fallback maps), or an error to show beside it. A fallback field
 // left untouched reads back exactly the value it showed, so Save never rewrites it.
 
-import { h } from './dom.js';
+import { h, commaList } from './dom.js';
 
 /** LiteLLM's routing strategies, as the gateway accepts them. */
 const STRATEGIES = ['simple-shuffle', 'least-busy', 'usage-based-routing', 'usage-based-routing-v2',
@@ -45,7 +45,7 @@ export function readFallbacks(text) {
   for (const [i, line] of lines.entries()) {
     const split = splitFallbackLine(line);
     if (!split) return { error: `Line ${i + 1} "${line}": write it as group => fallback, fallback.` };
-    value.push({ [split[0]]: splitList(split[1]) });
+    value.push({ [split[0]]: commaList(split[1]) });
   }
   return { value };
 }
@@ -84,7 +84,7 @@ const fallbackMap = {
 const groupList = {
   control: () => h('input', { type: 'text', spellcheck: 'false', autocomplete: 'off' }),
   show: (control, value) => { control.value = (Array.isArray(value) ? value : []).join(', '); },
-  read: control => ({ value: splitList(control.value) }),
+  read: control => ({ value: commaList(control.value) }),
   canonical: value => (Array.isArray(value) ? value : []),
 };
 
@@ -103,10 +103,6 @@ function choice(options) {
 
 function parse(text) {
   return text === 'true' ? true : text === 'false' ? false : text;
-}
-
-function splitList(text) {
-  return text.split(',').map(s => s.trim()).filter(Boolean);
 }
 
 /** The editable settings in the form's order: API name, label, hint, and how the field works. */

@@ -3,7 +3,8 @@
 // dialog, the API's errors shown at the field their `param` names, and reading form values.
 
 import { ApiFailure } from '../api.js';
-import { h, uid, alertBox, notice, replace, showFieldError, dollars } from '../dom.js';
+import { h, uid, alertBox, notice, replace, showFieldError, dollars, commaList } from '../dom.js';
+import { whileBusy } from '../busy.js';
 
 /**
  * Opens a modal form. `controls` maps the API's `param` paths to the controls that show
@@ -100,21 +101,17 @@ export function confirmAction({ title, message, confirmLabel, opener }) {
 }
 
 /**
- * Runs `action` with `buttons` disabled; a failure is shown in `status` as an alert, a
- * success as `success` (a notice) when given. Answers whether it succeeded.
+ * Runs `action` with `buttons` disabled ({@link whileBusy}); a failure is shown in `status` as
+ * an alert, a success as `success` (a notice) when given. Answers whether it succeeded.
  */
-export async function whileBusy(buttons, status, action, success) {
-  const list = Array.isArray(buttons) ? buttons : [buttons];
-  list.forEach(b => { b.disabled = true; });
+export async function runAction(buttons, status, action, success) {
   try {
-    await action();
+    await whileBusy(buttons, action);
     if (success) replace(status, notice(success));
     return true;
   } catch (e) {
     replace(status, alertBox(e));
     return false;
-  } finally {
-    list.forEach(b => { if (b.isConnected) b.disabled = false; });
   }
 }
 
@@ -204,7 +201,7 @@ export function number(control) {
 
 /** A comma separated list, blanks left out. */
 export function list(control) {
-  return control.value.split(',').map(v => v.trim()).filter(Boolean);
+  return commaList(control.value);
 }
 
 /** A body without its null fields (a new record: nothing to clear). */

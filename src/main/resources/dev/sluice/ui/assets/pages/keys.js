@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { h, field, alertBox, notice, table, replace, when, heading } from '../dom.js';
-import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 
@@ -47,7 +47,7 @@ function pager(page, total, pages) {
   const next = h('button', { type: 'button', disabled: page.number >= pages }, 'Next page');
   const go = async (by, button) => {
     page.number += by;
-    await whileBusy(button, page.status, () => page.refresh());
+    await runAction(button, page.status, () => page.refresh());
   };
   previous.addEventListener('click', () => go(-1, previous));
   next.addEventListener('click', () => go(1, next));
@@ -95,7 +95,7 @@ function actions(page, key) {
   edit.addEventListener('click', () => editKey(page, key, edit));
   block.addEventListener('click', async () => {
     const route = key.blocked ? '/key/unblock' : '/key/block';
-    const done = await whileBusy([edit, block, remove], page.status, () => api.post(route, { key: key.token }),
+    const done = await runAction([edit, block, remove], page.status, () => api.post(route, { key: key.token }),
       `${key.blocked ? 'Unblocked' : 'Blocked'} key ${label}.`);
     if (done) await refreshAfterChange(page, `Unblock ${label}`, `Block ${label}`);
   });
@@ -107,7 +107,7 @@ function actions(page, key) {
       opener: remove,
     });
     if (!confirmed) return;
-    const done = await whileBusy([edit, block, remove], page.status, () => api.post('/key/delete', { keys: [key.token] }),
+    const done = await runAction([edit, block, remove], page.status, () => api.post('/key/delete', { keys: [key.token] }),
       `Deleted key ${label}.`);
     if (done) {
       await refreshAfterChange(page);

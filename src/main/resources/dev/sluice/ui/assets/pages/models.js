@@ -7,7 +7,7 @@
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, num, heading } from '../dom.js';
-import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, withoutNulls, refreshAfterChange } from './forms.js';
+import { openForm, confirmAction, runAction, textInput, numberInput, text, number, withoutNulls, refreshAfterChange } from './forms.js';
 
 export async function render(main, ctx) {
   ctx.setTitle('Models');
@@ -232,7 +232,7 @@ async function deleteDeployment(page, deployment, button) {
     opener: button,
   });
   if (!confirmed) return;
-  const done = await whileBusy(button, page.status, () => api.post('/model/delete', { id }), `Deleted deployment ${id}.`);
+  const done = await runAction(button, page.status, () => api.post('/model/delete', { id }), `Deleted deployment ${id}.`);
   if (done) {
     await refreshAfterChange(page);
     page.add.focus();

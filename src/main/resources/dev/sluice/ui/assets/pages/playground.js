@@ -3,7 +3,7 @@
 // key alone (no cookie), which is never stored. After each answer: the deployment that
 // answered, its retries and fallbacks, what it cost and how long it took.
 
-import { api, headers, ApiFailure } from '../api.js';
+import { api, headers, failureOf, ApiFailure } from '../api.js';
 import { h, field, alertBox, replace, heading, dollars } from '../dom.js';
 import { readEvents } from '../sse.js';
 
@@ -107,17 +107,6 @@ function requestInit(key, extra) {
     return { credentials: 'omit', headers: { Accept: 'application/json', Authorization: `Bearer ${key}`, ...extra } };
   }
   return { credentials: 'same-origin', headers: headers(extra) };
-}
-
-async function failureOf(response) {
-  let error = { message: `HTTP ${response.status}` };
-  try {
-    const body = await response.json();
-    if (body && body.error) error = typeof body.error === 'string' ? { message: body.error } : body.error;
-  } catch (ignored) {
-    // Not JSON: the status says enough.
-  }
-  return new ApiFailure(response.status, error);
 }
 
 /** Sends the chat with stream: true and appends each delta to `answer` as it arrives. */

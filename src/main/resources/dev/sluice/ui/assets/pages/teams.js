@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
-import { openForm, confirmAction, whileBusy, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 import { routerFields, routerSettings, routerChanged, routerSummary } from './team-routing.js';
@@ -90,7 +90,7 @@ function memberActions(page, team, member) {
       opener: remove,
     });
     if (!confirmed) return;
-    const done = await whileBusy(remove, page.status,
+    const done = await runAction(remove, page.status,
       () => api.post('/team/member_delete', { team_id: team.team_id, user_id: member.user_id }),
       `Removed ${member.user_id} from ${teamName(team)}.`);
     if (done) await refreshAfterChange(page, `Add member to ${teamName(team)}`);
@@ -164,7 +164,7 @@ async function deleteTeam(page, team, keyCount, buttons) {
     opener: buttons[buttons.length - 1],
   });
   if (!confirmed) return;
-  const done = await whileBusy(buttons, page.status, () => api.post('/team/delete', { team_ids: [team.team_id] }), `Deleted team ${name}.`);
+  const done = await runAction(buttons, page.status, () => api.post('/team/delete', { team_ids: [team.team_id] }), `Deleted team ${name}.`);
   if (done) {
     await refreshAfterChange(page);
     page.create.focus();
