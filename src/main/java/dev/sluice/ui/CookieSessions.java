@@ -4,7 +4,7 @@ import dev.sluice.http.SessionCredentials;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * The admin UI session as a credential: a request's {@code sluice_session} cookie presents
+ * The admin UI session as a credential: a request's session cookie ({@link SessionCookie}) presents
  * the session's key only when the request also sends the session's CSRF token as
  * {@code X-CSRF-Token}, so a page of another origin that makes the browser send the cookie
  * still cannot act with it. A cookie that does not open (expired, tampered with, sealed

@@ -1,25 +1,40 @@
 package dev.sluice.ui;
 
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
 import java.time.Duration;
 
 /**
- * The {@code sluice_session} cookie: found in a request's {@code Cookie} headers, and written
- * as {@code Set-Cookie} with {@code Path=/; HttpOnly; SameSite=Strict} (and {@code Secure}
- * when the request came over TLS, here or at a proxy that says so in {@code X-Forwarded-Proto}).
+ * The session cookie: found in a request's {@code Cookie} headers, and written as
+ * {@code Set-Cookie} with {@code Path=/; HttpOnly; SameSite=Strict} (and {@code Secure} when
+ * the request came over TLS, here or at a proxy that says so in {@code X-Forwarded-Proto}).
+ *
+ * <p>Its name is {@code sluice_session}, followed by the port when the address the browser
+ * used names one ({@code sluice_session_4001}): a browser keeps cookies per host, not per
+ * port, so two gateways on {@code localhost:4000} and {@code localhost:4001} would otherwise
+ * replace each other's session. Replicas behind one address share the name, as they share
+ * the sessions.
  */
 public final class SessionCookie {
+    /** The name's stem; {@link #nameFor} adds the port. */
     public static final String NAME = "sluice_session";
 
     private SessionCookie() {}
 
+    /** The cookie's name for the address {@code request} was sent to (its {@code Host}). */
+    public static String nameFor(HttpServerRequest request) {
+        HostAndPort authority = request.authority();
+        return authority == null || authority.port() < 0 ? NAME : NAME + "_" + authority.port();
+    }
+
     /** The cookie's value in {@code request}, or null when it sends none (or an empty one). */
     public static String valueIn(HttpServerRequest request) {
+        String name = nameFor(request);
         for (String header : request.headers().getAll("Cookie")) {
             for (String pair : header.split(";")) {
                 String cookie = pair.strip();
-                if (cookie.length() > NAME.length() && cookie.startsWith(NAME) && cookie.charAt(NAME.length()) == '=') {
-                    String value = cookie.substring(NAME.length() + 1).strip();
+                if (cookie.length() > name.length() && cookie.startsWith(name) && cookie.charAt(name.length()) == '=') {
+                    String value = cookie.substring(name.length() + 1).strip();
                     if (!value.isEmpty()) {
                         return value;
                     }
@@ -31,12 +46,12 @@ public final class SessionCookie {
 
     /** The {@code Set-Cookie} value that holds {@code sealed} for {@code maxAge}. */
     public static String set(String sealed, Duration maxAge, HttpServerRequest request) {
-        return NAME + "=" + sealed + attributes(request) + "; Max-Age=" + maxAge.toSeconds();
+        return nameFor(request) + "=" + sealed + attributes(request) + "; Max-Age=" + maxAge.toSeconds();
     }
 
     /** The {@code Set-Cookie} value that removes the cookie. */
     public static String cleared(HttpServerRequest request) {
-        return NAME + "=" + attributes(request) + "; Max-Age=0";
+        return nameFor(request) + "=" + attributes(request) + "; Max-Age=0";
     }
 
     private static String attributes(HttpServerRequest request) {

@@ -12,9 +12,21 @@ import java.time.Duration;
 /**
  * An admin UI session as a test holds it, opened by {@code POST /ui/api/session} on a running
  * gateway: its cookie (the {@code name=value} pair a browser sends back) and its CSRF token,
- * with the requests a browser page makes with them.
+ * with the requests a browser page makes with them. The cookie's name carries the port of the
+ * address it was set for; {@link #cookieAt} presents the same session at another replica as a
+ * browser would behind one address that reaches both.
  */
 record SignIn(String cookie, String csrfToken, JsonNode body, String setCookie) {
+
+    /** The session cookie's name at {@code gateway}'s address (127.0.0.1 and its port). */
+    static String cookieName(TestGateway gateway) {
+        return SessionCookie.NAME + "_" + gateway.port();
+    }
+
+    /** The cookie as a browser would send it to {@code gateway}, were both behind one address. */
+    String cookieAt(TestGateway gateway) {
+        return cookieName(gateway) + cookie.substring(cookie.indexOf('='));
+    }
 
     /** Signs in with {@code key}; fails the test unless the answer is 200. */
     static SignIn of(TestGateway gateway, String key) {
@@ -34,18 +46,18 @@ record SignIn(String cookie, String csrfToken, JsonNode body, String setCookie) 
 
     /** A GET with the cookie and the CSRF token, as the UI's pages send it. */
     HttpResponse<String> get(TestGateway gateway, String path) {
-        return gateway.get(path, "Cookie", cookie, "X-CSRF-Token", csrfToken);
+        return gateway.get(path, "Cookie", cookieAt(gateway), "X-CSRF-Token", csrfToken);
     }
 
     /** A JSON POST with the cookie and the CSRF token. */
     HttpResponse<String> post(TestGateway gateway, String path, String json) {
-        return gateway.post(path, json, "Cookie", cookie, "X-CSRF-Token", csrfToken);
+        return gateway.post(path, json, "Cookie", cookieAt(gateway), "X-CSRF-Token", csrfToken);
     }
 
     /** A request with the cookie and {@code method}, with the given extra header pairs and no body. */
     HttpResponse<String> send(TestGateway gateway, String method, String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(gateway.uri(path)).timeout(Duration.ofSeconds(20))
-                .method(method, HttpRequest.BodyPublishers.noBody()).header("Cookie", cookie);
+                .method(method, HttpRequest.BodyPublishers.noBody()).header("Cookie", cookieAt(gateway));
         for (int i = 0; i < headers.length; i += 2) {
             request.header(headers[i], headers[i + 1]);
         }

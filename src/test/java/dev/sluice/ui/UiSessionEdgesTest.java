@@ -53,7 +53,7 @@ class UiSessionEdgesTest {
                 TestGateway changed = TestGateway.start(UiSessionTest.config(upstream, "sk-changed", ""))) {
             SignIn admin = SignIn.of(one, MASTER);
 
-            HttpResponse<String> there = two.get("/ui/api/session", "Cookie", admin.cookie());
+            HttpResponse<String> there = two.get("/ui/api/session", "Cookie", admin.cookieAt(two));
             assertThat(there.statusCode()).isEqualTo(200);
             assertThat(json(there).path("csrf_token").asText()).isEqualTo(admin.csrfToken());
             assertThat(admin.get(two, "/key/list").statusCode()).isEqualTo(200);

@@ -60,7 +60,7 @@ class UiSessionTest {
         Instant expires = Instant.parse(admin.body().path("expires_at").asText());
         assertThat(expires).isBetween(Instant.now().plus(SessionSeal.LIFETIME).minusSeconds(60),
                 Instant.now().plus(SessionSeal.LIFETIME));
-        assertThat(admin.setCookie()).startsWith("sluice_session=")
+        assertThat(admin.setCookie()).startsWith(SignIn.cookieName(gateway) + "=")
                 .contains("; Path=/; HttpOnly; SameSite=Strict").endsWith("; Max-Age=28800").doesNotContain("Secure")
                 .doesNotContain(MASTER);
         assertThat(admin.body().toString()).doesNotContain(MASTER);
@@ -91,7 +91,7 @@ class UiSessionTest {
         HttpResponse<String> signedOut = admin.send(gateway, "DELETE", "/ui/api/session", "X-CSRF-Token", admin.csrfToken());
         assertThat(signedOut.statusCode()).isEqualTo(204);
         assertThat(signedOut.headers().firstValue("Set-Cookie").orElseThrow())
-                .isEqualTo("sluice_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+                .isEqualTo(SignIn.cookieName(gateway) + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
 
         assertThat(admin.send(gateway, "PUT", "/ui/api/session").statusCode()).isEqualTo(405);
     }
@@ -137,7 +137,7 @@ class UiSessionTest {
                 .path("key").asText();
         assertThat(gateway.get("/key/list", "Cookie", admin.cookie(), "X-CSRF-Token", admin.csrfToken(),
                 "Authorization", "Bearer " + key).statusCode()).isEqualTo(403);
-        assertThat(gateway.get("/key/list", "Cookie", "sluice_session=broken", "x-api-key", MASTER).statusCode()).isEqualTo(200);
+        assertThat(gateway.get("/key/list", "Cookie", SignIn.cookieName(gateway) + "=broken", "x-api-key", MASTER).statusCode()).isEqualTo(200);
     }
 
     @Test
@@ -150,15 +150,15 @@ class UiSessionTest {
         HttpResponse<String> noToken = gateway.get("/health/readiness", "Cookie", admin.cookie());
         assertThat(noToken.statusCode()).isEqualTo(200);
         assertThat(json(noToken).has("db_location")).isFalse();
-        assertThat(gateway.get("/health/readiness", "Cookie", "sluice_session=broken").statusCode()).isEqualTo(200);
+        assertThat(gateway.get("/health/readiness", "Cookie", SignIn.cookieName(gateway) + "=broken").statusCode()).isEqualTo(200);
     }
 
     @Test
     void aTamperedCookieIs401SessionExpired() {
         SignIn admin = SignIn.of(gateway, MASTER);
-        String value = admin.cookie().substring("sluice_session=".length());
+        String value = admin.cookie().substring(SignIn.cookieName(gateway).length() + 1);
         char last = value.charAt(value.length() - 5);
-        String tampered = "sluice_session=" + value.substring(0, value.length() - 5) + (last == 'A' ? 'B' : 'A')
+        String tampered = SignIn.cookieName(gateway) + "=" + value.substring(0, value.length() - 5) + (last == 'A' ? 'B' : 'A')
                 + value.substring(value.length() - 4);
 
         HttpResponse<String> call = gateway.get("/v1/models", "Cookie", tampered, "X-CSRF-Token", admin.csrfToken());
@@ -167,7 +167,7 @@ class UiSessionTest {
         HttpResponse<String> current = gateway.get("/ui/api/session", "Cookie", tampered);
         assertThat(current.statusCode()).isEqualTo(401);
         assertThat(errorCode(current)).isEqualTo("session_expired");
-        assertThat(gateway.get("/v1/models", "Cookie", "sluice_session=" + MASTER, "X-CSRF-Token", "x").statusCode())
+        assertThat(gateway.get("/v1/models", "Cookie", SignIn.cookieName(gateway) + "=" + MASTER, "X-CSRF-Token", "x").statusCode())
                 .as("a bare key as the cookie").isEqualTo(401);
     }
 

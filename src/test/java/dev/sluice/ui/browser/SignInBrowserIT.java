@@ -2,6 +2,11 @@ package dev.sluice.ui.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.mock.MockMode;
+import dev.sluice.mock.MockOptions;
+import dev.sluice.mock.MockUpstream;
+import dev.sluice.testing.TestGateway;
+import dev.sluice.ui.SessionCookie;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,7 +36,7 @@ class SignInBrowserIT extends UiBrowserSuite {
     }
 
     private static Cookie sessionCookie() {
-        return browser.driver().manage().getCookieNamed("sluice_session");
+        return browser.driver().manage().getCookieNamed(SessionCookie.NAME + "_" + ui.port());
     }
 
     @Test
@@ -119,5 +124,39 @@ class SignInBrowserIT extends UiBrowserSuite {
         browser.heading("Models");
         browser.awaitQuiet();
         browser.assertNoProblems(UiGateway.NO_SESSION_YET);
+    }
+
+    @Test
+    void twoGatewaysOnOneHostKeepTheirOwnSessionsInOneBrowser() {
+        String otherMaster = "sk-ui-other-gateway-41c0";
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway other = TestGateway.start("""
+                        model_list:
+                          - {model_name: elsewhere, litellm_params: {model: openai/e, api_base: %s}}
+                        general_settings:
+                          master_key: %s
+                        """.formatted(upstream.baseUrl(), otherMaster))) {
+            ui.signIn(browser, UiGateway.MASTER, "Models");
+            browser.awaitQuiet();
+
+            // A browser keeps cookies per host, not per port: one name for both would sign one out.
+            browser.open(other.baseUrl() + "/ui/");
+            browser.fill("Master key", otherMaster);
+            browser.button("Sign in").click();
+            browser.heading("Models");
+            browser.awaitText("elsewhere");
+            browser.awaitQuiet();
+
+            browser.open(ui.url("/ui/"));
+            browser.heading("Models");
+            browser.awaitQuiet();
+            assertThat(navLinks()).as("still signed in to the first gateway").containsExactlyElementsOf(ADMIN_LINKS);
+            browser.open(other.baseUrl() + "/ui/");
+            browser.heading("Models");
+            browser.awaitText("elsewhere");
+            browser.awaitQuiet();
+            assertThat(navLinks()).as("and to the second").containsExactlyElementsOf(ADMIN_LINKS);
+            browser.assertNoProblems(UiGateway.NO_SESSION_YET);
+        }
     }
 }

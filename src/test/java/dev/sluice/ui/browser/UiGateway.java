@@ -117,6 +117,11 @@ final class UiGateway implements AutoCloseable {
         return gateway.baseUrl() + path;
     }
 
+    /** The port the gateway listens on, at 127.0.0.1. */
+    int port() {
+        return gateway.port();
+    }
+
     /** The key the gateway was started with for the reader: a virtual key that made one call. */
     String readerKey() {
         return readerKey;
