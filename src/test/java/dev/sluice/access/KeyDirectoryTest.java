@@ -3,6 +3,8 @@ package dev.sluice.access;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.limits.Scope;
+import dev.sluice.spend.SpendCounters;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
@@ -161,6 +163,30 @@ class KeyDirectoryTest {
         assertThat(now(directory.find(alone))).isPresent();
         assertThat(reads).hasValue(2);
         assertThat(directory.find(inTeam).join()).isPresent();
+        assertThat(reads).hasValue(3);
+    }
+
+    @StoreTest
+    void aMembershipChangeDropsItsTeamsKeysOnlyAndAUserChangeEveryKey(Database database) {
+        KeyDirectory directory = directory(database);
+        AccountChanges changes = new HeldAccountChanges(Optional.of(directory), new SpendCounters(java.time.Clock.systemUTC()));
+        new TeamRepository(database).insert(dev.sluice.store.Team.builder("team-m", Instant.now()).build());
+        String inTeam = VirtualKey.hash("sk-dir-0010");
+        new KeyRepository(database).insert(VirtualKey.builder(inTeam, VirtualKey.maskedName("sk-dir-0010"), Instant.now())
+                .teamId("team-m").userId("ada").build());
+        String alone = insert(database, "sk-dir-0011");
+        directory.find(inTeam).join();
+        directory.find(alone).join();
+        assertThat(reads).hasValue(2);
+
+        changes.ownerChanged(new Scope.TeamMember("team-m", "ada"));
+        assertThat(directory.held(inTeam)).as("the team's key, read again with the member's new budget").isEmpty();
+        assertThat(directory.held(alone)).as("a key of no team").isPresent();
+
+        directory.find(inTeam).join();
+        changes.ownerChanged(new Scope.User("ada"));
+        assertThat(directory.held(inTeam)).isEmpty();
+        assertThat(directory.held(alone)).as("a user's settings may reach any key: all are read again").isEmpty();
         assertThat(reads).hasValue(3);
     }
 
