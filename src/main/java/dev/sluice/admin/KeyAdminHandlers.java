@@ -39,11 +39,13 @@ public final class KeyAdminHandlers {
 
     private final AccountApi api;
     private final AccountCalls calls;
+    private final KeyRules rules;
 
     /** Create on the event loop whose requests it answers. */
     public KeyAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "keys");
+        this.rules = new KeyRules(api);
     }
 
     /** {@code POST /key/generate}: a new key, shown in the answer and never again. */
@@ -89,11 +91,11 @@ public final class KeyAdminHandlers {
         VirtualKey.Builder builder = VirtualKey.builder(token, VirtualKey.maskedName(key), now);
         KeySettings.apply(body, builder, now, api.clock().getZone());
         VirtualKey created = KeySettings.build(builder);
-        requireTeam(created, Optional.empty());
+        rules.requireTeam(created, Optional.empty());
         try {
             api.keys().insert(created);
         } catch (StoreException e) {
-            throw conflict(e, created);
+            throw rules.conflict(e, created);
         }
         call.written().key(token);
         log.info("keys.generated token={} key_name={} alias={} team={}", token, created.keyName(),
@@ -133,12 +135,12 @@ public final class KeyAdminHandlers {
         VirtualKey.Builder builder = existing.toBuilder().updatedAt(now);
         KeySettings.apply(body, builder, now, api.clock().getZone());
         VirtualKey changed = KeySettings.build(builder);
-        requireTeam(changed, existing.teamId());
+        rules.requireTeam(changed, existing.teamId());
         boolean found;
         try {
             found = api.keys().update(changed);
         } catch (StoreException e) {
-            throw conflict(e, changed);
+            throw rules.conflict(e, changed);
         }
         if (!found) {
             throw keyNotFound("key");
@@ -243,15 +245,6 @@ public final class KeyAdminHandlers {
         return value.textValue();
     }
 
-    /** A key's team must exist when it is set or changed; one kept from before is not checked again. */
-    private void requireTeam(VirtualKey key, Optional<String> before) {
-        Optional<String> team = key.teamId();
-        if (team.isPresent() && !team.equals(before) && api.teams().findById(team.get()).isEmpty()) {
-            throw ApiError.invalidRequest("Invalid 'team_id': no team has the id \"" + team.get()
-                    + "\" (expected: the id of a team made with /team/new).", "team_id", "team_not_found");
-        }
-    }
-
     private VirtualKey find(String token, String param) {
         return api.keys().findByHash(token).orElseThrow(() -> keyNotFound(param));
     }
@@ -259,21 +252,5 @@ public final class KeyAdminHandlers {
     private static ApiError keyNotFound(String param) {
         return new ApiError(404, "invalid_request_error", "Key not found: no stored key has that key or token.", param,
                 "key_not_found");
-    }
-
-    /** A taken unique value, named: the key itself (a chosen key given twice) or its alias. */
-    private RuntimeException conflict(StoreException e, VirtualKey key) {
-        if (e.reason() != StoreException.Reason.CONFLICT) {
-            return e;
-        }
-        Optional<VirtualKey> sameAlias = key.keyAlias().flatMap(alias -> api.keys().findByAlias(alias))
-                .filter(other -> !other.tokenHash().equals(key.tokenHash()));
-        if (sameAlias.isPresent()) {
-            return new ApiError(409, "invalid_request_error", "Invalid 'key_alias': \"" + key.keyAlias().get()
-                    + "\" is already another key's alias (expected: an alias no other key has).", "key_alias",
-                    "duplicate_key_alias");
-        }
-        return new ApiError(409, "invalid_request_error", "That key already exists: choose another key, or leave 'key' out "
-                + "to have one generated.", "key", "duplicate_key");
     }
 }

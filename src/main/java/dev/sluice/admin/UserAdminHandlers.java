@@ -20,6 +20,7 @@ import io.vertx.core.http.HttpServerRequest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +86,7 @@ public final class UserAdminHandlers {
         User.Builder builder = User.builder(userId, now);
         OwnerSettings.user(body, builder, now, api.clock().getZone());
         User user = OwnerSettings.built("user", builder::build);
+        Optional<UserKeys.Prepared> key = withKey ? Optional.of(keys.prepare(body, userId)) : Optional.empty();
         try {
             api.owners().users().insert(user);
         } catch (StoreException e) {
@@ -100,8 +102,8 @@ public final class UserAdminHandlers {
         }
         log.info("users.created user={} key={}", userId, withKey);
         ObjectNode answer = Json.MAPPER.createObjectNode();
-        if (withKey) {
-            answer.setAll(keys.generate(body, userId, call.written()));
+        if (key.isPresent()) {
+            answer.setAll(keys.store(key.get(), call.written()));
         } else {
             answer.putNull("key");
         }

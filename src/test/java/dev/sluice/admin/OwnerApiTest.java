@@ -93,6 +93,30 @@ class OwnerApiTest {
     }
 
     @StoreTest
+    void aUsersKeyIsCheckedAsKeyGenerateChecksOneAndARefusedKeyLeavesNoUser(Database database) {
+        try (AccountApiServer api = AccountApiServer.start(database)) {
+            assertThat(api.post("/key/generate", "{\"key_alias\": \"taken\"}").status()).isEqualTo(200);
+
+            Answer noTeam = api.post("/user/new", "{\"user_id\": \"ada\", \"team_id\": \"nowhere\"}");
+            assertThat(noTeam.status()).isEqualTo(400);
+            assertThat(noTeam.errorCode()).isEqualTo("team_not_found");
+            assertThat(noTeam.errorParam()).isEqualTo("team_id");
+            Answer takenAlias = api.post("/user/new", "{\"user_id\": \"ada\", \"key_alias\": \"taken\"}");
+            assertThat(takenAlias.status()).isEqualTo(409);
+            assertThat(takenAlias.errorCode()).isEqualTo("duplicate_key_alias");
+            assertThat(takenAlias.errorParam()).isEqualTo("key_alias");
+            Answer badDuration = api.post("/user/new", "{\"user_id\": \"ada\", \"duration\": \"forever\"}");
+            assertThat(badDuration.status()).isEqualTo(400);
+            assertThat(badDuration.errorParam()).isEqualTo("duration");
+            assertThat(api.get("/user/info?user_id=ada").status()).as("no user left behind by a refused key").isEqualTo(404);
+
+            Answer withoutKey = api.post("/user/new", "{\"user_id\": \"ada\", \"key_alias\": \"taken\", \"auto_create_key\": false}");
+            assertThat(withoutKey.status()).as("no key, nothing to check").isEqualTo(200);
+            assertThat(new KeyRepository(database).count(KeyFilter.user("ada"))).isZero();
+        }
+    }
+
+    @StoreTest
     void teamMembersAreAddedUpdatedAndDeletedAndTheTeamShowsThem(Database database) {
         try (AccountApiServer api = AccountApiServer.start(database)) {
             Answer created = api.post("/team/new", """
