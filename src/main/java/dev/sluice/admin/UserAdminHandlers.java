@@ -103,12 +103,32 @@ public final class UserAdminHandlers {
         log.info("users.created user={} key={}", userId, withKey);
         ObjectNode answer = Json.MAPPER.createObjectNode();
         if (key.isPresent()) {
-            answer.setAll(keys.store(key.get(), call.written()));
+            answer.setAll(storeOrUndo(key.get(), userId, call));
         } else {
             answer.putNull("key");
         }
         answer.setAll(OwnerViews.user(user, teams));
         return answer;
+    }
+
+    /**
+     * Stores the new user's key; when that fails (another call took its alias meanwhile, or
+     * the store went away), takes back the user and its memberships this call just wrote, so
+     * the caller can send the same call again.
+     */
+    private ObjectNode storeOrUndo(UserKeys.Prepared key, String userId, AccountCall call) {
+        try {
+            return keys.store(key, call.written());
+        } catch (RuntimeException failed) {
+            try {
+                api.owners().members().deleteAll("user_id", userId);
+                api.owners().users().delete(userId);
+            } catch (RuntimeException undoFailed) {
+                failed.addSuppressed(undoFailed);
+                log.warn("users.created_without_key user={} reason={}", userId, undoFailed.toString());
+            }
+            throw failed;
+        }
     }
 
     private JsonNode described(AccountCall call) {

@@ -8,6 +8,7 @@ import dev.sluice.store.Database;
 import dev.sluice.store.KeyFilter;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.VirtualKey;
+import dev.sluice.testing.Concurrently;
 import dev.sluice.testing.StoreTest;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,6 +114,27 @@ class OwnerApiTest {
             Answer withoutKey = api.post("/user/new", "{\"user_id\": \"ada\", \"key_alias\": \"taken\", \"auto_create_key\": false}");
             assertThat(withoutKey.status()).as("no key, nothing to check").isEqualTo(200);
             assertThat(new KeyRepository(database).count(KeyFilter.user("ada"))).isZero();
+        }
+    }
+
+    @StoreTest
+    void usersMadeAtOnceWithOneKeyAliasLeaveOnlyTheOneWhoseKeyWasStored(Database database) throws Exception {
+        try (AccountApiServer api = AccountApiServer.start(database)) {
+            int calls = 6;
+            Answer[] answers = new Answer[calls];
+            Concurrently.run(calls, i -> answers[i] = api.post("/user/new",
+                    "{\"user_id\": \"racer-" + i + "\", \"teams\": [], \"key_alias\": \"one-alias\"}"));
+
+            List<Integer> served = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                if (answers[i].status() == 200) {
+                    served.add(i);
+                } else {
+                    assertThat(answers[i].errorCode()).isEqualTo("duplicate_key_alias");
+                    assertThat(api.get("/user/info?user_id=racer-" + i).status()).as("racer %d's user, taken back", i).isEqualTo(404);
+                }
+            }
+            assertThat(served).hasSize(1);
         }
     }
 
