@@ -3,6 +3,7 @@ package dev.sluice.ui;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.HostAndPort;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The session cookie: found in a request's {@code Cookie} headers, and written as
@@ -21,9 +22,15 @@ public final class SessionCookie {
 
     private SessionCookie() {}
 
-    /** The cookie's name for the address {@code request} was sent to (its {@code Host}). */
+    /**
+     * The cookie's name for the address the browser sent {@code request} to: the first
+     * {@code X-Forwarded-Host} when a proxy names it (one that sets {@code Host} to each
+     * replica's own address would otherwise give each replica its own name), else {@code Host}.
+     */
     public static String nameFor(HttpServerRequest request) {
-        HostAndPort authority = request.authority();
+        String forwarded = request.getHeader("X-Forwarded-Host");
+        HostAndPort authority = forwarded == null ? request.authority()
+                : HostAndPort.parseAuthority(forwarded.split(",", 2)[0].strip(), -1);
         return authority == null || authority.port() < 0 ? NAME : NAME + "_" + authority.port();
     }
 
@@ -49,9 +56,15 @@ public final class SessionCookie {
         return nameFor(request) + "=" + sealed + attributes(request) + "; Max-Age=" + maxAge.toSeconds();
     }
 
-    /** The {@code Set-Cookie} value that removes the cookie. */
-    public static String cleared(HttpServerRequest request) {
-        return nameFor(request) + "=" + attributes(request) + "; Max-Age=0";
+    /**
+     * The {@code Set-Cookie} values that remove the cookie: its own name's, and the bare
+     * {@code sluice_session} a browser may still hold from a version that named every port's
+     * cookie so (a replica not yet upgraded would still take it).
+     */
+    public static List<String> cleared(HttpServerRequest request) {
+        String name = nameFor(request);
+        String clear = "=" + attributes(request) + "; Max-Age=0";
+        return name.equals(NAME) ? List.of(NAME + clear) : List.of(name + clear, NAME + clear);
     }
 
     private static String attributes(HttpServerRequest request) {

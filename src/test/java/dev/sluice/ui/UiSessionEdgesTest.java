@@ -58,6 +58,16 @@ class UiSessionEdgesTest {
             assertThat(json(there).path("csrf_token").asText()).isEqualTo(admin.csrfToken());
             assertThat(admin.get(two, "/key/list").statusCode()).isEqualTo(200);
 
+            // Behind a proxy that names the browser's address, each replica reads the cookie it set.
+            HttpResponse<String> proxied = one.post("/ui/api/session", "{\"key\": \"" + MASTER + "\"}",
+                    "X-Forwarded-Host", "gw.example.com:8443");
+            String cookie = proxied.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+            assertThat(cookie).startsWith("sluice_session_8443=");
+            assertThat(two.get("/ui/api/session", "Cookie", cookie, "X-Forwarded-Host", "gw.example.com:8443").statusCode())
+                    .isEqualTo(200);
+            assertThat(errorCode(two.get("/ui/api/session", "Cookie", cookie))).as("not the name for two's own address")
+                    .isEqualTo("no_session");
+
             HttpResponse<String> otherKey = admin.get(changed, "/v1/models");
             assertThat(otherKey.statusCode()).isEqualTo(401);
             assertThat(errorCode(otherKey)).isEqualTo("session_expired");

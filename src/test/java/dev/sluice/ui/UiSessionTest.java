@@ -67,6 +67,12 @@ class UiSessionTest {
 
         HttpResponse<String> proxied = gateway.post("/ui/api/session", "{\"key\": \"" + MASTER + "\"}", "X-Forwarded-Proto", "https");
         assertThat(proxied.headers().firstValue("Set-Cookie").orElseThrow()).contains("; Secure");
+        // Named after the address the browser used: a proxy's X-Forwarded-Host over this replica's own Host.
+        String body = "{\"key\": \"" + MASTER + "\"}";
+        assertThat(gateway.post("/ui/api/session", body, "X-Forwarded-Host", "gw.example.com:8443, 10.0.0.5:4000")
+                .headers().firstValue("Set-Cookie").orElseThrow()).startsWith("sluice_session_8443=");
+        assertThat(gateway.post("/ui/api/session", body, "X-Forwarded-Host", "gw.example.com")
+                .headers().firstValue("Set-Cookie").orElseThrow()).startsWith("sluice_session=");
         assertThat(proxied.headers().firstValue("Content-Security-Policy")).contains(UiHeaders.CONTENT_SECURITY_POLICY);
         assertThat(proxied.headers().firstValue("Cache-Control")).contains("no-store");
     }
@@ -90,8 +96,9 @@ class UiSessionTest {
         assertThat(errorCode(withoutToken)).isEqualTo("csrf_token_invalid");
         HttpResponse<String> signedOut = admin.send(gateway, "DELETE", "/ui/api/session", "X-CSRF-Token", admin.csrfToken());
         assertThat(signedOut.statusCode()).isEqualTo(204);
-        assertThat(signedOut.headers().firstValue("Set-Cookie").orElseThrow())
-                .isEqualTo(SignIn.cookieName(gateway) + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+        assertThat(signedOut.headers().allValues("Set-Cookie")).as("this port's cookie, and the bare name of older versions")
+                .containsExactly(SignIn.cookieName(gateway) + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0",
+                        "sluice_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
 
         assertThat(admin.send(gateway, "PUT", "/ui/api/session").statusCode()).isEqualTo(405);
     }
