@@ -121,7 +121,7 @@ final class GatewayAssembly {
                 models, entries, StoredModelSync.DEFAULT_INTERVAL), store)));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
         UnpricedDeployments.report(metrics, models, catalog);
-        MetricGauges.redis(metrics, shared.redis());
+        MetricGauges.redis(metrics, shared.redis(), shared.latencySamples());
         MetricGauges.store(metrics, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);

@@ -7,6 +7,7 @@ import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.router.Cooldowns;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.state.RoutingSignals;
+import dev.sluice.state.redis.RedisLatencySamples;
 import dev.sluice.state.redis.RedisLink;
 import dev.sluice.sync.StoredModelSync;
 import java.util.LinkedHashMap;
@@ -31,8 +32,11 @@ final class MetricGauges {
                 () -> perDeployment(models, d -> cooldowns.isBenched(d) ? 1 : 0), "model_group", "deployment");
     }
 
-    /** The Redis link's health, when replicas share state through it. */
-    static void redis(GatewayMetrics metrics, Optional<RedisLink> redis) {
+    /** The Redis link's health, and what flows through it, when replicas share state through it. */
+    static void redis(GatewayMetrics metrics, Optional<RedisLink> redis, Optional<RedisLatencySamples> latencySamples) {
+        latencySamples.ifPresent(samples -> metrics.counterOf("sluice_redis_latency_samples_received_total",
+                "Latency samples taken in from other replicas, which latency-based routing weighs with this replica's own.",
+                () -> (double) samples.received()));
         redis.ifPresent(link -> {
             metrics.gauge("sluice_redis_up", "1 while the Redis link is up, 0 while replicas serve on local state.",
                     () -> link.isUp() ? 1.0 : 0.0);

@@ -23,9 +23,11 @@ import java.util.Optional;
  * latency samples and key, team and model-per-key rate limits through it, each on local
  * state while Redis is away; without it, all of them live in process.
  *
- * @param redis the link, when Redis is configured
+ * @param redis          the link, when Redis is configured
+ * @param latencySamples the latency samples replicas share through it, when Redis is configured
  */
-record SharedState(Optional<RedisLink> redis, CooldownStore cooldowns, RoutingSignals signals, RateLimiter rateLimiter) {
+record SharedState(Optional<RedisLink> redis, Optional<RedisLatencySamples> latencySamples, CooldownStore cooldowns,
+        RoutingSignals signals, RateLimiter rateLimiter) {
 
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
@@ -33,16 +35,17 @@ record SharedState(Optional<RedisLink> redis, CooldownStore cooldowns, RoutingSi
     static SharedState open(RouterSettings router, Clock clock, Duration callBudget, Teardown teardown) {
         Optional<RedisLink> configured = RedisLink.configured(router, callBudget, clock);
         if (configured.isEmpty()) {
-            return new SharedState(Optional.empty(), new InMemoryCooldownStore(), RoutingSignals.inMemory(), new RateLimits(clock));
+            return new SharedState(Optional.empty(), Optional.empty(), new InMemoryCooldownStore(), RoutingSignals.inMemory(),
+                    new RateLimits(clock));
         }
         RedisLink link = teardown.add(configured.get());
         // Every part listens to the link before it connects, so none misses what the first connection reads.
         CooldownStore cooldowns = new RedisCooldownStore(link, clock);
         RedisInFlightCounts inFlight = teardown.add(new RedisInFlightCounts(link, clock));
-        RoutingSignals signals = new RoutingSignals(inFlight, new RedisUsageWindows(link), new RedisLatencySamples(link),
-                new RedisCachePins(link, clock));
+        RedisLatencySamples latency = new RedisLatencySamples(link);
+        RoutingSignals signals = new RoutingSignals(inFlight, new RedisUsageWindows(link), latency, new RedisCachePins(link, clock));
         RedisRateLimits limits = teardown.add(new RedisRateLimits(link, new RateLimits(clock), clock));
         link.start(REDIS_START_WAIT);
-        return new SharedState(configured, cooldowns, signals, limits);
+        return new SharedState(configured, Optional.of(latency), cooldowns, signals, limits);
     }
 }

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RoutingCellsIT {
+    private static final String SAMPLES_RECEIVED = "sluice_redis_latency_samples_received_total";
     private final ReplicaPair pair = new ReplicaPair();
     private GatewayProcess a;
     private GatewayProcess b;
@@ -100,16 +101,17 @@ class RoutingCellsIT {
     }
 
     @Test
-    void latencyBasedRoutingNamedPerRequestMovesOffTheSlowDeployment() throws InterruptedException {
+    void latencyBasedRoutingNamedPerRequestMovesOffTheSlowDeployment() {
         String override = ", \"router_settings_override\": {\"routing_strategy\": \"latency-based-routing\"}";
+        double samplesBefore = b.metric(SAMPLES_RECEIVED);
         Set<String> sampled = new HashSet<>();
         for (int i = 0; i < 2; i++) {
             sampled.add(servedBy(a.post("/v1/chat/completions", ReplicaPair.chat("latency", "hi", override))));
         }
         assertThat(sampled).as("deployments without a sample are tried first").containsExactlyInAnyOrder("latency-slow", "latency-fast");
-        // A real wait: latency samples are published to the other replica, never stored, so neither
-        // Redis nor b's /metrics shows when b has taken them in.
-        Thread.sleep(300);
+        // Latency samples are published to the other replica, never stored: b counts those it takes in.
+        Eventually.until("b has taken in a's two samples", Duration.ofSeconds(10),
+                () -> b.metric(SAMPLES_RECEIVED) >= samplesBefore + 2);
         List<String> picks = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             GatewayProcess replica = i % 2 == 0 ? b : a;

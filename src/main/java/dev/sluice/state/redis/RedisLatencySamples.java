@@ -12,6 +12,7 @@ import java.util.OptionalDouble;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The latency samples of a gateway whose replicas share one Redis: every replica answers
@@ -44,6 +45,7 @@ public final class RedisLatencySamples implements LatencySamples {
     private final String origin = UUID.randomUUID().toString();
     private final Queue<String> unsent = new ConcurrentLinkedQueue<>();
     private final FlushSoon publish;
+    private final LongAdder received = new LongAdder();
     private volatile boolean unreadableLogged;
 
     /** Registers on {@code link}; create it before the link starts. */
@@ -85,6 +87,11 @@ public final class RedisLatencySamples implements LatencySamples {
         return local.average(deploymentId, series, now, ttl);
     }
 
+    /** Samples taken in from other replicas since start. */
+    public long received() {
+        return received.sum();
+    }
+
     /** Samples from any replica, this one included. */
     private void onMessage(String message) {
         String[] lines = message.split("\n");
@@ -96,6 +103,7 @@ public final class RedisLatencySamples implements LatencySamples {
             try {
                 local.add(unescaped(parts[4]), LatencySeries.valueOf(parts[0]), Instant.parse(parts[1]),
                         Double.parseDouble(parts[2]), Integer.parseInt(parts[3]));
+                received.increment();
             } catch (RuntimeException e) {
                 // One sample this replica cannot read (another version's, say) costs that sample, not the batch.
                 if (!unreadableLogged) {

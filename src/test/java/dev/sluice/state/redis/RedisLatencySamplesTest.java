@@ -30,14 +30,14 @@ class RedisLatencySamplesTest {
     }
 
     @Test
-    void aSampleTakenOnOneReplicaIsSeenByAnotherWithinASecondInItsSeries() {
+    void aSampleTakenOnOneReplicaIsSeenByAnotherInItsSeries() {
         RedisLatencySamples a = store(TestRedis.url());
         RedisLatencySamples b = store(TestRedis.url());
         Instant at = clock.instant();
 
         a.add("deployment one", LatencySeries.FIRST_EVENT, at, 0.25, 10);
 
-        Eventually.until("b has a's sample", Duration.ofSeconds(1),
+        Eventually.until("b has a's sample", Duration.ofSeconds(10),
                 () -> !b.recent("deployment one", LatencySeries.FIRST_EVENT, clock.instant(), TTL).isEmpty());
         assertThat(b.recent("deployment one", LatencySeries.FIRST_EVENT, clock.instant(), TTL)).containsExactly(0.25);
         assertThat(b.recent("deployment one", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL)).isEmpty();
@@ -56,10 +56,12 @@ class RedisLatencySamplesTest {
             a.add(i % 2 == 0 ? "plain" : awkward, LatencySeries.FIRST_EVENT, at, i, 100);
         }
 
-        Eventually.until("b has all fifty", Duration.ofSeconds(1),
+        Eventually.until("b has all fifty", Duration.ofSeconds(10),
                 () -> b.recent("plain", LatencySeries.FIRST_EVENT, clock.instant(), TTL).size()
                         + b.recent(awkward, LatencySeries.FIRST_EVENT, clock.instant(), TTL).size() == 50);
         assertThat(b.recent(awkward, LatencySeries.FIRST_EVENT, clock.instant(), TTL)).hasSize(25).contains(1.0, 49.0);
+        assertThat(b.received()).as("counted as taken in from another replica").isEqualTo(50);
+        assertThat(a.received()).as("a's own, come back on the channel, are not").isZero();
     }
 
     @Test
@@ -77,17 +79,17 @@ class RedisLatencySamplesTest {
         Instant at = clock.instant();
 
         a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 1.0, 3);
-        Eventually.until("b has a's first", Duration.ofSeconds(1),
+        Eventually.until("b has a's first", Duration.ofSeconds(10),
                 () -> b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).size() == 1);
         b.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 2.0, 3);
-        Eventually.until("a has b's", Duration.ofSeconds(1),
+        Eventually.until("a has b's", Duration.ofSeconds(10),
                 () -> a.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).size() == 2);
         a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 3.0, 3);
         a.add("d", LatencySeries.PER_OUTPUT_TOKEN, at, 4.0, 3);
-        Eventually.until("b has all of a's", Duration.ofSeconds(1),
+        Eventually.until("b has all of a's", Duration.ofSeconds(10),
                 () -> b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).contains(4.0));
         // Each store trims to the bound as a sample arrives: wait until both hold their last three.
-        Eventually.until("both hold the three latest", Duration.ofSeconds(1),
+        Eventually.until("both hold the three latest", Duration.ofSeconds(10),
                 () -> a.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).equals(List.of(2.0, 3.0, 4.0))
                         && b.recent("d", LatencySeries.PER_OUTPUT_TOKEN, clock.instant(), TTL).equals(List.of(2.0, 3.0, 4.0)));
 
@@ -106,20 +108,20 @@ class RedisLatencySamplesTest {
             RedisLatencySamples b = started(linkB);
 
             proxy.stop();
-            Eventually.until("both see Redis go", Duration.ofSeconds(2), () -> !linkA.isUp() && !linkB.isUp());
+            Eventually.until("both see Redis go", Duration.ofSeconds(10), () -> !linkA.isUp() && !linkB.isUp());
             Instant now = clock.instant();
             long start = System.nanoTime();
             for (int i = 0; i < 100; i++) {
                 a.add("d", LatencySeries.FIRST_EVENT, now, 0.5, 10);
                 assertThat(a.average("d", LatencySeries.FIRST_EVENT, now, TTL)).hasValue(0.5);
             }
-            assertThat((System.nanoTime() - start) / 1_000_000).as("200 calls, none waiting on Redis").isLessThan(500);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("200 calls, none waiting on Redis").isLessThan(2_000);
             assertThat(b.recent("d", LatencySeries.FIRST_EVENT, now, TTL)).isEmpty();
 
             proxy.resume();
             Eventually.until("both are back", Duration.ofSeconds(5), () -> linkA.isUp() && linkB.isUp());
             a.add("e", LatencySeries.FIRST_EVENT, clock.instant(), 0.75, 10);
-            Eventually.until("b has a's sample again", Duration.ofSeconds(1),
+            Eventually.until("b has a's sample again", Duration.ofSeconds(10),
                     () -> !b.recent("e", LatencySeries.FIRST_EVENT, clock.instant(), TTL).isEmpty());
             assertThat(b.recent("d", LatencySeries.FIRST_EVENT, clock.instant(), TTL))
                     .as("samples taken while Redis was away stay local").isEmpty();
