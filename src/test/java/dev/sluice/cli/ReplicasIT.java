@@ -147,10 +147,10 @@ class ReplicasIT {
                 warmUp(replicas);
 
                 HttpResponse<InputStream> held = streamHeldOnHolding(a);
-                Eventually.until("the stream is held open at its upstream", Duration.ofSeconds(2), () -> holding.open() == 1);
+                Eventually.until("the stream is held open at its upstream", Duration.ofSeconds(10), () -> holding.open() == 1);
                 // In-flight counts go out a few milliseconds after they change: wait until b counts the stream.
                 String heldOnHolding = "sluice_deployment_in_flight{deployment=\"holding\",model_group=\"g\"}";
-                Eventually.until("b counts the stream open on 'holding'", Duration.ofSeconds(2),
+                Eventually.until("b counts the stream open on 'holding'", Duration.ofSeconds(10),
                         () -> MetricSamples.parse(b.get("/metrics").body()).getOrDefault(heldOnHolding, 0.0) == 1.0);
 
                 for (int i = 0; i < 8; i++) {

@@ -60,7 +60,7 @@ class SharedInFlightCountsTest {
                                          "messages":[{"role":"user","content":"tell me a long story"}]}"""))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
-                Eventually.until("a stream is held open through a", Duration.ofSeconds(2), () -> holding.open() == 1);
+                Eventually.until("a stream is held open through a", Duration.ofSeconds(10), () -> holding.open() == 1);
                 // In-flight counts go out a few milliseconds after they change: wait until b counts the stream.
                 b.awaitMetric("b counts the stream open through a",
                         "sluice_deployment_in_flight{deployment=\"holding\",model_group=\"g\"}", 1.0);

@@ -34,7 +34,7 @@ class RedisCachePinsTest {
 
         a.pin("conversation one", "deployment a", clock.instant().plusSeconds(300));
 
-        Eventually.until("b sees a's pin", Duration.ofSeconds(1),
+        Eventually.until("b sees a's pin", Duration.ofSeconds(10),
                 () -> b.pinned("conversation one", clock.instant()).isPresent());
         assertThat(b.pinned("conversation one", clock.instant())).hasValue("deployment a");
         assertThat(b.pinned("conversation two", clock.instant())).isEmpty();
@@ -47,11 +47,11 @@ class RedisCachePinsTest {
         RedisCachePins a = store(TestRedis.url());
         RedisCachePins b = store(TestRedis.url());
         a.pin("c", "first", clock.instant().plusSeconds(300));
-        Eventually.until("b sees the first pin", Duration.ofSeconds(1), () -> b.pinned("c", clock.instant()).isPresent());
+        Eventually.until("b sees the first pin", Duration.ofSeconds(10), () -> b.pinned("c", clock.instant()).isPresent());
 
         b.pin("c", "second", clock.instant().plusSeconds(300));
 
-        Eventually.until("a sees the newer pin", Duration.ofSeconds(1),
+        Eventually.until("a sees the newer pin", Duration.ofSeconds(10),
                 () -> a.pinned("c", clock.instant()).equals(Optional.of("second")));
     }
 
@@ -59,12 +59,12 @@ class RedisCachePinsTest {
     void aReplicaThatMissedAPinFetchesItAfterTheFirstMiss() {
         RedisCachePins a = store(TestRedis.url());
         a.pin("c", "d", clock.instant().plusSeconds(300));
-        Eventually.until("the pin is in Redis", Duration.ofSeconds(1), () -> TestRedis.command("GET", prefix + "pins:c") != null);
+        Eventually.until("the pin is in Redis", Duration.ofSeconds(10), () -> TestRedis.command("GET", prefix + "pins:c") != null);
 
         RedisCachePins late = store(TestRedis.url());
 
         assertThat(late.pinned("c", clock.instant())).as("not heard of yet: the miss asks Redis").isEmpty();
-        Eventually.until("the fetched pin answers the next read", Duration.ofSeconds(1),
+        Eventually.until("the fetched pin answers the next read", Duration.ofSeconds(10),
                 () -> late.pinned("c", clock.instant()).isPresent());
         assertThat(late.pinned("c", clock.instant())).hasValue("d");
     }
@@ -79,7 +79,7 @@ class RedisCachePinsTest {
             RedisCachePins b = started(linkB);
 
             proxy.stop();
-            Eventually.until("both see Redis go", Duration.ofSeconds(2), () -> !linkA.isUp() && !linkB.isUp());
+            Eventually.until("both see Redis go", Duration.ofSeconds(10), () -> !linkA.isUp() && !linkB.isUp());
             Instant now = clock.instant();
             long start = System.nanoTime();
             for (int i = 0; i < 100; i++) {
@@ -87,12 +87,12 @@ class RedisCachePinsTest {
                 assertThat(a.pinned("c" + i, now)).hasValue("d");
                 assertThat(b.pinned("c" + i, now)).isEmpty();
             }
-            assertThat((System.nanoTime() - start) / 1_000_000).as("300 calls, none waiting on Redis").isLessThan(500);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("300 calls, none waiting on Redis").isLessThan(2_000);
 
             proxy.resume();
             Eventually.until("both are back", Duration.ofSeconds(5), () -> linkA.isUp() && linkB.isUp());
             a.pin("after", "d", clock.instant().plusSeconds(300));
-            Eventually.until("b sees a's pin again", Duration.ofSeconds(1), () -> b.pinned("after", clock.instant()).isPresent());
+            Eventually.until("b sees a's pin again", Duration.ofSeconds(10), () -> b.pinned("after", clock.instant()).isPresent());
             assertThat(b.pinned("c0", clock.instant())).as("pins made while Redis was away stay local").isEmpty();
         }
     }

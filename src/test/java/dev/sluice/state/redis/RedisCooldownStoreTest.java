@@ -41,7 +41,7 @@ class RedisCooldownStoreTest {
 
         a.bench("d", until);
 
-        Eventually.until("b sees a's bench", Duration.ofSeconds(1), () -> b.benchedUntil("d", clock.instant()).isPresent());
+        Eventually.until("b sees a's bench", Duration.ofSeconds(10), () -> b.benchedUntil("d", clock.instant()).isPresent());
         assertThat(b.benchedUntil("d", clock.instant())).hasValue(until);
         assertThat(b.benchedUntil("other", clock.instant())).isEmpty();
     }
@@ -51,12 +51,12 @@ class RedisCooldownStoreTest {
         RedisCooldownStore a = store(TestRedis.url());
         Instant until = clock.instant().truncatedTo(ChronoUnit.MILLIS).plusSeconds(30);
         a.bench("d", until);
-        Eventually.until("the bench is in Redis", Duration.ofSeconds(1),
+        Eventually.until("the bench is in Redis", Duration.ofSeconds(10),
                 () -> TestRedis.command("ZSCORE", prefix + "cooldown:benches", "d") != null);
 
         RedisCooldownStore late = store(TestRedis.url());
 
-        Eventually.until("the late replica reads it", Duration.ofSeconds(1),
+        Eventually.until("the late replica reads it", Duration.ofSeconds(10),
                 () -> late.benchedUntil("d", clock.instant()).isPresent());
         assertThat(late.benchedUntil("d", clock.instant())).hasValue(until);
     }
@@ -66,11 +66,11 @@ class RedisCooldownStoreTest {
         RedisCooldownStore a = store(TestRedis.url());
         RedisCooldownStore b = store(TestRedis.url());
         a.bench("d", clock.instant().plusSeconds(30));
-        Eventually.until("b sees the bench", Duration.ofSeconds(1), () -> b.benchedUntil("d", clock.instant()).isPresent());
+        Eventually.until("b sees the bench", Duration.ofSeconds(10), () -> b.benchedUntil("d", clock.instant()).isPresent());
 
         a.clear("d");
 
-        Eventually.until("b sees the clear", Duration.ofSeconds(1), () -> b.benchedUntil("d", clock.instant()).isEmpty());
+        Eventually.until("b sees the clear", Duration.ofSeconds(10), () -> b.benchedUntil("d", clock.instant()).isEmpty());
     }
 
     @Test
@@ -82,7 +82,7 @@ class RedisCooldownStoreTest {
 
         assertThat(a.countFailure("d", FailureClass.SERVER, clock.instant(), WINDOW, 2, never)).isEqualTo(1);
         assertThat(a.countFailure("d", FailureClass.SERVER, clock.instant(), WINDOW, 2, never)).isEqualTo(2);
-        Eventually.until("a's two failures are counted in Redis", Duration.ofSeconds(1),
+        Eventually.until("a's two failures are counted in Redis", Duration.ofSeconds(10),
                 () -> "2".equals(TestRedis.command("GET", counter)));
         assertThat(Long.parseLong(TestRedis.command("PTTL", counter))).isBetween(59_000L, 60_000L);
 
@@ -101,11 +101,11 @@ class RedisCooldownStoreTest {
         RedisCooldownStore a = store(TestRedis.url());
         String counter = prefix + "cooldown:fails:d:SERVER";
         a.countFailure("d", FailureClass.SERVER, clock.instant(), WINDOW);
-        Eventually.until("counted", Duration.ofSeconds(1), () -> "1".equals(TestRedis.command("GET", counter)));
+        Eventually.until("counted", Duration.ofSeconds(10), () -> "1".equals(TestRedis.command("GET", counter)));
 
         a.bench("d", clock.instant().plusSeconds(30));
 
-        Eventually.until("the counter is gone", Duration.ofSeconds(1), () -> TestRedis.command("GET", counter) == null);
+        Eventually.until("the counter is gone", Duration.ofSeconds(10), () -> TestRedis.command("GET", counter) == null);
     }
 
     @Test
@@ -124,7 +124,7 @@ class RedisCooldownStoreTest {
         }
         long tookMillis = (System.nanoTime() - start) / 1_000_000;
 
-        assertThat(tookMillis).as("500 calls with Redis away, none waiting on it").isLessThan(500);
+        assertThat(tookMillis).as("500 calls with Redis away, none waiting on it").isLessThan(2_000);
         assertThat(crossed).hasValue(0);
     }
 
@@ -139,7 +139,7 @@ class RedisCooldownStoreTest {
             assertThat(linkA.isUp() && linkB.isUp()).isTrue();
 
             proxy.stop();
-            Eventually.until("both see Redis go", Duration.ofSeconds(2), () -> !linkA.isUp() && !linkB.isUp());
+            Eventually.until("both see Redis go", Duration.ofSeconds(10), () -> !linkA.isUp() && !linkB.isUp());
             Instant until = clock.instant().truncatedTo(ChronoUnit.MILLIS).plusSeconds(30);
             a.bench("d", until);
             assertThat(a.benchedUntil("d", clock.instant())).as("a serves on its own state").hasValue(until);

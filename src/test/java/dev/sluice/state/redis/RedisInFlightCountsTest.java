@@ -41,7 +41,7 @@ class RedisInFlightCountsTest {
         b.started("deployment one");
         b.started("two");
 
-        Eventually.until("both see three on one", Duration.ofSeconds(1),
+        Eventually.until("both see three on one", Duration.ofSeconds(10),
                 () -> a.count("deployment one") == 3 && b.count("deployment one") == 3);
         assertThat(a.count("two")).isEqualTo(1);
         assertThat(b.count("two")).isEqualTo(1);
@@ -49,7 +49,7 @@ class RedisInFlightCountsTest {
 
         a.ended("deployment one");
         b.ended("two");
-        Eventually.until("the ends are seen", Duration.ofSeconds(1),
+        Eventually.until("the ends are seen", Duration.ofSeconds(10),
                 () -> b.count("deployment one") == 2 && a.count("two") == 0);
         assertThat(a.count("deployment one")).isEqualTo(2);
     }
@@ -61,7 +61,7 @@ class RedisInFlightCountsTest {
         RedisInFlightCounts b = counts(link(TestRedis.url()), bClock, HEARTBEAT, LEASE);
 
         a.started("d");
-        Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
+        Eventually.until("b sees a's call", Duration.ofSeconds(10), () -> b.count("d") == 1);
         a.close();
         // A real wait: a heartbeat a sent before it closed may still be on its way, and b would stamp
         // it at the time its clock is moved to below; nothing shows when the last one has landed.
@@ -80,7 +80,7 @@ class RedisInFlightCountsTest {
         RedisInFlightCounts b = counts(link(TestRedis.url()), Clock.systemUTC(), HEARTBEAT, LEASE);
 
         a.started("d");
-        Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
+        Eventually.until("b sees a's call", Duration.ofSeconds(10), () -> b.count("d") == 1);
         for (int i = 0; i < 10; i++) {
             // A real wait: heartbeats run on a's own timer, and the lease counts the system clock's time.
             Thread.sleep(LEASE.toMillis() / 3);
@@ -97,10 +97,10 @@ class RedisInFlightCountsTest {
             RedisInFlightCounts a = counts(linkA, Clock.systemUTC(), HEARTBEAT, LEASE);
             RedisInFlightCounts b = counts(linkB, Clock.systemUTC(), HEARTBEAT, LEASE);
             a.started("d");
-            Eventually.until("b sees a's call", Duration.ofSeconds(1), () -> b.count("d") == 1);
+            Eventually.until("b sees a's call", Duration.ofSeconds(10), () -> b.count("d") == 1);
 
             proxy.stop();
-            Eventually.until("both see Redis go", Duration.ofSeconds(2), () -> !linkA.isUp() && !linkB.isUp());
+            Eventually.until("both see Redis go", Duration.ofSeconds(10), () -> !linkA.isUp() && !linkB.isUp());
             assertThat(b.count("d")).as("a's count is not believed while Redis is away").isZero();
             long start = System.nanoTime();
             for (int i = 0; i < 100; i++) {
@@ -110,13 +110,13 @@ class RedisInFlightCountsTest {
             for (int i = 0; i < 100; i++) {
                 b.ended("d");
             }
-            assertThat((System.nanoTime() - start) / 1_000_000).as("300 calls, none waiting on Redis").isLessThan(500);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("300 calls, none waiting on Redis").isLessThan(2_000);
             assertThat(a.count("d")).isEqualTo(1);
             assertThat(b.count("d")).isZero();
 
             proxy.resume();
             Eventually.until("both are back", Duration.ofSeconds(5), () -> linkA.isUp() && linkB.isUp());
-            Eventually.until("b sees a's call again", Duration.ofSeconds(1), () -> b.count("d") == 1);
+            Eventually.until("b sees a's call again", Duration.ofSeconds(10), () -> b.count("d") == 1);
         }
     }
 

@@ -72,7 +72,7 @@ class RedisUsageWindowsTest {
 
         a.record("d", MINUTE, 0, 900);
         // The record is sent without waiting: b refuses once it has landed, and learns the total from its reply.
-        Eventually.until("b refuses 101 tokens over 900", Duration.ofSeconds(2),
+        Eventually.until("b refuses 101 tokens over 900", Duration.ofSeconds(10),
                 () -> !claimed(b.claim("d", MINUTE, NONE, OptionalInt.of(1000), 101)));
         assertThat(b.current("d", MINUTE).tokens()).isEqualTo(900);
         assertThat(claimed(b.claim("d", MINUTE, NONE, OptionalInt.of(1000), 100))).as("900 + 100 = 1000").isTrue();
