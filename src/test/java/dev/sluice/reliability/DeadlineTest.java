@@ -50,8 +50,11 @@ class DeadlineTest {
 
             assertThat(response.statusCode()).isEqualTo(408);
             assertThat(SiblingFailoverTest.error(response).path("code").asText()).isEqualTo("upstream_timeout");
-            assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(1800));
-            assertThat(hanging.requests()).isBetween(2, 3);
+            // Not before the 1 s deadline; after it, only as late as a loaded machine can make it.
+            assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofSeconds(5));
+            // Far fewer than the eleven num_retries allows: two or three attempts of 0.4 s fit in
+            // the second, one when a stalled timer lets the first run long.
+            assertThat(hanging.requests()).isBetween(1, 3);
         }
     }
 
@@ -74,7 +77,7 @@ class DeadlineTest {
 
     @Test
     void overheadHeaderIsOnSuccessAndError() throws IOException {
-        try (MockUpstream ok = MockUpstream.start(MockOptions.defaults("ok", MockMode.SLOW).withDelay(Duration.ofMillis(300)));
+        try (MockUpstream ok = MockUpstream.start(MockOptions.defaults("ok", MockMode.SLOW).withDelay(Duration.ofSeconds(2)));
                 MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.REJECT));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
@@ -85,7 +88,7 @@ class DeadlineTest {
             HttpResponse<String> refused = gateway.post("/v1/chat/completions", Chat.body("bad", "hi"));
 
             long overhead = Long.parseLong(served.headers().firstValue("x-litellm-overhead-duration-ms").orElseThrow());
-            assertThat(overhead).as("the upstream's 300 ms are not Sluice's").isLessThan(200);
+            assertThat(overhead).as("the upstream's 2 s are not Sluice's").isLessThan(1_000);
             assertThat(refused.headers().firstValue("x-litellm-overhead-duration-ms")).isPresent();
         }
     }

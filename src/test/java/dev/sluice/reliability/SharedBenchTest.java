@@ -60,13 +60,15 @@ class SharedBenchTest {
                 assertThat(failing.requests()).isEqualTo(1);
 
                 b.awaitMetric("b sees the bench a set", BENCHED_FAILING, 1.0);
+                // The promise is the bench reaching b within a second; b's calls after it only need to
+                // come inside the 30 s bench, however slowly a loaded machine runs them.
+                assertThat((System.nanoTime() - benchedAt) / 1_000_000).as("b saw the bench within a second").isLessThan(1_000);
                 for (int i = 0; i < 5; i++) {
                     HttpResponse<String> throughB = b.post("/v1/chat/completions", Chat.body("g", "hi"));
                     assertThat(throughB.statusCode()).isEqualTo(200);
                     assertThat(throughB.headers().firstValue("x-litellm-model-id")).hasValue("backup");
                 }
                 assertThat(failing.requests()).as("b never tried the deployment a benched").isEqualTo(1);
-                assertThat((System.nanoTime() - benchedAt) / 1_000_000).as("all within a second of the bench").isLessThan(1_000);
                 assertThat(b.get("/health/readiness").body()).contains("\"router_state\":\"redis: connected\"");
             }
         }
@@ -92,11 +94,11 @@ class SharedBenchTest {
             try (TestGateway a = TestGateway.start(yaml);
                     TestGateway b = TestGateway.start(yaml, Map.of(), eventsB)) {
                 a.post("/v1/chat/completions", Chat.body("g", "hi"));
-                Eventually.until("a's failure is counted in Redis", Duration.ofSeconds(1),
+                Eventually.until("a's failure is counted in Redis", Duration.ofSeconds(10),
                         () -> "1".equals(TestRedis.command("GET", prefix + "cooldown:fails:failing:SERVER")));
 
                 b.post("/v1/chat/completions", Chat.body("g", "hi"));
-                Eventually.until("b benches on the shared total of 2", Duration.ofSeconds(1),
+                Eventually.until("b benches on the shared total of 2", Duration.ofSeconds(10),
                         () -> eventsB.lines().contains("bench failing server"));
                 a.awaitMetric("a sees the bench b set", BENCHED_FAILING, 1.0);
 

@@ -56,8 +56,10 @@ class EdgeCasesTest {
         Arrays.fill(events, Chunk.now(event));
         events[8000] = Chunk.now("data: [DONE]\n\n");
         try (ScriptedUpstream fast = ScriptedUpstream.always("fast", Reply.stream(End.COMPLETE, events));
-                TestGateway gateway = TestGateway.start(Configs.singleDeployment(fast.baseUrl(), ", stream_timeout: 0.5"))) {
-            String answer = rawExchange(gateway.port(), post("/v1/chat/completions", Chat.stream("chat", "hi"), "HTTP/1.1"), 20_000, 1500);
+                TestGateway gateway = TestGateway.start(Configs.singleDeployment(fast.baseUrl(), ", stream_timeout: 1"))) {
+            // The caller stops reading for three times the stall deadline; a loaded machine may
+            // still pause the upstream's own writes for a good part of a second.
+            String answer = rawExchange(gateway.port(), post("/v1/chat/completions", Chat.stream("chat", "hi"), "HTTP/1.1"), 20_000, 3000);
 
             assertThat(answer).doesNotContain("stream_timeout").contains("data: [DONE]");
         }
