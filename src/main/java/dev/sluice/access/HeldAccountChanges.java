@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * What the account API's changes do to what this process holds in memory: the cached key,
- * team's keys (also after one of its memberships changed), customer or every key (after a user
- * or organization changed) is dropped, and so are the spend counters of what changed, which
+ * team's keys (also after one of its memberships changed), user's keys, customer or every key
+ * (after an organization changed) is dropped, and so are the spend counters of what changed, which
  * are counted again from the store on next use: a changed budget period, or a key, team or owner deleted and made again under the same id,
  * must not inherit the old counts. (Spend still in the spend journal, on its way to the store,
  * is then missed in this process until it is read again.)
@@ -35,12 +35,13 @@ record HeldAccountChanges(Optional<KeyDirectory> directory, SpendCounters counte
     @Override
     public void ownerChanged(Scope owner) {
         directory.ifPresent(d -> {
-            if (owner instanceof Scope.TeamMember member) {
+            switch (owner) {
                 // A membership reaches only the team's keys (each is read with its user's budget in its team).
-                d.forgetTeam(member.teamId());
-            } else {
-                // A user's or an organization's settings reach its keys when they are read again.
-                d.forgetAll();
+                case Scope.TeamMember member -> d.forgetTeam(member.teamId());
+                // A user's settings reach only the keys it owns.
+                case Scope.User user -> d.forgetUser(user.userId());
+                // An organization's reach the keys of all its teams, which only the store knows.
+                default -> d.forgetAll();
             }
         });
         counters.forget(owner);

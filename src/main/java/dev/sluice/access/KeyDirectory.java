@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * unreachable, such keys are refused at once for {@link #OUTAGE_BACKOFF} rather than each
  * waiting out the connection timeout.
  *
- * <p>A read under way when {@link #forget} or {@link #forgetTeam} drops what it reads may
+ * <p>A read under way when {@link #forget}, {@link #forgetTeam} or {@link #forgetUser} drops what it reads may
  * bring back the state from before the change: Caffeine keeps no load or refresh whose entry
  * was dropped meanwhile, and such a read does not seed spend counters either.
  *
@@ -201,6 +201,13 @@ public final class KeyDirectory {
     public void forgetAll() {
         forgets.incrementAndGet();
         entries.synchronous().invalidateAll();
+    }
+
+    /** Drops every key of a user, and every read under way, so their next use reads the user again. */
+    public void forgetUser(String userId) {
+        forgets.incrementAndGet();
+        entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
+                || entry.join().flatMap(found -> found.key().userId()).filter(userId::equals).isPresent());
     }
 
     /** Drops every key of a team, and every read under way, so their next use reads the team again. */

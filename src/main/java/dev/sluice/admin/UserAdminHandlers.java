@@ -97,8 +97,10 @@ public final class UserAdminHandlers {
             }
             throw e;
         }
+        // Keys stored before the user naming its id are read again, now with its budget and models.
+        call.written().owner(new Scope.User(userId));
         for (String team : teams) {
-            api.owners().members().put(new TeamMember(team, userId, "user", java.util.Optional.empty(), now));
+            api.owners().members().put(new TeamMember(team, userId, "user", Optional.empty(), now));
         }
         log.info("users.created user={} key={}", userId, withKey);
         ObjectNode answer = Json.MAPPER.createObjectNode();

@@ -167,7 +167,7 @@ class KeyDirectoryTest {
     }
 
     @StoreTest
-    void aMembershipChangeDropsItsTeamsKeysOnlyAndAUserChangeEveryKey(Database database) {
+    void aMembershipChangeDropsItsTeamsKeysAUserChangeItsKeysAndAnOrganizationChangeEveryKey(Database database) {
         KeyDirectory directory = directory(database);
         AccountChanges changes = new HeldAccountChanges(Optional.of(directory), new SpendCounters(java.time.Clock.systemUTC()));
         new TeamRepository(database).insert(dev.sluice.store.Team.builder("team-m", Instant.now()).build());
@@ -185,9 +185,14 @@ class KeyDirectoryTest {
 
         directory.find(inTeam).join();
         changes.ownerChanged(new Scope.User("ada"));
+        assertThat(directory.held(inTeam)).as("ada's key").isEmpty();
+        assertThat(directory.held(alone)).as("a key of no user").isPresent();
+
+        directory.find(inTeam).join();
+        changes.ownerChanged(new Scope.Organization("org"));
         assertThat(directory.held(inTeam)).isEmpty();
-        assertThat(directory.held(alone)).as("a user's settings may reach any key: all are read again").isEmpty();
-        assertThat(reads).hasValue(3);
+        assertThat(directory.held(alone)).as("an organization's teams are the store's to know: every key is read again").isEmpty();
+        assertThat(reads).hasValue(4);
     }
 
     @Test

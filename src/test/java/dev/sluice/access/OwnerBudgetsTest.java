@@ -115,6 +115,20 @@ class OwnerBudgetsTest {
     }
 
     @StoreTest
+    void aUserMadeAfterItsKeysHoldsThemToItsModelsAtOnce(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, upstream.baseUrl()))) {
+            String early = key(gateway, "{\"user_id\": \"grace\"}");
+            assertThat(call(gateway, early, "gpt-b").statusCode()).as("no user stored yet: no user limits").isEqualTo(200);
+
+            admin(gateway, "/user/new", "{\"user_id\": \"grace\", \"models\": [\"gpt-a\"], \"auto_create_key\": false}");
+            HttpResponse<String> denied = call(gateway, early, "gpt-b");
+            assertThat(denied.statusCode()).as("the key, cached before, is read again with its new user").isEqualTo(403);
+            assertThat(error(denied).path("type").asText()).isEqualTo("user_model_access_denied");
+        }
+    }
+
+    @StoreTest
     void anOrganizationsBudgetHoldsAcrossItsTeams(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, upstream.baseUrl()))) {
