@@ -13,6 +13,7 @@ const PAGES = [
   { path: 'models', name: 'Models', module: './pages/models.js', roles: ['admin'] },
   { path: 'keys', name: 'Keys', module: './pages/keys.js', roles: ['admin'] },
   { path: 'teams', name: 'Teams', module: './pages/teams.js', roles: ['admin'] },
+  { path: 'users', name: 'Users', module: './pages/users.js', roles: ['admin'] },
   { path: 'usage', name: 'Usage', module: './pages/usage.js', roles: ['admin', 'key'] },
   { path: 'logs', name: 'Logs', module: './pages/logs.js', roles: ['admin', 'key'] },
   { path: 'router', name: 'Router settings', module: './pages/router.js', roles: ['admin'] },

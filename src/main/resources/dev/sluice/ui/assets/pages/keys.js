@@ -7,6 +7,7 @@ import { h, field, alertBox, notice, table, replace, when, heading } from '../do
 import { openForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
+import { showSecret } from './secret.js';
 
 const PAGE_SIZE = 50;
 
@@ -211,49 +212,4 @@ async function saveKey(page, key, c) {
   replace(page.status, notice(`Saved key ${keyLabel(key)}.`));
   await refreshAfterChange(page);
   return null;
-}
-
-/**
- * Shows a new key's secret once, in a region with a copy button. The secret lives only in
- * that region's text: closing it, or leaving the page, removes it; it is dropped from the
- * answer it came in at once.
- */
-function showSecret(page, created) {
-  const code = h('code', { class: 'secret-value' }, created.key);
-  delete created.key;
-  const copyStatus = h('p', { class: 'small', role: 'status' });
-  const copy = h('button', { type: 'button', class: 'primary' }, 'Copy key');
-  const done = h('button', { type: 'button' }, 'Done');
-  const titleId = 'new-key-title';
-  const title = h('h2', { id: titleId, tabindex: '-1' }, `New key ${created.key_alias || created.key_name}`);
-  copy.addEventListener('click', async () => {
-    try {
-      if (!navigator.clipboard || !window.isSecureContext) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(code.textContent);
-      copyStatus.textContent = 'Copied to the clipboard.';
-    } catch (e) {
-      selectText(code);
-      copyStatus.textContent = 'Copying is not available here: the key is selected, copy it with Ctrl+C (⌘C).';
-    }
-  });
-  done.addEventListener('click', () => {
-    code.textContent = '';
-    replace(page.secret);
-    page.create.focus();
-  });
-  replace(page.secret, h('section', { class: 'card secret-card', 'aria-labelledby': titleId },
-    title,
-    h('p', {}, h('strong', {}, 'Copy this key now: it will not be shown again.'),
-      ' Only its masked name is kept.'),
-    h('div', { class: 'secret' }, code, copy, done),
-    copyStatus));
-  return title;
-}
-
-function selectText(element) {
-  const range = document.createRange();
-  range.selectNodeContents(element);
-  const selection = window.getSelection();
-  selection.removeAllRanges();
-  selection.addRange(range);
 }
