@@ -26,6 +26,7 @@ class PagesBrowserIT extends UiBrowserSuite {
             new Page("models", "Models", "Models"),
             new Page("keys", "Keys", "Keys"),
             new Page("teams", "Teams", "Teams"),
+            new Page("users", "Users", "Users"),
             new Page("usage", "Usage", "Usage"),
             new Page("logs", "Logs", "Logs"),
             new Page("router", "Router settings", "Router settings"),

@@ -21,7 +21,7 @@ import org.openqa.selenium.WebElement;
  */
 @BrowserTest
 class SignInBrowserIT extends UiBrowserSuite {
-    static final List<String> ADMIN_LINKS = List.of("Models", "Keys", "Teams", "Usage", "Logs", "Router settings", "Playground", "Health");
+    static final List<String> ADMIN_LINKS = List.of("Models", "Keys", "Teams", "Users", "Usage", "Logs", "Router settings", "Playground", "Health");
 
     @BeforeEach
     void signedOut() {

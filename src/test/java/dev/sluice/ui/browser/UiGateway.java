@@ -27,6 +27,7 @@ import java.util.Map;
  * a deployment for ten minutes, so a bench and a fallback show). The UI is served by the gateway
  * itself at {@code /ui}. A few calls are made at start, so the pages have calls, spend and a
  * bench to show; among them one of the virtual key {@link #readerKey()}, of the team {@code research}.
+ * It holds one internal user, {@link #SEEDED_USER}, with a budget and a key of its own ({@code ui-seeded-key}).
  */
 final class UiGateway implements AutoCloseable {
     static final String MASTER = "sk-ui-master-7f3a9c2e51d4";
@@ -38,6 +39,8 @@ final class UiGateway implements AutoCloseable {
             "backup-1", "sk-upstream-backup-27f4d1e3");
     /** A signed-out page asks for its session first, and is told 401 {@code no_session}: expected. */
     static final Expected NO_SESSION_YET = Expected.failure("GET", "/ui/api/session", 401);
+    /** The internal user the gateway starts with: {@code seeded@example.com}, a $20 budget, one key. */
+    static final String SEEDED_USER = "ui-seeded-user";
 
     final MockUpstream alpha;
     final MockUpstream backup;
@@ -45,6 +48,7 @@ final class UiGateway implements AutoCloseable {
     private final TestDatabase store;
     private final TestGateway gateway;
     private final String readerKey;
+    private final String seededUserKey;
 
     private UiGateway(MockUpstream alpha, MockUpstream backup, MockUpstream failing, TestDatabase store, TestGateway gateway) {
         this.alpha = alpha;
@@ -60,6 +64,9 @@ final class UiGateway implements AutoCloseable {
         this.readerKey = json(post("/key/generate", """
                 {"key_alias": "ui-reader", "team_id": "%s", "max_budget": 10, "rpm_limit": 60}""".formatted(team)))
                 .path("key").asText();
+        this.seededUserKey = json(post("/user/new", """
+                {"user_id": "%s", "user_email": "seeded@example.com", "user_role": "internal_user_viewer", "max_budget": 20,
+                 "key_alias": "ui-seeded-key"}""".formatted(SEEDED_USER))).path("key").asText();
     }
 
     static UiGateway start() {
@@ -152,12 +159,13 @@ final class UiGateway implements AutoCloseable {
         }
     }
 
-    /** The secrets no page may show: the master key, every upstream API key, and the reader's virtual key. */
+    /** The secrets no page may show: the master key, every upstream API key, the reader's and the seeded user's virtual keys. */
     Map<String, String> secrets() {
         Map<String, String> secrets = new LinkedHashMap<>();
         secrets.put("the master key", MASTER);
         DEPLOYMENT_KEYS.forEach((id, key) -> secrets.put("the API key of " + id, key));
         secrets.put("the virtual key ui-reader", readerKey);
+        secrets.put("the virtual key ui-seeded-key of " + SEEDED_USER, seededUserKey);
         return secrets;
     }
 
