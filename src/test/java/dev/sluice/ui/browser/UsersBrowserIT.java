@@ -35,6 +35,13 @@ class UsersBrowserIT extends SignedInSuite {
                 .findFirst().orElseThrow(() -> new AssertionError("no disclosure named '1 key of " + UiGateway.SEEDED_USER + "'"));
         keys.sendKeys(Keys.ENTER);
         browser.awaitText("ui-seeded-key");
+        browser.narrow();
+        try {
+            assertThat(browser.js("return Math.max(document.documentElement.scrollWidth, window.innerWidth) - 390;"))
+                    .as("the list, a user's keys open, wider than a phone's screen by (pixels)").isEqualTo(0L);
+        } finally {
+            browser.wide();
+        }
         assertThat(browser.visible(Role.ALERT)).extracting(WebElement::getText).isEmpty();
         SecretScan.assertNone(browser, ui.secrets());
         browser.assertNoProblems();

@@ -80,7 +80,7 @@ function keysCell(user, info) {
   const count = `${info.keys.length} key${info.keys.length === 1 ? '' : 's'}`;
   if (!info.keys.length) return count;
   return h('details', { class: 'user-keys' },
-    h('summary', {}, count, h('span', { class: 'visually-hidden' }, ` of ${user.user_id}`)),
+    h('summary', { 'aria-label': `${count} of ${user.user_id}` }, count),
     h('ul', {}, info.keys.map(key => h('li', {},
       key.key_alias ? `${key.key_alias} ` : null,
       h('code', { class: 'nowrap' }, key.key_name),
@@ -178,9 +178,9 @@ function editUser(page, user, opener) {
       field('TPM limit', c.tpm_limit, 'Tokens per minute, shared by its keys.'),
       field('RPM limit', c.rpm_limit, 'Requests per minute, shared by its keys.'),
       field('Max parallel requests', c.max_parallel_requests)),
-    withKey ? h('div', { class: 'grid' },
+    withKey ? h('div', {},
       checkField('Create a key for this user', withKey),
-      field('Key alias', keyAlias, 'A name for the new key, unique; optional.')) : null);
+      h('div', { class: 'grid' }, field('Key alias', keyAlias, 'A name for the new key, unique; optional.'))) : null);
   openForm({
     title: user ? `Edit user ${user.user_id}` : 'Create user',
     content,
