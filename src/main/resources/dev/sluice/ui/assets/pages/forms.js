@@ -115,6 +115,26 @@ export async function runAction(buttons, status, action, success) {
   }
 }
 
+/**
+ * Previous and next buttons for a list shown a page at a time, with "Page 2 of 5 (120 keys)";
+ * nothing when there is one page. `page` holds `number`, `status` and `refresh()`; `noun`
+ * names what is listed ("key").
+ */
+export function pager(page, total, pages, noun) {
+  if (pages <= 1) return null;
+  const previous = h('button', { type: 'button', disabled: page.number <= 1 }, 'Previous page');
+  const next = h('button', { type: 'button', disabled: page.number >= pages }, 'Next page');
+  const go = async (by, button) => {
+    page.number += by;
+    await runAction(button, page.status, () => page.refresh());
+  };
+  previous.addEventListener('click', () => go(-1, previous));
+  next.addEventListener('click', () => go(1, next));
+  const label = noun.charAt(0).toUpperCase() + noun.slice(1);
+  return h('nav', { class: 'pager', 'aria-label': `${label} pages` }, previous,
+    h('span', {}, `Page ${page.number} of ${pages} (${total} ${noun}s)`), next);
+}
+
 function clearErrors(controls, status) {
   replace(status);
   for (const control of new Set(Object.values(controls || {}))) showFieldError(control, null);

@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { h, field, alertBox, notice, table, replace, when, heading } from '../dom.js';
-import { openForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openForm, confirmAction, runAction, pager, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 import { showSecret } from './secret.js';
@@ -39,21 +39,7 @@ async function refresh(page) {
   replace(page.listed,
     teams.error ? alertBox(`The teams could not be read: ${teams.error.message}`) : null,
     table('Virtual keys', columns(page), keys.keys || [], 'No key yet. Create one to give a caller its own budget and limits.'),
-    pager(page, keys.total_count || 0, pages));
-}
-
-function pager(page, total, pages) {
-  if (pages <= 1) return null;
-  const previous = h('button', { type: 'button', disabled: page.number <= 1 }, 'Previous page');
-  const next = h('button', { type: 'button', disabled: page.number >= pages }, 'Next page');
-  const go = async (by, button) => {
-    page.number += by;
-    await runAction(button, page.status, () => page.refresh());
-  };
-  previous.addEventListener('click', () => go(-1, previous));
-  next.addEventListener('click', () => go(1, next));
-  return h('nav', { class: 'pager', 'aria-label': 'Key pages' }, previous,
-    h('span', {}, `Page ${page.number} of ${pages} (${total} keys)`), next);
+    pager(page, keys.total_count || 0, pages, 'key'));
 }
 
 function teamName(page, teamId) {

@@ -5,7 +5,7 @@
 
 import { api } from '../api.js';
 import { h, uid, field, notice, table, replace, when, dollars, heading } from '../dom.js';
-import { openForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openForm, confirmAction, runAction, pager, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 import { showSecret } from './secret.js';
@@ -41,21 +41,7 @@ async function refresh(page) {
   const rows = users.map((user, i) => ({ user, info: infos[i] }));
   replace(page.listed,
     table('Internal users', columns(page), rows, 'No user yet. A user holds one budget and one set of limits for all of its keys.'),
-    pager(page, answer.total || 0, pages));
-}
-
-function pager(page, total, pages) {
-  if (pages <= 1) return null;
-  const previous = h('button', { type: 'button', disabled: page.number <= 1 }, 'Previous page');
-  const next = h('button', { type: 'button', disabled: page.number >= pages }, 'Next page');
-  const go = async (by, button) => {
-    page.number += by;
-    await runAction(button, page.status, () => page.refresh());
-  };
-  previous.addEventListener('click', () => go(-1, previous));
-  next.addEventListener('click', () => go(1, next));
-  return h('nav', { class: 'pager', 'aria-label': 'User pages' }, previous,
-    h('span', {}, `Page ${page.number} of ${pages} (${total} users)`), next);
+    pager(page, answer.total || 0, pages, 'user'));
 }
 
 function columns(page) {
