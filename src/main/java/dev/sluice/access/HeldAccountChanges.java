@@ -5,12 +5,13 @@ import dev.sluice.spend.SpendCounters;
 import java.util.Optional;
 
 /**
- * What the account API's changes do to what this process holds in memory: the cached key,
- * team's keys (also after one of its memberships changed), user's keys, customer or every key
- * (after an organization changed) is dropped, and so are the spend counters of what changed, which
- * are counted again from the store on next use: a changed budget period, or a key, team or owner deleted and made again under the same id,
- * must not inherit the old counts. (Spend still in the spend journal, on its way to the store,
- * is then missed in this process until it is read again.)
+ * What the account API's changes do to what this process holds in memory: the cached key, the
+ * keys of a team (also after one of its memberships changed), of a user or of an
+ * organization's teams, or the customer is dropped, and so are the spend counters of what
+ * changed, which are counted again from the store on next use: a changed budget period, or a
+ * key, team or owner deleted and made again under the same id, must not inherit the old
+ * counts. (Spend still in the spend journal, on its way to the store, is then missed in this
+ * process until it is read again.)
  */
 record HeldAccountChanges(Optional<KeyDirectory> directory, SpendCounters counters) implements AccountChanges {
 
@@ -40,7 +41,8 @@ record HeldAccountChanges(Optional<KeyDirectory> directory, SpendCounters counte
                 case Scope.TeamMember member -> d.forgetTeam(member.teamId());
                 // A user's settings reach only the keys it owns.
                 case Scope.User user -> d.forgetUser(user.userId());
-                // An organization's reach the keys of all its teams, which only the store knows.
+                // An organization's reach the keys of its teams.
+                case Scope.Organization organization -> d.forgetOrganization(organization.organizationId());
                 default -> d.forgetAll();
             }
         });

@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * unreachable, such keys are refused at once for {@link #OUTAGE_BACKOFF} rather than each
  * waiting out the connection timeout.
  *
- * <p>A read under way when {@link #forget}, {@link #forgetTeam} or {@link #forgetUser} drops what it reads may
+ * <p>A read under way when {@link #forget}, {@link #forgetTeam}, {@link #forgetUser} or
+ * {@link #forgetOrganization} drops what it reads may
  * bring back the state from before the change: Caffeine keeps no load or refresh whose entry
  * was dropped meanwhile, and such a read does not seed spend counters either.
  *
@@ -208,6 +209,16 @@ public final class KeyDirectory {
         forgets.incrementAndGet();
         entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
                 || entry.join().flatMap(found -> found.key().userId()).filter(userId::equals).isPresent());
+    }
+
+    /**
+     * Drops every key of a team in an organization, and every read under way, so their next
+     * use reads the organization again (a key has an organization only through its team).
+     */
+    public void forgetOrganization(String organizationId) {
+        forgets.incrementAndGet();
+        entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
+                || entry.join().flatMap(Found::team).flatMap(Team::organizationId).filter(organizationId::equals).isPresent());
     }
 
     /** Drops every key of a team, and every read under way, so their next use reads the team again. */

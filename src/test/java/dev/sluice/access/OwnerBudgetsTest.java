@@ -160,6 +160,26 @@ class OwnerBudgetsTest {
     }
 
     @StoreTest
+    void anOrganizationsNewModelsHoldItsTeamsKeysAtOnce(TestDatabase store) throws Exception {
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start(config(store, upstream.baseUrl()))) {
+            admin(gateway, "/organization/new", "{\"organization_id\": \"acme\", \"models\": [\"gpt-a\", \"gpt-b\"]}");
+            admin(gateway, "/team/new", "{\"team_id\": \"red\", \"organization_id\": \"acme\"}");
+            String red = key(gateway, "{\"team_id\": \"red\"}");
+            assertThat(call(gateway, red, "gpt-b").statusCode()).isEqualTo(200);
+
+            HttpResponse<String> updated = gateway.send(java.net.http.HttpRequest.newBuilder(gateway.uri("/organization/update"))
+                    .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString(
+                            "{\"organization_id\": \"acme\", \"models\": [\"gpt-a\"]}"))
+                    .header("Authorization", "Bearer " + MASTER).header("Content-Type", "application/json").build());
+            assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
+            HttpResponse<String> denied = call(gateway, red, "gpt-b");
+            assertThat(denied.statusCode()).as("the team's key, cached before, is read again with its organization").isEqualTo(403);
+            assertThat(error(denied).path("type").asText()).isEqualTo("organization_model_access_denied");
+        }
+    }
+
+    @StoreTest
     void aCustomerNamedInUserIsHeldToItsBudgetAndABlockedOneIsRefused(TestDatabase store) throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start(config(store, upstream.baseUrl()))) {
