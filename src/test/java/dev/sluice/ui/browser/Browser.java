@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -32,6 +34,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * requests kept for {@link #assertNoProblems}. Close it to quit the browser and remove its profile.
  */
 final class Browser implements AutoCloseable {
+    private static final Pattern VIRTUAL_KEY = Pattern.compile("sk-[A-Za-z0-9_-]{16,}");
     /** Generous: the tests share a loaded machine, and a wait ends as soon as its condition holds. */
     static final Duration WAIT = Duration.ofSeconds(30);
     /** The page's own account of itself, kept on its root element by app.js (and the harness's page). */
@@ -184,6 +187,24 @@ final class Browser implements AutoCloseable {
                 .anyMatch(h -> h.isDisplayed() && Find.fold(h.getText()).equals(text)));
         return driver.findElements(By.cssSelector("h1")).stream()
                 .filter(h -> Find.fold(h.getText()).equals(text)).findFirst().orElseThrow();
+    }
+
+    /** Waits for the API's refusal to show at the field labelled {@code label}, and answers the error's text. */
+    String fieldError(String label) {
+        WebElement field = field(label);
+        await("the API's refusal at the " + label + " field", () -> "true".equals(field.getAttribute("aria-invalid")));
+        return js("return document.getElementById(arguments[0]).textContent;", field.getAttribute("aria-describedby")).toString();
+    }
+
+    /** Waits for a new virtual key's {@code sk-…} secret, shown once beside its {@code Copy key} button, and answers it. */
+    String shownVirtualKey() {
+        button("Copy key");
+        await("the new key's secret", () -> VIRTUAL_KEY.matcher(text()).find());
+        Matcher shown = VIRTUAL_KEY.matcher(text());
+        if (!shown.find()) {
+            throw new AssertionError("the new key's secret left the page before it was read");
+        }
+        return shown.group();
     }
 
     /** Waits until {@code text} shows somewhere in the page. */
