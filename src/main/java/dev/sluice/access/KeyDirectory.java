@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -206,9 +207,7 @@ public final class KeyDirectory {
 
     /** Drops every key of a user, and every read under way, so their next use reads the user again. */
     public void forgetUser(String userId) {
-        forgets.incrementAndGet();
-        entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
-                || entry.join().flatMap(found -> found.key().userId()).filter(userId::equals).isPresent());
+        forgetWhere(found -> found.key().userId().filter(userId::equals).isPresent());
     }
 
     /**
@@ -216,16 +215,22 @@ public final class KeyDirectory {
      * use reads the organization again (a key has an organization only through its team).
      */
     public void forgetOrganization(String organizationId) {
-        forgets.incrementAndGet();
-        entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
-                || entry.join().flatMap(Found::team).flatMap(Team::organizationId).filter(organizationId::equals).isPresent());
+        forgetWhere(found -> found.team().flatMap(Team::organizationId).filter(organizationId::equals).isPresent());
     }
 
     /** Drops every key of a team, and every read under way, so their next use reads the team again. */
     public void forgetTeam(String teamId) {
+        forgetWhere(found -> found.key().teamId().filter(teamId::equals).isPresent());
+    }
+
+    /**
+     * Drops the keys held that {@code held} says yes to, and every read under way (what it reads
+     * cannot be told yet); hashes held as "no such key" stay.
+     */
+    private void forgetWhere(Predicate<Found> held) {
         forgets.incrementAndGet();
         entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
-                || entry.join().flatMap(found -> found.key().teamId()).filter(teamId::equals).isPresent());
+                || entry.join().filter(held).isPresent());
     }
 
     /** Reads the store, refusing at once while an outage lasts. */
