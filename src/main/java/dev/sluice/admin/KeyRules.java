@@ -20,9 +20,16 @@ final class KeyRules {
     /** Refuses a key whose team does not exist; {@code before} is the team it had (not checked again). */
     void requireTeam(VirtualKey key, Optional<String> before) {
         Optional<String> team = key.teamId();
-        if (team.isPresent() && !team.equals(before) && api.teams().findById(team.get()).isEmpty()) {
-            throw ApiError.invalidRequest("Invalid 'team_id': no team has the id \"" + team.get()
-                    + "\" (expected: the id of a team made with /team/new).", "team_id", "team_not_found");
+        if (team.isPresent() && !team.equals(before)) {
+            requireTeam(team.get(), "team_id");
+        }
+    }
+
+    /** Refuses a team id, given in {@code param}, that no team has. */
+    void requireTeam(String teamId, String param) {
+        if (api.teams().findById(teamId).isEmpty()) {
+            throw ApiError.invalidRequest("Invalid '" + param + "': no team has the id \"" + teamId
+                    + "\" (expected: the id of a team made with /team/new).", param, "team_not_found");
         }
     }
 

@@ -41,12 +41,14 @@ public final class UserAdminHandlers {
     private final AccountApi api;
     private final AccountCalls calls;
     private final UserKeys keys;
+    private final KeyRules rules;
 
     /** Create on the event loop whose requests it answers. */
     public UserAdminHandlers(Vertx vertx, AccountApi api) {
         this.api = api;
         this.calls = new AccountCalls(vertx, api, "users");
         this.keys = new UserKeys(api);
+        this.rules = new KeyRules(api);
     }
 
     /** {@code POST /user/new}: a new user, and a key for it. */
@@ -81,7 +83,7 @@ public final class UserAdminHandlers {
         boolean withKey = !body.hasNonNull("auto_create_key") || JsonFields.bool(body.get("auto_create_key"), "auto_create_key");
         List<String> teams = body.hasNonNull("teams") ? JsonFields.names(body.get("teams"), "teams") : List.of();
         for (String team : teams) {
-            requireTeam(team, "teams");
+            rules.requireTeam(team, "teams");
         }
         User.Builder builder = User.builder(userId, now);
         OwnerSettings.user(body, builder, now, api.clock().getZone());
@@ -232,13 +234,6 @@ public final class UserAdminHandlers {
             if (batch.size() < Page.MAX_SIZE) {
                 return all;
             }
-        }
-    }
-
-    private void requireTeam(String teamId, String param) {
-        if (api.teams().findById(teamId).isEmpty()) {
-            throw ApiError.invalidRequest("Invalid '" + param + "': no team has the id \"" + teamId
-                    + "\" (expected: the id of a team made with /team/new).", param, "team_not_found");
         }
     }
 
