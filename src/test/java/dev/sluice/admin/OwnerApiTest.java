@@ -109,6 +109,10 @@ class OwnerApiTest {
             Answer badDuration = api.post("/user/new", "{\"user_id\": \"ada\", \"duration\": \"forever\"}");
             assertThat(badDuration.status()).isEqualTo(400);
             assertThat(badDuration.errorParam()).isEqualTo("duration");
+            Answer unknownTeam = api.post("/user/new", "{\"user_id\": \"ada\", \"teams\": [\"nowhere\"]}");
+            assertThat(unknownTeam.status()).isEqualTo(400);
+            assertThat(unknownTeam.errorCode()).isEqualTo("team_not_found");
+            assertThat(unknownTeam.errorParam()).isEqualTo("teams");
             assertThat(api.get("/user/info?user_id=ada").status()).as("no user left behind by a refused key").isEqualTo(404);
 
             Answer withoutKey = api.post("/user/new", "{\"user_id\": \"ada\", \"key_alias\": \"taken\", \"auto_create_key\": false}");
