@@ -2,7 +2,7 @@ package dev.sluice.admin;
 
 import dev.sluice.access.AccountChanges;
 import dev.sluice.access.Caller;
-import dev.sluice.http.BodyBudget;
+import dev.sluice.http.BodyLimits;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.TeamRepository;
 import io.vertx.core.Future;
@@ -24,9 +24,8 @@ import java.util.function.LongSupplier;
  *                        budget time zone ({@code litellm_settings.timezone}), where the days
  *                        and months of a {@code budget_duration} end
  * @param changes         told of every key and team written, so cached state follows
- * @param maxRequestBytes the largest request body read
+ * @param bodies          what a request body may be: its size, the budget all bodies share, its JSON, its pace
  * @param nanoTime        the monotonic clock that times out slow request bodies
- * @param bodyBudget      the request body bytes all calls together may hold
  * @param owners          the stored users, team members, organizations and customers
  */
 public record AccountApi(
@@ -35,9 +34,8 @@ public record AccountApi(
         TeamRepository teams,
         Clock clock,
         AccountChanges changes,
-        long maxRequestBytes,
+        BodyLimits bodies,
         LongSupplier nanoTime,
-        BodyBudget bodyBudget,
         OwnerRepositories owners) {
 
     public AccountApi {
@@ -47,10 +45,7 @@ public record AccountApi(
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(changes, "changes");
         Objects.requireNonNull(nanoTime, "nanoTime");
-        Objects.requireNonNull(bodyBudget, "bodyBudget");
+        Objects.requireNonNull(bodies, "bodies");
         Objects.requireNonNull(owners, "owners");
-        if (maxRequestBytes < 1) {
-            throw new IllegalArgumentException("maxRequestBytes: " + maxRequestBytes + " (expected: >= 1)");
-        }
     }
 }

@@ -9,7 +9,7 @@ import dev.sluice.http.QueryParams;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.json.Json;
-import dev.sluice.json.JsonBody;
+import dev.sluice.json.JsonReading;
 import dev.sluice.json.JsonProblems;
 import dev.sluice.store.StoreException;
 import io.vertx.core.Future;
@@ -59,7 +59,7 @@ final class AccountCalls {
         this.vertx = vertx;
         this.api = api;
         this.managed = managed;
-        this.bodies = new RequestBodyReader(vertx, api.maxRequestBytes(), api.bodyBudget(), api.nanoTime());
+        this.bodies = new RequestBodyReader(vertx, api.bodies(), api.nanoTime());
     }
 
     void answer(HttpServerRequest request, String route, Access access, StoreWork work) {
@@ -118,12 +118,13 @@ final class AccountCalls {
         Future<Buffer> read = bodies.read(request, parsed.future());
         request.resume();
         // Once parsed, the bytes are garbage: the JSON object is what the handler keeps.
-        return read.map(AccountCalls::parse).andThen(done -> parsed.tryComplete());
+        JsonReading json = api.bodies().reading();
+        return read.map(bytes -> parse(bytes, json)).andThen(done -> parsed.tryComplete());
     }
 
     /** The body's JSON object; an empty one when the body holds no value. */
-    private static ObjectNode parse(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes).orElseGet(Json.MAPPER::createObjectNode);
+    private static ObjectNode parse(Buffer bytes, JsonReading json) {
+        JsonNode root = json.parse(bytes).orElseGet(Json.MAPPER::createObjectNode);
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("The body must be a JSON object, but got " + JsonFields.shown(root) + ".", null,
                     "invalid_type");

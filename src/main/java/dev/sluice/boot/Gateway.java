@@ -5,7 +5,6 @@ import dev.sluice.access.Accounts;
 import dev.sluice.call.CallServices;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.server.EdgeServices;
-import dev.sluice.server.OpenConnections;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
 import dev.sluice.time.TimeSource;
@@ -21,9 +20,9 @@ import java.util.Optional;
  *                       store; empty when no store is open
  * @param storedSettings the router settings changed through the router settings API, kept in
  *                       step with the store; empty when no store is open
- * @param connections    the connections open on the port, counted over every event loop
+ * @param guards         what bounds the connections and what is read without a key, over every event loop
  * @param memoryResponses where the Responses API keeps its responses when no store is open
  */
 record Gateway(SluiceConfig config, CallServices calls, EdgeServices edge, Optional<Accounts> accounts,
         Optional<StoredModelSync> storedModels, Optional<StoredRouterSettingsSync> storedSettings, TimeSource time,
-        OpenConnections connections, MemoryResponses memoryResponses) {}
+        EdgeGuards guards, MemoryResponses memoryResponses) {}

@@ -38,9 +38,11 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.Strategies;
 import dev.sluice.http.BodyBudget;
+import dev.sluice.http.BodyLimits;
+import dev.sluice.config.EdgeSettings;
+import dev.sluice.overload.Overload;
 import dev.sluice.server.EdgeServices;
 import dev.sluice.server.LiveState;
-import dev.sluice.server.OpenConnections;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
@@ -130,16 +132,21 @@ final class GatewayAssembly {
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "
                 + "general_settings.max_buffered_request_mb.", () -> (double) bodyBudget.held());
         RecentCalls recentCalls = new RecentCalls(RecentCalls.DEFAULT_SIZE);
+        EdgeSettings edgeSettings = config.general().edge();
+        BodyLimits bodies = new BodyLimits(config.general().maxRequestBytes(), bodyBudget, edgeSettings.json(),
+                edgeSettings.requestBodyTimeout());
+        Overload overload = teardown.add(Overload.watchingThisJvm(edgeSettings.callsInFlightBound(), edgeSettings.livenessExitAfter(),
+                time.ticker()));
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics), callbacks,
-                recentCalls);
+                time.ticker(), bodies, UUID.randomUUID().toString(), responseCache(metrics), callbacks,
+                recentCalls, overload);
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
                 config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings,
                 new LiveState(cooldowns, failures, recentCalls));
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
-                new OpenConnections(config.general().edge().maxOpenConnections()),
+                EdgeGuards.of(edgeSettings, overload, metrics),
                 new MemoryResponses(ResponseLimits.MEMORY_DEFAULTS, time.clock()));
     }
 

@@ -19,6 +19,8 @@ import dev.sluice.ui.UiFiles;
 import dev.sluice.ui.UiPages;
 import dev.sluice.spend.CallCost;
 import dev.sluice.server.ConnectionGuard;
+import dev.sluice.config.EdgeSettings;
+import dev.sluice.overload.Liveness;
 import dev.sluice.http.Drain;
 import dev.sluice.server.HealthHandlers;
 import dev.sluice.server.InfoHandlers;
@@ -57,6 +59,8 @@ final class GatewayVerticle extends VerticleBase {
     private final Drain drain;
     private UpstreamClient upstreams;
     private HttpServer server;
+    private String beatingLoop;
+    private long beatTimer = -1;
 
     GatewayVerticle(Gateway gateway, String host, int port, Drain drain) {
         this.gateway = gateway;
@@ -80,10 +84,11 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         upstreams = new UpstreamClient(vertx, gateway.time().ticker());
         SessionSeal seal = SessionSeal.of(gateway.config().general().masterKey(), gateway.time().clock());
-        Authenticator authenticator = new Authenticator(vertx, gateway.calls().access(), new CookieSessions(seal));
+        Authenticator authenticator = new Authenticator(vertx, gateway.calls().access(), new CookieSessions(seal),
+                gateway.guards().addresses());
         Optional<AccountApi> accountApi = gateway.accounts().map(accounts -> new AccountApi(authenticator::caller,
                 accounts.keys(), accounts.teams(), gateway.time().clock(), gateway.calls().access().changes(),
-                gateway.config().general().maxRequestBytes(), gateway.time().ticker(), gateway.calls().bodyBudget(),
+                gateway.calls().bodies(), gateway.time().ticker(),
                 new OwnerRepositories(accounts.users(), accounts.teamMembers(), accounts.organizations(), accounts.customers())));
         Routes.Admin admin = new Routes.Admin(
                 accountApi.flatMap(api -> gateway.storedModels().map(models -> new ModelAdminHandlers(vertx, api, models,
@@ -97,7 +102,7 @@ final class GatewayVerticle extends VerticleBase {
                         accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(gateway.edge().catalog()))))),
                 Optional.of(ui(seal, authenticator)));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
-                new InfoHandlers(vertx, gateway.edge(), authenticator),
+                new InfoHandlers(vertx, gateway.edge(), authenticator, gateway.guards().overload().liveness()),
                 new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,
                 responsesEndpoints(authenticator));
         HttpServerOptions options = new HttpServerOptions()
@@ -115,16 +120,33 @@ final class GatewayVerticle extends VerticleBase {
                 // once no call on them could still be waiting for an answer.
                 .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout(gateway.calls().router().settings().current()).toSeconds()))
                 .setIdleTimeoutUnit(TimeUnit.SECONDS);
-        server = vertx.createHttpServer(options).connectionHandler(new ConnectionGuard(options, gateway.connections(),
-                        gateway.config().general().edge().requestHeadTimeout())::accept)
+        EdgeSettings edge = gateway.config().general().edge();
+        ConnectionGuard guard = new ConnectionGuard(options, gateway.guards().connections(),
+                new ConnectionGuard.Timeouts(edge.requestHeadTimeout(), edge.connections().keepAliveTimeout()),
+                gateway.guards().overload()::shedding, gateway.guards().refusals());
+        beat(gateway.guards().overload().liveness());
+        server = vertx.createHttpServer(options).connectionHandler(guard::accept)
                 .requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);
         return server.listen();
     }
 
+    /**
+     * Beats for this event loop twice a second while it serves, so that {@link Liveness} sees
+     * when it is blocked; a loop that stops on purpose is forgotten.
+     */
+    private void beat(Liveness liveness) {
+        String loop = Thread.currentThread().getName();
+        liveness.beat(loop);
+        long timer = vertx.setPeriodic(500, id -> liveness.beat(loop));
+        beatingLoop = loop;
+        beatTimer = timer;
+    }
+
     /** The admin UI: its files, and its sessions sealed by {@code seal}. */
     private UiEndpoints ui(SessionSeal seal, Authenticator authenticator) {
-        RequestBodyReader bodies = new RequestBodyReader(vertx, gateway.config().general().maxRequestBytes(),
-                gateway.calls().bodyBudget(), gateway.time().ticker());
+        // The sign-in reads its key from its body before it knows who calls: it reads a few KB
+        // at most, within a budget of its own.
+        RequestBodyReader bodies = new RequestBodyReader(vertx, gateway.guards().unauthenticated(), gateway.time().ticker());
         return new UiEndpoints(new UiPages(UiFiles.bundled()), new SessionHandlers(seal, authenticator, bodies,
                 gateway.config().general().masterKey().isPresent()));
     }
@@ -163,6 +185,10 @@ final class GatewayVerticle extends VerticleBase {
 
     @Override
     public Future<?> stop() {
+        if (beatingLoop != null) {
+            vertx.cancelTimer(beatTimer);
+            gateway.guards().overload().liveness().forget(beatingLoop);
+        }
         return Future.join(server.close(), upstreams.close());
     }
 }

@@ -1,11 +1,12 @@
 package dev.sluice.call;
 
-import dev.sluice.http.BodyBudget;
+import dev.sluice.http.BodyLimits;
 import dev.sluice.access.AccessControl;
 import dev.sluice.cache.ResponseCache;
 import dev.sluice.callbacks.Callbacks;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.overload.Overload;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
@@ -26,14 +27,14 @@ import java.util.function.LongSupplier;
  * @param tracing         spans for each request and attempt; empty when no OTLP endpoint is configured
  * @param clock           wall-clock time, for Retry-After dates
  * @param nanoTime        the monotonic time deadlines and durations are measured with
- * @param maxRequestBytes the largest request body accepted
- * @param bodyBudget      the request body bytes all calls together may hold
+ * @param bodies          what a call's body may be: its size, the budget all bodies share, its JSON, its pace
  * @param instance        this gateway's own mark on the calls it sends upstream ({@link dev.sluice.http.Hops})
  * @param cache           the response cache; empty when {@code litellm_settings.cache} is off
  * @param callbacks       the logging callbacks each finished call is offered to ({@link CallRecording})
  * @param recentCalls     this replica's last calls, for {@code GET /calls/recent}
+ * @param overload        the calls served at once, and whether the heap can take more
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
-        long maxRequestBytes, BodyBudget bodyBudget, String instance, Optional<ResponseCache> cache,
-        Callbacks callbacks, RecentCalls recentCalls) {}
+        BodyLimits bodies, String instance, Optional<ResponseCache> cache,
+        Callbacks callbacks, RecentCalls recentCalls, Overload overload) {}

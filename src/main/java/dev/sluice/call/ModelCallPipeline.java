@@ -1,5 +1,6 @@
 package dev.sluice.call;
 
+import dev.sluice.json.JsonReading;
 import dev.sluice.access.CallEnd;
 import dev.sluice.access.CalledModel;
 import dev.sluice.access.CallTags;
@@ -74,7 +75,7 @@ public final class ModelCallPipeline {
         this.drain = drain;
         this.upstreams = upstreams;
         this.authenticator = authenticator;
-        this.bodies = new RequestBodyReader(vertx, services.maxRequestBytes(), services.bodyBudget(), services.nanoTime());
+        this.bodies = new RequestBodyReader(vertx, services.bodies(), services.nanoTime());
         this.overrides = new CallerOverridesReader(services.router().settings()::current, services.models());
         this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
         this.cached = new CachedCalls(services.cache());
@@ -93,6 +94,7 @@ public final class ModelCallPipeline {
         ModelCall call = open(request, codec);
         Future.<Void>succeededFuture()
                 .map(v -> refuseLoops(call))
+                .map(v -> takeSlot(call))
                 .compose(v -> authenticator.caller(request))
                 .transform(who -> readBody(call, who))
                 .map(body -> decode(call, body))
@@ -106,6 +108,19 @@ public final class ModelCallPipeline {
     /** A call that has come round to this gateway again is answered 508 before anything else is done. */
     private Void refuseLoops(ModelCall call) {
         Hops.check(call.request, services.instance());
+        return null;
+    }
+
+    /**
+     * Turns the call away, before anything is spent on it, while the gateway serves all the
+     * calls it may at once or its heap is too full; else it holds one of the gateway's slots
+     * until it ends.
+     */
+    private Void takeSlot(ModelCall call) {
+        services.overload().admit().ifPresent(refused -> {
+            throw refused;
+        });
+        call.ended.future().onComplete(done -> services.overload().callEnded());
         return null;
     }
 
@@ -191,7 +206,11 @@ public final class ModelCallPipeline {
 
     private Void decode(ModelCall call, Buffer body) {
         // Headers the caller addressed to a vendor (anthropic-beta) ride with the request to its adapter.
-        ModelRequest decoded = call.codec.decode(body, call.request.getHeader("Content-Type")).withVendorHeaders(call.request.headers());
+        JsonReading json = services.bodies().reading();
+        ModelRequest decoded = call.codec.decode(body, call.request.getHeader("Content-Type"), json)
+                .withVendorHeaders(call.request.headers());
+        // The tree lives as long as the call: it is held against the body budget beside the bytes.
+        services.bodies().holdParsed(json, call.ended.future());
         // An audio file is no prompt: estimates and token counts read the size of the form's text fields only.
         call.decoded(decoded, decoded.form().isPresent() ? decoded.body().toString().length() : body.length());
         return null;

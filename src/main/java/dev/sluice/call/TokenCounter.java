@@ -1,5 +1,6 @@
 package dev.sluice.call;
 
+import dev.sluice.json.JsonReading;
 import dev.sluice.access.CalledModel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -80,7 +81,10 @@ final class TokenCounter {
                     Future<Buffer> body = who.succeeded() ? bodies.read(request, done.future()) : Future.failedFuture(who.cause());
                     request.resume();
                     return body.compose(read -> {
-                        ModelRequest decoded = codec.decode(read).withVendorHeaders(request.headers());
+                        JsonReading json = services.bodies().reading();
+                        ModelRequest decoded = codec.decode(read, request.getHeader("Content-Type"), json)
+                                .withVendorHeaders(request.headers());
+                        services.bodies().holdParsed(json, done.future());
                         String name = RequestedName.resolve(who.result(),
                                 services.router().settings().current().modelGroupAlias(), decoded.group());
                         ModelGroup group = services.models().current().find(name)

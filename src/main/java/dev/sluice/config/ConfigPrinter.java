@@ -153,7 +153,20 @@ public final class ConfigPrinter {
                 general.authFailures().on() ? null : "off");
         yaml.entry(1, "auth_failure_window_seconds", YamlWriter.seconds(general.authFailures().window()), null);
         yaml.entry(1, "request_head_timeout_seconds", YamlWriter.seconds(general.edge().requestHeadTimeout()), null);
-        yaml.entry(1, "max_open_connections", Integer.toString(general.edge().maxOpenConnections()), null);
+        EdgeSettings edge = general.edge();
+        yaml.entry(1, "max_open_connections", Integer.toString(edge.openConnectionsBound()),
+                edge.maxOpenConnections().isEmpty() ? "sized to the heap" : null);
+        yaml.entry(1, "max_connections_per_ip", Integer.toString(edge.connections().maxPerAddress()), null);
+        yaml.entry(1, "trusted_proxies", YamlWriter.strings(edge.connections().trustedProxies().stream()
+                .map(Object::toString).toList()), null);
+        yaml.entry(1, "keep_alive_timeout_seconds", YamlWriter.seconds(edge.connections().keepAliveTimeout()), null);
+        yaml.entry(1, "request_body_timeout_seconds", YamlWriter.seconds(edge.requestBodyTimeout()), null);
+        yaml.entry(1, "max_json_depth", Integer.toString(edge.json().maxDepth()), null);
+        yaml.entry(1, "max_json_tokens", Long.toString(edge.json().maxTokens()), null);
+        yaml.entry(1, "global_max_parallel_requests", Integer.toString(edge.callsInFlightBound()),
+                edge.maxCallsInFlight().isEmpty() ? "sized to the heap" : null);
+        yaml.entry(1, "liveness_exit_after_seconds", YamlWriter.seconds(edge.livenessExitAfter()),
+                edge.livenessExitAfter().isZero() ? "never exits" : null);
         yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
         yaml.entry(1, "maximum_spend_logs_retention_period", YamlWriter.string(SpendLogSettings.text(general.spendLogs().retention())),
                 null);

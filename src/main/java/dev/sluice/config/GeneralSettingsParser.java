@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
 record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
@@ -40,7 +39,7 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 new ModelApiSettingsParser(read).parse(general),
                 new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
                         read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)),
-                edge(general),
+                new EdgeSettingsParser(read).parse(general, budget -> megabytes(budget, Long.MAX_VALUE)),
                 read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT),
                 new SpendLogSettings(
                         period(general.take("maximum_spend_logs_retention_period")).orElse(SpendLogSettings.DEFAULTS.retention()),
@@ -86,14 +85,6 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
 
     private Optional<Duration> period(ConfigNode node) {
         return read.string(node, SpendLogSettings::isPeriod, SpendLogSettings.FORMAT).map(SpendLogSettings::period);
-    }
-
-    private EdgeSettings edge(Section general) {
-        ConfigNode budget = general.take("max_buffered_request_mb");
-        return new EdgeSettings(
-                read.positiveSeconds(general.take("request_head_timeout_seconds")).orElse(EdgeSettings.DEFAULT_REQUEST_HEAD_TIMEOUT),
-                read.positiveInt(general.take("max_open_connections")).orElse(EdgeSettings.DEFAULT_MAX_OPEN_CONNECTIONS),
-                budget.isAbsent() ? OptionalLong.empty() : OptionalLong.of(megabytes(budget, Long.MAX_VALUE)));
     }
 
     /** An unset key reads the variable, as if written {@code os.environ/VARIABLE}. */

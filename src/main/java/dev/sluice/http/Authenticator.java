@@ -20,11 +20,13 @@ public final class Authenticator {
     private final Vertx vertx;
     private final AccessControl access;
     private final SessionCredentials sessions;
+    private final ClientAddresses addresses;
 
-    public Authenticator(Vertx vertx, AccessControl access, SessionCredentials sessions) {
+    public Authenticator(Vertx vertx, AccessControl access, SessionCredentials sessions, ClientAddresses addresses) {
         this.vertx = vertx;
         this.access = access;
         this.sessions = sessions;
+        this.addresses = addresses;
     }
 
     /**
@@ -46,7 +48,7 @@ public final class Authenticator {
      * body (the admin UI's sign-in): failures count against the request's address alike.
      */
     public Future<Caller> callerOf(String presented, HttpServerRequest request) {
-        Future<Caller> caller = access.authenticate(presented, clientAddress(request), vertx);
+        Future<Caller> caller = access.authenticate(presented, addresses.of(request), vertx);
         if (!caller.isComplete()) {
             request.pause();
         }
@@ -73,11 +75,6 @@ public final class Authenticator {
                 Responses.internalError(request.response(), request.path(), e);
             }
         });
-    }
-
-    /** The address the request came from (the peer's; behind a proxy, the proxy's), or null. */
-    private static String clientAddress(HttpServerRequest request) {
-        return request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
     }
 
     /** LiteLLM's header for the caller's key. */

@@ -1,11 +1,14 @@
 package dev.sluice.http;
 
 import dev.sluice.api.ApiError;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -13,12 +16,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Reads a request body up to a size limit. An oversized body is refused with a 413 the
- * client can read: when the client waits for {@code 100 Continue} it is answered at once
- * and never sends the body; otherwise the rest of the body is read and thrown away (up to
- * a hard cap) so the client is not reset while still writing. A body that would pass the
- * process-wide {@link BodyBudget} beside the bodies held now is refused the same way, with a
- * 503 and {@code Retry-After}; one larger than the whole budget could never fit, and is a 413.
+ * Reads a request body within its {@link BodyLimits}. An oversized body is refused with a 413
+ * the client can read: when the client waits for {@code 100 Continue} it is answered at once
+ * and never sends the body; otherwise the rest of the body is read and thrown away (up to a
+ * cap) so the client is not reset while still writing.
+ *
+ * <p>Bytes are held against the {@link BodyBudget} as they arrive, never on what a
+ * {@code Content-Length} declares: a client that declares megabytes and sends nothing holds
+ * nothing, and is cut once it has sent nothing for the idle timeout. A body whose bytes do
+ * not fit beside those held now is refused with a 503 and {@code Retry-After}; one larger
+ * than the whole budget could never fit, and is a 413. The chunks are kept as they arrived,
+ * joined without a copy, so what is held is what the heap holds.
  */
 public final class RequestBodyReader {
     /** Past this many discarded bytes the connection is closed instead. */
@@ -27,48 +35,71 @@ public final class RequestBodyReader {
     private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
     /** How long a client may take to send its whole body. */
     static final long BODY_TIMEOUT_MS = 60_000;
+    /** What a declared body must find room for in the budget before {@code 100 Continue} invites it. */
+    private static final long FIRST_SHARE = 64 * 1024;
+    /** What the heap holds for each chunk kept besides its bytes: its buffer and its place in the join. */
+    static final long CHUNK_OVERHEAD = 96;
 
     /** A body still arriving, and since when. */
-    private record PendingBody(HttpServerRequest request, Promise<Buffer> body, long startedNanos) {}
+    private record PendingBody(HttpServerRequest request, Arriving arriving, long startedNanos) {}
 
+    private final BodyLimits limits;
     private final long limit;
     /** Whether the limit is the whole body budget, smaller than max_request_size_mb: a body past it could never fit. */
     private final boolean limitedByBudget;
     private final BodyBudget budget;
+    private final long idleTimeoutNanos;
+    private final long discardCap;
     private final LongSupplier nanoTime;
-    /** Bodies still arriving, oldest first; one sweep a second fails the late ones. */
+    /** Bodies still arriving, oldest first; one sweep a second fails the late and the silent ones. */
     private final Set<PendingBody> pending = new LinkedHashSet<>();
 
     /** Must be created on the event loop whose requests it reads. */
-    public RequestBodyReader(Vertx vertx, long limit, BodyBudget budget, LongSupplier nanoTime) {
-        this.limit = Math.min(Math.min(limit, LARGEST_BODY), budget.limit());
-        this.limitedByBudget = budget.limit() < Math.min(limit, LARGEST_BODY);
-        this.budget = budget;
+    public RequestBodyReader(Vertx vertx, BodyLimits limits, LongSupplier nanoTime) {
+        this.limits = limits;
+        this.budget = limits.budget();
+        this.limit = Math.min(Math.min(limits.maxBytes(), LARGEST_BODY), budget.limit());
+        this.limitedByBudget = budget.limit() < Math.min(limits.maxBytes(), LARGEST_BODY);
+        this.idleTimeoutNanos = limits.idleTimeout().toNanos();
+        // Routes read without a key do not read megabytes of what they refused.
+        this.discardCap = Math.min(DISCARD_CAP, Math.max(16 * limit, 64 * 1024));
         this.nanoTime = nanoTime;
         // One periodic sweep per event loop rather than a timer per request: a timer
         // created and cancelled for every call is measurable on the hot path.
         vertx.setPeriodic(1000, id -> failLateBodies());
     }
 
+    /** What this reader reads within. */
+    public BodyLimits limits() {
+        return limits;
+    }
+
     private void failLateBodies() {
-        long deadline = nanoTime.getAsLong() - TimeUnit.MILLISECONDS.toNanos(BODY_TIMEOUT_MS);
+        long now = nanoTime.getAsLong();
+        long deadline = now - TimeUnit.MILLISECONDS.toNanos(BODY_TIMEOUT_MS);
         for (Iterator<PendingBody> it = pending.iterator(); it.hasNext(); ) {
             PendingBody late = it.next();
-            if (late.startedNanos() > deadline) {
-                return; // the rest started later still
+            ApiError timedOut;
+            if (late.startedNanos() <= deadline) {
+                timedOut = new ApiError(408, "timeout_error", "The request body did not arrive within "
+                        + BODY_TIMEOUT_MS / 1000 + " s.", null, "request_timeout");
+            } else if (now - late.arriving().lastByteNanos >= idleTimeoutNanos) {
+                timedOut = new ApiError(408, "timeout_error", "No byte of the request body arrived for "
+                        + TimeUnit.NANOSECONDS.toSeconds(idleTimeoutNanos) + " s (general_settings.request_body_timeout_seconds).",
+                        null, "request_timeout");
+            } else {
+                continue;
             }
             it.remove();
-            if (late.body().tryFail(new ApiError(408, "timeout_error",
-                    "The request body did not arrive within " + BODY_TIMEOUT_MS / 1000 + " s.", null, "request_timeout"))) {
+            if (late.arriving().fail(timedOut)) {
                 late.request().response().putHeader("Connection", "close");
             }
         }
     }
 
     /**
-     * Reads the body, holding its bytes against the {@link BodyBudget} until {@code doneWithBody}
-     * completes (or at once when the read fails): a declared length is held before anything is
-     * read, a chunked body as its bytes arrive.
+     * Reads the body, holding its bytes against the {@link BodyBudget} as they arrive until
+     * {@code doneWithBody} completes (or at once when the read fails).
      */
     public Future<Buffer> read(HttpServerRequest request, Future<?> doneWithBody) {
         String declared = request.getHeader("Content-Length");
@@ -83,17 +114,17 @@ public final class RequestBodyReader {
                 return refuse(request, tooLarge());
             }
         }
-        HeldBytes held = new HeldBytes();
-        if (length > 0 && !held.tryHold(length)) {
+        if (length > 0 && !budget.hasRoom(Math.min(length, FIRST_SHARE))) {
             return refuse(request, budget.busy());
         }
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
             request.response().writeContinue();
         }
         Promise<Buffer> body = Promise.promise();
-        Arriving arriving = new Arriving(body, length);
+        Arriving arriving = new Arriving(body, nanoTime.getAsLong());
+        HeldBytes held = new HeldBytes();
         long[] discarded = {0};
-        PendingBody pendingBody = new PendingBody(request, body, nanoTime.getAsLong());
+        PendingBody pendingBody = new PendingBody(request, arriving, arriving.lastByteNanos);
         pending.add(pendingBody);
         body.future().onComplete(done -> pending.remove(pendingBody));
         body.future().onFailure(e -> held.release());
@@ -103,12 +134,13 @@ public final class RequestBodyReader {
         request.handler(chunk -> {
             if (arriving.isDone() || held.released) {
                 discard(request, discarded, chunk.length());
-            } else if ((long) arriving.length() + chunk.length() > limit) {
+            } else if ((long) arriving.length + chunk.length() > limit) {
                 arriving.fail(tooLarge());
-            } else if (!held.tryHold((long) arriving.length() + chunk.length() - held.bytes)) {
-                arriving.fail(budget.busy());
+            } else if (!held.tryHold(chunk.length() + CHUNK_OVERHEAD)) {
+                // Alone past the whole budget, the body could never fit; else others hold the room for now.
+                arriving.fail(held.bytes + chunk.length() + CHUNK_OVERHEAD > budget.limit() ? tooLarge() : budget.busy());
             } else {
-                arriving.append(chunk);
+                arriving.append(chunk, nanoTime.getAsLong());
             }
         });
         request.exceptionHandler(arriving::fail);
@@ -116,56 +148,65 @@ public final class RequestBodyReader {
         return body.future();
     }
 
-    /** The bytes of one body so far, and the promise of all of them; both let go of once it is settled. */
+    /** The chunks of one body so far, and the promise of all of them; both let go of once it is settled. */
     private static final class Arriving {
         private Promise<Buffer> body;
-        private Buffer received;
-        private final long declared;
+        /** The only chunk so far; null once a second one arrived (then they are joined) or the body settled. */
+        private Buffer first;
+        private CompositeByteBuf joined;
+        int length;
+        long lastByteNanos;
 
-        Arriving(Promise<Buffer> body, long declared) {
+        Arriving(Promise<Buffer> body, long startedNanos) {
             this.body = body;
-            this.declared = declared;
+            this.lastByteNanos = startedNanos;
         }
 
         /** Settled, here or by the sweep of late bodies. */
         boolean isDone() {
             if (body != null && body.future().isComplete()) {
-                body = null;
-                received = null;
+                forget();
             }
             return body == null;
         }
 
-        int length() {
-            return received == null ? 0 : received.length();
-        }
-
-        void append(Buffer chunk) {
-            if (received == null) {
-                // Sized once the first bytes arrive, not on the declared length alone; the
-                // budget already holds that length, so growing by copies would only cost more.
-                received = Buffer.buffer(declared < 0 ? Math.max(1024, chunk.length()) : (int) declared);
+        void append(Buffer chunk, long nowNanos) {
+            lastByteNanos = nowNanos;
+            length += chunk.length();
+            if (joined == null && first == null) {
+                first = chunk; // most bodies arrive whole, in one chunk, and are handed on as they came
+                return;
             }
-            received.appendBuffer(chunk);
+            if (joined == null) {
+                joined = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+                joined.addComponent(true, ((BufferInternal) first).getByteBuf());
+                first = null;
+            }
+            joined.addComponent(true, ((BufferInternal) chunk).getByteBuf());
         }
 
         void complete() {
             if (body != null) {
                 Promise<Buffer> settled = body;
-                Buffer whole = received == null ? Buffer.buffer(0) : received;
-                body = null;
-                received = null;
+                Buffer whole = joined != null ? BufferInternal.buffer(joined) : first != null ? first : Buffer.buffer(0);
+                forget();
                 settled.tryComplete(whole);
             }
         }
 
-        void fail(Throwable cause) {
-            if (body != null) {
-                Promise<Buffer> settled = body;
-                body = null;
-                received = null;
-                settled.tryFail(cause);
+        boolean fail(Throwable cause) {
+            if (body == null) {
+                return false;
             }
+            Promise<Buffer> settled = body;
+            forget();
+            return settled.tryFail(cause);
+        }
+
+        private void forget() {
+            body = null;
+            first = null;
+            joined = null;
         }
     }
 
@@ -175,15 +216,9 @@ public final class RequestBodyReader {
         /** Once released, nothing more is held for this body. */
         boolean released;
 
-        /** Holds {@code more} bytes (none when not positive); false when the budget has no room or all was released. */
+        /** Holds {@code more} bytes; false when the budget has no room or all was released. */
         boolean tryHold(long more) {
-            if (released) {
-                return false;
-            }
-            if (more <= 0) {
-                return true;
-            }
-            if (!budget.tryHold(more)) {
+            if (released || !budget.tryHold(more)) {
                 return false;
             }
             bytes += more;
@@ -210,9 +245,9 @@ public final class RequestBodyReader {
         return Future.failedFuture(error);
     }
 
-    private static void discard(HttpServerRequest request, long[] discarded, int bytes) {
+    private void discard(HttpServerRequest request, long[] discarded, int bytes) {
         discarded[0] += bytes;
-        if (discarded[0] > DISCARD_CAP) {
+        if (discarded[0] > discardCap) {
             request.connection().close();
         }
     }
@@ -221,7 +256,7 @@ public final class RequestBodyReader {
         String setting = limitedByBudget
                 ? "the most request body bytes the gateway may buffer: general_settings.max_buffered_request_mb, "
                         + "else an eighth of the heap"
-                : "general_settings.max_request_size_mb";
+                : limits.maxBytesSource();
         return new ApiError(413, "invalid_request_error",
                 "Request body is larger than the limit of " + limit + " bytes (" + setting + ").", null, "request_too_large");
     }

@@ -2,6 +2,8 @@ package dev.sluice.ingress;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.json.JsonLimits;
+import dev.sluice.json.JsonReading;
 import dev.sluice.llm.Dialect;
 import io.vertx.core.Future;
 import dev.sluice.llm.ModelRequest;
@@ -25,18 +27,24 @@ public interface IngressCodec {
     Dialect dialect();
 
     /**
-     * Decodes a caller's body. A body that cannot be routed is refused with an
-     * {@link dev.sluice.api.ApiError} of status 400 naming the field and what was expected.
+     * Decodes a caller's body, parsing its JSON within {@code json}'s limits. A body that
+     * cannot be routed is refused with an {@link dev.sluice.api.ApiError} of status 400 naming
+     * the field and what was expected.
      */
-    ModelRequest decode(Buffer body);
+    ModelRequest decode(Buffer body, JsonReading json);
+
+    /** {@link #decode(Buffer, JsonReading)} within the default {@link JsonLimits}. */
+    default ModelRequest decode(Buffer body) {
+        return decode(body, new JsonReading(JsonLimits.DEFAULTS));
+    }
 
     /**
      * Decodes a caller's body sent with {@code contentType} (null when the caller sent none):
-     * by default as {@link #decode(Buffer)}, which reads JSON whatever the header says. An
-     * entry API that takes multipart forms reads the form's boundary from it.
+     * by default as {@link #decode(Buffer, JsonReading)}, which reads JSON whatever the header
+     * says. An entry API that takes multipart forms reads the form's boundary from it.
      */
-    default ModelRequest decode(Buffer body, String contentType) {
-        return decode(body);
+    default ModelRequest decode(Buffer body, String contentType, JsonReading json) {
+        return decode(body, json);
     }
 
     /**

@@ -1,10 +1,8 @@
 package dev.sluice.json;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.api.ApiError;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
 
@@ -16,25 +14,19 @@ import java.util.Optional;
 public final class JsonBody {
     private JsonBody() {}
 
-    /** The value the body holds; empty when it holds none (no bytes, or only white space). */
+    /** The value the body holds, parsed within the default {@link JsonLimits}; empty when it holds none. */
     public static Optional<JsonNode> parse(byte[] bytes) {
         return parse(Buffer.buffer(bytes));
     }
 
     /** The same, read in place: a large body is never copied whole into an array first. */
     public static Optional<JsonNode> parse(Buffer bytes) {
-        if (bytes.length() == 0) {
-            return Optional.empty();
-        }
-        JsonNode root;
-        try {
-            root = Json.MAPPER.readTree(new BufferStream(bytes));
-        } catch (JsonProcessingException e) {
-            throw unparsable(JsonProblems.describe(e));
-        } catch (IOException e) {
-            throw unparsable(e.getMessage());
-        }
-        return root == null || root.isMissingNode() ? Optional.empty() : Optional.of(root);
+        return new JsonReading(JsonLimits.DEFAULTS).parse(bytes);
+    }
+
+    /** A buffer as a stream, for a parser that reads it a piece at a time. */
+    static InputStream stream(Buffer bytes) {
+        return new BufferStream(bytes);
     }
 
     /** A buffer as a stream, handing the parser its bytes a piece at a time. */
@@ -66,7 +58,7 @@ public final class JsonBody {
         }
     }
 
-    private static ApiError unparsable(String reason) {
+    static ApiError unparsable(String reason) {
         return ApiError.invalidRequest("We could not parse the JSON body of your request: " + reason, null, "invalid_json");
     }
 }

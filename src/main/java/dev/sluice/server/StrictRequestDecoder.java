@@ -25,6 +25,12 @@ import java.util.concurrent.TimeUnit;
  * plain {@code chunked}, or a folded header line is refused. The refusal reaches Vert.x as a
  * request the parser could not read, so {@link MalformedRequests} answers it and closes the
  * connection; every byte after it is dropped, so nothing sent behind it is ever run.
+ *
+ * <p>It also keeps the two clocks of a connection between requests, which Vert.x's idle
+ * timeout cannot keep (it also runs while a stream waits on a silent upstream, so it must be
+ * long): a head must be whole within the head timeout of its first byte, and a kept-alive
+ * connection whose last answer ended is closed when no new request starts within the
+ * keep-alive timeout ({@link ResponseEnds} says when an answer ends).
  */
 final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     /** Between the first byte of a head and its end; false while a body is read or between requests. */
@@ -34,12 +40,44 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     /** Set once a request has been refused: the rest of the connection's bytes are dropped. */
     private boolean refused;
     private final long headTimeoutNanos;
+    private final long keepAliveNanos;
     /** Runs out when the head now arriving is late; null between requests and while a body is read. */
     private ScheduledFuture<?> headTimer;
+    /** Runs out when a kept-alive connection has waited too long for its next request; null otherwise. */
+    private ScheduledFuture<?> keepAliveTimer;
+    /** Requests whose head was read and whose answer has not ended. */
+    private int unanswered;
 
-    StrictRequestDecoder(HttpServerOptions options, Duration headTimeout) {
+    StrictRequestDecoder(HttpServerOptions options, Duration headTimeout, Duration keepAlive) {
         super(options);
         this.headTimeoutNanos = headTimeout.toNanos();
+        this.keepAliveNanos = keepAlive.toNanos();
+    }
+
+    /**
+     * An answer has ended on this connection: once no request is under way and no byte of the
+     * next one has arrived, the connection has the keep-alive timeout to start another.
+     */
+    void answerEnded(ChannelHandlerContext ctx) {
+        unanswered = Math.max(0, unanswered - 1);
+        if (unanswered == 0 && inHead && headTimer == null && keepAliveTimer == null && !refused
+                && internalBuffer().readableBytes() == 0) {
+            keepAliveTimer = ctx.executor().schedule(() -> keptAliveTooLong(ctx), keepAliveNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void keptAliveTooLong(ChannelHandlerContext ctx) {
+        keepAliveTimer = null;
+        if (unanswered == 0 && inHead && headTimer == null) {
+            ctx.close();
+        }
+    }
+
+    private void stopKeepAliveTimer() {
+        if (keepAliveTimer != null) {
+            keepAliveTimer.cancel(false);
+            keepAliveTimer = null;
+        }
     }
 
     /**
@@ -72,6 +110,7 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
         stopHeadTimer();
+        stopKeepAliveTimer();
         super.handlerRemoved0(ctx);
     }
 
@@ -82,6 +121,7 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             return;
         }
         if (inHead && in.isReadable()) {
+            stopKeepAliveTimer();
             timeHead(ctx);
         }
         if (inHead && hasFoldedLine(in)) {
@@ -94,6 +134,7 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             Object decoded = out.get(i);
             if (decoded instanceof HttpRequest request) {
                 stopHeadTimer();
+                unanswered++;
                 refused |= request.decoderResult().isFailure(); // the parser drops what follows too
                 inHead = false;
                 requestLineSeen = false;
@@ -161,6 +202,7 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     private void refuse(ByteBuf in, List<Object> out, RuntimeException cause) {
         refused = true;
         stopHeadTimer();
+        stopKeepAliveTimer();
         in.skipBytes(in.readableBytes());
         out.add(unreadable(cause));
     }

@@ -10,7 +10,7 @@ import dev.sluice.http.JsonFields;
 import dev.sluice.http.RequestBodyReader;
 import dev.sluice.http.Responses;
 import dev.sluice.json.Json;
-import dev.sluice.json.JsonBody;
+import dev.sluice.json.JsonReading;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -69,7 +69,7 @@ public final class SessionHandlers {
         refuseForeignSignIn(request);
         Promise<Void> parsed = Promise.promise();
         bodies.read(request, parsed.future())
-                .map(SessionHandlers::keyIn)
+                .map(bytes -> keyIn(bytes, bodies.limits().reading()))
                 .andThen(done -> parsed.tryComplete())
                 .compose(key -> authenticator.callerOf(key, request)
                         .recover(refused -> Future.failedFuture(refused instanceof ApiError e && e.status() == 401
@@ -159,8 +159,8 @@ public final class SessionHandlers {
     }
 
     /** The body's {@code key}: a non-empty string. Never echoed in an error. */
-    private static String keyIn(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes).orElse(null);
+    private static String keyIn(Buffer bytes, JsonReading json) {
+        JsonNode root = json.parse(bytes).orElse(null);
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("The body must be a JSON object: {\"key\": \"<master key or virtual key>\"}.", null,
                     "invalid_type");

@@ -94,8 +94,8 @@ final class AccountApiServer implements AutoCloseable {
         Vertx vertx = Vertx.vertx();
         try {
             ApiVerticle verticle = new ApiVerticle(loop -> new AccountApi(authentication(loop, masterKeySet, keys, teams), keys,
-                    teams, clock, recorder, MAX_REQUEST_BYTES, System::nanoTime,
-                    new dev.sluice.http.BodyBudget(Long.MAX_VALUE), new OwnerRepositories(new UserRepository(database),
+                    teams, clock, recorder, new dev.sluice.http.BodyLimits(MAX_REQUEST_BYTES, new dev.sluice.http.BodyBudget(Long.MAX_VALUE),
+                    dev.sluice.json.JsonLimits.DEFAULTS, java.time.Duration.ofSeconds(15)), System::nanoTime, new OwnerRepositories(new UserRepository(database),
                     new TeamMemberRepository(database), new OrganizationRepository(database), new CustomerRepository(database))));
             vertx.deployVerticle(verticle).await(30, TimeUnit.SECONDS);
             return new AccountApiServer(vertx, verticle.server.actualPort(), clock, changes);

@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.testing.Configs;
 import org.junit.jupiter.api.Test;
@@ -19,8 +20,15 @@ class GeneralSettingsTest {
         assertThat(general.maxRequestBytes()).isEqualTo(32L * 1024 * 1024);
         assertThat(general.authFailures()).isEqualTo(AuthFailureSettings.DEFAULTS);
         assertThat(general.edge().requestHeadTimeout()).hasSeconds(30);
-        assertThat(general.edge().maxOpenConnections()).isEqualTo(10_000);
+        assertThat(general.edge().maxOpenConnections()).isEmpty();
+        assertThat(general.edge().openConnectionsBound()).isEqualTo(EdgeCapacity.openConnections(Runtime.getRuntime().maxMemory()));
+        assertThat(general.edge().callsInFlightBound()).isEqualTo(EdgeCapacity.callsInFlight(Runtime.getRuntime().maxMemory()));
         assertThat(general.edge().bufferedRequestBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 8);
+        assertThat(general.edge().connections()).isEqualTo(EdgeSettings.ConnectionSettings.DEFAULTS);
+        assertThat(general.edge().requestBodyTimeout()).hasSeconds(15);
+        assertThat(general.edge().json().maxDepth()).isEqualTo(128);
+        assertThat(general.edge().json().maxTokens()).isEqualTo(250_000);
+        assertThat(general.edge().livenessExitAfter()).hasSeconds(30);
     }
 
     @Test
@@ -38,11 +46,33 @@ class GeneralSettingsTest {
                   request_head_timeout_seconds: 1.5
                   max_open_connections: 3
                   max_buffered_request_mb: 0.5
+                  max_connections_per_ip: 7
+                  trusted_proxies: [10.0.0.0/8, "fd00::/8"]
+                  keep_alive_timeout_seconds: 2
+                  request_body_timeout_seconds: 4
+                  max_json_depth: 9
+                  max_json_tokens: 1000
+                  global_max_parallel_requests: 12
+                  liveness_exit_after_seconds: 0
                 """)).general();
 
         assertThat(general.edge().requestHeadTimeout()).isEqualTo(java.time.Duration.ofMillis(1500));
-        assertThat(general.edge().maxOpenConnections()).isEqualTo(3);
+        assertThat(general.edge().openConnectionsBound()).isEqualTo(3);
         assertThat(general.edge().bufferedRequestBudget()).isEqualTo(524288);
+        assertThat(general.edge().connections().maxPerAddress()).isEqualTo(7);
+        assertThat(general.edge().connections().trustedProxies()).extracting(Object::toString).containsExactly("10.0.0.0/8", "fd00::/8");
+        assertThat(general.edge().connections().keepAliveTimeout()).hasSeconds(2);
+        assertThat(general.edge().requestBodyTimeout()).hasSeconds(4);
+        assertThat(general.edge().json().maxDepth()).isEqualTo(9);
+        assertThat(general.edge().json().maxTokens()).isEqualTo(1000);
+        assertThat(general.edge().callsInFlightBound()).isEqualTo(12);
+        assertThat(general.edge().livenessExitAfter()).isZero();
+    }
+
+    @Test
+    void aTrustedProxyThatIsNoNetworkStopsTheStartNamingIt() {
+        assertThatThrownBy(() -> Configs.parse(Configs.withSection("general_settings: {trusted_proxies: [lb.internal]}")))
+                .hasMessageContaining("general_settings.trusted_proxies[0]");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -8,13 +8,11 @@ import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.RawAnswers;
 import dev.sluice.testing.TestGateway;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,9 +71,9 @@ class ConnectionLimitsTest {
             try (Socket other = new Socket("127.0.0.1", gateway.port())) {
                 other.setSoTimeout(10_000);
                 other.getOutputStream().write(MODELS.getBytes(StandardCharsets.US_ASCII));
-                assertThat(readAnswer(other.getInputStream())).startsWith("HTTP/1.1 200 ");
+                assertThat(RawAnswers.read(other.getInputStream())).startsWith("HTTP/1.1 200 ");
             }
-            String answer = readAnswer(slow.getInputStream());
+            String answer = RawAnswers.read(slow.getInputStream());
             answered.set(true);
             trickle.join();
 
@@ -85,7 +83,7 @@ class ConnectionLimitsTest {
             assertThat(error.path("type").asText()).isEqualTo("timeout_error");
             assertThat(error.path("message").asText()).contains("request_head_timeout_seconds");
             assertThat(error.has("param")).isTrue();
-            assertThat(closedByPeer(slow)).isTrue();
+            assertThat(RawAnswers.closedByPeer(slow)).isTrue();
             assertThat(upstream.requests()).isZero();
         }
     }
@@ -99,11 +97,11 @@ class ConnectionLimitsTest {
                 idle.add(socket);
                 socket.setSoTimeout(10_000);
                 socket.getOutputStream().write(MODELS.getBytes(StandardCharsets.US_ASCII));
-                assertThat(readAnswer(socket.getInputStream())).startsWith("HTTP/1.1 200 "); // counted, then kept alive
+                assertThat(RawAnswers.read(socket.getInputStream())).startsWith("HTTP/1.1 200 "); // counted, then kept alive
             }
             try (Socket fourth = new Socket("127.0.0.1", gateway.port())) {
                 fourth.setSoTimeout(10_000);
-                assertThat(closedByPeer(fourth)).isTrue();
+                assertThat(RawAnswers.closedByPeer(fourth)).isTrue();
             }
 
             idle.remove(0).close();
@@ -112,7 +110,7 @@ class ConnectionLimitsTest {
                 try (Socket next = new Socket("127.0.0.1", gateway.port())) {
                     next.setSoTimeout(10_000);
                     next.getOutputStream().write(MODELS.getBytes(StandardCharsets.US_ASCII));
-                    return readAnswer(next.getInputStream()).startsWith("HTTP/1.1 200 ");
+                    return RawAnswers.read(next.getInputStream()).startsWith("HTTP/1.1 200 ");
                 } catch (IOException e) {
                     return false;
                 }
@@ -122,38 +120,5 @@ class ConnectionLimitsTest {
                 socket.close();
             }
         }
-    }
-
-    /** True when the peer ends the connection (an end of stream or a reset) before the socket's read timeout. */
-    private static boolean closedByPeer(Socket socket) throws IOException {
-        try {
-            InputStream in = socket.getInputStream();
-            while (in.read() >= 0) {
-                // whatever was still on its way
-            }
-            return true;
-        } catch (SocketException reset) {
-            return true;
-        }
-    }
-
-    /** One answer: its head and a Content-Length body. */
-    private static String readAnswer(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                return head.toString(StandardCharsets.ISO_8859_1);
-            }
-            head.write(b);
-        }
-        String text = head.toString(StandardCharsets.ISO_8859_1);
-        int length = 0;
-        for (String line : text.split("\r\n")) {
-            if (line.toLowerCase().startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring(15).trim());
-            }
-        }
-        return text + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** The strict decoder on its own, fed bytes in the pieces a network may cut them into, on Netty's test clock. */
 class StrictRequestDecoderTest {
-    private final StrictRequestDecoder decoder = new StrictRequestDecoder(new HttpServerOptions(), Duration.ofSeconds(2));
+    private final StrictRequestDecoder decoder = new StrictRequestDecoder(new HttpServerOptions(), Duration.ofSeconds(2),
+            Duration.ofSeconds(3));
     private final EmbeddedChannel channel = new EmbeddedChannel();
 
     StrictRequestDecoderTest() {

@@ -2,6 +2,7 @@ package dev.sluice.ingress.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.JsonReading;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.AnswerEncoding;
@@ -56,8 +57,8 @@ public final class MessagesCodec implements IngressCodec {
     }
 
     @Override
-    public ModelRequest decode(Buffer bytes) {
-        ObjectNode body = OpenAiFields.object(bytes);
+    public ModelRequest decode(Buffer bytes, JsonReading json) {
+        ObjectNode body = OpenAiFields.object(bytes, json);
         String group = OpenAiFields.requireString(body, "model");
         JsonNode maxTokens = body.get("max_tokens");
         if (needsMaxTokens && (maxTokens == null || maxTokens.isNull())) {

@@ -2,6 +2,7 @@ package dev.sluice.ingress.openai;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.JsonReading;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.llm.Dialect;
@@ -47,12 +48,12 @@ public final class AudioFormCodec implements IngressCodec {
     }
 
     @Override
-    public ModelRequest decode(Buffer body) {
-        return decode(body, null);
+    public ModelRequest decode(Buffer body, JsonReading json) {
+        return decode(body, null, json);
     }
 
     @Override
-    public ModelRequest decode(Buffer bytes, String contentType) {
+    public ModelRequest decode(Buffer bytes, String contentType, JsonReading json) {
         FormBody form = MultipartForms.parse(bytes.getBytes(), contentType, "/v1" + operation.path());
         ObjectNode fields = JsonNodeFactory.instance.objectNode();
         for (FormBody.Part part : form.parts()) {

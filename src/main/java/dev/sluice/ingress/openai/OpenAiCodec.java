@@ -2,6 +2,7 @@ package dev.sluice.ingress.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.JsonReading;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.llm.Dialect;
 import dev.sluice.llm.ModelRequest;
@@ -55,8 +56,8 @@ public final class OpenAiCodec implements IngressCodec {
     }
 
     @Override
-    public ModelRequest decode(Buffer bytes) {
-        ObjectNode body = OpenAiFields.object(bytes);
+    public ModelRequest decode(Buffer bytes, JsonReading json) {
+        ObjectNode body = OpenAiFields.object(bytes, json);
         String group = operation == Operation.MODERATIONS && !body.hasNonNull("model") ? DEFAULT_MODERATION_GROUP
                 : OpenAiFields.requireString(body, "model");
         switch (operation) {

@@ -3,7 +3,7 @@ package dev.sluice.ingress.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.api.ApiError;
-import dev.sluice.json.JsonBody;
+import dev.sluice.json.JsonReading;
 import dev.sluice.json.JsonProblems;
 import io.vertx.core.buffer.Buffer;
 
@@ -11,9 +11,9 @@ import io.vertx.core.buffer.Buffer;
 public final class OpenAiFields {
     private OpenAiFields() {}
 
-    /** The body as a JSON object, refused when it is empty, not JSON, or not an object. */
-    public static ObjectNode object(Buffer bytes) {
-        JsonNode root = JsonBody.parse(bytes).orElseThrow(
+    /** The body as a JSON object, parsed within {@code json}'s limits; refused when it is empty, not JSON, or not an object. */
+    public static ObjectNode object(Buffer bytes, JsonReading json) {
+        JsonNode root = json.parse(bytes).orElseThrow(
                 () -> ApiError.invalidRequest("Request body is empty; expected a JSON object.", null, "invalid_json"));
         if (!(root instanceof ObjectNode body)) {
             throw ApiError.invalidRequest("Request body must be a JSON object, but got " + JsonProblems.typeName(root) + ".", null,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.json.JsonReading;
 import dev.sluice.access.Caller;
 import dev.sluice.api.ApiError;
 import dev.sluice.ingress.AnswerEncoding;
@@ -69,8 +70,8 @@ public final class ResponsesCodec implements IngressCodec {
     }
 
     @Override
-    public ModelRequest decode(Buffer bytes) {
-        ObjectNode body = OpenAiFields.object(bytes);
+    public ModelRequest decode(Buffer bytes, JsonReading json) {
+        ObjectNode body = OpenAiFields.object(bytes, json);
         return decode(body, OpenAiFields.requireString(body, "model"));
     }
 

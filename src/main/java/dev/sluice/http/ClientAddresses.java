@@ -1,0 +1,65 @@
+package dev.sluice.http;
+
+import dev.sluice.egress.Cidr;
+import dev.sluice.egress.HostLiterals;
+import io.vertx.core.http.HttpServerRequest;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The address a request came from, as the failed-key throttle counts it. Behind a load
+ * balancer every request comes from the balancer, so one client's bad keys would shut out
+ * all of them: when the peer is a trusted proxy ({@code general_settings.trusted_proxies}),
+ * the client is read from {@code X-Forwarded-For}, right to left, skipping the trusted
+ * proxies that added themselves; the first address not trusted is the client. A peer that is
+ * not trusted is the client whatever it says, so the header cannot be used to dodge the
+ * throttle.
+ */
+public final class ClientAddresses {
+    private static final String FORWARDED_FOR = "X-Forwarded-For";
+    private final List<Cidr> trustedProxies;
+
+    public ClientAddresses(List<Cidr> trustedProxies) {
+        this.trustedProxies = List.copyOf(trustedProxies);
+    }
+
+    public static final ClientAddresses PEER = new ClientAddresses(List.of());
+
+    /** The client's address, or null when the request has no peer address. */
+    public String of(HttpServerRequest request) {
+        String peer = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
+        if (peer == null || trustedProxies.isEmpty() || !trusted(peer)) {
+            return peer;
+        }
+        List<String> forwarded = request.headers().getAll(FORWARDED_FOR);
+        String client = peer;
+        for (int line = forwarded.size() - 1; line >= 0; line--) {
+            String[] hops = forwarded.get(line).split(",");
+            for (int i = hops.length - 1; i >= 0; i--) {
+                String hop = hops[i].strip();
+                if (hop.isEmpty()) {
+                    continue;
+                }
+                if (literal(hop).isEmpty()) {
+                    return client; // not an address: nothing further left can be trusted
+                }
+                client = hop;
+                if (!trusted(hop)) {
+                    return hop;
+                }
+            }
+        }
+        return client;
+    }
+
+    private boolean trusted(String address) {
+        Optional<InetAddress> parsed = literal(address);
+        return parsed.isPresent() && trustedProxies.stream().anyMatch(proxy -> proxy.contains(parsed.get()));
+    }
+
+    private static Optional<InetAddress> literal(String address) {
+        return HostLiterals.parse(address.startsWith("[") && address.endsWith("]")
+                ? address.substring(1, address.length() - 1) : address);
+    }
+}

@@ -1,0 +1,113 @@
+package dev.sluice.overload;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import dev.sluice.api.ApiError;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the heap is too full to take more work. After each full collection (the only one
+ * that says what the heap really holds: between them the old generation fills with garbage
+ * as a matter of course) the heap still in use is compared with the most it may grow to; at
+ * {@link #SHED_AT} or more the gateway sheds, refusing new calls (503 with
+ * {@code Retry-After}) and new connections, and takes work again once a full collection
+ * leaves it at {@link #RESUME_BELOW} or less. The gap between the two keeps it from flapping.
+ * Shedding before the collector thrashes is what keeps the calls already admitted alive.
+ * Thread-safe.
+ */
+public final class HeapPressure implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(HeapPressure.class);
+    static final double SHED_AT = 0.85;
+    static final double RESUME_BELOW = 0.70;
+
+    private final long maxHeap;
+    private volatile boolean shedding;
+    private final List<Runnable> detach = new ArrayList<>();
+
+    HeapPressure(long maxHeap) {
+        this.maxHeap = maxHeap;
+    }
+
+    /** Pressure read from this JVM's collectors, from now until {@link #close}. */
+    public static HeapPressure watchingThisJvm() {
+        HeapPressure pressure = new HeapPressure(Runtime.getRuntime().maxMemory());
+        Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+        NotificationListener listener = (notification, handback) -> pressure.collected(notification, heapPools);
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (collector instanceof NotificationEmitter emitter) {
+                emitter.addNotificationListener(listener, null, null);
+                pressure.detach.add(() -> {
+                    try {
+                        emitter.removeNotificationListener(listener);
+                    } catch (ListenerNotFoundException e) {
+                        // already gone
+                    }
+                });
+            }
+        }
+        return pressure;
+    }
+
+    private void collected(Notification notification, Set<String> heapPools) {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+        if (!info.getGcAction().contains("major")) {
+            return;
+        }
+        long used = 0;
+        for (Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(pool.getKey())) {
+                used += pool.getValue().getUsed();
+            }
+        }
+        afterFullCollection(used);
+    }
+
+    /** What a full collection left in use: sheds at {@link #SHED_AT} of the heap, resumes at {@link #RESUME_BELOW}. */
+    void afterFullCollection(long usedBytes) {
+        double share = (double) usedBytes / maxHeap;
+        if (!shedding && share >= SHED_AT) {
+            shedding = true;
+            log.warn("overload.heap_shedding used_bytes={} max_bytes={} share={}: new calls and connections are refused"
+                    + " until a full collection leaves less than {}", usedBytes, maxHeap, String.format("%.2f", share), RESUME_BELOW);
+        } else if (shedding && share <= RESUME_BELOW) {
+            shedding = false;
+            log.info("overload.heap_recovered used_bytes={} max_bytes={} share={}", usedBytes, maxHeap, String.format("%.2f", share));
+        }
+    }
+
+    /** Whether new calls and connections are refused now. */
+    public boolean shedding() {
+        return shedding;
+    }
+
+    /** The answer to a call that arrives while the heap is too full. */
+    public static ApiError refusal() {
+        return new ApiError(503, "service_unavailable", "The gateway's memory is nearly full; retry shortly.", null,
+                "server_overloaded").withHeaders(Map.of("Retry-After", "2"));
+    }
+
+    @Override
+    public void close() {
+        detach.forEach(Runnable::run);
+        detach.clear();
+    }
+}
