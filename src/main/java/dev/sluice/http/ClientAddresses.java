@@ -30,19 +30,26 @@ public final class ClientAddresses {
     public String of(HttpServerRequest request) {
         String peer = request.remoteAddress() == null ? null : request.remoteAddress().hostAddress();
         if (peer == null || trustedProxies.isEmpty() || !trusted(peer)) {
+            return peer; // the header is read only from a trusted proxy: the common case reads nothing
+        }
+        return of(peer, request.headers().getAll(FORWARDED_FOR));
+    }
+
+    /** The client behind {@code peer}, given the {@code X-Forwarded-For} lines it sent, in order. */
+    String of(String peer, List<String> forwardedFor) {
+        if (!trusted(peer)) {
             return peer;
         }
-        List<String> forwarded = request.headers().getAll(FORWARDED_FOR);
         String client = peer;
-        for (int line = forwarded.size() - 1; line >= 0; line--) {
-            String[] hops = forwarded.get(line).split(",");
+        for (int line = forwardedFor.size() - 1; line >= 0; line--) {
+            String[] hops = forwardedFor.get(line).split(",");
             for (int i = hops.length - 1; i >= 0; i--) {
                 String hop = hops[i].strip();
                 if (hop.isEmpty()) {
                     continue;
                 }
                 if (literal(hop).isEmpty()) {
-                    return client; // not an address: nothing further left can be trusted
+                    return client; // not an address: nothing left of it can be trusted
                 }
                 client = hop;
                 if (!trusted(hop)) {

@@ -91,8 +91,12 @@ public final class RequestBodyReader {
                 continue;
             }
             it.remove();
-            if (late.arriving().fail(timedOut)) {
-                late.request().response().putHeader("Connection", "close");
+            if (!late.arriving().isDone()) {
+                // Said before the failure is answered: answering it writes the head at once.
+                if (!late.request().response().headWritten()) {
+                    late.request().response().putHeader("Connection", "close");
+                }
+                late.arriving().fail(timedOut);
             }
         }
     }
