@@ -9,6 +9,7 @@ import dev.sluice.testing.Eventually;
 import dev.sluice.testing.TestSupervision;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,7 +102,7 @@ class SupervisedLoopTest {
                 throw new IllegalStateException("a driver's error for the interrupt", e);
             }
         }, time.supervision());
-        running.await();
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
 
         loop.interrupt();
         loop.thread().join(Duration.ofSeconds(5));
@@ -123,7 +124,7 @@ class SupervisedLoopTest {
             runs.incrementAndGet();
             throw TestSupervision.outOfMemory();
         }, sleepsForAnHour);
-        waiting.await();
+        assertThat(waiting.await(5, TimeUnit.SECONDS)).as("waiting to restart").isTrue();
 
         loop.stop();
         loop.thread().join(Duration.ofSeconds(5));
