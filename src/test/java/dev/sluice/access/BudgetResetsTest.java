@@ -2,16 +2,16 @@ package dev.sluice.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.background.SupervisedLoop;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.Team;
 import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
-import dev.sluice.testing.FakeClock;
-import dev.sluice.testing.StoreTest;
-import dev.sluice.background.SupervisedLoop;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FailingOnceClock;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestSupervision;
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package dev.sluice.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.background.SupervisedLoop;
 import dev.sluice.store.Customer;
 import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.Database;
@@ -9,11 +10,10 @@ import dev.sluice.store.Organization;
 import dev.sluice.store.OrganizationRepository;
 import dev.sluice.store.User;
 import dev.sluice.store.UserRepository;
-import dev.sluice.testing.FakeClock;
-import dev.sluice.testing.StoreTest;
-import dev.sluice.background.SupervisedLoop;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FailingOnceClock;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestSupervision;
 import java.time.Duration;
 import java.math.BigDecimal;

@@ -2,16 +2,16 @@ package dev.sluice.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.background.SupervisedLoop;
 import dev.sluice.config.SpendLogSettings;
 import dev.sluice.store.Database;
 import dev.sluice.store.SpendLedger;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.SpendRow;
-import dev.sluice.testing.FakeClock;
-import dev.sluice.testing.StoreTest;
-import dev.sluice.background.SupervisedLoop;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FailingOnceClock;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestSupervision;
 import java.util.concurrent.CompletableFuture;
 import java.time.Duration;
