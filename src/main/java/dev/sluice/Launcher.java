@@ -58,9 +58,13 @@ public final class Launcher {
      * embedded store ran at half the rate), and a bound on metaspace so a class-loading leak fails instead of
      * growing. Thread stacks, the code cache and direct memory keep the JVM's defaults: only
      * what is touched of them is resident, and direct memory's default follows the heap.
+     * An {@code OutOfMemoryError} ends the process: a JVM out of heap may have lost any thread
+     * (an event loop, the acceptor) and keeps answering liveness probes while serving nothing,
+     * where a process that exits is started again by its orchestrator.
      */
     public static final List<String> GATEWAY_DEFAULTS = List.of(
-            "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m");
+            "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m",
+            "-XX:+ExitOnOutOfMemoryError");
 
     /**
      * Lets Netty use {@code sun.misc.Unsafe} on Java 23 and newer, where the option exists; on

@@ -29,7 +29,8 @@ class JvmDefaultsIT {
         try (GatewayProcess gateway = GatewayProcess.start("defaults", YAML, folder, Map.of())) {
             String flags = gateway.vmFlags();
 
-            assertThat(flags).contains("-XX:MaxHeapSize=" + defaultMaxHeapBytes(), "-XX:+UseSerialGC");
+            assertThat(flags).contains("-XX:MaxHeapSize=" + defaultMaxHeapBytes(), "-XX:+UseSerialGC",
+                    "-XX:+ExitOnOutOfMemoryError");
             if (Runtime.version().feature() >= 22) {
                 assertThat(gateway.serving()).as("the launcher replaced itself with the gateway's JVM")
                         .isEqualTo(gateway.launched());
@@ -40,11 +41,11 @@ class JvmDefaultsIT {
     @Test
     void sluiceJavaOptsWinOverTheDefaultsAndMayNameAnotherCollector() {
         try (GatewayProcess gateway = GatewayProcess.start("opts", YAML, folder,
-                Map.of("SLUICE_JAVA_OPTS", " -Xmx200m   -XX:+UseParallelGC "))) {
+                Map.of("SLUICE_JAVA_OPTS", " -Xmx200m   -XX:+UseParallelGC -XX:-ExitOnOutOfMemoryError "))) {
             String flags = gateway.vmFlags();
 
             assertThat(flags).contains("-XX:MaxHeapSize=" + (200L << 20), "-XX:+UseParallelGC")
-                    .doesNotContain("-XX:+UseSerialGC");
+                    .doesNotContain("-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
         }
     }
 

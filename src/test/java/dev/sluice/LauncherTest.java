@@ -21,7 +21,7 @@ class LauncherTest {
     @Test
     void withNoOptionsTheDefaultsComeBeforeTheGatewaysClassAndArguments() {
         assertThat(command()).containsExactly("/jdk/bin/java", "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC",
-                "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m", "--enable-native-access=ALL-UNNAMED", "-Dsluice.launch=here", "-cp",
+                "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-Dsluice.launch=here", "-cp",
                 "sluice.jar", "dev.sluice.cli.Main", "--config", "c.yaml");
     }
 
@@ -40,6 +40,18 @@ class LauncherTest {
 
         assertThat(command).doesNotContain("-XX:+UseSerialGC", "-XX:NewRatio=1").contains("-Xmx112m", "-XX:MaxMetaspaceSize=128m");
         assertThat(command.indexOf("-Dfoo=bar")).isGreaterThan(command.indexOf("-XX:MaxMetaspaceSize=128m"));
+    }
+
+    @Test
+    void theGatewaysJvmExitsOnOutOfMemoryUnlessTheCallerSaysOtherwiseAfterIt() {
+        assertThat(command()).contains("-XX:+ExitOnOutOfMemoryError");
+        assertThat(command("-Xmx64m", "-XX:+UseG1GC")).as("kept when the heap or the collector is named")
+                .contains("-XX:+ExitOnOutOfMemoryError");
+
+        List<String> turnedOff = command("-XX:-ExitOnOutOfMemoryError");
+        assertThat(turnedOff.lastIndexOf("-XX:-ExitOnOutOfMemoryError"))
+                .as("the caller's option comes after the default, and a JVM takes the last")
+                .isGreaterThan(turnedOff.indexOf("-XX:+ExitOnOutOfMemoryError"));
     }
 
     @Test

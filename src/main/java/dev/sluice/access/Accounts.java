@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SpendLogSettings;
@@ -54,10 +56,10 @@ public final class Accounts implements AutoCloseable {
 
     private final Database database;
     private final JournaledSpend spend;
-    private final Thread migrator;
-    private final Thread resets;
-    private final Thread ownerResets;
-    private final Thread pruning;
+    private final SupervisedLoop migrator;
+    private final SupervisedLoop resets;
+    private final SupervisedLoop ownerResets;
+    private final SupervisedLoop pruning;
 
     private final CompletableFuture<Void> migrated;
 
@@ -76,7 +78,8 @@ public final class Accounts implements AutoCloseable {
             migrated.complete(null);
             this.migrator = null;
         } else {
-            this.migrator = Thread.ofVirtual().name("sluice-store-migrate").start(() -> migrateWhenReachable(firstMigration));
+            this.migrator = SupervisedLoop.start(Thread.ofVirtual().name("sluice-store-migrate"), "store-migrate",
+                    () -> migrateWhenReachable(firstMigration), Supervision.system());
         }
         this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start();
         this.ownerResets = new OwnerBudgetResets(users(), organizations(), customers(), clock, ZoneOffset.UTC).start();
@@ -104,8 +107,8 @@ public final class Accounts implements AutoCloseable {
             try {
                 database.migrate();
                 first.complete(null);
-            } catch (RuntimeException e) {
-                first.completeExceptionally(e);
+            } catch (Throwable e) {
+                first.completeExceptionally(e); // an Error too: the start waits on this, without end for an embedded file
             }
         });
         try {
@@ -154,7 +157,7 @@ public final class Accounts implements AutoCloseable {
         return parent.resolve("spend-buffer");
     }
 
-    private void migrateWhenReachable(CompletableFuture<Void> firstMigration) {
+    private void migrateWhenReachable(CompletableFuture<Void> firstMigration) throws InterruptedException {
         try {
             firstMigration.join();
             migrated.complete(null);
@@ -164,13 +167,11 @@ public final class Accounts implements AutoCloseable {
             // the first attempt found no database: try again below
         }
         while (!Thread.currentThread().isInterrupted()) {
+            Thread.sleep(MIGRATE_RETRY);
             try {
-                Thread.sleep(MIGRATE_RETRY);
                 database.migrate();
                 migrated.complete(null);
                 log.info("store.reachable location={}", database.location().describe());
-                return;
-            } catch (InterruptedException e) {
                 return;
             } catch (StoreException e) {
                 if (e.reason() != StoreException.Reason.UNAVAILABLE) {

@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
@@ -64,22 +66,28 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
     }
 
     /** Runs {@link #runOnce} every {@link #EVERY} on a virtual thread until interrupted. */
-    public Thread start() {
-        return Thread.ofVirtual().name("sluice-budget-resets").start(() -> {
+    public SupervisedLoop start() {
+        return start(Supervision.system());
+    }
+
+    /**
+     * Runs {@link #runOnce} every {@link #EVERY} on a virtual thread until interrupted; a run
+     * that throws anything but a {@link StoreException} is restarted as {@code supervision} says.
+     */
+    SupervisedLoop start(Supervision supervision) {
+        return SupervisedLoop.start(Thread.ofVirtual().name("sluice-budget-resets"), "budget-resets", () -> {
             while (!Thread.currentThread().isInterrupted()) {
+                supervision.sleeper().sleep(EVERY);
                 try {
-                    Thread.sleep(EVERY);
                     int reset = runOnce();
                     if (reset > 0) {
                         log.info("budgets.reset count={}", reset);
                     }
-                } catch (InterruptedException e) {
-                    return;
                 } catch (StoreException e) {
                     log.debug("budgets.reset_postponed reason={}", e.getMessage());
                 }
             }
-        });
+        }, supervision);
     }
 
     /**

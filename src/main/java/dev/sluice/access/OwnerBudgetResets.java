@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import dev.sluice.store.BudgetHolder;
 import dev.sluice.store.Customer;
 import dev.sluice.store.CustomerRepository;
@@ -37,21 +39,24 @@ public record OwnerBudgetResets(UserRepository users, OrganizationRepository org
     }
 
     /** Runs {@link #runOnce} every {@link BudgetResets#EVERY} on a virtual thread until interrupted. */
-    public Thread start() {
-        return Thread.ofVirtual().name("sluice-owner-budget-resets").start(() -> {
+    public SupervisedLoop start() {
+        return start(Supervision.system());
+    }
+
+    /** As {@link #start()}; a run that throws anything but a {@link StoreException} is restarted as {@code supervision} says. */
+    SupervisedLoop start(Supervision supervision) {
+        return SupervisedLoop.start(Thread.ofVirtual().name("sluice-owner-budget-resets"), "owner-budget-resets", () -> {
             while (!Thread.currentThread().isInterrupted()) {
+                supervision.sleeper().sleep(BudgetResets.EVERY);
                 try {
-                    Thread.sleep(BudgetResets.EVERY);
                     int reset = runOnce();
                     if (reset > 0) {
                         log.info("budgets.reset owners={}", reset);
                     }
-                } catch (InterruptedException e) {
-                    return;
                 } catch (StoreException e) {
                     log.debug("budgets.reset_postponed reason={}", e.getMessage());
                 }
             }
-        });
+        }, supervision);
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import dev.sluice.config.SpendLogSettings;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.StoreException;
@@ -33,26 +35,31 @@ record SpendLogPruning(SpendRepository spendLog, SpendLogSettings settings, Cloc
      * on a virtual thread until interrupted. A run the store could not answer is tried again
      * after at most {@link #RETRY}.
      */
-    Thread start(CompletableFuture<Void> migrated) {
-        return Thread.ofVirtual().name("sluice-spend-log-pruning").start(() -> {
+    SupervisedLoop start(CompletableFuture<Void> migrated) {
+        return start(migrated, Supervision.system());
+    }
+
+    /** As {@link #start(CompletableFuture)}; a run that throws anything but a {@link StoreException} is restarted. */
+    SupervisedLoop start(CompletableFuture<Void> migrated, Supervision supervision) {
+        return SupervisedLoop.start(Thread.ofVirtual().name("sluice-spend-log-pruning"), "spend-log-pruning", () -> {
             try {
                 migrated.get();
-                while (!Thread.currentThread().isInterrupted()) {
-                    Duration next = settings.interval();
-                    try {
-                        long deleted = runOnce();
-                        if (deleted > 0) {
-                            log.info("spend_log.pruned rows={} older_than={}", deleted, settings.retention());
-                        }
-                    } catch (StoreException e) {
-                        log.warn("spend_log.prune_postponed reason={}", e.getMessage());
-                        next = next.compareTo(RETRY) < 0 ? next : RETRY;
-                    }
-                    Thread.sleep(next);
-                }
-            } catch (InterruptedException | ExecutionException e) {
-                // Stopped, or the schema was never applied: nothing to prune.
+            } catch (ExecutionException e) {
+                return; // the schema was never applied: nothing to prune
             }
-        });
+            while (!Thread.currentThread().isInterrupted()) {
+                Duration next = settings.interval();
+                try {
+                    long deleted = runOnce();
+                    if (deleted > 0) {
+                        log.info("spend_log.pruned rows={} older_than={}", deleted, settings.retention());
+                    }
+                } catch (StoreException e) {
+                    log.warn("spend_log.prune_postponed reason={}", e.getMessage());
+                    next = next.compareTo(RETRY) < 0 ? next : RETRY;
+                }
+                supervision.sleeper().sleep(next);
+            }
+        }, supervision);
     }
 }

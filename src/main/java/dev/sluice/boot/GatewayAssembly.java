@@ -1,5 +1,6 @@
 package dev.sluice.boot;
 
+import dev.sluice.background.JobRestarts;
 import dev.sluice.responses.MemoryResponses;
 import dev.sluice.responses.ResponseLimits;
 import dev.sluice.cache.CacheStore;
@@ -124,6 +125,7 @@ final class GatewayAssembly {
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
         UnpricedDeployments.report(metrics, models, catalog);
         MetricGauges.redis(metrics, shared.redis(), shared.latencySamples());
+        MetricGauges.backgroundJobs(metrics, JobRestarts.process());
         MetricGauges.store(metrics, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
                 deployment -> Deadlines.attempt(settings.current(), deployment), time);

@@ -2,6 +2,7 @@ package dev.sluice.boot;
 
 import dev.sluice.cache.ResponseCache;
 import dev.sluice.access.Accounts;
+import dev.sluice.background.JobRestarts;
 import dev.sluice.config.Deployment;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.router.Cooldowns;
@@ -30,6 +31,16 @@ final class MetricGauges {
                 () -> perDeployment(models, d -> signals.inFlight().count(d.id())), "model_group", "deployment");
         metrics.gauge("sluice_deployment_benched", "1 while a deployment is benched (cooled down), else 0.",
                 () -> perDeployment(models, d -> cooldowns.isBenched(d) ? 1 : 0), "model_group", "deployment");
+    }
+
+    /**
+     * Restarts of the process's background jobs after a failure, by job: every job is listed
+     * from its start, at zero until it fails.
+     */
+    static void backgroundJobs(GatewayMetrics metrics, JobRestarts restarts) {
+        metrics.counterOf("sluice_background_job_restarts_total", "Background jobs (callback senders, store syncs, budget "
+                + "resets, the spend journal, Redis heartbeats) started again after an error or exception ended a run of them.",
+                restarts::totals, "job");
     }
 
     /** The Redis link's health, and what flows through it, when replicas share state through it. */

@@ -1,5 +1,7 @@
 package dev.sluice.callbacks;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Shutdown flushes.</b> {@link #close} lets the sender post what is queued, without
  * lingering for fuller batches, until a short deadline; what is still unsent then is
  * counted as failed.
+ *
+ * <p><b>No failure ends the sender.</b> It runs as a {@link SupervisedLoop}: anything a post
+ * throws, an {@code OutOfMemoryError} included, counts the batch in hand as failed, and the
+ * sender starts again after a back-off to post the records queued behind it.
  */
 final class CallbackQueue implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CallbackQueue.class);
@@ -54,7 +60,7 @@ final class CallbackQueue implements AutoCloseable {
     private final BlockingQueue<CallRecord> queue;
     private final AtomicBoolean warnedFull = new AtomicBoolean();
     private volatile Instant closingBy;
-    private Thread thread;
+    private SupervisedLoop loop;
 
     CallbackQueue(String name, BatchSender sender, Limits limits, Pacing pacing, CallbackCounters counters) {
         this.name = name;
@@ -88,23 +94,31 @@ final class CallbackQueue implements AutoCloseable {
 
     /** Starts the sender thread. */
     CallbackQueue start() {
-        thread = Thread.ofVirtual().name("sluice-callback-" + name).start(this::run);
+        return start(Supervision.system());
+    }
+
+    /** Starts the sender thread, restarted after a failure as {@code supervision} says. */
+    CallbackQueue start(Supervision supervision) {
+        loop = SupervisedLoop.start(Thread.ofVirtual().name("sluice-callback-" + name), "callback-" + name, this::run,
+                supervision);
         return this;
     }
 
-    private void run() {
-        try {
-            while (true) {
-                List<CallRecord> batch = takeBatch();
-                if (batch.isEmpty() && closingBy != null) {
-                    return;
-                }
-                if (!batch.isEmpty()) {
+    /** Posts batches until closed and emptied; throws what a post threw, the batch counted as failed. */
+    private void run() throws InterruptedException {
+        while (true) {
+            List<CallRecord> batch = takeBatch();
+            if (batch.isEmpty() && closingBy != null) {
+                return;
+            }
+            if (!batch.isEmpty()) {
+                try {
                     deliver(batch);
+                } catch (RuntimeException | Error e) {
+                    counters.failed(batch.size());
+                    throw e;
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -181,13 +195,13 @@ final class CallbackQueue implements AutoCloseable {
     @Override
     public void close() {
         closingBy = pacing.clock().instant().plus(limits.flushBy());
-        if (thread == null) {
+        if (loop == null) {
             return;
         }
         try {
-            if (!thread.join(limits.flushBy().plusSeconds(1))) {
-                thread.interrupt();
-                thread.join(Duration.ofSeconds(1));
+            if (!loop.thread().join(limits.flushBy().plusSeconds(1))) {
+                loop.interrupt();
+                loop.thread().join(Duration.ofSeconds(1));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -7,6 +7,7 @@ import dev.sluice.router.Cooldowns;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.WildcardPattern;
 import dev.sluice.upstream.UpstreamClient;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -115,27 +116,44 @@ public final class HealthChecks {
         rounds.runOnContext(v -> round(vertx, upstreams));
     }
 
+    /**
+     * One background round, and the next one scheduled after it whatever happened: a round
+     * that throws (an {@code OutOfMemoryError} included) fails as a round the probes failed,
+     * rather than ending the rounds for good, which nothing else would notice.
+     */
     private void round(Vertx vertx, UpstreamClient upstreams) {
-        probe(models.deployments(), upstreams)
-                .map(report -> new HealthReport(report.checkedAt(), report.results().stream()
-                        .map(result -> settings.benches() ? bench.apply(result) : result)
-                        .toList()))
-                .onComplete(done -> {
-                    if (done.succeeded()) {
-                        logChanges(previous, done.result());
-                        previous = done.result();
-                        latest = CompletableFuture.completedFuture(done.result());
-                        first.complete(done.result());
-                    } else {
-                        log.warn("health.round_failed reason={}", done.cause().toString());
-                        first.completeExceptionally(done.cause());
-                    }
-                    try {
-                        vertx.setTimer(Math.max(1, settings.interval().toMillis()), id -> round(vertx, upstreams));
-                    } catch (RuntimeException closing) {
-                        // The gateway is stopping: no more rounds.
-                    }
-                });
+        Future<HealthReport> round;
+        try {
+            round = probe(models.deployments(), upstreams)
+                    .map(report -> new HealthReport(report.checkedAt(), report.results().stream()
+                            .map(result -> settings.benches() ? bench.apply(result) : result)
+                            .toList()));
+        } catch (Throwable e) {
+            round = Future.failedFuture(e);
+        }
+        round.onComplete(done -> {
+            try {
+                ended(done);
+            } finally {
+                try {
+                    vertx.setTimer(Math.max(1, settings.interval().toMillis()), id -> round(vertx, upstreams));
+                } catch (RuntimeException closing) {
+                    // The gateway is stopping: no more rounds.
+                }
+            }
+        });
+    }
+
+    private void ended(AsyncResult<HealthReport> done) {
+        if (done.succeeded()) {
+            logChanges(previous, done.result());
+            previous = done.result();
+            latest = CompletableFuture.completedFuture(done.result());
+            first.complete(done.result());
+        } else {
+            log.warn("health.round_failed reason={}", done.cause().toString());
+            first.completeExceptionally(done.cause());
+        }
     }
 
     /** Logs each deployment that turned unhealthy, or healthy again, since the previous round. */

@@ -1,5 +1,7 @@
 package dev.sluice.sync;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import dev.sluice.store.StoreException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -23,6 +25,10 @@ import org.slf4j.Logger;
  * logged ({@code <event>.store_unreadable}), and so is the first read that succeeds after it
  * ({@code <event>.store_readable}); the rounds between say nothing.
  *
+ * <p>Anything else a round throws (a fault in what was read, an {@code OutOfMemoryError})
+ * does not end the rounds: they run as a {@link SupervisedLoop}, which logs it and starts them
+ * again after a back-off.
+ *
  * @param <T> what one read of the store gives
  */
 final class StorePoller<T> implements AutoCloseable {
@@ -41,8 +47,9 @@ final class StorePoller<T> implements AutoCloseable {
     private final Duration interval;
     private final Supplier<T> read;
     private final Consumer<T> serve;
+    private final Supervision supervision;
     private final ReentrantLock lock = new ReentrantLock();
-    private volatile Thread loop;
+    private volatile SupervisedLoop loop;
     private boolean unreadableLogged;
     private volatile boolean readable = true;
 
@@ -51,16 +58,22 @@ final class StorePoller<T> implements AutoCloseable {
      * @param serve serves what a read gave; runs under the lock
      */
     StorePoller(Subject subject, Duration interval, Supplier<T> read, Consumer<T> serve) {
+        this(subject, interval, read, serve, Supervision.system());
+    }
+
+    /** @param supervision how the rounds wait, and come back after a failure */
+    StorePoller(Subject subject, Duration interval, Supplier<T> read, Consumer<T> serve, Supervision supervision) {
         this.subject = subject;
         this.interval = interval;
         this.read = read;
         this.serve = serve;
+        this.supervision = supervision;
     }
 
     /** Runs a round now (serving what the store holds from the first request), then every interval. */
     void start() {
         runRound();
-        loop = Thread.ofVirtual().name(subject.thread()).start(this::rounds);
+        loop = supervised(this::rounds);
     }
 
     /**
@@ -69,11 +82,9 @@ final class StorePoller<T> implements AutoCloseable {
      * which must not hold up the start.
      */
     void startAfter(Future<?> ready) {
-        loop = Thread.ofVirtual().name(subject.thread()).start(() -> {
+        loop = supervised(() -> {
             try {
                 ready.get();
-            } catch (InterruptedException e) {
-                return;
             } catch (ExecutionException e) {
                 // the rounds below find out whether the store can be read
             }
@@ -82,13 +93,16 @@ final class StorePoller<T> implements AutoCloseable {
         });
     }
 
-    private void rounds() {
+    /** The rounds' thread, named for the poller; its job is the thread's name without {@code sluice-}. */
+    private SupervisedLoop supervised(SupervisedLoop.Body rounds) {
+        return SupervisedLoop.start(Thread.ofVirtual().name(subject.thread()), subject.thread().replaceFirst("^sluice-", ""),
+                rounds, supervision);
+    }
+
+    /** Waits an interval, then runs a round, until interrupted. */
+    private void rounds() throws InterruptedException {
         while (!Thread.currentThread().isInterrupted()) {
-            try {
-                Thread.sleep(interval);
-            } catch (InterruptedException e) {
-                return;
-            }
+            supervision.sleeper().sleep(interval);
             runRound();
         }
     }
@@ -143,7 +157,7 @@ final class StorePoller<T> implements AutoCloseable {
 
     @Override
     public void close() {
-        Thread running = loop;
+        SupervisedLoop running = loop;
         if (running != null) {
             running.interrupt();
         }

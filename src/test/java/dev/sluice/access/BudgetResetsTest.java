@@ -2,13 +2,17 @@ package dev.sluice.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.background.SupervisedLoop;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.Team;
 import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.StoreTest;
+import dev.sluice.testing.TestSupervision;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,5 +63,27 @@ class BudgetResetsTest {
 
         assertThat(resets.runOnce()).isZero();
         assertThat(keys.findByHash(hash).orElseThrow().spend()).isEqualByComparingTo("3");
+    }
+
+    @StoreTest
+    void theResetsOutliveARunThatRanOutOfMemoryAndTheNextRunResets(Database database) throws InterruptedException {
+        KeyRepository keys = new KeyRepository(database);
+        String hash = VirtualKey.hash("sk-reset-oom01");
+        keys.insert(VirtualKey.builder(hash, "sk-...om01", T0).budgetDuration("30s").budgetResetAt(T0.plusSeconds(30))
+                .spend(new BigDecimal("2.5")).build());
+        FailingOnceClock clock = new FailingOnceClock(new FakeClock(T0.plusSeconds(30)));
+        TestSupervision time = new TestSupervision();
+
+        SupervisedLoop resets = new BudgetResets(keys, new TeamRepository(database), clock, ZoneOffset.UTC).start(time.supervision());
+        try {
+            Eventually.until("the key's spend reset", Duration.ofSeconds(10),
+                    () -> keys.findByHash(hash).orElseThrow().spend().signum() == 0);
+            assertThat(clock.failed()).isTrue();
+            assertThat(time.restarts().of("budget-resets")).isEqualTo(1);
+            assertThat(time.waits()).startsWith(BudgetResets.EVERY, Duration.ofSeconds(1));
+        } finally {
+            resets.interrupt();
+            resets.thread().join();
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.background.SupervisedLoop;
 import dev.sluice.store.Customer;
 import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.Database;
@@ -9,8 +10,12 @@ import dev.sluice.store.Organization;
 import dev.sluice.store.OrganizationRepository;
 import dev.sluice.store.User;
 import dev.sluice.store.UserRepository;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.StoreTest;
+import dev.sluice.testing.TestSupervision;
+import java.time.Duration;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -51,5 +56,26 @@ class OwnerBudgetResetsTest {
         assertThat(resets.runOnce()).isEqualTo(3);
         assertThat(customers.findById("buyer").orElseThrow().spend()).isEqualByComparingTo("0");
         assertThat(customers.findById("lifetime").orElseThrow().spend()).isEqualByComparingTo("9");
+    }
+
+    @StoreTest
+    void theResetsOutliveARunThatRanOutOfMemoryAndTheNextRunResets(Database database) throws InterruptedException {
+        UserRepository users = new UserRepository(database);
+        users.insert(User.builder("grace", T0).budgetDuration("30s").budgetResetAt(T0.plusSeconds(30))
+                .spend(new BigDecimal("2.5")).build());
+        FailingOnceClock clock = new FailingOnceClock(new FakeClock(T0.plusSeconds(30)));
+        TestSupervision time = new TestSupervision();
+
+        SupervisedLoop resets = new OwnerBudgetResets(users, new OrganizationRepository(database), new CustomerRepository(database),
+                clock, ZoneOffset.UTC).start(time.supervision());
+        try {
+            Eventually.until("the user's spend reset", Duration.ofSeconds(10),
+                    () -> users.findById("grace").orElseThrow().spend().signum() == 0);
+            assertThat(clock.failed()).isTrue();
+            assertThat(time.restarts().of("owner-budget-resets")).isEqualTo(1);
+        } finally {
+            resets.interrupt();
+            resets.thread().join();
+        }
     }
 }

@@ -6,16 +6,22 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.sluice.router.Backoff;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.TestSupervision;
 import dev.sluice.testing.FakeClock;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -215,5 +221,38 @@ class CallbackQueueTest {
         SendResult[] failures = new SendResult[count];
         java.util.Arrays.fill(failures, SendResult.ofStatus(500, Optional.empty()));
         return failures;
+    }
+
+    @Test
+    void theSenderOutlivesAPostThatRanOutOfMemoryAndDeliversWhatIsQueuedAfterIt() throws Exception {
+        try (Receiver receiver = Receiver.start()) {
+            HttpBatchSender http = new HttpBatchSender(HttpBatchSender.client(), URI.create(receiver.url("/log")), Map.of(),
+                    batch -> batch.stream().map(record -> "\"" + record.callId() + "\"")
+                            .collect(java.util.stream.Collectors.joining(",", "[", "]")).getBytes(StandardCharsets.UTF_8),
+                    clock);
+            AtomicBoolean failed = new AtomicBoolean();
+            BatchSender failingOnce = batch -> {
+                if (failed.compareAndSet(false, true)) {
+                    throw TestSupervision.outOfMemory();
+                }
+                return http.send(batch);
+            };
+            TestSupervision time = new TestSupervision();
+            CallbackQueue queue = new CallbackQueue("generic_api", failingOnce,
+                    new CallbackQueue.Limits(10, 10, Duration.ZERO, 3, Duration.ofSeconds(5)), pacing(), new CallbackCounters())
+                    .start(time.supervision());
+            try {
+                queue.offer(Records.served("lost"));
+                Eventually.until("the first post failed", Duration.ofSeconds(5), () -> queue.counters().failed() == 1);
+                queue.offer(Records.served("after"));
+
+                Eventually.until("the record after the failure delivered", Duration.ofSeconds(5),
+                        () -> receiver.payloads().stream().anyMatch(item -> item.asText().equals("after")));
+                Eventually.until("the delivery counted", Duration.ofSeconds(5), () -> queue.counters().sent() == 1);
+                assertThat(time.restarts().of("callback-generic_api")).isEqualTo(1);
+            } finally {
+                queue.close();
+            }
+        }
     }
 }

@@ -7,13 +7,16 @@ import dev.sluice.json.Json;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
+import dev.sluice.router.RouterEvents;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.RecordedEvents;
 import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -65,6 +68,23 @@ class BackgroundHealthChecksTest {
             Instant laterRound = Instant.parse(refreshed[0].path("checked_at").asText());
             assertThat(Duration.between(firstRound, laterRound)).as("the next round waits the interval").isGreaterThanOrEqualTo(
                     Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void aRoundThatRanOutOfMemoryIsFollowedByTheNextAfterTheInterval() {
+        FailingOnceClock clock = FailingOnceClock.whenReadBy(Clock.systemUTC(), HealthChecks.class);
+        try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/m, api_base: %s}, model_info: {id: only}}
+                        general_settings: {background_health_checks: true, health_check_interval: 1}
+                        """.formatted(upstream.baseUrl()), Map.of(), RouterEvents.NONE, clock)) {
+            Eventually.until("the first round failed", Duration.ofSeconds(5), clock::failed);
+
+            Eventually.until("a round after the failed one reports the deployment", Duration.ofSeconds(10),
+                    () -> json(gateway.get("/health")).path("healthy_count").asInt() == 1);
+            assertThat(upstream.requests()).isPositive();
         }
     }
 

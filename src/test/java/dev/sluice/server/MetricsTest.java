@@ -138,6 +138,23 @@ class MetricsTest {
     }
 
     @Test
+    void everyBackgroundJobOfTheProcessHasARestartCount() throws Exception {
+        try (MockUpstream up = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s}}
+                        router_settings: {redis_host: %s, redis_port: %d, redis_key_prefix: "%s"}
+                        """.formatted(up.baseUrl(), TestRedis.HOST, TestRedis.PORT, prefix))) {
+            String text = gateway.get("/metrics").body();
+            Map<String, Double> m = MetricSamples.parse(text);
+
+            assertThat(text).contains("# TYPE sluice_background_job_restarts_total counter");
+            assertThat(m).containsKeys("sluice_background_job_restarts_total{job=\"limit-leases\"}",
+                    "sluice_background_job_restarts_total{job=\"inflight-announcer\"}");
+        }
+    }
+
+    @Test
     void theProcessShowsItsMemoryThreadsAndCollectionsUnderClientJavasStandardJvmNames() throws Exception {
         try (MockUpstream up = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""

@@ -1,5 +1,7 @@
 package dev.sluice.state.redis;
 
+import dev.sluice.background.SupervisedTask;
+import dev.sluice.background.Supervision;
 import dev.sluice.state.InFlightCounts;
 import dev.sluice.state.InMemoryInFlightCounts;
 import io.vertx.redis.client.Command;
@@ -87,7 +89,9 @@ public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable 
         this.announcer = executor;
         link.subscribe(channel, this::onMessage);
         link.onUp(() -> execute(this::announceAll));
-        announcer.scheduleAtFixedRate(this::heartbeat, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        // Supervised: an Error thrown by one beat would otherwise cancel every later one, silently.
+        announcer.scheduleAtFixedRate(SupervisedTask.of("inflight-announcer", this::heartbeat, Supervision.system()),
+                heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.sluice.state.redis;
 
+import dev.sluice.background.SupervisedTask;
+import dev.sluice.background.Supervision;
 import dev.sluice.limits.Admission;
 import dev.sluice.limits.LimitDecisions;
 import dev.sluice.limits.LimitKind;
@@ -190,7 +192,9 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         executor.setRemoveOnCancelPolicy(true);
         this.renewer = executor;
         long every = renewEvery.toMillis();
-        renewer.scheduleWithFixedDelay(this::renewLeases, every, every, TimeUnit.MILLISECONDS);
+        // Supervised: an Error thrown by one renewal would otherwise cancel every later one, silently.
+        renewer.scheduleWithFixedDelay(SupervisedTask.of("limit-leases", this::renewLeases, Supervision.system()), every, every,
+                TimeUnit.MILLISECONDS);
         // Leases may have lapsed while Redis was away, or gone with a restarted Redis: write them all again,
         // and add what this replica admitted on its own meanwhile to the shared counts.
         link.onUp(() -> renewer.execute(() -> {

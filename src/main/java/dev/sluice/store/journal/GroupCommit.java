@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -19,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * <p>A segment sealed since the last commit is forced and closed here, not by the appender
  * that sealed it, and the folder is forced after a new segment file was made, so that the
  * file's name is as durable as its records.
+ *
+ * <p>The thread runs as a {@link SupervisedLoop}: a commit that throws something other than
+ * an {@code IOException} (an {@code OutOfMemoryError}, a bug) is logged and the commits start
+ * again after a back-off, so the journal's records still become durable.
  */
 final class GroupCommit implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
@@ -36,7 +42,7 @@ final class GroupCommit implements AutoCloseable {
     private final Path folder;
     private final ForceHook hook;
     private final long intervalNanos;
-    private final Thread thread;
+    private volatile SupervisedLoop loop;
     private final Object durableChanged = new Object();
     private volatile long durable;
     private volatile boolean stopped;
@@ -52,11 +58,15 @@ final class GroupCommit implements AutoCloseable {
         this.hook = hook;
         this.intervalNanos = interval.toNanos();
         this.durable = durable;
-        this.thread = Thread.ofPlatform().daemon().name("sluice-spend-journal-commit").unstarted(this::run);
     }
 
     void start() {
-        thread.start();
+        start(Supervision.system());
+    }
+
+    void start(Supervision supervision) {
+        loop = SupervisedLoop.start(Thread.ofPlatform().daemon().name("sluice-spend-journal-commit"), "spend-journal-commit",
+                this::run, supervision);
     }
 
     long durable() {
@@ -137,8 +147,13 @@ final class GroupCommit implements AutoCloseable {
     @Override
     public void close() {
         stopped = true;
-        LockSupport.unpark(thread);
-        if (ThreadEnd.await(thread)) {
+        SupervisedLoop running = loop;
+        if (running == null) {
+            return;
+        }
+        running.stop();
+        LockSupport.unpark(running.thread());
+        if (ThreadEnd.await(running.thread())) {
             Thread.currentThread().interrupt();
         }
     }

@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.background.SupervisedLoop;
+import dev.sluice.background.Supervision;
 import dev.sluice.store.DeadLetters;
 import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
@@ -40,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * single rows; a row refused alone goes to the {@link DeadLetters} file, logged at
  * ERROR, and the rest land. If the sink becomes unreachable midway, the whole batch is tried
  * again later: its halves already posted change nothing the second time.
+ *
+ * <p><b>Errors.</b> The thread runs as a {@link SupervisedLoop}: an {@code OutOfMemoryError}
+ * or another {@code Error} is logged and shipping starts again after a back-off, with the
+ * batch in hand, asking the sink again how far it has logged the journal.
  */
 public final class JournalShipper implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JournalShipper.class);
@@ -48,7 +54,7 @@ public final class JournalShipper implements AutoCloseable {
     private final SpendSink sink;
     private final ShipperOptions options;
     private final DeadLetters deadLetters;
-    private final Thread thread;
+    private volatile SupervisedLoop loop;
     /** Woken when there is something to do sooner: a flush, close. Notified after each acknowledgement. */
     private final Object monitor = new Object();
 
@@ -74,19 +80,29 @@ public final class JournalShipper implements AutoCloseable {
     /** Posts that failed UNAVAILABLE since the last that succeeded; the shipper's thread only. */
     private int failures;
     private long outageStarted;
+    /** The batch read and not yet acknowledged; kept across a restart. The shipper's thread only. */
+    private JournalBatch held;
 
     private JournalShipper(SpendJournal journal, SpendSink sink, ShipperOptions options) {
         this.journal = Objects.requireNonNull(journal, "journal");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.options = Objects.requireNonNull(options, "options");
         this.deadLetters = DeadLetters.in(journal.options().folder());
-        this.thread = Thread.ofVirtual().name("sluice-spend-journal-shipper").unstarted(this::run);
     }
 
     /** Starts shipping, beginning with the records an earlier process left in the journal. */
     public static JournalShipper start(SpendJournal journal, SpendSink sink, ShipperOptions options) {
+        return start(journal, sink, options, Supervision.system());
+    }
+
+    /** As {@link #start(SpendJournal, SpendSink, ShipperOptions)}, restarted after an Error as {@code supervision} says. */
+    static JournalShipper start(SpendJournal journal, SpendSink sink, ShipperOptions options, Supervision supervision) {
         JournalShipper shipper = new JournalShipper(journal, sink, options);
-        shipper.thread.start();
+        shipper.loop = SupervisedLoop.start(Thread.ofVirtual().name("sluice-spend-journal-shipper"), "spend-journal-shipper",
+                () -> {
+                    shipper.logged = null; // where an Error left it is not known: the sink is asked again
+                    shipper.run();
+                }, supervision);
         return shipper;
     }
 
@@ -104,7 +120,7 @@ public final class JournalShipper implements AutoCloseable {
             try {
                 while (journal.acknowledged() < target) {
                     long left = deadline - System.nanoTime();
-                    if (left <= 0 || !thread.isAlive()) {
+                    if (left <= 0 || !loop.thread().isAlive()) {
                         return false;
                     }
                     monitor.wait(Math.max(1, left / 1_000_000));
@@ -135,10 +151,11 @@ public final class JournalShipper implements AutoCloseable {
                     journal.status().pendingRecords());
         }
         stopping = true;
+        loop.stop();
         synchronized (monitor) {
             monitor.notifyAll();
         }
-        boolean interrupted = ThreadEnd.await(thread);
+        boolean interrupted = ThreadEnd.await(loop.thread());
         journal.sync();
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -146,7 +163,6 @@ public final class JournalShipper implements AutoCloseable {
     }
 
     private void run() {
-        JournalBatch held = null;
         while (!stopping) {
             try {
                 if (held == null) {

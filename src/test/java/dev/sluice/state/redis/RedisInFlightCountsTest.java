@@ -3,7 +3,9 @@ package dev.sluice.state.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.background.JobRestarts;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
@@ -72,6 +74,33 @@ class RedisInFlightCountsTest {
         assertThat(b.count("d")).as("just inside the lease").isEqualTo(1);
         bClock.advance(Duration.ofMillis(1));
         assertThat(b.count("d")).as("the lease is over").isZero();
+    }
+
+    @Test
+    void heartbeatsGoOnAfterOneThatRanOutOfMemory() {
+        FakeClock bClock = new FakeClock();
+        FailingOnceClock aClock = FailingOnceClock.disarmed(Clock.systemUTC());
+        long restartsBefore = JobRestarts.process().of("inflight-announcer");
+        RedisInFlightCounts a = counts(link(TestRedis.url()), aClock, HEARTBEAT, LEASE);
+        RedisInFlightCounts b = counts(link(TestRedis.url()), bClock, HEARTBEAT, LEASE);
+        a.started("d");
+        Eventually.until("b sees a's call", Duration.ofSeconds(10), () -> b.count("d") == 1);
+
+        aClock.arm(); // a's beat reads its clock after announcing, to forget lapsed counts: the next one dies there
+        Eventually.until("a heartbeat failed", Duration.ofSeconds(10), aClock::failed);
+        bClock.advance(LEASE); // what b heard before the failure has lapsed
+
+        // Each look moves b's clock a lease on, so each count b sees is a message that came since the last
+        // look. The failing beat announced before it died: two messages need a beat after it.
+        int[] heard = {0};
+        Eventually.until("two heartbeats after the failure", Duration.ofSeconds(10), () -> {
+            if (b.count("d") == 1) {
+                heard[0]++;
+            }
+            bClock.advance(LEASE);
+            return heard[0] >= 2;
+        });
+        assertThat(JobRestarts.process().of("inflight-announcer")).isGreaterThan(restartsBefore);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.sluice.state.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.background.JobRestarts;
 import dev.sluice.limits.Admission;
 import dev.sluice.limits.Admission.Admitted;
 import dev.sluice.limits.Admission.Refused;
@@ -11,6 +12,7 @@ import dev.sluice.limits.Limits;
 import dev.sluice.limits.RateLimits;
 import dev.sluice.limits.Scope;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
@@ -294,6 +296,27 @@ class RedisRateLimitsTest {
         a.close(); // renewals stop, as when a replica dies
         clock.advance(lease.plusMillis(1));
         assertThat(decide(b, subject, clock.instant())).as("no longer renewed").isInstanceOf(Admitted.class);
+    }
+
+    @Test
+    void renewalsGoOnAfterOneThatRanOutOfMemory() {
+        // A lease long enough to outlast the one-second wait before renewals resume.
+        Duration lease = Duration.ofSeconds(3);
+        FailingOnceClock aClock = FailingOnceClock.disarmed(clock);
+        long restartsBefore = JobRestarts.process().of("limit-leases");
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, new RateLimits(clock), aClock, lease,
+                Duration.ofMillis(100), Duration.ofHours(1)));
+        LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
+        clock.set(MINUTE.plusSeconds(1));
+        assertThat(decide(a, subject, clock.instant())).isInstanceOf(Admitted.class);
+
+        aClock.arm(); // the next renewal reads the clock first, and dies of it
+        Eventually.until("a renewal failed", Duration.ofSeconds(10), aClock::failed);
+        clock.advance(lease.plusMillis(100));
+
+        long renewedEnd = clock.millis() + lease.toMillis();
+        Eventually.until("a renewal after the failure", Duration.ofSeconds(10), () -> latestLeaseEnd() >= renewedEnd);
+        assertThat(JobRestarts.process().of("limit-leases")).isGreaterThan(restartsBefore);
     }
 
     @Test

@@ -5,9 +5,13 @@ import static dev.sluice.store.journal.JournalFixtures.row;
 import static dev.sluice.store.journal.JournalFixtures.small;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.TestSupervision;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -121,5 +125,32 @@ class GroupCommitTest {
         journal.close();
 
         assertThat(journal.status().durablePosition()).isEqualTo(position);
+    }
+
+    @Test
+    void commitsOutliveAForceThatRanOutOfMemoryAndTheRecordsBecomeDurable() throws Exception {
+        try (FileChannel segment = FileChannel.open(folder.resolve("segment"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            segment.write(ByteBuffer.wrap(new byte[100]));
+            AtomicBoolean failed = new AtomicBoolean();
+            ForceHook failingOnce = channel -> {
+                if (failed.compareAndSet(false, true)) {
+                    throw TestSupervision.outOfMemory();
+                }
+                channel.force(false);
+            };
+            GroupCommit commit = new GroupCommit(durable -> durable < 100 ? new GroupCommit.Work(100, segment, List.of(), false)
+                    : null, folder, failingOnce, Duration.ofMillis(1), 0);
+            TestSupervision time = new TestSupervision();
+            commit.start(time.supervision());
+            try {
+                assertThat(commit.awaitDurable(100, WAIT)).isTrue();
+
+                assertThat(failed).isTrue();
+                assertThat(time.restarts().of("spend-journal-commit")).isEqualTo(1);
+            } finally {
+                commit.close();
+            }
+        }
     }
 }

@@ -9,11 +9,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.json.Json;
+import dev.sluice.store.JournalMark;
+import dev.sluice.store.SpendRow;
+import dev.sluice.store.SpendSink;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.TestSupervision;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -171,5 +177,38 @@ class JournalShipperTest {
             assertThat(shipper.flush(WAIT)).isTrue();
         }
         assertThat(sink.posted()).containsExactlyElementsOf(ids("call-", 0, 100));
+    }
+
+    @Test
+    void shippingOutlivesAPostThatRanOutOfMemoryAndEveryRowLandsOnce() {
+        RecordingSink sink = new RecordingSink();
+        AtomicBoolean failed = new AtomicBoolean();
+        SpendSink failingOnce = new SpendSink() {
+            @Override
+            public int post(List<SpendRow> rows, JournalMark through) {
+                if (failed.compareAndSet(false, true)) {
+                    throw TestSupervision.outOfMemory();
+                }
+                return sink.post(rows, through);
+            }
+
+            @Override
+            public Optional<JournalMark> shippedThrough(String journal) {
+                return sink.shippedThrough(journal);
+            }
+        };
+        TestSupervision time = new TestSupervision();
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+            append(journal, ids("call-", 0, 10));
+            try (JournalShipper shipper = JournalShipper.start(journal, failingOnce, QUICK, time.supervision())) {
+                assertThat(shipper.flush(WAIT)).isTrue();
+                append(journal, ids("call-", 10, 20));
+                assertThat(shipper.flush(WAIT)).isTrue();
+
+                assertThat(failed).isTrue();
+                assertThat(sink.posted()).containsExactlyElementsOf(ids("call-", 0, 20));
+                assertThat(time.restarts().of("spend-journal-shipper")).isEqualTo(1);
+            }
+        }
     }
 }

@@ -1,0 +1,47 @@
+package dev.sluice.testing;
+
+import dev.sluice.background.JobRestarts;
+import dev.sluice.background.RestartBackoff;
+import dev.sluice.background.Supervision;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Background jobs' time for a test: every wait (a restart's, or a round's) is remembered and
+ * moves a fake ticker instead of sleeping, and restarts are counted apart from the process's.
+ */
+public final class TestSupervision {
+    private final List<Duration> waits = new CopyOnWriteArrayList<>();
+    private final AtomicLong nanos = new AtomicLong();
+    private final JobRestarts restarts = new JobRestarts();
+    private final Supervision supervision = new Supervision(RestartBackoff.DEFAULT, wait -> {
+        waits.add(wait);
+        nanos.addAndGet(wait.toNanos());
+        Thread.yield();
+    }, nanos::get, restarts);
+
+    public Supervision supervision() {
+        return supervision;
+    }
+
+    public JobRestarts restarts() {
+        return restarts;
+    }
+
+    /** Every wait spent so far, in order. */
+    public List<Duration> waits() {
+        return waits;
+    }
+
+    /** Moves the ticker ahead, as if the job had run for {@code step}. */
+    public void advance(Duration step) {
+        nanos.addAndGet(step.toNanos());
+    }
+
+    /** An {@code OutOfMemoryError} as the heap running out would throw it. */
+    public static OutOfMemoryError outOfMemory() {
+        return new OutOfMemoryError("Java heap space (thrown by the test)");
+    }
+}
