@@ -11,6 +11,7 @@ import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyDirectory;
 import dev.sluice.call.CallServices;
+import dev.sluice.call.RefusalLog;
 import dev.sluice.call.RecentCalls;
 import dev.sluice.callbacks.CallbackSetup;
 import dev.sluice.callbacks.Callbacks;
@@ -132,7 +133,7 @@ final class GatewayAssembly {
         RecentCalls recentCalls = new RecentCalls(RecentCalls.DEFAULT_SIZE);
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
                 time.ticker(), config.general().maxRequestBytes(), bodyBudget, UUID.randomUUID().toString(), responseCache(metrics), callbacks,
-                recentCalls);
+                recentCalls, RefusalLog.withDefaults(time.ticker()));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),

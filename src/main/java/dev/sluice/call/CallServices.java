@@ -32,8 +32,9 @@ import java.util.function.LongSupplier;
  * @param cache           the response cache; empty when {@code litellm_settings.cache} is off
  * @param callbacks       the logging callbacks each finished call is offered to ({@link CallRecording})
  * @param recentCalls     this replica's last calls, for {@code GET /calls/recent}
+ * @param refusals        the log of calls refused before routing
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
         long maxRequestBytes, BodyBudget bodyBudget, String instance, Optional<ResponseCache> cache,
-        Callbacks callbacks, RecentCalls recentCalls) {}
+        Callbacks callbacks, RecentCalls recentCalls, RefusalLog refusals) {}
