@@ -33,11 +33,12 @@ class ResponsesOwnershipTest {
     private static TestGateway gateway(MockUpstream vendor, String storeSetting) {
         return TestGateway.start("""
                 model_list:
-                  - {model_name: gpt-native, litellm_params: {model: openai/gpt-4o, api_base: '%s'}}
+                  - {model_name: gpt-native, litellm_params: {model: openai/gpt-4o, api_base: '%1$s'}}
+                  - {model_name: chat-only, litellm_params: {model: openai/gpt-4o, api_base: '%1$s', use_responses_api: false}}
                 router_settings: {num_retries: 0}
                 general_settings:
-                  master_key: %s
-                  %s
+                  master_key: %2$s
+                  %3$s
                 """.formatted(vendor.baseUrl(), MASTER, storeSetting));
     }
 
@@ -109,6 +110,29 @@ class ResponsesOwnershipTest {
                 assertThat(delete(gateway, key, made).statusCode()).isEqualTo(404);
             }
             assertThat(continueFrom(gateway, owner, made).statusCode()).as("a delete here leaves the record").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theMasterKeyReadsAndContinuesAResponseKeptHereWhoeverMadeIt() {
+        try (TestDatabase store = TestDatabases.postgres();
+                MockUpstream vendor = MockUpstream.start(MockOptions.defaults("oai", MockMode.OK));
+                TestGateway gateway = gateway(vendor, store.generalSetting())) {
+            String owner = newKey(gateway);
+            String other = newKey(gateway);
+            HttpResponse<String> made = create(gateway, owner, "{\"model\":\"chat-only\",\"input\":\"my name is Ada\"}");
+            String kept = tree(made).path("id").asText();
+
+            assertThat(gateway.get("/v1/responses/" + kept, "Authorization", "Bearer " + other).statusCode()).isEqualTo(404);
+            assertRefused(continueFrom(gateway, other, kept), vendor, kept);
+            assertThat(gateway.get("/v1/responses/" + kept, "Authorization", "Bearer " + owner).statusCode()).isEqualTo(200);
+            HttpResponse<String> read = gateway.get("/v1/responses/" + kept, "Authorization", "Bearer " + MASTER);
+            assertThat(read.statusCode()).isEqualTo(200);
+            assertThat(tree(read).path("id").asText()).isEqualTo(kept);
+
+            assertThat(continueFrom(gateway, MASTER, kept).statusCode()).isEqualTo(200);
+            assertThat(vendor.receivedBodies().getLast().path("input").toString()).as("the kept turns are carried")
+                    .contains("my name is Ada");
         }
     }
 
