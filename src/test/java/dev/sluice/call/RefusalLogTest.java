@@ -7,7 +7,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.sluice.access.Caller;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.api.ApiError;
+import dev.sluice.json.Json;
+import dev.sluice.logging.LogFormat;
+import dev.sluice.logging.LogLineEncoder;
 import dev.sluice.mock.MockMode;
 import dev.sluice.mock.MockOptions;
 import dev.sluice.mock.MockUpstream;
@@ -89,6 +93,25 @@ class RefusalLogTest {
         assertThat(lines()).containsExactly("request.refused route=/v1/chat/completions caller=unauthenticated status=400"
                 + " code=model_not_found reason=\"Unknown model 'a'request.refused forged'.\"");
         assertThat(appender.list.getFirst().getLevel()).isEqualTo(Level.INFO);
+    }
+
+    @Test
+    void aJsonLineCarriesEachValueAsItsOwnField() throws Exception {
+        new RefusalLog(nanos::get, 10, Duration.ofSeconds(60)).refused("/v1/chat/completions", Caller.ADMIN, limited());
+        LogLineEncoder encoder = new LogLineEncoder();
+        encoder.setContext(new ch.qos.logback.classic.LoggerContext());
+        encoder.use(LogFormat.JSON);
+        encoder.start();
+
+        JsonNode line = Json.parse(encoder.encode(appender.list.getFirst()));
+
+        assertThat(line.path("event").asText()).isEqualTo("request.refused");
+        assertThat(line.path("level").asText()).isEqualTo("INFO");
+        assertThat(line.path("route").asText()).isEqualTo("/v1/chat/completions");
+        assertThat(line.path("caller").asText()).isEqualTo("master_key");
+        assertThat(line.path("status").asInt()).isEqualTo(429);
+        assertThat(line.path("code").asText()).isEqualTo("rate_limit_exceeded");
+        assertThat(line.path("reason").asText()).isEqualTo("Rate limit reached for key sk-...abcd.");
     }
 
     @Test
