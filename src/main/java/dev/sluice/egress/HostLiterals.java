@@ -19,12 +19,14 @@ import java.util.regex.Pattern;
  * ({@code %eth0}) removed. An IPv6 address that carries an IPv4 one is read as the IPv4
  * address, the one a connection to it reaches through a translator or tunnel: IPv4-mapped
  * {@code ::ffff:a.b.c.d}, IPv4-compatible {@code ::a.b.c.d}, SIIT's IPv4-translated
- * {@code ::ffff:0:a.b.c.d}, NAT64 {@code 64:ff9b::a.b.c.d}, 6to4 {@code 2002:AABB:CCDD::}
+ * {@code ::ffff:0:a.b.c.d}, NAT64 {@code 64:ff9b::a.b.c.d} (and the local-use
+ * {@code 64:ff9b:1::/48}, its last 32 bits), 6to4 {@code 2002:AABB:CCDD::}
  * and Teredo {@code 2001:0::} (whose client address is its last 32 bits inverted).
  */
 public final class HostLiterals {
     private static final Pattern IPV6_TEXT = Pattern.compile("[0-9a-fA-F:.]+");
     private static final byte[] NAT64_PREFIX = {0, 0x64, (byte) 0xff, (byte) 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
+    private static final byte[] NAT64_LOCAL_PREFIX = {0, 0x64, (byte) 0xff, (byte) 0x9b, 0, 1};
     /** Bytes 8 to 11 of SIIT's IPv4-translated addresses, {@code ::ffff:0:0:0/96} (RFC 2765). */
     private static final byte[] SIIT_MARK = {(byte) 0xff, (byte) 0xff, 0, 0};
     private static final byte[] TEREDO_PREFIX = {0x20, 0x01, 0, 0};
@@ -56,7 +58,8 @@ public final class HostLiterals {
         }
         byte[] bytes = address.getAddress();
         boolean compatible = zeros(bytes, 0, 12);
-        boolean nat64 = Arrays.equals(bytes, 0, 12, NAT64_PREFIX, 0, 12);
+        // The well-known NAT64 prefix, and RFC 8215's local-use 64:ff9b:1::/48 read the same way (its /96s carry the address last).
+        boolean nat64 = Arrays.equals(bytes, 0, 12, NAT64_PREFIX, 0, 12) || Arrays.equals(bytes, 0, 6, NAT64_LOCAL_PREFIX, 0, 6);
         boolean translated = zeros(bytes, 0, 8) && Arrays.equals(bytes, 8, 12, SIIT_MARK, 0, 4);
         // ::/128 and ::1 are IPv6's own unspecified and loopback addresses, not IPv4 ones.
         boolean ownIpv6 = compatible && bytes[12] == 0 && bytes[13] == 0 && bytes[14] == 0 && (bytes[15] == 0 || bytes[15] == 1);

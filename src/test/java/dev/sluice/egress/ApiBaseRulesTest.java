@@ -44,6 +44,8 @@ class ApiBaseRulesTest {
             "http://[::ffff:a9fe:a9fe]",
             "http://[::169.254.169.254]",
             "http://[64:ff9b::169.254.169.254]",
+            "http://[64:ff9b:1::a9fe:a9fe]",      // local-use NAT64 (RFC 8215)
+            "http://[64:ff9b:1:2:3:4:a9fe:a9fe]",
             "http://[2002:a9fe:a9fe::]",          // 6to4 around 169.254.169.254
             "http://[2002:a9fe:a9fe:1::1]",
             "http://[::ffff:0:a9fe:a9fe]",        // SIIT's IPv4-translated form
@@ -112,6 +114,7 @@ class ApiBaseRulesTest {
             "https://[2001:4860:4860::8888]",
             "http://[2002:0a00:0005::1]:8000",    // 6to4 around a private address stays allowed, as 10.0.0.5 is
             "http://[2002:0808:0808::]",
+            "http://[64:ff9b:1::a00:5]:8000",     // local-use NAT64 around 10.0.0.5
             "http://[fe00::1]",                   // just below fe80::/10
             "http://192.0.0.191",
             "http://192.0.0.193",

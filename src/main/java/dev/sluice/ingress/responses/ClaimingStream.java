@@ -9,11 +9,12 @@ import io.vertx.core.buffer.Buffer;
  * A stream from a deployment's own Responses API, relayed as it came ({@code relayed}), whose
  * response id is claimed for the caller as soon as an event names it
  * ({@code response.created}, the first): a follow-up from another key naming it is refused.
- * The events are read only until the id is found.
+ * The events are read only until the id is found, and in at most the first
+ * {@link #PIECES_LOOKED_AT} pieces of the stream.
  */
 final class ClaimingStream implements StreamEncoding {
-    /** Events looked at for the id before giving up: the vendor names it in its first. */
-    static final int EVENTS_LOOKED_AT = 8;
+    /** Pieces of the stream looked at for the id before giving up: the vendor names it in its first event. */
+    static final int PIECES_LOOKED_AT = 8;
 
     private final StreamEncoding relayed;
     private final ResponseKeeper keeper;
@@ -36,7 +37,7 @@ final class ClaimingStream implements StreamEncoding {
     }
 
     private Buffer look(Buffer events) {
-        if (!found && pieces < EVENTS_LOOKED_AT && events.length() > 0) {
+        if (!found && pieces < PIECES_LOOKED_AT && events.length() > 0) {
             pieces++;
             VendorResponseIds.ofEvents(events).ifPresent(id -> {
                 found = true;
