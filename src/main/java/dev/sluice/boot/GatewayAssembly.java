@@ -12,6 +12,7 @@ import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyDirectory;
 import dev.sluice.call.CallServices;
+import dev.sluice.call.RefusalLog;
 import dev.sluice.call.RecentCalls;
 import dev.sluice.callbacks.CallbackSetup;
 import dev.sluice.callbacks.Callbacks;
@@ -141,7 +142,7 @@ final class GatewayAssembly {
                 time.ticker()));
         CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
                 time.ticker(), bodies, UUID.randomUUID().toString(), responseCache(metrics), callbacks,
-                recentCalls, overload);
+                recentCalls, overload, RefusalLog.withDefaults(time.ticker()));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),

@@ -102,7 +102,8 @@ final class GatewayVerticle extends VerticleBase {
                         accounts.spendReader(), accounts.dailySpend(), gateway.calls().models(), new CallCost(gateway.edge().catalog()))))),
                 Optional.of(ui(seal, authenticator)));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
-                new InfoHandlers(vertx, gateway.edge(), authenticator, gateway.guards().overload().liveness()),
+                new InfoHandlers(vertx, gateway.edge(), authenticator, gateway.config().general().metrics(),
+                        gateway.guards().overload().liveness()),
                 new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,
                 responsesEndpoints(authenticator));
         HttpServerOptions options = new HttpServerOptions()

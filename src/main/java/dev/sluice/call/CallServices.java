@@ -33,8 +33,9 @@ import java.util.function.LongSupplier;
  * @param callbacks       the logging callbacks each finished call is offered to ({@link CallRecording})
  * @param recentCalls     this replica's last calls, for {@code GET /calls/recent}
  * @param overload        the calls served at once, and whether the heap can take more
+ * @param refusals        the log of calls refused before routing
  */
 public record CallServices(ModelRegistry models, Providers providers, Router router, Guardrails guardrails,
         AccessControl access, GatewayMetrics metrics, Optional<GatewayTracing> tracing, Clock clock, LongSupplier nanoTime,
         BodyLimits bodies, String instance, Optional<ResponseCache> cache,
-        Callbacks callbacks, RecentCalls recentCalls, Overload overload) {}
+        Callbacks callbacks, RecentCalls recentCalls, Overload overload, RefusalLog refusals) {}

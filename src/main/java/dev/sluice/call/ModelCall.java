@@ -143,6 +143,11 @@ final class ModelCall {
         return Objects.requireNonNull(caller, "the caller is read before authentication");
     }
 
+    /** The caller, or null while it is not known (not yet authenticated, or refused). */
+    Caller callerOrNull() {
+        return caller;
+    }
+
     ModelRequest decoded() {
         return Objects.requireNonNull(decoded, "the request is read before it was decoded");
     }

@@ -326,11 +326,15 @@ public final class ModelCallPipeline {
     }
 
 
-    private static void fail(ModelCall call, Throwable t) {
+    private void fail(ModelCall call, Throwable t) {
         if (!call.response.headWritten()) {
             call.response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
         }
         if (t instanceof ApiError error) {
+            if (call.ticketOrNull() == null) {
+                // Refused before routing (the key, the model, a budget, a limit, the body): the one place all are answered.
+                services.refusals().refused(call.request.path(), call.callerOrNull(), error);
+            }
             CallerErrors.write(call.response, call.codec, error);
             return;
         }

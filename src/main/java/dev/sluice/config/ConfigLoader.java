@@ -83,7 +83,8 @@ public final class ConfigLoader {
         ModelListParser.ModelList models = new ModelListParser(read, entries).parse(top.take("model_list"));
         RouterSettingsParser routerSettings = new RouterSettingsParser(read, ignored, resolver);
         RouterSettings router = routerSettings.parse(top.take("router_settings"), top.take("litellm_settings"), models.groups());
-        GeneralSettings general = new GeneralSettingsParser(read, ignored, resolver).parse(top.take("general_settings"));
+        GeneralSettings general = new GeneralSettingsParser(read, ignored, resolver).parse(top.take("general_settings"),
+                routerSettings.requireAuthForMetrics());
         GuardrailsParser.Parsed guardrails = new GuardrailsParser(read, ignored).parse(top.take("guardrails"));
         if (guardrails.readable()) {
             guardrailReferences.check(guardrails.names(), problems);

@@ -168,6 +168,8 @@ public final class ConfigPrinter {
         yaml.entry(1, "liveness_exit_after_seconds", YamlWriter.seconds(edge.livenessExitAfter()),
                 edge.livenessExitAfter().isZero() ? "never exits" : null);
         yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
+        yaml.entry(1, "public_metrics", Boolean.toString(general.metrics().namesPublic()), general.metrics().keyRequired()
+                ? "/metrics needs a key (litellm_settings.require_auth_for_metrics_endpoint)" : null);
         yaml.entry(1, "maximum_spend_logs_retention_period", YamlWriter.string(SpendLogSettings.text(general.spendLogs().retention())),
                 null);
         yaml.entry(1, "maximum_spend_logs_retention_interval", YamlWriter.string(SpendLogSettings.text(general.spendLogs().interval())),

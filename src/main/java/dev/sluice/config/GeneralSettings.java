@@ -29,6 +29,9 @@ import java.util.Optional;
  *                                     get to finish when the gateway stops
  * @param spendLogs                    how long the spend log keeps its rows: {@code maximum_spend_logs_retention_period}
  *                                     and {@code maximum_spend_logs_retention_interval}
+ * @param metrics                      who may read {@code /metrics} and see its named series: Sluice's
+ *                                     {@code public_metrics} and LiteLLM's
+ *                                     {@code litellm_settings.require_auth_for_metrics_endpoint}
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -42,7 +45,8 @@ public record GeneralSettings(
         AuthFailureSettings authFailures,
         EdgeSettings edge,
         java.time.Duration drainTimeout,
-        SpendLogSettings spendLogs) {
+        SpendLogSettings spendLogs,
+        MetricsAccess metrics) {
 
     public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
 
@@ -52,7 +56,7 @@ public record GeneralSettings(
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
         return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs);
+                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs, metrics);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */

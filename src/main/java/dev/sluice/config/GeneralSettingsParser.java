@@ -22,7 +22,8 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
     private static final BigDecimal BYTES_PER_MB = BigDecimal.valueOf(1024L * 1024);
     private static final BigDecimal MAX_MB = BigDecimal.valueOf(Long.MAX_VALUE / (1024L * 1024));
 
-    GeneralSettings parse(ConfigNode node) {
+    /** @param requireAuthForMetrics {@code litellm_settings.require_auth_for_metrics_endpoint}, LiteLLM's key for the same route */
+    GeneralSettings parse(ConfigNode node, ConfigNode requireAuthForMetrics) {
         Section general = Section.open(node, ignored, read.problems(), "a map");
         Optional<Secret> masterKey = secretOrEnv(general.take("master_key"), FallbackVariables.MASTER_KEY);
         if (masterKey.isEmpty()) {
@@ -43,7 +44,8 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT),
                 new SpendLogSettings(
                         period(general.take("maximum_spend_logs_retention_period")).orElse(SpendLogSettings.DEFAULTS.retention()),
-                        period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval())));
+                        period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval())),
+                metrics(general.take("public_metrics"), requireAuthForMetrics));
         general.finish();
         return settings;
     }
@@ -81,6 +83,21 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
             ignored.notActedOn(benchNode);
         }
         return new HealthCheckSettings(background, interval, timeout, bench);
+    }
+
+    /**
+     * LiteLLM's {@code require_auth_for_metrics_endpoint: false} is its default made explicit:
+     * metrics open to all, names included, so it makes them public as {@code public_metrics: true}
+     * does; both written, one false and the other saying the opposite, is a contradiction.
+     */
+    private MetricsAccess metrics(ConfigNode publicMetrics, ConfigNode requireAuth) {
+        Optional<Boolean> namesPublic = read.bool(publicMetrics);
+        Optional<Boolean> keyRequired = read.bool(requireAuth);
+        if (namesPublic.equals(Optional.of(false)) && keyRequired.equals(Optional.of(false))) {
+            read.problems().add(publicMetrics, "false", "true, or no litellm_settings.require_auth_for_metrics_endpoint: false,"
+                    + " which makes every series public: remove one of the two");
+        }
+        return new MetricsAccess(keyRequired.orElse(false), namesPublic.orElse(keyRequired.equals(Optional.of(false))));
     }
 
     private Optional<Duration> period(ConfigNode node) {

@@ -57,6 +57,7 @@ final class RouterSettingsParser {
     private Section litellm;
     private boolean jsonLogs;
     private boolean dropParams;
+    private ConfigNode requireAuthForMetrics;
     private CacheSettings cache = CacheSettings.OFF;
     private CallbackSettings callbacks = CallbackSettings.NONE;
 
@@ -117,6 +118,7 @@ final class RouterSettingsParser {
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);
         dropParams = read.bool(litellm.take("drop_params")).orElse(false);
+        requireAuthForMetrics = litellm.take("require_auth_for_metrics_endpoint"); // read with general_settings.public_metrics
         cache = new CacheSettingsParser(read, ignored, env).parse(litellm.take("cache"), litellm.take("cache_params"),
                 settings.redisHost().isPresent() || settings.redisUrl().isPresent());
         callbacks = new CallbackSettingsParser(read, ignored, env).parse(litellm);
@@ -132,6 +134,11 @@ final class RouterSettingsParser {
      */
     boolean dropParams() {
         return dropParams;
+    }
+
+    /** {@code litellm_settings.require_auth_for_metrics_endpoint} as written, after {@link #parse}. */
+    ConfigNode requireAuthForMetrics() {
+        return requireAuthForMetrics;
     }
 
     /** {@code litellm_settings.cache} and {@code cache_params}, after {@link #parse}. */

@@ -20,6 +20,7 @@ import java.util.function.IntSupplier;
  * name up (every address it resolves to is checked): link-local networks, which hold the
  * cloud metadata services ({@code 169.254.0.0/16}, {@code fe80::/10}); the metadata
  * addresses outside them and their names ({@link #METADATA}, {@link #METADATA_NAMES});
+ * the deprecated IPv6 site-local network ({@link #SITE_LOCAL});
  * the unspecified addresses ({@code 0.0.0.0/8}, {@code ::}), which reach the local host; and
  * the gateway's own port on a loopback or local address. Loopback and private networks stay
  * allowed: a local vLLM or Ollama lives there. Any scheme but http and https, and user info
@@ -36,9 +37,14 @@ import java.util.function.IntSupplier;
 public final class ApiBaseRules {
     /** Link-local networks: cloud metadata services live here (169.254.169.254, ECS's 169.254.170.2). */
     public static final List<Cidr> LINK_LOCAL = List.of(Cidr.parse("169.254.0.0/16"), Cidr.parse("fe80::/10"));
-    /** Metadata addresses outside link-local: AWS's IPv6 one, Alibaba's, Azure's wire server. */
+    /** Metadata addresses outside link-local: AWS's IPv6 one, Alibaba's, Azure's wire server, Oracle Cloud's. */
     public static final List<Cidr> METADATA = List.of(Cidr.parse("fd00:ec2::254/128"), Cidr.parse("100.100.100.200/32"),
-            Cidr.parse("168.63.129.16/32"));
+            Cidr.parse("168.63.129.16/32"), Cidr.parse("192.0.0.192/32"));
+    /**
+     * IPv6's deprecated site-local network (RFC 3879): no longer assigned, so nothing a
+     * deployment should live at, yet stacks that still route it reach the local site with it.
+     */
+    public static final List<Cidr> SITE_LOCAL = List.of(Cidr.parse("fec0::/10"));
     /** Addresses that mean "this host": 0.0.0.0/8 and {@code ::}. */
     public static final List<Cidr> UNSPECIFIED = List.of(Cidr.parse("0.0.0.0/8"), Cidr.parse("::/128"));
     /** Names of metadata services, refused even where they do not resolve (they do on the cloud host). */
@@ -131,6 +137,9 @@ public final class ApiBaseRules {
         }
         if (METADATA.stream().anyMatch(network -> network.contains(address))) {
             return Optional.of("a cloud metadata address");
+        }
+        if (SITE_LOCAL.stream().anyMatch(network -> network.contains(address))) {
+            return Optional.of("a deprecated IPv6 site-local address (fec0::/10)");
         }
         if (UNSPECIFIED.stream().anyMatch(network -> network.contains(address))) {
             return Optional.of("an unspecified address (0.0.0.0/8, ::), which reaches this host");

@@ -4,6 +4,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -15,13 +16,20 @@ import java.util.regex.Pattern;
  * one to four parts, each decimal, {@code 0x} hex or {@code 0}-led octal, the last part
  * filling the bytes left ({@code 2130706433}, {@code 0x7f000001}, {@code 0177.1} and
  * {@code 127.1} are all 127.0.0.1). IPv6 is any text with a colon, brackets and a zone
- * ({@code %eth0}) removed. An IPv6 address that carries an IPv4 one (IPv4-mapped
- * {@code ::ffff:a.b.c.d}, IPv4-compatible {@code ::a.b.c.d}, NAT64 {@code 64:ff9b::a.b.c.d})
- * is read as the IPv4 address, the one a connection to it reaches.
+ * ({@code %eth0}) removed. An IPv6 address that carries an IPv4 one is read as the IPv4
+ * address, the one a connection to it reaches through a translator or tunnel: IPv4-mapped
+ * {@code ::ffff:a.b.c.d}, IPv4-compatible {@code ::a.b.c.d}, SIIT's IPv4-translated
+ * {@code ::ffff:0:a.b.c.d}, NAT64 {@code 64:ff9b::a.b.c.d} (and the local-use
+ * {@code 64:ff9b:1::/48}, its last 32 bits), 6to4 {@code 2002:AABB:CCDD::}
+ * and Teredo {@code 2001:0::} (whose client address is its last 32 bits inverted).
  */
 public final class HostLiterals {
     private static final Pattern IPV6_TEXT = Pattern.compile("[0-9a-fA-F:.]+");
     private static final byte[] NAT64_PREFIX = {0, 0x64, (byte) 0xff, (byte) 0x9b, 0, 0, 0, 0, 0, 0, 0, 0};
+    private static final byte[] NAT64_LOCAL_PREFIX = {0, 0x64, (byte) 0xff, (byte) 0x9b, 0, 1};
+    /** Bytes 8 to 11 of SIIT's IPv4-translated addresses, {@code ::ffff:0:0:0/96} (RFC 2765). */
+    private static final byte[] SIIT_MARK = {(byte) 0xff, (byte) 0xff, 0, 0};
+    private static final byte[] TEREDO_PREFIX = {0x20, 0x01, 0, 0};
 
     private HostLiterals() {}
 
@@ -40,23 +48,40 @@ public final class HostLiterals {
         return ipv4(text);
     }
 
-    /** The IPv4 address an IPv6 one carries (mapped, compatible or NAT64), else the address itself. */
+    /**
+     * The IPv4 address an IPv6 one carries (mapped, compatible, SIIT-translated, NAT64, 6to4
+     * or Teredo), else the address itself.
+     */
     public static InetAddress unwrapped(InetAddress address) {
         if (!(address instanceof Inet6Address)) {
             return address;
         }
         byte[] bytes = address.getAddress();
-        boolean compatible = true;
-        for (int i = 0; i < 12; i++) {
-            compatible &= bytes[i] == 0;
-        }
-        boolean nat64 = java.util.Arrays.equals(bytes, 0, 12, NAT64_PREFIX, 0, 12);
+        boolean compatible = zeros(bytes, 0, 12);
+        // The well-known NAT64 prefix, and RFC 8215's local-use 64:ff9b:1::/48 read the same way (its /96s carry the address last).
+        boolean nat64 = Arrays.equals(bytes, 0, 12, NAT64_PREFIX, 0, 12) || Arrays.equals(bytes, 0, 6, NAT64_LOCAL_PREFIX, 0, 6);
+        boolean translated = zeros(bytes, 0, 8) && Arrays.equals(bytes, 8, 12, SIIT_MARK, 0, 4);
         // ::/128 and ::1 are IPv6's own unspecified and loopback addresses, not IPv4 ones.
         boolean ownIpv6 = compatible && bytes[12] == 0 && bytes[13] == 0 && bytes[14] == 0 && (bytes[15] == 0 || bytes[15] == 1);
-        if ((compatible && !ownIpv6) || nat64) {
+        if ((compatible && !ownIpv6) || nat64 || translated) {
             return v4(new byte[] {bytes[12], bytes[13], bytes[14], bytes[15]});
         }
+        if (bytes[0] == 0x20 && bytes[1] == 0x02) { // 6to4: 2002:AABB:CCDD::/48 is the site of a.b.c.d
+            return v4(new byte[] {bytes[2], bytes[3], bytes[4], bytes[5]});
+        }
+        if (Arrays.equals(bytes, 0, 4, TEREDO_PREFIX, 0, 4)) { // the client behind the relay, its address inverted
+            return v4(new byte[] {(byte) ~bytes[12], (byte) ~bytes[13], (byte) ~bytes[14], (byte) ~bytes[15]});
+        }
         return address;
+    }
+
+    private static boolean zeros(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Optional<InetAddress> ipv6(String text) {

@@ -181,6 +181,15 @@ public final class GatewayMetrics implements RouterEvents {
 
     /** Every series, the gateway's and the process's, in Prometheus's text format ({@link #CONTENT_TYPE}). */
     public String render() {
-        return MetricsText.render(registry);
+        return MetricsText.render(registry, true);
+    }
+
+    /**
+     * The series that name no model group, deployment, fallback group or tag: what a caller
+     * other than the operator may see (requests, in-flight calls, Redis and the database, the
+     * process). A series that names one is left out whole, not summed into an unlabelled one.
+     */
+    public String renderUnnamed() {
+        return MetricsText.render(registry, false);
     }
 }

@@ -104,6 +104,12 @@ public final class DatabaseResponses implements ResponseStore {
     }
 
     @Override
+    public Future<Optional<StoredResponse>> findAny(String id) {
+        Objects.requireNonNull(id, "id");
+        return vertx.executeBlocking(() -> repository.findAny(id, clock.instant()), false);
+    }
+
+    @Override
     public Future<Boolean> delete(String id, String owner) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(owner, "owner");

@@ -84,6 +84,12 @@ public final class MemoryResponses implements ResponseStore {
     }
 
     @Override
+    public synchronized Future<Optional<StoredResponse>> findAny(String id) {
+        Kept found = kept.get(Objects.requireNonNull(id, "id"));
+        return Future.succeededFuture(found == null ? Optional.empty() : live(id, found.response().owner()).map(Kept::response));
+    }
+
+    @Override
     public Future<Boolean> delete(String id, String owner) {
         synchronized (this) {
             Optional<Kept> found = live(id, owner);

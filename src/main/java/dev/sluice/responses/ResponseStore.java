@@ -30,6 +30,9 @@ public interface ResponseStore {
     /** The response with this id, when {@code owner} saved it and it has not expired. */
     Future<Optional<StoredResponse>> find(String id, String owner);
 
+    /** The response with this id, whoever saved it, when it has not expired: what the master key may read. */
+    Future<Optional<StoredResponse>> findAny(String id);
+
     /** Deletes the response with this id; false when {@code owner} has none by that id that has not expired. */
     Future<Boolean> delete(String id, String owner);
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.access.Caller;
+import dev.sluice.config.MetricsAccess;
 import dev.sluice.json.Json;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.state.redis.RedisHealth;
@@ -26,7 +27,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
 /** The answers that involve no upstream: the model list and the probes of the gateway itself. */
-public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, Liveness liveness) {
+public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, MetricsAccess metricsAccess,
+        Liveness liveness) {
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
     /** The longest readiness waits for the database to answer its probe. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(1);
@@ -86,12 +88,27 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
     }
 
     /**
-     * {@code GET /metrics}: every metric in Prometheus's text format. Open, as LiteLLM's is by
-     * default: it names groups and deployments but never a key or a prompt.
+     * {@code GET /metrics}: the metrics in Prometheus's text format. Open by default, as
+     * LiteLLM's is, so liveness tooling can scrape it; but the series that name model groups,
+     * deployments and tags (what the operator configured) go only to the master key, unless
+     * {@link MetricsAccess#namesPublic()}. With {@link MetricsAccess#keyRequired()} the route
+     * needs a key at all. A gateway without a master key shows everything to everyone.
      */
     void metrics(HttpServerRequest request) {
+        if (!gateway.access().required()) {
+            metrics(request, true);
+        } else if (metricsAccess.keyRequired()) {
+            authenticator.withCaller(request, caller -> metrics(request, metricsAccess.namesPublic() || caller.isAdmin()));
+        } else {
+            metrics(request, metricsAccess.namesPublic()
+                    || gateway.access().isMasterKey(authenticator.presentedKeyOrNone(request)));
+        }
+    }
+
+    private void metrics(HttpServerRequest request, boolean named) {
         request.response().putHeader("Content-Type", GatewayMetrics.CONTENT_TYPE);
-        Responses.raw(request.response(), 200, Buffer.buffer(gateway.metrics().render()));
+        GatewayMetrics metrics = gateway.metrics();
+        Responses.raw(request.response(), 200, Buffer.buffer(named ? metrics.render() : metrics.renderUnnamed()));
     }
 
     /**

@@ -48,6 +48,20 @@ public final class ResponseRepository {
         });
     }
 
+    /** The response with this id, whoever owns it, when it has not expired at {@code now}: for the master key. */
+    public Optional<StoredResponse> findAny(String id, Instant now) {
+        return database.withConnection("find response", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT " + COLUMNS
+                    + " FROM sluice_responses WHERE response_id = ? AND expires_at > ?")) {
+                statement.setString(1, id);
+                Columns.time(statement, 2, now);
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() ? Optional.of(read(row)) : Optional.empty();
+                }
+            }
+        });
+    }
+
     /** The response with this id, when {@code owner} owns it and it has not expired at {@code now}. */
     public Optional<StoredResponse> find(String id, String owner, Instant now) {
         return database.withConnection("find response", connection -> {

@@ -6,7 +6,9 @@ import java.util.Objects;
 /**
  * A response answered through the Responses API, as kept for later calls: what
  * {@code GET /v1/responses/{id}} returns and what a call naming it in
- * {@code previous_response_id} carries forward.
+ * {@code previous_response_id} carries forward. A response a deployment's own Responses API
+ * made and keeps is recorded too, with no JSON ({@link #vendorKept}): only whose it is, so
+ * that no other key continues it.
  *
  * @param id               the response's id ({@code resp_...})
  * @param owner            who may read or delete it, an opaque name the gateway chooses (a
@@ -14,8 +16,8 @@ import java.util.Objects;
  * @param group            the model group that answered
  * @param createdAt        when it was answered
  * @param expiresAt        from when it is no longer served; after {@code createdAt}
- * @param responseJson     the {@code response} object, as JSON
- * @param conversationJson the turns a follow-up carries, as a JSON array
+ * @param responseJson     the {@code response} object, as JSON; empty for a response the vendor keeps
+ * @param conversationJson the turns a follow-up carries, as a JSON array; empty for a response the vendor keeps
  */
 public record StoredResponse(String id, String owner, String group, Instant createdAt, Instant expiresAt,
         String responseJson, String conversationJson) {
@@ -34,6 +36,20 @@ public record StoredResponse(String id, String owner, String group, Instant crea
         }
         Objects.requireNonNull(responseJson, "responseJson");
         Objects.requireNonNull(conversationJson, "conversationJson");
+    }
+
+    /**
+     * The record of a response a deployment's own Responses API made (and keeps, with its
+     * turns): the gateway handed its id to {@code owner}, and only {@code owner} may name it in
+     * {@code previous_response_id}.
+     */
+    public static StoredResponse vendorKept(String id, String owner, String group, Instant createdAt, Instant expiresAt) {
+        return new StoredResponse(id, owner, group, createdAt, expiresAt, "", "");
+    }
+
+    /** Whether this records only whose a vendor's response is ({@link #vendorKept}): there is nothing here to serve. */
+    public boolean keptByVendor() {
+        return responseJson.isEmpty();
     }
 
     /** Whether it is no longer served at {@code now}: from its expiry on. */

@@ -129,7 +129,7 @@ class UnknownNameCostTest {
             assertThat(cost(gateway.post("/v1/chat/completions", Chat.body("unknown", "hello"), "Authorization", "Bearer " + key)))
                     .isZero();
             assertThat(gateway.metric("sluice_unpriced_deployments")).isEqualTo(2);
-            String metrics = gateway.get("/metrics").body();
+            String metrics = gateway.get("/metrics", "Authorization", "Bearer " + MASTER).body();
             assertThat(metrics).contains("sluice_deployment_unpriced{deployment=\"alias-1\",model_group=\"alias\"} 1.0",
                     "sluice_deployment_unpriced{deployment=\"unknown-1\",model_group=\"unknown\"} 1.0");
             assertThat(metrics).doesNotContain("sluice_deployment_unpriced{deployment=\"azure-eu\"");
@@ -147,7 +147,7 @@ class UnknownNameCostTest {
                     + " \"model_info\": {\"id\": \"late-2\", \"base_model\": \"gpt-4o\"}}", "Authorization", "Bearer " + MASTER);
             assertThat(priced.statusCode()).as(priced.body()).isEqualTo(200);
             assertThat(gateway.metric("sluice_unpriced_deployments")).isEqualTo(3);
-            assertThat(gateway.get("/metrics").body()).contains("sluice_deployment_unpriced{deployment=\"late-1\",model_group=\"late\"} 1.0")
+            assertThat(gateway.get("/metrics", "Authorization", "Bearer " + MASTER).body()).contains("sluice_deployment_unpriced{deployment=\"late-1\",model_group=\"late\"} 1.0")
                     .doesNotContain("sluice_deployment_unpriced{deployment=\"late-2\"");
         }
     }

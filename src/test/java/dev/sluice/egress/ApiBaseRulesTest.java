@@ -44,6 +44,19 @@ class ApiBaseRulesTest {
             "http://[::ffff:a9fe:a9fe]",
             "http://[::169.254.169.254]",
             "http://[64:ff9b::169.254.169.254]",
+            "http://[64:ff9b:1::a9fe:a9fe]",      // local-use NAT64 (RFC 8215)
+            "http://[64:ff9b:1:2:3:4:a9fe:a9fe]",
+            "http://[2002:a9fe:a9fe::]",          // 6to4 around 169.254.169.254
+            "http://[2002:a9fe:a9fe:1::1]",
+            "http://[::ffff:0:a9fe:a9fe]",        // SIIT's IPv4-translated form
+            "http://[::ffff:0:169.254.169.254]",
+            "http://[2001:0:4136:e378:8000:63bf:5601:5601]", // Teredo: the client, 5601:5601 inverted, is 169.254.169.254
+            "http://[2002:6464:64c8::]",          // 6to4 around Alibaba's 100.100.100.200
+            "http://192.0.0.192",                 // Oracle Cloud's metadata address
+            "http://[::ffff:192.0.0.192]",
+            "http://[fec0::1]",                   // deprecated site-local
+            "http://[fec0:0:0:ffff::1]",
+            "http://[feff::1]",
             "http://2852039166",          // 169.254.169.254 as one integer
             "http://0xa9fea9fe",          // as one hex number
             "http://0xA9.0xFE.0xA9.0xFE", // hex parts
@@ -99,6 +112,12 @@ class ApiBaseRulesTest {
             "http://[fd12:3456::1]:8000",
             "https://8.8.8.8",
             "https://[2001:4860:4860::8888]",
+            "http://[2002:0a00:0005::1]:8000",    // 6to4 around a private address stays allowed, as 10.0.0.5 is
+            "http://[2002:0808:0808::]",
+            "http://[64:ff9b:1::a00:5]:8000",     // local-use NAT64 around 10.0.0.5
+            "http://[fe00::1]",                   // just below fe80::/10
+            "http://192.0.0.191",
+            "http://192.0.0.193",
             "http://vllm.example.test:8000",
             "https://api.openai.com",
             "https://name-that-does-not-resolve.invalid", // accepted: nothing can be reached through it now
@@ -115,6 +134,10 @@ class ApiBaseRulesTest {
         assertThat(DEFAULTS.refusal("http://imds.example.test").orElseThrow()).startsWith("its host name resolves to a link-local");
         assertThat(DEFAULTS.refusal("http://127.0.0.1:4000")).contains("its host is this gateway's own address and port");
         assertThat(DEFAULTS.refusal("http://[fd00:ec2::254]")).contains("its host is a cloud metadata address");
+        assertThat(DEFAULTS.refusal("http://192.0.0.192")).contains("its host is a cloud metadata address");
+        assertThat(DEFAULTS.refusal("http://[2002:a9fe:a9fe::]")).contains(
+                "its host is a link-local address (169.254.0.0/16, fe80::/10), where cloud metadata services live");
+        assertThat(DEFAULTS.refusal("http://[fec0::1]")).contains("its host is a deprecated IPv6 site-local address (fec0::/10)");
         assertThat(DEFAULTS.refusal("http://0.0.0.0")).contains("its host is an unspecified address (0.0.0.0/8, ::), which reaches this host");
         assertThat(DEFAULTS.refusal("ftp://example.com")).contains("only http and https URLs may be called");
     }

@@ -209,6 +209,12 @@ class JsonLogsIT {
             assertThat(events(lines, "router.attempt")).hasSize(2);
             assertThat(events(lines, "keys.generated").getFirst().path("token").asText()).hasSize(64);
             assertThat(events(lines, "models.deployment_added").getFirst().path("deployment").asText()).isEqualTo("live-1");
+            JsonNode refused = events(lines, "request.refused").getFirst();
+            assertThat(refused.path("level").asText()).isEqualTo("INFO");
+            assertThat(refused.path("route").asText()).isEqualTo("/v1/chat/completions");
+            assertThat(refused.path("caller").asText()).isEqualTo("unauthenticated");
+            assertThat(refused.path("status").asInt()).isEqualTo(401);
+            assertThat(refused.path("code").asText()).isEqualTo("invalid_api_key");
 
             String output = stderr + Files.readString(gateway.stdout(), StandardCharsets.UTF_8);
             for (String secret : List.of(MASTER_KEY, virtualKey, UPSTREAM_KEY, ADDED_MODEL_KEY, WRONG_KEY)) {

@@ -35,6 +35,20 @@ class MemoryResponsesTest {
     }
 
     @Test
+    void findAnyFindsItWhoeverSavedItUntilItExpires() {
+        MemoryResponses responses = new MemoryResponses(ROOMY, clock);
+        StoredResponse saved = response("resp_1", "owner-a", clock.instant(), ROOMY);
+        responses.save(saved);
+
+        assertThat(responses.findAny("resp_1").result()).contains(saved);
+        assertThat(responses.findAny("resp_2").result()).isEmpty();
+        clock.advance(HOUR.minusNanos(1000));
+        assertThat(responses.findAny("resp_1").result()).as("just before it expires").contains(saved);
+        clock.advance(Duration.ofNanos(1000));
+        assertThat(responses.findAny("resp_1").result()).as("from its expiry on").isEmpty();
+    }
+
+    @Test
     void onlyItsOwnerDeletesItAndOnlyOnce() {
         MemoryResponses responses = new MemoryResponses(ROOMY, clock);
         responses.save(response("resp_1", "owner-a", clock.instant(), ROOMY));

@@ -103,7 +103,7 @@ class TagRoutingTest {
             assertThat(mocks.get("std").requests()).isZero();
             // A call's spend row, which the metrics count by tag, is recorded as its answer ends.
             Eventually.until("the calls are counted by tag", Duration.ofSeconds(5), () -> {
-                Map<String, Double> m = MetricSamples.parse(gateway.get("/metrics").body());
+                Map<String, Double> m = MetricSamples.parse(gateway.get("/metrics", "Authorization", "Bearer " + MASTER).body());
                 return Double.valueOf(4.0).equals(m.get("sluice_tag_requests_total{model_group=\"g\",tag=\"paid\"}"))
                         && Double.valueOf(8.0).equals(m.get("sluice_tag_requests_total{model_group=\"g\",tag=\"free\"}"))
                         && Double.valueOf(4.0).equals(m.get("sluice_tag_requests_total{model_group=\"g\",tag=\"other\"}"));

@@ -23,6 +23,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -32,6 +33,8 @@ import java.util.Random;
 public final class TestGateway implements AutoCloseable {
     private final GatewayServer server;
     private final Path storeFolder;
+    /** The master key of the gateway's config, sent to {@code /metrics}, whose named series only it sees. */
+    private final Optional<String> masterKey;
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
@@ -42,9 +45,10 @@ public final class TestGateway implements AutoCloseable {
     static final java.time.Duration REDIS_CALL_BUDGET = java.time.Duration.ofMillis(500);
     public static final Backoff TEST_BACKOFF = new Backoff(Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(5));
 
-    private TestGateway(GatewayServer server, Path storeFolder) {
+    private TestGateway(GatewayServer server, Path storeFolder, Optional<String> masterKey) {
         this.server = server;
         this.storeFolder = storeFolder;
+        this.masterKey = masterKey;
     }
 
     public static TestGateway start(String yaml) {
@@ -91,7 +95,8 @@ public final class TestGateway implements AutoCloseable {
             return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
                     .withRandom(random).withTime(time).withEventLoops(2)
                     .withEvents(events).withBackoff(TEST_BACKOFF)
-                    .withRedisCallBudget(REDIS_CALL_BUDGET)), storeFolder);
+                    .withRedisCallBudget(REDIS_CALL_BUDGET)), storeFolder,
+                    general.masterKey().map(dev.sluice.config.Secret::value));
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);
         }
@@ -176,7 +181,8 @@ public final class TestGateway implements AutoCloseable {
      * ({@code sluice_deployment_benched{deployment="d",model_group="g"}}); 0 when absent.
      */
     public double metric(String sample) {
-        return MetricSamples.parse(get("/metrics").body()).getOrDefault(sample, 0.0);
+        String[] key = masterKey.map(k -> new String[] {"Authorization", "Bearer " + k}).orElse(new String[0]);
+        return MetricSamples.parse(get("/metrics", key).body()).getOrDefault(sample, 0.0);
     }
 
     /** Waits until {@link #metric} reads {@code value}: for state that reaches this gateway from elsewhere. */

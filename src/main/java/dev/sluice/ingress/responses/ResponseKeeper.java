@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one call's response, with the turns a follow-up carries, unless the caller said
- * {@code store: false}. The answer waits until it is kept, at most {@link #MAX_WAIT}; a
+ * {@code store: false}; or, for a response a deployment's own Responses API made and keeps,
+ * whose it is ({@link #claim}). The answer waits until it is kept, at most {@link #MAX_WAIT}; a
  * response that cannot be kept (too large, the store down) is still answered: it is logged,
  * and a follow-up naming it is told it was not found.
  */
@@ -33,6 +34,7 @@ final class ResponseKeeper {
     private final String group;
     private final Instant createdAt;
     private Future<Void> kept = Future.succeededFuture();
+    private boolean claimed;
 
     ResponseKeeper(ResponseStore store, String owner, String group, Instant createdAt) {
         this.store = store;
@@ -57,6 +59,31 @@ final class ResponseKeeper {
             log.warn("responses.not_kept id={} cause={}", id, unkeepable.getMessage());
             return;
         }
+        save(stored);
+    }
+
+    /**
+     * Records that the vendor's response {@code id}, answered to this caller, is this caller's:
+     * a follow-up naming it from another key is refused. Once per call; an id already recorded
+     * stays its first owner's (the save fails, and is logged).
+     */
+    void claim(String id) {
+        if (claimed || id == null || id.isBlank()) {
+            return;
+        }
+        claimed = true;
+        StoredResponse record;
+        try {
+            record = StoredResponse.vendorKept(id, owner, group, createdAt, store.limits().expiresAt(createdAt));
+        } catch (IllegalArgumentException unkeepable) {
+            log.warn("responses.not_claimed cause={}", unkeepable.getMessage());
+            return;
+        }
+        save(record);
+    }
+
+    private void save(StoredResponse stored) {
+        String id = stored.id();
         Promise<Void> waited = Promise.promise();
         store.save(stored).onComplete(saved -> {
             if (saved.failed()) {

@@ -16,27 +16,37 @@ import java.util.Optional;
 
 /**
  * Answers for one caller of the Responses API. A deployment that serves the Responses API
- * itself answered in its shape and keeps the response itself; any other answered chat
- * completions, which are written as a {@code response} object (or its events) and kept here
- * for a follow-up, unless the caller said {@code store: false}.
+ * itself answered in its shape and keeps the response itself, and the gateway records whose
+ * its id is, so that only that key continues it; any other answered chat completions, which
+ * are written as a {@code response} object (or its events) and kept here for a follow-up,
+ * unless the caller said {@code store: false}.
  */
 final class ResponsesAnswers implements AnswerEncoding {
     private final ResponsesRequest request;
     private final ResponseMeta meta;
     private final ResponseKeeper keeper;
     private final Optional<String> untranslatable;
+    private final boolean claimsVendorIds;
 
-    /** @param untranslatable why the call cannot go through chat completions, when it cannot */
-    ResponsesAnswers(ResponsesRequest request, ResponseMeta meta, ResponseKeeper keeper, Optional<String> untranslatable) {
+    /**
+     * @param untranslatable  why the call cannot go through chat completions, when it cannot
+     * @param claimsVendorIds whether the id of a response the vendor keeps is recorded as the caller's
+     */
+    ResponsesAnswers(ResponsesRequest request, ResponseMeta meta, ResponseKeeper keeper, Optional<String> untranslatable,
+            boolean claimsVendorIds) {
         this.request = request;
         this.meta = meta;
         this.keeper = keeper;
         this.untranslatable = untranslatable;
+        this.claimsVendorIds = claimsVendorIds;
     }
 
     @Override
     public Buffer whole(WholeAnswer answer) {
         if (answer.passedThrough()) {
+            if (claimsVendorIds) {
+                VendorResponseIds.ofWhole(answer.upstream()).ifPresent(keeper::claim);
+            }
             return answer.upstream();
         }
         ChatAnswer chat = OpenAiChat.decodeAnswer(answer.openAiTree().get());
@@ -48,7 +58,11 @@ final class ResponsesAnswers implements AnswerEncoding {
     @Override
     public StreamEncoding stream(boolean passedThrough) {
         ResponsesEventStream translated = new ResponsesEventStream(request, meta, keeper);
-        return passedThrough ? new PassedThroughStream(translated) : translated;
+        if (!passedThrough) {
+            return translated;
+        }
+        PassedThroughStream relayed = new PassedThroughStream(translated);
+        return claimsVendorIds ? new ClaimingStream(relayed, keeper) : relayed;
     }
 
     @Override

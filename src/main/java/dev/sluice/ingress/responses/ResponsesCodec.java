@@ -42,14 +42,15 @@ import java.util.function.Supplier;
  * Errors are OpenAI's, as on the chat route.
  */
 public final class ResponsesCodec implements IngressCodec {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ResponsesCodec.class);
     private final ResponseStore store;
+    private final PreviousResponses previousResponses;
     private final Clock clock;
     private final Supplier<String> ids;
 
     /** @param ids new response ids ({@code resp_...}) */
     public ResponsesCodec(ResponseStore store, Clock clock, Supplier<String> ids) {
         this.store = store;
+        this.previousResponses = new PreviousResponses(store);
         this.clock = clock;
         this.ids = ids;
     }
@@ -134,8 +135,9 @@ public final class ResponsesCodec implements IngressCodec {
     /**
      * A call that names a {@code previous_response_id} this gateway kept for the caller goes on
      * with the kept turns put before its own input and the id taken out, so that every
-     * deployment, whatever it serves, sees the whole conversation. An id it did not keep is left
-     * for a deployment that serves the Responses API itself.
+     * deployment, whatever it serves, sees the whole conversation. A response a deployment's
+     * own Responses API made goes to such a deployment with its id, when it was handed to this
+     * caller ({@link PreviousResponses}).
      */
     @Override
     public Future<ModelRequest> prepare(ModelRequest decoded, Caller caller) {
@@ -143,12 +145,7 @@ public final class ResponsesCodec implements IngressCodec {
         if (previous == null || !previous.isTextual()) {
             return Future.succeededFuture(decoded);
         }
-        // A store that cannot answer leaves the id to a deployment that may know it, as one it did not keep.
-        return store.find(previous.textValue(), ResponseOwners.of(caller))
-                .otherwise(unreadable -> {
-                    log.warn("responses.store_unreadable id={} cause={}", previous.textValue(), unreadable.getMessage());
-                    return Optional.empty();
-                })
+        return previousResponses.find(previous.textValue(), caller)
                 .map(found -> found.map(kept -> decode(continued(decoded.callerBody(), kept), decoded.group())).orElse(decoded));
     }
 
@@ -176,8 +173,10 @@ public final class ResponsesCodec implements IngressCodec {
     public AnswerEncoding answers(ModelRequest request, Caller caller) {
         ResponsesRequest read = readOrNone(request);
         ResponseKeeper keeper = new ResponseKeeper(store, ResponseOwners.of(caller), request.group(), clock.instant());
+        // Without keys there is no other key to keep out; with store: false the vendor keeps nothing to continue.
+        boolean claimsVendorIds = !(caller instanceof Caller.Open) && request.callerBody().path("store").asBoolean(true);
         return new ResponsesAnswers(read, new ResponseMeta(ids.get(), clock.instant().getEpochSecond(), read.model()), keeper,
-                untranslatable(request));
+                untranslatable(request), claimsVendorIds);
     }
 
     /**

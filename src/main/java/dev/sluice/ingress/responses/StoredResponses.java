@@ -5,15 +5,19 @@ import dev.sluice.api.ApiError;
 import dev.sluice.http.Authenticator;
 import dev.sluice.http.Responses;
 import dev.sluice.responses.ResponseStore;
+import dev.sluice.access.Caller;
+import dev.sluice.store.StoredResponse;
+import io.vertx.core.Future;
+import java.util.Optional;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import dev.sluice.json.Json;
 
 /**
  * {@code GET} and {@code DELETE /v1/responses/{id}}: a response this gateway kept, read or
- * deleted by the key that made it. Another key, an expired response, or one made by a
- * deployment's own Responses API (kept by that vendor, not here) is not found: 404 in OpenAI's
- * words.
+ * deleted by the key that made it (the master key reads any). Another key, an expired response, or one made by a
+ * deployment's own Responses API (kept by that vendor, not here: the gateway holds only whose
+ * it is, which a delete here leaves in place) is not found: 404 in OpenAI's words.
  */
 public final class StoredResponses {
     private final Authenticator authenticator;
@@ -25,10 +29,10 @@ public final class StoredResponses {
     }
 
     public void get(HttpServerRequest request, String id) {
-        authenticator.withCaller(request, caller -> store.find(id, ResponseOwners.of(caller)).onComplete(found -> {
+        authenticator.withCaller(request, caller -> readable(id, caller).onComplete(found -> {
             if (found.failed()) {
                 Responses.internalError(request.response(), "responses.get", found.cause());
-            } else if (found.result().isEmpty()) {
+            } else if (found.result().filter(kept -> !kept.keptByVendor()).isEmpty()) {
                 Responses.error(request.response(), notFound(id));
             } else {
                 Responses.json(request.response(), 200, Buffer.buffer(found.result().get().responseJson()));
@@ -37,7 +41,7 @@ public final class StoredResponses {
     }
 
     public void delete(HttpServerRequest request, String id) {
-        authenticator.withCaller(request, caller -> store.delete(id, ResponseOwners.of(caller)).onComplete(deleted -> {
+        authenticator.withCaller(request, caller -> deleteKept(id, ResponseOwners.of(caller)).onComplete(deleted -> {
             if (deleted.failed()) {
                 Responses.internalError(request.response(), "responses.delete", deleted.cause());
             } else if (!deleted.result()) {
@@ -47,6 +51,17 @@ public final class StoredResponses {
                         .put("object", "response").put("deleted", true)));
             }
         }));
+    }
+
+    /** The response {@code caller} may read by this id: its own, or any for the master key. */
+    private Future<Optional<StoredResponse>> readable(String id, Caller caller) {
+        return caller.isAdmin() ? store.findAny(id) : store.find(id, ResponseOwners.of(caller));
+    }
+
+    /** Deletes a response kept here; the record of a vendor's response stays, as the vendor still keeps it. */
+    private Future<Boolean> deleteKept(String id, String owner) {
+        return store.find(id, owner).compose(found -> found.isEmpty() || found.get().keptByVendor()
+                ? Future.succeededFuture(false) : store.delete(id, owner));
     }
 
     private static ApiError notFound(String id) {
