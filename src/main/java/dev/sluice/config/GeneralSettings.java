@@ -29,6 +29,8 @@ import java.util.Optional;
  *                                     get to finish when the gateway stops
  * @param spendLogs                    how long the spend log keeps its rows: {@code maximum_spend_logs_retention_period}
  *                                     and {@code maximum_spend_logs_retention_interval}
+ * @param keyCopyLifetime              Sluice's {@code virtual_key_copy_ttl_hours} (default 6): how long the Redis copy
+ *                                     of a key read from the store lives after its last read; zero keeps no copies
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -42,9 +44,12 @@ public record GeneralSettings(
         AuthFailureSettings authFailures,
         EdgeSettings edge,
         java.time.Duration drainTimeout,
-        SpendLogSettings spendLogs) {
+        SpendLogSettings spendLogs,
+        java.time.Duration keyCopyLifetime) {
 
     public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** How long a key's Redis copy lives after the store last answered for it, unless configured. */
+    public static final java.time.Duration DEFAULT_KEY_COPY_LIFETIME = java.time.Duration.ofHours(6);
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");
@@ -52,7 +57,7 @@ public record GeneralSettings(
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
         return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs);
+                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs, keyCopyLifetime);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */
