@@ -225,9 +225,10 @@ public final class KeyDirectory {
         copies.drop(tokenHash);
     }
 
-    /** Drops every key held, so each is read again with its user and organization on its next use. */
+    /** Drops every key held and their copies, so each is read again with its user and organization on its next use. */
     public void forgetAll() {
         forgets.incrementAndGet();
+        entries.synchronous().asMap().forEach((hash, found) -> found.ifPresent(key -> copies.drop(hash)));
         entries.synchronous().invalidateAll();
     }
 

@@ -132,7 +132,7 @@ class KeyCopiesTest {
     }
 
     @Test
-    void aForgottenKeyAndAKeyTheStoreNoLongerHasLoseTheirCopiesAtOnce() throws Exception {
+    void forgottenKeysAndAKeyTheStoreNoLongerHasLoseTheirCopiesAtOnce() throws Exception {
         try (TestDatabase store = TestDatabases.postgres()) {
             String forgotten = insert(store.database(), "sk-copy-0011");
             String deleted = insert(store.database(), "sk-copy-0012");
@@ -149,6 +149,36 @@ class KeyCopiesTest {
             directory.forget(deleted);
             assertThat(directory.find(deleted).join()).isEmpty();
             Eventually.until("the deleted key's copy is gone", Duration.ofSeconds(5), () -> copyOf(deleted) == null);
+
+            String ownerChanged = insert(store.database(), "sk-copy-0013");
+            directory.find(ownerChanged).join();
+            Eventually.until("the third copy is written", Duration.ofSeconds(5), () -> copyOf(ownerChanged) != null);
+            directory.forgetAll();
+            Eventually.until("every held key's copy is gone", Duration.ofSeconds(5), () -> copyOf(ownerChanged) == null);
+        }
+    }
+
+    @Test
+    void aCopyRedisCouldNotDropIsNeverServedAndIsDroppedWhenRedisIsBack() throws Exception {
+        try (TestDatabase store = TestDatabases.postgres();
+                TcpProxy redis = TcpProxy.to(TestRedis.address())) {
+            link = RedisLink.to("redis://127.0.0.1:" + redis.port(), prefix, Duration.ofMillis(500), Duration.ofSeconds(1));
+            link.start(Duration.ofSeconds(2));
+            KeyCopies copies = new RedisKeyCopies(link, LIFETIME);
+            String blocked = insert(store.database(), "sk-copy-0031");
+            KeyDirectory directory = directory(store.database(), copies);
+            directory.find(blocked).join();
+            Eventually.until("the copy is written", Duration.ofSeconds(5), () -> copyOf(blocked) != null);
+
+            redis.stop();
+            Eventually.until("the link knows Redis is gone", Duration.ofSeconds(10), () -> !link.isUp());
+            directory.forget(blocked);
+            assertThat(copyOf(blocked)).as("still in Redis, which could not be told").isNotNull();
+
+            redis.resume();
+            Eventually.until("the link is back", Duration.ofSeconds(15), link::isUp);
+            assertThat(copies.find(blocked)).as("never served meanwhile").isEmpty();
+            Eventually.until("the owed drop is made", Duration.ofSeconds(5), () -> copyOf(blocked) == null);
         }
     }
 
