@@ -194,6 +194,22 @@ public final class Launcher {
         builder.environment().clear();
         builder.environment().putAll(env);
         Process child = builder.start();
+        // SIGTERM and SIGINT are passed on, and this process ends with the gateway's exit code
+        // (0 after a clean drain) rather than the 143 the JVM would give a signalled exit.
+        for (String name : new String[] {"TERM", "INT"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), received -> {
+                    child.destroy();
+                    try {
+                        System.exit(child.waitFor());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (IllegalArgumentException e) {
+                // Kept by the JVM (-Xrs): the shutdown hook below still stops the gateway.
+            }
+        }
         // Stopping this process (Ctrl-C, SIGTERM) stops the gateway it started.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (child.isAlive()) {

@@ -127,6 +127,14 @@ public final class AccessControl {
         return masterKeyDigest != null && presented != null && MessageDigest.isEqual(masterKeyDigest, KeyDigest.of(presented));
     }
 
+    /**
+     * Whether a virtual key could be checked while the store cannot answer: keys are not
+     * required, there is no store, copies of keys can be read, or some key is held in memory.
+     */
+    public boolean canCheckKeysWithoutStore() {
+        return !required() || directory.map(KeyDirectory::canCheckKeysWithoutStore).orElse(true);
+    }
+
     /** Whether callers must present a key: a master key is configured. */
     public boolean required() {
         return masterKeyDigest != null;

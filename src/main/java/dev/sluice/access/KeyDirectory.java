@@ -50,10 +50,21 @@ import org.slf4j.LoggerFactory;
  * (once, however many requests see it stale): a request for a known key never waits on the
  * store. So when the store cannot be reached, a key seen before keeps working on what was
  * last read of it, however old (a refresh that fails keeps the old value): refusing every
- * caller because the database blinked would turn a bookkeeping outage into a full one. A key
- * never seen cannot be checked and is refused (503); once a read has found the store
- * unreachable, such keys are refused at once for {@link #OUTAGE_BACKOFF} rather than each
- * waiting out the connection timeout.
+ * caller because the database blinked would turn a bookkeeping outage into a full one.
+ *
+ * <p><b>Copies outside the process.</b> Every key the store answers for is also written to
+ * {@link KeyCopies} (Redis, shared by the replicas, under the key's SHA-256, expiring after
+ * {@code virtual_key_copy_ttl_hours}); a key the store says does not exist has its copy
+ * dropped, and so does every key this process forgets. Copies are read only when the store
+ * cannot answer: a replica started, or restarted, during a database outage serves the keys
+ * any replica used lately, with the settings they had then. A key with neither an entry here
+ * nor a copy cannot be checked and is refused (503).
+ *
+ * <p><b>Known down.</b> Once a read has found the store unreachable, the store is taken to be
+ * down: reads go straight to the copies, never waiting on the pool, and one read at a time,
+ * at most every {@link #OUTAGE_BACKOFF}, tries the store in the background; the first that
+ * succeeds ends the outage. {@link #canCheckKeysWithoutStore()} tells readiness whether a
+ * key can be checked at all while the store is away.
  *
  * <p>A read under way when {@link #forget}, {@link #forgetTeam}, {@link #forgetUser} or
  * {@link #forgetOrganization} drops what it reads may
@@ -67,7 +78,7 @@ public final class KeyDirectory {
     private static final Logger log = LoggerFactory.getLogger(KeyDirectory.class);
 
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(5);
-    /** After a read finds the store unreachable, reads of unseen keys fail at once for this long. */
+    /** While the store is known down, how often one read tries it again in the background. */
     static final Duration OUTAGE_BACKOFF = Duration.ofSeconds(2);
     /** Entries kept; past this the cache evicts by size. */
     static final int MAX_ENTRIES = 100_000;
@@ -122,9 +133,15 @@ public final class KeyDirectory {
     private final LongSupplier nanoTime;
     private final Consumer<Found> onRead;
     private final AsyncLoadingCache<String, Optional<Found>> entries;
-    /** {@code nanoTime} before which the store is taken to be unreachable, when {@link #lastOutage} is set. */
-    private final AtomicLong unreachableUntil = new AtomicLong();
+    /** {@code nanoTime} before which no read tries the store again, while {@link #lastOutage} is set. */
+    private final AtomicLong nextTrial = new AtomicLong();
+    /** Set while the store is known down: the failure that said so. */
     private volatile StoreException lastOutage;
+    /** Whether a background read is trying the store now, during an outage. */
+    private final java.util.concurrent.atomic.AtomicBoolean trying = new java.util.concurrent.atomic.AtomicBoolean();
+    private final Executor reads;
+    /** Set once by {@link #of}, before the directory is shared. */
+    private KeyCopies copies = KeyCopies.NONE;
     /** Counts forgets: a read that began before one must not seed counters with what it read. */
     private final AtomicLong forgets = new AtomicLong();
     /** Reads the store answered, counted once what they read has been handed on. */
@@ -143,10 +160,17 @@ public final class KeyDirectory {
      * its spend counters), on the reading thread.
      */
     public static KeyDirectory of(Accounts store, Duration ttl, LongSupplier nanoTime, Consumer<Found> onKeyRead,
-            Consumer<Customer> onCustomerRead) {
+            Consumer<Customer> onCustomerRead, KeyCopies copies) {
         KeyDirectory keys = new KeyDirectory(Source.of(store), ttl, nanoTime, onKeyRead, KeyDirectory::onVirtualThread);
         keys.customers = new CustomerDirectory(store.customers(), ttl, nanoTime, onCustomerRead);
+        keys.copies = copies;
         return keys;
+    }
+
+    /** The same directory keeping copies of its keys in {@code copies}; for tests, before it is shared. */
+    KeyDirectory withCopies(KeyCopies copies) {
+        this.copies = copies;
+        return this;
     }
 
     /** The customers calls name in {@code user}, read from the same store; {@link CustomerDirectory#NONE} without one. */
@@ -159,6 +183,7 @@ public final class KeyDirectory {
         this.source = source;
         this.nanoTime = nanoTime;
         this.onRead = onRead;
+        this.reads = reads;
         this.entries = Caffeine.newBuilder()
                 .maximumSize(MAX_ENTRIES)
                 .refreshAfterWrite(ttl)
@@ -197,11 +222,13 @@ public final class KeyDirectory {
     public void forget(String tokenHash) {
         forgets.incrementAndGet();
         entries.synchronous().invalidate(tokenHash);
+        copies.drop(tokenHash);
     }
 
-    /** Drops every key held, so each is read again with its user and organization on its next use. */
+    /** Drops every key held and their copies, so each is read again with its user and organization on its next use. */
     public void forgetAll() {
         forgets.incrementAndGet();
+        entries.synchronous().asMap().forEach((hash, found) -> found.ifPresent(key -> copies.drop(hash)));
         entries.synchronous().invalidateAll();
     }
 
@@ -229,33 +256,104 @@ public final class KeyDirectory {
      */
     private void forgetWhere(Predicate<Found> held) {
         forgets.incrementAndGet();
-        entries.asMap().values().removeIf(entry -> !entry.isDone() || entry.isCompletedExceptionally()
-                || entry.join().filter(held).isPresent());
+        entries.asMap().entrySet().removeIf(entry -> {
+            CompletableFuture<Optional<Found>> value = entry.getValue();
+            boolean matched = value.isDone() && !value.isCompletedExceptionally() && value.join().filter(held).isPresent();
+            if (matched) {
+                copies.drop(entry.getKey());
+            }
+            return matched || !value.isDone() || value.isCompletedExceptionally();
+        });
     }
 
-    /** Reads the store, refusing at once while an outage lasts. */
+    /**
+     * Whether keys could be checked without the store: copies can be read, or this process
+     * holds at least one key. A replica that can do neither refuses every virtual key while
+     * the store is away, and readiness says so.
+     */
+    public boolean canCheckKeysWithoutStore() {
+        return copies.readable() || entries.synchronous().asMap().values().stream().anyMatch(Optional::isPresent);
+    }
+
+    /** Whether the last read of the store found it unreachable, and none has succeeded since. */
+    public boolean storeKnownDown() {
+        return lastOutage != null;
+    }
+
+    /**
+     * Reads the store; while it is known down, answers from the copies at once (a key without
+     * one fails with the outage) and leaves trying the store to one background read at a time.
+     */
     private Optional<Found> read(String tokenHash) {
         StoreException outage = lastOutage;
-        if (outage != null && nanoTime.getAsLong() - unreachableUntil.get() < 0) {
-            throw outage;
+        if (outage != null) {
+            tryStoreLater(tokenHash);
+            return fromCopy(tokenHash, outage);
         }
-        long forgetsBefore = forgets.get();
-        Optional<Found> found;
         try {
-            found = source.find(tokenHash);
-            lastOutage = null;
+            return fromStore(tokenHash);
         } catch (StoreException e) {
-            if (e.reason() == StoreException.Reason.UNAVAILABLE && e != lastOutage) {
-                unreachableUntil.set(nanoTime.getAsLong() + OUTAGE_BACKOFF.toNanos());
-                lastOutage = e;
+            if (e.reason() != StoreException.Reason.UNAVAILABLE) {
+                throw e;
             }
-            throw e;
+            if (lastOutage == null) {
+                nextTrial.set(nanoTime.getAsLong() + OUTAGE_BACKOFF.toNanos());
+                lastOutage = e;
+                log.warn("keys.store_unreachable reason={}; keys are served from memory and their copies until it answers",
+                        e.getMessage());
+            }
+            return fromCopy(tokenHash, e);
+        }
+    }
+
+    /** Reads the store, ending a known outage when it answers; keeps (or drops) the key's copy by what it says. */
+    private Optional<Found> fromStore(String tokenHash) {
+        long forgetsBefore = forgets.get();
+        Optional<Found> found = source.find(tokenHash);
+        if (lastOutage != null) {
+            lastOutage = null;
+            log.info("keys.store_reachable");
         }
         if (forgets.get() == forgetsBefore) {
-            found.ifPresent(onRead);
+            found.ifPresentOrElse(key -> {
+                onRead.accept(key);
+                copies.keep(key);
+            }, () -> copies.drop(tokenHash));
         }
         storeReads.increment();
         return found;
+    }
+
+    /** What the copy of a key says, while the store cannot; the outage when there is no copy. */
+    private Optional<Found> fromCopy(String tokenHash, StoreException outage) {
+        Optional<Found> copy = copies.find(tokenHash);
+        if (copy.isEmpty()) {
+            throw outage;
+        }
+        log.debug("keys.served_from_copy token={}", tokenHash);
+        // Per-model budgets are seeded from the spend log, which is in the unreachable store.
+        if (copy.get().key().modelMaxBudget().isEmpty()) {
+            onRead.accept(copy.get());
+        }
+        return copy;
+    }
+
+    /** During an outage, tries the store in the background: one read at a time, at most every {@link #OUTAGE_BACKOFF}. */
+    private void tryStoreLater(String tokenHash) {
+        long now = nanoTime.getAsLong();
+        long due = nextTrial.get();
+        if (now - due < 0 || !nextTrial.compareAndSet(due, now + OUTAGE_BACKOFF.toNanos()) || !trying.compareAndSet(false, true)) {
+            return;
+        }
+        reads.execute(() -> {
+            try {
+                fromStore(tokenHash);
+            } catch (StoreException stillDown) {
+                log.debug("keys.store_still_unreachable reason={}", stillDown.getMessage());
+            } finally {
+                trying.set(false);
+            }
+        });
     }
 
     /** Loads a hash not held; refreshes a stale one, keeping the old value when the store cannot answer. */

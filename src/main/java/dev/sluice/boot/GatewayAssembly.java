@@ -10,7 +10,9 @@ import dev.sluice.config.Deployment;
 import dev.sluice.state.redis.RedisResponseCache;
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
+import dev.sluice.access.KeyCopies;
 import dev.sluice.access.KeyDirectory;
+import dev.sluice.access.RedisKeyCopies;
 import dev.sluice.call.CallServices;
 import dev.sluice.call.RefusalLog;
 import dev.sluice.call.RecentCalls;
@@ -211,7 +213,10 @@ final class GatewayAssembly {
         SpendCounters counters = new SpendCounters(time.clock());
         Optional<KeyDirectory> directory = accounts.map(store -> {
             SpendSeeds seeds = new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock());
-            return KeyDirectory.of(store, KeyDirectory.DEFAULT_TTL, time.ticker(), seeds, seeds::customer);
+            Duration copyLifetime = config.general().keyCopyLifetime();
+            KeyCopies copies = shared.redis().filter(link -> !copyLifetime.isZero())
+                    .<KeyCopies>map(link -> new RedisKeyCopies(link, copyLifetime)).orElse(KeyCopies.NONE);
+            return KeyDirectory.of(store, KeyDirectory.DEFAULT_TTL, time.ticker(), seeds, seeds::customer, copies);
         });
         directory.ifPresent(keys -> metrics.counterOf("sluice_key_store_reads_total",
                 "Keys read from the database (first reads and refreshes of the key cache).", () -> (double) keys.storeReads()));

@@ -30,6 +30,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Drain drain;
     private final Duration drainTimeout;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
 
     private GatewayServer(Vertx vertx, Listening listening, Teardown teardown, Drain drain, Duration drainTimeout) {
         this.vertx = vertx;
@@ -111,25 +112,35 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Stops the gateway gracefully, as on {@code SIGTERM}: new connections are refused,
-     * readiness answers 503, and a call that arrives on a connection still open is answered
-     * 503 with {@code Retry-After} and {@code Connection: close}. Calls in flight get until
+     * Stops the gateway gracefully, as on {@code SIGTERM}. The listener stays open all through
+     * the drain, so that probes and load balancers see the stop rather than a refused
+     * connection: readiness answers 503, liveliness and {@code /metrics} answer, and any other
+     * call, on a new connection or a kept-alive one, is answered 503 {@code shutting_down} with
+     * {@code Retry-After} and {@code Connection: close}. Calls in flight get until
      * {@code deadline} to finish; then a stream still open ends with the
-     * {@code stream_interrupted} error event and any other call is answered 503. Only then are
-     * the upstream clients and the stores closed ({@link #close()}).
+     * {@code stream_interrupted} error event and any other call is answered 503. Only then does
+     * the listener close, and with it the upstream clients and the stores ({@link #close()}).
+     * Logs what the drain finished and cut. Runs once: a second call returns at once.
      */
     public void drain(Duration deadline) {
+        if (!draining.compareAndSet(false, true)) {
+            return;
+        }
         refuseNewCalls();
         long started = System.nanoTime();
-        List<Future<Void>> stopping = verticles.stream().map(v -> v.stopListening(deadline.plus(CUT_GRACE))).toList();
+        int inFlight = drain.inFlight();
         awaitCalls(started + deadline.toNanos());
+        int cut = 0;
         if (drain.inFlight() > 0) {
             log.warn("shutdown.drain_deadline calls_cut={} deadline_seconds={}", drain.inFlight(), deadline.toSeconds());
-            drain.cutAll();
+            cut = drain.cutAll();
             awaitCalls(System.nanoTime() + CUT_GRACE.toNanos());
         }
+        log.info("shutdown.drained calls_in_flight={} calls_finished={} calls_cut={} took_ms={}", inFlight,
+                Math.max(0, drain.endedWhileDraining() - cut), cut, Duration.ofNanos(System.nanoTime() - started).toMillis());
+        List<Future<Void>> stopping = verticles.stream().map(v -> v.stopListening(CUT_GRACE)).toList();
         try {
-            Future.join(stopping).await(CUT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            Future.join(stopping).await(CUT_GRACE.toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             log.warn("shutdown.connections_left error={}", e.toString());
         }

@@ -15,7 +15,6 @@ import dev.sluice.boot.GatewayServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -206,21 +205,17 @@ public final class Main {
         if (demo != null) {
             System.out.println(demo.instructions(server.port()));
         }
-        CountDownLatch stopped = new CountDownLatch(1);
         Demo runningDemo = demo;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // SIGTERM: calls in flight get the drain deadline to finish before anything closes.
-            server.drain(server.drainTimeout());
-            if (runningDemo != null) {
-                runningDemo.close();
+        GracefulStop.install(() -> {
+            // Calls in flight get the drain deadline to finish before anything closes.
+            try {
+                server.drain(server.drainTimeout());
+            } finally {
+                if (runningDemo != null) {
+                    runningDemo.close();
+                }
             }
-            stopped.countDown();
-        }, "sluice-shutdown"));
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        }).awaitStopped();
         return 0;
     }
 

@@ -170,6 +170,8 @@ public final class ConfigPrinter {
         yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
         yaml.entry(1, "public_metrics", Boolean.toString(general.metrics().namesPublic()), general.metrics().keyRequired()
                 ? "/metrics needs a key (litellm_settings.require_auth_for_metrics_endpoint)" : null);
+        yaml.entry(1, "virtual_key_copy_ttl_hours", Long.toString(general.keyCopyLifetime().toHours()),
+                general.keyCopyLifetime().isZero() ? "no copies" : null);
         yaml.entry(1, "maximum_spend_logs_retention_period", YamlWriter.string(SpendLogSettings.text(general.spendLogs().retention())),
                 null);
         yaml.entry(1, "maximum_spend_logs_retention_interval", YamlWriter.string(SpendLogSettings.text(general.spendLogs().interval())),

@@ -32,6 +32,8 @@ import java.util.Optional;
  * @param metrics                      who may read {@code /metrics} and see its named series: Sluice's
  *                                     {@code public_metrics} and LiteLLM's
  *                                     {@code litellm_settings.require_auth_for_metrics_endpoint}
+ * @param keyCopyLifetime              Sluice's {@code virtual_key_copy_ttl_hours} (default 6): how long the Redis copy
+ *                                     of a key read from the store lives after its last read; zero keeps no copies
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
@@ -46,9 +48,12 @@ public record GeneralSettings(
         EdgeSettings edge,
         java.time.Duration drainTimeout,
         SpendLogSettings spendLogs,
-        MetricsAccess metrics) {
+        MetricsAccess metrics,
+        java.time.Duration keyCopyLifetime) {
 
     public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** How long a key's Redis copy lives after the store last answered for it, unless configured. */
+    public static final java.time.Duration DEFAULT_KEY_COPY_LIFETIME = java.time.Duration.ofHours(6);
 
     public static final long DEFAULT_MAX_REQUEST_BYTES = 32L * 1024 * 1024;
     public static final Path DEFAULT_STORE_PATH = Path.of("sluice-data", "sluice");
@@ -56,7 +61,7 @@ public record GeneralSettings(
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
         return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs, metrics);
+                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs, metrics, keyCopyLifetime);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */

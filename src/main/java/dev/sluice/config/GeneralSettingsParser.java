@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /** Reads {@code general_settings}, with LiteLLM's environment fallbacks for its credentials. */
 record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver env) {
@@ -45,9 +47,16 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
                 new SpendLogSettings(
                         period(general.take("maximum_spend_logs_retention_period")).orElse(SpendLogSettings.DEFAULTS.retention()),
                         period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval())),
-                metrics(general.take("public_metrics"), requireAuthForMetrics));
+                metrics(general.take("public_metrics"), requireAuthForMetrics),
+                keyCopyLifetime(general));
         general.finish();
         return settings;
+    }
+
+    /** {@code virtual_key_copy_ttl_hours}: whole hours, 0 for no copies in Redis. */
+    private java.time.Duration keyCopyLifetime(Section general) {
+        OptionalInt hours = read.intAtLeast(general.take("virtual_key_copy_ttl_hours"), 0);
+        return hours.isPresent() ? java.time.Duration.ofHours(hours.getAsInt()) : GeneralSettings.DEFAULT_KEY_COPY_LIFETIME;
     }
 
     /** Each of {@link #UNBUILT_AUTH} written (and not false) is a problem: the gateway would serve everyone. */

@@ -5,6 +5,7 @@ import io.vertx.core.Context;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A gateway's stop, as the calls see it. Once {@link #start() started}, readiness says the
@@ -24,6 +25,8 @@ public final class Drain {
     private record Open(Call call, Context context) {}
 
     private final Set<Open> open = ConcurrentHashMap.newKeySet();
+    /** Calls that ended once the drain had started, however they ended: what the drain waited for. */
+    private final LongAdder endedWhileDraining = new LongAdder();
     private volatile boolean draining;
 
     public boolean draining() {
@@ -42,7 +45,16 @@ public final class Drain {
     public Runnable opened(Call call, Context context) {
         Open entry = new Open(call, context);
         open.add(entry);
-        return () -> open.remove(entry);
+        return () -> {
+            if (open.remove(entry) && draining) {
+                endedWhileDraining.increment();
+            }
+        };
+    }
+
+    /** Calls that ended after {@link #start()}, those cut included. */
+    public long endedWhileDraining() {
+        return endedWhileDraining.sum();
     }
 
     /** Calls still in flight. */
@@ -50,11 +62,14 @@ public final class Drain {
         return open.size();
     }
 
-    /** Cuts every call still in flight, each on its own event loop. */
-    public void cutAll() {
+    /** Cuts every call still in flight, each on its own event loop; returns how many were told to end. */
+    public int cutAll() {
+        int cut = 0;
         for (Open entry : open) {
             entry.context().runOnContext(v -> entry.call().cut());
+            cut++;
         }
+        return cut;
     }
 
     /** The answer to a call that arrives while the gateway drains: it should go to another replica. */

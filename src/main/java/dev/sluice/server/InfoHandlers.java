@@ -32,6 +32,9 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
     /** The longest readiness waits for the database to answer its probe. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(1);
+    /** Why readiness fails while the store is away and no key could be checked without it. */
+    static final String NO_KEY_CHECKABLE = "virtual keys cannot be checked: the key store is unreachable, this replica "
+            + "holds no key in memory and no copy of a key can be read from Redis";
 
     /**
      * {@code GET /v1/models}: what the caller may call, in OpenAI's list shape ({@link CallableModels});
@@ -128,12 +131,15 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
      * shape ({@code status}, {@code db}: {@code connected} or {@code Not connected} when no store
      * is configured, {@code cache}, {@code litellm_version}, {@code success_callbacks},
      * {@code last_updated}) with Sluice's own details after it. An
-     * unreachable database leaves the gateway ready: keys already seen keep working and
-     * spend is buffered, so taking every replica out of rotation would only make it worse.
+     * unreachable database leaves the gateway ready while it can still check virtual keys (it
+     * holds some in memory, or their copies in Redis can be read): they keep working and spend
+     * is buffered, so taking every replica out of rotation would only make it worse. A replica
+     * that could check no virtual key (started during the outage, without Redis) answers 503
+     * with the reason, so a load balancer sends its calls to one that can.
      */
     void readiness(HttpServerRequest request) {
         if (gateway.accounts().isEmpty()) {
-            readiness(request, "Not connected", null);
+            readiness(request, "Not connected", null, true);
             return;
         }
         // A probe of an unreachable database can wait out the connection timeout; readiness
@@ -144,7 +150,7 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         Promise<Void> answered = Promise.promise();
         long timer = vertx.setTimer(PROBE_WAIT.toMillis(), id -> {
             if (answered.tryComplete()) {
-                readiness(request, "unreachable: no answer to a probe within " + PROBE_WAIT.toMillis() + " ms", null);
+                readiness(request, "unreachable: no answer to a probe within " + PROBE_WAIT.toMillis() + " ms", null, false);
             }
         });
         vertx.executeBlocking(() -> gateway.accounts().get().status(), false).onComplete(probe -> {
@@ -153,19 +159,23 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
                 return;
             }
             if (probe.failed()) {
-                readiness(request, detailed ? "unreachable: " + probe.cause().getMessage() : "unreachable", null);
+                readiness(request, detailed ? "unreachable: " + probe.cause().getMessage() : "unreachable", null, false);
                 return;
             }
             StoreStatus status = probe.result();
             readiness(request, detailed || status.connected() ? status.describe() : "unreachable",
-                    detailed ? status.location() : null);
+                    detailed ? status.location() : null, status.connected());
         });
     }
 
-    private void readiness(HttpServerRequest request, String db, String location) {
+    private void readiness(HttpServerRequest request, String db, String location, boolean storeAnswered) {
+        boolean keysCheckable = storeAnswered || gateway.access().canCheckKeysWithoutStore();
         ObjectNode body = JsonNodeFactory.instance.objectNode()
-                .put("status", "healthy")
+                .put("status", keysCheckable ? "healthy" : "unhealthy")
                 .put("db", db);
+        if (!keysCheckable) {
+            body.put("not_ready_reason", NO_KEY_CHECKABLE);
+        }
         if (location != null) {
             body.put("db_location", location);
         }
@@ -199,6 +209,9 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
                     .put("replicas_seen", health.replicasSeen());
             health.downSince().ifPresent(since -> redis.put("down_since", since.toString()));
         });
-        Responses.json(request.response(), 200, Json.buffer(body));
+        if (!keysCheckable) {
+            request.response().putHeader("Retry-After", "5");
+        }
+        Responses.json(request.response(), keysCheckable ? 200 : 503, Json.buffer(body));
     }
 }

@@ -41,7 +41,8 @@ class AccessControlTest {
                 GeneralSettings.DEFAULT_STORE_PATH, true, true, HealthCheckSettings.DEFAULTS,
                 dev.sluice.config.ModelApiSettings.DEFAULTS, dev.sluice.config.AuthFailureSettings.DEFAULTS,
                 dev.sluice.config.EdgeSettings.DEFAULTS, GeneralSettings.DEFAULT_DRAIN_TIMEOUT,
-                dev.sluice.config.SpendLogSettings.DEFAULTS, dev.sluice.config.MetricsAccess.DEFAULTS);
+                dev.sluice.config.SpendLogSettings.DEFAULTS, dev.sluice.config.MetricsAccess.DEFAULTS,
+                GeneralSettings.DEFAULT_KEY_COPY_LIFETIME);
         return new AccessControl(general, Optional.empty(), new RateLimits(clock),
                 new AccessControl.Ledger(counters, new CallCost(new BundledModelCatalog()), spend),
                 new dev.sluice.time.TimeSource(clock, nanos::get), java.util.Map::of);

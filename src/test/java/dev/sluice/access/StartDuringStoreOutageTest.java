@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A gateway started while its PostgreSQL database is away listens within seconds, says the
- * database is unreachable, refuses what needs the store with a 503, and once the database
+ * database is unreachable (and, as it could check no virtual key, that it is not ready),
+ * refuses what needs the store with a 503, and once the database
  * answers applies its schema and loads the stored router settings in the background.
  */
 class StartDuringStoreOutageTest {
@@ -49,7 +50,12 @@ class StartDuringStoreOutageTest {
                     """.formatted(upstream.baseUrl(), MASTER, store.generalSettingThrough(proxy.port())))) {
                 assertThat(Duration.ofNanos(System.nanoTime() - started)).as("listening").isLessThan(Duration.ofSeconds(5));
 
-                assertThat(readiness(gateway).path("db").asText()).startsWith("unreachable");
+                // No key held and no Redis to read copies from: no virtual key could be checked, and readiness says so.
+                HttpResponse<String> notReady = gateway.get("/health/readiness");
+                assertThat(notReady.statusCode()).isEqualTo(503);
+                assertThat(readJson(notReady).path("db").asText()).startsWith("unreachable");
+                assertThat(readJson(notReady).path("status").asText()).isEqualTo("unhealthy");
+                assertThat(readJson(notReady).path("not_ready_reason").asText()).contains("virtual keys cannot be checked");
                 HttpResponse<String> refused = gateway.post("/v1/chat/completions", Chat.body("gpt-a", "hi"),
                         "Authorization", "Bearer sk-never-seen");
                 assertThat(refused.statusCode()).isEqualTo(503);
@@ -60,6 +66,7 @@ class StartDuringStoreOutageTest {
 
                 Eventually.until("readiness says the database is connected", Duration.ofSeconds(20),
                         () -> readiness(gateway).path("db").asText().equals("connected"));
+                assertThat(gateway.get("/health/readiness").statusCode()).isEqualTo(200);
                 Eventually.until("the stored router setting is served", Duration.ofSeconds(20), () -> numRetries(gateway) == 4);
                 HttpResponse<String> generated = Eventually.value("a key is generated", Duration.ofSeconds(20), () -> {
                     HttpResponse<String> answer = gateway.post("/key/generate", "{}", "Authorization", "Bearer " + MASTER);

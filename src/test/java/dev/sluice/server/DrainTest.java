@@ -26,15 +26,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A gateway told to stop ({@code SIGTERM}, {@link TestGateway#drain}) takes no new
- * connections, lets the calls in flight finish within the drain deadline, and then ends what
- * is left: a stream with the {@code stream_interrupted} error event, any other call with a 503
+ * A gateway told to stop ({@code SIGTERM}, {@link TestGateway#drain}) keeps listening but
+ * answers every new call 503 while it drains, lets the calls in flight finish within the drain
+ * deadline, and then ends what is left: a stream with the {@code stream_interrupted} error event, any other call with a 503
  * in the OpenAI error shape. None of it counts against the deployments.
  */
 class DrainTest {
 
     @Test
-    void aStreamInFlightFinishesWithDoneWhileNewConnectionsAreRefused() throws Exception {
+    void aStreamInFlightFinishesWithDoneWhileNewConnectionsAreAnswered503() throws Exception {
         try (ScriptedUpstream upstream = ScriptedUpstream.always("up", Reply.heldStream("up", Duration.ofSeconds(3)));
                 TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {
             CompletableFuture<HttpResponse<String>> stream = send(gateway, Chat.stream("chat", "hi"));
@@ -42,8 +42,9 @@ class DrainTest {
 
             long started = System.nanoTime();
             Thread draining = Thread.ofVirtual().start(() -> gateway.drain(Duration.ofSeconds(20)));
-            Eventually.until("new connections are refused", Duration.ofSeconds(5), () -> refused(gateway.port()));
-            assertThat(upstream.open()).as("refused while the stream was still open").isEqualTo(1);
+            Eventually.until("a new connection gets readiness 503", Duration.ofSeconds(5),
+                    () -> readinessOnNewConnection(gateway.port()).startsWith("HTTP/1.1 503"));
+            assertThat(upstream.open()).as("answered while the stream was still open").isEqualTo(1);
 
             HttpResponse<String> answer = stream.get(20, TimeUnit.SECONDS);
             assertThat(draining.join(Duration.ofSeconds(20))).isTrue();
@@ -52,6 +53,7 @@ class DrainTest {
                     .doesNotContain("stream_interrupted");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the drain ended with the stream, not at its deadline")
                     .isLessThan(Duration.ofSeconds(15));
+            assertThat(refused(gateway.port())).as("the listener closes once the drain is over").isTrue();
         }
     }
 
@@ -153,6 +155,18 @@ class DrainTest {
             request.header(headers[i], headers[i + 1]);
         }
         return gateway.client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The status line of {@code GET /health/readiness} sent on a connection of its own. */
+    private static String readinessOnNewConnection(int port) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write("GET /health/readiness HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+            byte[] head = socket.getInputStream().readNBytes(12);
+            return new String(head);
+        } catch (IOException e) {
+            throw new AssertionError("a connection during the drain was not answered", e);
+        }
     }
 
     private static boolean refused(int port) {

@@ -268,6 +268,11 @@ public final class GatewayProcess implements AutoCloseable {
         return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** The exit code of the process launched, once it has ended. */
+    public int exitCode() {
+        return process.exitValue();
+    }
+
     /** Stops the process (and any it started) and prints its output, for the test report. Idempotent. */
     @Override
     public synchronized void close() {

@@ -115,7 +115,7 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /** A link to a Redis URL, for tests and tools; {@code beatEvery}: how often it tells the others it is alive. */
-    static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery) {
+    public static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery) {
         return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, Clock.systemUTC());
     }
 
