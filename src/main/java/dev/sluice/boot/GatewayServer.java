@@ -2,6 +2,7 @@ package dev.sluice.boot;
 
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.http.Drain;
+import dev.sluice.overload.Liveness;
 import io.vertx.core.Future;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -29,16 +30,18 @@ public final class GatewayServer implements AutoCloseable {
     private final List<GatewayVerticle> verticles;
     private final Drain drain;
     private final Duration drainTimeout;
+    private final Liveness liveness;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private GatewayServer(Vertx vertx, Listening listening, Teardown teardown, Drain drain, Duration drainTimeout) {
+    private GatewayServer(Vertx vertx, Listening listening, Teardown teardown, Drain drain, Gateway gateway) {
         this.vertx = vertx;
         this.port = listening.port();
         this.verticles = listening.verticles();
         this.teardown = teardown;
         this.drain = drain;
-        this.drainTimeout = drainTimeout;
+        this.drainTimeout = gateway.config().general().drainTimeout();
+        this.liveness = gateway.guards().overload().liveness();
     }
 
     private record Listening(int port, List<GatewayVerticle> verticles) {}
@@ -66,7 +69,7 @@ public final class GatewayServer implements AutoCloseable {
             Drain drain = new Drain();
             Listening listening = listen(vertx, gateway, options, drain);
             gateway.edge().health().startBackground(vertx);
-            return new GatewayServer(vertx, listening, teardown, drain, options.config().general().drainTimeout());
+            return new GatewayServer(vertx, listening, teardown, drain, gateway);
         } catch (Exception e) {
             vertx.close();
             teardown.close();
@@ -104,6 +107,15 @@ public final class GatewayServer implements AutoCloseable {
     /** The network transport in use: {@code epoll} on Linux when it loads, else {@code nio}. */
     public String transport() {
         return vertx.isNativeTransportEnabled() ? "epoll" : "nio";
+    }
+
+    /**
+     * Makes the process exit (status {@value Liveness#EXIT_STATUS}) once it has failed liveness
+     * for {@code general_settings.liveness_exit_after_seconds}: for the process that owns this
+     * gateway (the command line), never for one that embeds it.
+     */
+    public void exitWhenNotAlive() {
+        liveness.exitWith(() -> Runtime.getRuntime().halt(Liveness.EXIT_STATUS));
     }
 
     /** The drain deadline configured ({@code general_settings.drain_timeout_seconds}). */

@@ -205,6 +205,7 @@ public final class Main {
         if (demo != null) {
             System.out.println(demo.instructions(server.port()));
         }
+        server.exitWhenNotAlive();
         Demo runningDemo = demo;
         GracefulStop.install(() -> {
             // Calls in flight get the drain deadline to finish before anything closes.
