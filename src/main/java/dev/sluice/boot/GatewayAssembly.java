@@ -116,7 +116,7 @@ final class GatewayAssembly {
         AccessControl access = accessControl(accounts, catalog, shared, metrics, models);
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
-        ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().allowedEnvVars(), providers, guardrails);
+        ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().lent(), providers, guardrails);
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(started(new StoredModelSync(store.models(),
                 models, entries, StoredModelSync.DEFAULT_INTERVAL), store)));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
