@@ -22,10 +22,12 @@ import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.LoggingCallback;
+import dev.sluice.config.Secret;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.limits.BudgetReserver;
+import dev.sluice.logging.SecretMask;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
@@ -60,7 +62,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -98,7 +102,15 @@ final class GatewayAssembly {
         Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
         DeploymentFailures failures = new DeploymentFailures(time.clock(),
                 (deployment, text) -> KeyMask.of(providers, deployment).text(text));
-        models.whenSwapped(served -> failures.keepOnly(served.stream().map(Deployment::id).collect(Collectors.toSet())));
+        // The log and callback payloads mask every key the deployments are sent, and its echoes, as relayed answers do.
+        SecretMask.Known known = teardown.add(SecretMask.known());
+        Consumer<List<Deployment>> holdSecrets = served -> known.hold(Stream.concat(KeyMask.secretsOf(providers, served).stream(),
+                config.general().masterKey().map(Secret::value).stream()).toList());
+        holdSecrets.accept(config.deployments());
+        models.whenSwapped(served -> {
+            failures.keepOnly(served.stream().map(Deployment::id).collect(Collectors.toSet()));
+            holdSecrets.accept(served);
+        });
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 failures, options.events());
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
