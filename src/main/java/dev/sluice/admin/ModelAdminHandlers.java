@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * <p>What an entry given here may reach is narrower than the file's: it may name only the
  * variables {@code general_settings.admin_allowed_env_vars} lists ({@link ModelEntries}), and
  * its {@code api_base} must pass {@link ApiBaseRules} (no metadata, link-local or unspecified
- * address, not this gateway's own port, http or https without user info).
+ * address, not this gateway's own port, http or https without user info). It draws on no
+ * credential of the gateway's it is not lent ({@code admin_allowed_credentials}), and a change of
+ * where a stored one's calls go must bring its credentials again ({@link EndpointChange}).
  */
 public final class ModelAdminHandlers {
     private static final Logger log = LoggerFactory.getLogger(ModelAdminHandlers.class);
@@ -106,7 +108,11 @@ public final class ModelAdminHandlers {
             }
             ModelEntries.Parsed parsed = models.change(() -> {
                 StoredModel stored = stored(id);
-                ObjectNode entry = merged(readEntry(stored), call.body());
+                ObjectNode held = readEntry(stored);
+                EndpointChange.refusal(held, call.body()).ifPresent(refusal -> {
+                    throw refusal;
+                });
+                ObjectNode entry = merged(held, call.body());
                 ((ObjectNode) entry.get("model_info")).put("id", id);
                 ModelEntries.Parsed read = parse(entry, checked);
                 Deployment changed = read.deployment();

@@ -26,10 +26,12 @@ import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.LoggingCallback;
+import dev.sluice.config.Secret;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.guardrail.Guardrails;
 import dev.sluice.health.HealthChecks;
 import dev.sluice.limits.BudgetReserver;
+import dev.sluice.logging.SecretMask;
 import dev.sluice.metrics.GatewayMetrics;
 import dev.sluice.provider.Providers;
 import dev.sluice.router.Cooldowns;
@@ -66,7 +68,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -104,7 +108,15 @@ final class GatewayAssembly {
         Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
         DeploymentFailures failures = new DeploymentFailures(time.clock(),
                 (deployment, text) -> KeyMask.of(providers, deployment).text(text));
-        models.whenSwapped(served -> failures.keepOnly(served.stream().map(Deployment::id).collect(Collectors.toSet())));
+        // The log and callback payloads mask every key the deployments are sent, and its echoes, as relayed answers do.
+        SecretMask.Known known = teardown.add(SecretMask.known());
+        Consumer<List<Deployment>> holdSecrets = served -> known.hold(Stream.concat(KeyMask.secretsOf(providers, served).stream(),
+                config.general().masterKey().map(Secret::value).stream()).toList());
+        holdSecrets.accept(config.deployments());
+        models.whenSwapped(served -> {
+            failures.keepOnly(served.stream().map(Deployment::id).collect(Collectors.toSet()));
+            holdSecrets.accept(served);
+        });
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 failures, options.events());
         Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
@@ -122,7 +134,7 @@ final class GatewayAssembly {
         AccessControl access = accessControl(accounts, catalog, shared, metrics, models);
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
-        ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().allowedEnvVars(), providers, guardrails);
+        ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().lent(), providers, guardrails);
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(started(new StoredModelSync(store.models(),
                 models, entries, StoredModelSync.DEFAULT_INTERVAL), store)));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
+import dev.sluice.logging.SecretEchoes;
 import dev.sluice.provider.Providers;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,25 +16,31 @@ import java.util.Map;
  * Masks the keys a deployment was sent in everything relayed back from it: providers quote
  * the key they got ("Incorrect API key provided: sk-..."), in a message, a code, a nested
  * field or a header, and a caller must never see the gateway's key, wherever it came from
- * (the deployment's {@code api_key} or a provider variable). A key shorter than four
- * characters is not looked for: it would match ordinary text.
+ * (the deployment's {@code api_key} or a provider variable). Echoes count too: the key in
+ * another letter case, base64- or percent-encoded, cut short or split ({@link SecretEchoes}).
+ * A key shorter than four characters is not looked for: it would match ordinary text.
  */
 public record KeyMask(List<Secret> keys) {
-    private static final int SHORTEST_KEY = 4;
 
     /** The mask of the secrets {@code deployment}'s provider adapter sends it. */
     public static KeyMask of(Providers providers, Deployment deployment) {
         return new KeyMask(providers.forDeployment(deployment).secrets(deployment));
     }
 
-    public String text(String text) {
-        String shown = text;
-        for (Secret key : keys) {
-            if (key.value().length() >= SHORTEST_KEY && shown.contains(key.value())) {
-                shown = shown.replace(key.value(), key.masked());
-            }
+    /** Every secret the adapters send {@code deployments}: what the log and callback payloads mask too. */
+    public static List<String> secretsOf(Providers providers, List<Deployment> deployments) {
+        List<String> secrets = new ArrayList<>();
+        for (Deployment deployment : deployments) {
+            providers.forDeployment(deployment).secrets(deployment).forEach(secret -> secrets.add(secret.value()));
         }
-        return shown;
+        return secrets;
+    }
+
+    public String text(String text) {
+        if (keys.isEmpty() || text == null) {
+            return text;
+        }
+        return SecretEchoes.of(keys.stream().map(Secret::value).toList()).mask(text);
     }
 
     /** Masks every string of a JSON tree in place, field names included. */

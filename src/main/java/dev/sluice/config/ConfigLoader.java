@@ -137,7 +137,7 @@ public final class ConfigLoader {
         if (!dropParams || p.vendor().dropParams().isPresent()) {
             return d;
         }
-        return new Deployment(d.id(), d.modelName(), p.withVendor(p.vendor().withDropParams(true)), d.info());
+        return new Deployment(d.id(), d.modelName(), p.withVendor(p.vendor().withDropParams(true)), d.info(), d.ambient());
     }
 
     /** A deployment read at run time, and the keys in it that Sluice does not act on. */

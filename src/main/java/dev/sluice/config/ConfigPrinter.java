@@ -145,6 +145,8 @@ public final class ConfigPrinter {
                 !health.benchUnhealthy() || health.background() ? null : "unused: background_health_checks is off");
         ModelApiSettings modelApi = general.modelApi();
         yaml.entry(1, "admin_allowed_env_vars", YamlWriter.strings(modelApi.allowedEnvVars().stream().sorted().toList()), null);
+        yaml.entry(1, "admin_allowed_credentials", YamlWriter.strings(modelApi.allowedCredentials().stream()
+                .map(AmbientCredentials.Kind::written).sorted().toList()), null);
         yaml.entry(1, "admin_api_base_denied_networks", YamlWriter.strings(modelApi.deniedNetworks().stream()
                 .map(Object::toString).toList()), null);
         yaml.entry(1, "admin_api_base_allowed_networks", YamlWriter.strings(modelApi.allowedNetworks().stream()

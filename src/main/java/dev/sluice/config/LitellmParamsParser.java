@@ -105,16 +105,27 @@ final class LitellmParamsParser {
                 read.nonNegativeNumber(params.take("input_cost_per_query")));
     }
 
+    /**
+     * A region is written into the host a call goes to ({@code https://LOCATION-aiplatform.googleapis.com},
+     * {@code https://bedrock-runtime.REGION.amazonaws.com}), so anything but a region's name
+     * ({@code evil.example/x?}) would send the call, and its token or signature, elsewhere.
+     */
+    private static final String REGION_RULE = "a region name of lower-case letters, digits and hyphens, such as us-east-1";
+
+    private static boolean regionName(String region) {
+        return region.matches("[a-z0-9]+(-[a-z0-9]+)*");
+    }
+
     /** @param credentials the reader of the credentials and endpoints, which may tolerate unset variables */
     private VendorParams vendor(Section params, FieldReader credentials) {
         return new VendorParams(
                 credentials.string(params.take("vertex_project")),
-                credentials.string(params.take("vertex_location")),
+                credentials.string(params.take("vertex_location"), LitellmParamsParser::regionName, REGION_RULE),
                 credentials.secret(params.take("vertex_credentials")),
                 credentials.secret(params.take("aws_access_key_id")),
                 credentials.secret(params.take("aws_secret_access_key")),
                 credentials.secret(params.take("aws_session_token")),
-                credentials.string(params.take("aws_region_name")),
+                credentials.string(params.take("aws_region_name"), LitellmParamsParser::regionName, REGION_RULE),
                 credentials.httpUrl(params.take("aws_bedrock_runtime_endpoint")),
                 headers(params.take("extra_headers")),
                 read.bool(params.take("drop_params")),

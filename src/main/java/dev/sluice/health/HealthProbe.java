@@ -162,13 +162,12 @@ final class HealthProbe {
      * as an upstream may quote the key it refused.
      */
     private static String shown(String error, UpstreamRequest request) {
-        String shown = error;
+        java.util.List<String> sent = new java.util.ArrayList<>();
         for (String value : request.headers().values()) {
-            String secret = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).strip() : value.strip();
-            if (secret.length() >= 4) {
-                shown = shown.replace(secret, "****");
-            }
+            sent.add(value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).strip() : value.strip());
         }
+        // Its echoes too: upper-cased, encoded, cut short (dev.sluice.logging.SecretEchoes).
+        String shown = dev.sluice.logging.SecretEchoes.of(sent).mask(error);
         return shown.length() <= MAX_ERROR_CHARS ? shown : shown.substring(0, MAX_ERROR_CHARS - 1) + "…";
     }
 

@@ -31,6 +31,9 @@ import java.util.regex.Pattern;
  *       characters are left alone, and so is Sluice's own abbreviation {@code sk-...abcd}
  *       (the dots end the match at zero characters).</li>
  * </ol>
+ * Before them, the secrets the gateway knows it holds ({@link #known}: its deployments' keys, the
+ * master key) are masked with their echoes ({@link SecretEchoes}): in any case,
+ * base64- or percent-encoded, or any run of {@value SecretEchoes#RUN} or more of their characters.
  */
 public final class SecretMask {
     /** What a secret is replaced with. */
@@ -52,14 +55,54 @@ public final class SecretMask {
     private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)([A-Za-z0-9._~+/=-]+)");
     private static final Pattern KEY = Pattern.compile("(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{" + MIN_KEY_CHARS + ",}");
 
+    private static final java.util.Map<Known, java.util.List<String>> HELD = new java.util.LinkedHashMap<>();
+    private static volatile SecretEchoes known = SecretEchoes.NONE;
+
     private SecretMask() {}
+
+    /**
+     * The secrets one holder (a running gateway) has: masked with their echoes in every line and
+     * payload while it holds them, and no longer once it closes, so gateways started one after
+     * another in a process (tests) do not mask each other's text.
+     */
+    public static final class Known implements AutoCloseable {
+        private Known() {}
+
+        /** Replaces what this holder has with {@code secrets}. */
+        public void hold(java.util.Collection<String> secrets) {
+            synchronized (HELD) {
+                HELD.put(this, secrets.stream().filter(s -> s != null && s.length() >= SecretEchoes.SHORTEST).distinct().toList());
+                rebuild();
+            }
+        }
+
+        @Override
+        public void close() {
+            synchronized (HELD) {
+                HELD.remove(this);
+                rebuild();
+            }
+        }
+
+        private static void rebuild() {
+            java.util.Set<String> all = new java.util.LinkedHashSet<>();
+            HELD.values().forEach(all::addAll);
+            known = all.isEmpty() ? SecretEchoes.NONE : SecretEchoes.built(all);
+        }
+    }
+
+    /** A new holder of known secrets, holding none yet. */
+    public static Known known() {
+        return new Known();
+    }
 
     /** {@code text} with every credential the rules find masked; the same string when there is none. */
     public static String mask(String text) {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        String masked = URL_CREDENTIALS.matcher(text).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + "@"));
+        String masked = known.mask(text);
+        masked = URL_CREDENTIALS.matcher(masked).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK + "@"));
         masked = NAMED.matcher(masked).replaceAll(m -> Matcher.quoteReplacement(
                 m.group(1) + m.group(2) + (m.group(3) == null ? "" : m.group(3)) + MASK));
         masked = BEARER.matcher(masked).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + MASK));

@@ -131,6 +131,16 @@ public interface Provider {
     }
 
     /**
+     * The credential this adapter would take from the gateway for {@code deployment} (Application
+     * Default Credentials, the AWS default chain, a file) that {@link Deployment#ambient()} does
+     * not lend it, or empty. A provider variable needs no refusal: one that is not lent is simply
+     * not read ({@link dev.sluice.config.AmbientCredentials#variable}), and the call goes without it.
+     */
+    default java.util.Optional<BorrowedCredential> borrowed(Deployment deployment) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Why this deployment cannot be called as configured, as a config problem relative to
      * its {@code litellm_params} (e.g. {@code api_base: missing (expected: ...)}), or empty
      * when it can.

@@ -129,4 +129,9 @@ public final class Providers {
         }
         return problems;
     }
+
+    /** What {@code deployment} would take from the gateway that it is not lent, if anything. */
+    public Optional<BorrowedCredential> borrowed(Deployment deployment) {
+        return forDeployment(deployment).borrowed(deployment);
+    }
 }

@@ -1,14 +1,17 @@
 package dev.sluice.sync;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.config.AmbientCredentials;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
 import dev.sluice.guardrail.Guardrails;
+import dev.sluice.provider.BorrowedCredential;
 import dev.sluice.provider.Providers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -17,7 +20,11 @@ import java.util.Set;
  * the file, such an entry may name only the variables listed in
  * {@code general_settings.admin_allowed_env_vars} as {@code os.environ/NAME} (see
  * {@link EnvReferences}); a stored entry that names another, written before that rule or
- * before the list changed, is refused the same way and so is not served.
+ * before the list changed, is refused the same way and so is not served. Nor may it draw on
+ * the gateway's other credentials ({@link AmbientCredentials}): its provider reads only the listed
+ * variables when it leaves its key out, and an entry that would need Application Default
+ * Credentials, the AWS default chain or a key file that {@code admin_allowed_credentials} does
+ * not lend is refused ({@code credential_not_allowed}) before anything is read.
  */
 public final class ModelEntries {
 
@@ -47,7 +54,7 @@ public final class ModelEntries {
             return field;
         }
 
-        /** What refused it: {@code invalid_model}, or {@code env_reference_not_allowed}. */
+        /** What refused it: {@code invalid_model}, {@code env_reference_not_allowed} or {@code credential_not_allowed}. */
         public String code() {
             return code;
         }
@@ -57,14 +64,19 @@ public final class ModelEntries {
     public record Parsed(Deployment deployment, List<String> ignoredKeys) {}
 
     private final Map<String, String> env;
+    private final AmbientCredentials lent;
     private final Set<String> allowedEnvVars;
     private final Providers providers;
     private final Guardrails guardrails;
 
-    /** @param allowedEnvVars the variables an entry may name, {@code general_settings.admin_allowed_env_vars} */
-    public ModelEntries(Map<String, String> env, Set<String> allowedEnvVars, Providers providers, Guardrails guardrails) {
+    /**
+     * @param lent what an entry may draw on besides what it writes out: the variables of
+     *             {@code general_settings.admin_allowed_env_vars}, the kinds of {@code admin_allowed_credentials}
+     */
+    public ModelEntries(Map<String, String> env, AmbientCredentials lent, Providers providers, Guardrails guardrails) {
         this.env = env;
-        this.allowedEnvVars = Set.copyOf(allowedEnvVars);
+        this.lent = lent;
+        this.allowedEnvVars = lent.variables();
         this.providers = providers;
         this.guardrails = guardrails;
     }
@@ -94,11 +106,18 @@ public final class ModelEntries {
         } catch (ConfigException e) {
             throw new Invalid(unprefixed(e.problems()));
         }
-        List<String> misconfigured = providers.misconfigurations(List.of(added.deployment()));
+        Deployment deployment = added.deployment().withAmbient(lent);
+        // Before the provider's own checks, which may read what the credential names (a key file's project).
+        Optional<BorrowedCredential> borrowed = providers.borrowed(deployment);
+        if (borrowed.isPresent()) {
+            throw new Invalid(List.of(borrowed.get().field() + ": " + borrowed.get().reason()), borrowed.get().field(),
+                    "credential_not_allowed");
+        }
+        List<String> misconfigured = providers.misconfigurations(List.of(deployment));
         if (!misconfigured.isEmpty()) {
             throw new Invalid(unprefixed(misconfigured));
         }
-        return new Parsed(added.deployment(), unprefixed(added.ignoredKeys()));
+        return new Parsed(deployment, unprefixed(added.ignoredKeys()));
     }
 
     private static void checkLength(JsonNode value, String field, List<String> problems) {

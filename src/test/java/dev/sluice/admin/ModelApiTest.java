@@ -79,7 +79,8 @@ class ModelApiTest {
             assertThat(live.get(0).path("litellm_params").path("rpm").asInt()).isEqualTo(100);
 
             HttpResponse<String> moved = admin(b, "/model/update", """
-                    {"model_info": {"id": "live-1"}, "litellm_params": {"api_base": "%s", "rpm": null, "max_retries": 3}}"""
+                    {"model_info": {"id": "live-1"}, "litellm_params": {"api_base": "%s", "api_key": "sk-upstream-secret", "rpm": null,
+                     "max_retries": 3}}"""
                     .formatted(second.baseUrl()));
             assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
             assertThat(json(moved).path("ignored_keys").toString()).as("what the change holds that Sluice does not act on")

@@ -68,7 +68,8 @@ class ModelApiVendorsTest {
 
             HttpResponse<String> metadata = admin(gateway, "/model/new", """
                     {"model_name": "imds", "litellm_params": {"model": "bedrock/amazon.nova-pro-v1:0",
-                     "aws_bedrock_runtime_endpoint": "http://169.254.169.254", "aws_region_name": "us-east-1"}}""");
+                     "aws_bedrock_runtime_endpoint": "http://169.254.169.254", "aws_region_name": "us-east-1",
+                     "aws_access_key_id": "mock-key", "aws_secret_access_key": "s3cr3t-access-key"}}""");
             assertThat(metadata.statusCode()).as(metadata.body()).isEqualTo(400);
             assertThat(error(metadata).path("param").asText()).isEqualTo("litellm_params.aws_bedrock_runtime_endpoint");
             assertThat(error(metadata).path("code").asText()).isEqualTo("api_base_not_allowed");

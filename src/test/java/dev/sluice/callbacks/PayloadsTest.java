@@ -168,4 +168,17 @@ class PayloadsTest {
         assertThat(body.get("input").toString()).isEqualTo("[{\"role\":\"user\",\"content\":\"redacted-by-litellm\"}]");
         assertThat(body.get("output").isNull()).isTrue();
     }
+
+    @Test
+    void aKeyTheGatewayHoldsIsMaskedInThePayloadEvenWhenEchoedInAnotherCaseOrCutShort() {
+        String key = "az-5f4e3d2c1b0a98765432";
+        try (dev.sluice.logging.SecretMask.Known held = dev.sluice.logging.SecretMask.known()) {
+            held.hold(List.of(key));
+            JsonNode payload = LoggedContent.masked(Json.MAPPER.createObjectNode()
+                    .put("error", "upstream quoted " + key.toUpperCase())
+                    .put("cut", key.substring(3, 15)));
+            assertThat(payload.path("error").asText()).isEqualTo("upstream quoted ****5432");
+            assertThat(payload.path("cut").asText()).isEqualTo("****");
+        }
+    }
 }

@@ -102,7 +102,7 @@ class HealthEndpointTest {
 
             assertThat(answer.body()).doesNotContain("sk-echoed-secret");
             assertThat(unhealthy.findValuesAsText("error")).containsExactly(
-                    "HTTP 401: Incorrect API key provided: ****.",
+                    "HTTP 401: Incorrect API key provided: ****cret.",
                     "answered 200 with a body that is not a JSON object",
                     "HTTP 502: " + page.substring(0, HealthProbe.MAX_ERROR_CHARS - "HTTP 502: ".length() - 1) + "…",
                     "HTTP 429: slow down");

@@ -115,4 +115,18 @@ class SecretMaskTest {
         String line = "router.retry call_id=c1 group=g deployment=a class=server delay_ms=120";
         assertThat(SecretMask.mask(line)).isSameAs(line);
     }
+
+    // Secrets the gateway holds: masked with their echoes while held.
+
+    @Test
+    void aHeldSecretIsMaskedInAnyCaseAndAsARunOfTwelveUntilItsHolderCloses() {
+        String key = "az-9f8e7d6c5b4a39281706";
+        try (SecretMask.Known held = SecretMask.known()) {
+            held.hold(java.util.List.of(key));
+            assertThat(SecretMask.mask("upstream said " + key.toUpperCase())).isEqualTo("upstream said ****1706");
+            assertThat(SecretMask.mask("cut " + key.substring(0, 12) + ".")).isEqualTo("cut ****.");
+            assertThat(SecretMask.mask("cut " + key.substring(0, 11) + ".")).isEqualTo("cut " + key.substring(0, 11) + ".");
+        }
+        assertThat(SecretMask.mask("upstream said " + key)).as("no longer held").isEqualTo("upstream said " + key);
+    }
 }

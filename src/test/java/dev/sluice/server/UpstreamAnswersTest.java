@@ -100,6 +100,37 @@ class UpstreamAnswersTest {
     }
 
     @Test
+    void aKeyEchoedInAnotherCaseCutShortOrEncodedIsMaskedInTheErrorAndTheRelayedHeaders() throws IOException {
+        String key = "sk-echoed+Secret/0123456789abcdef";
+        String basic = java.util.Base64.getEncoder().encodeToString((":" + key).getBytes(StandardCharsets.UTF_8));
+        String body = "{\"error\":{\"message\":\"Incorrect API key provided: " + key.toUpperCase() + ". You sent "
+                + key.substring(0, 16) + "... (" + key.substring(16) + ")\",\"type\":\"invalid_request_error\","
+                + "\"param\":\"" + basic + "\",\"code\":\"" + java.net.URLEncoder.encode(key + "/x", StandardCharsets.UTF_8)
+                + "\",\"kept\":\"" + key.substring(0, 11) + "\"}}";
+        try (ScriptedUpstream upstream = ScriptedUpstream.start("echoing", Reply.body(401, "application/json", body,
+                        "x-seen-authorization", "Basic " + basic, "x-seen-key", key.substring(4, 20).toUpperCase()));
+                TestGateway gateway = TestGateway.start("""
+                        model_list:
+                          - {model_name: g, litellm_params: {model: openai/a, api_base: %s, api_key: %s}}
+                        router_settings: {num_retries: 0}
+                        """.formatted(upstream.baseUrl(), key))) {
+            HttpResponse<String> answer = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
+
+            assertThat(answer.statusCode()).isEqualTo(401);
+            JsonNode error = Json.parse(answer.body().getBytes()).path("error");
+            assertThat(error.path("message").asText()).contains("Incorrect API key provided: ****cdef. You sent ****... (****)");
+            // Only the characters at the ends, which hold bits of ":" and the padding too, are left.
+            assertThat(error.path("param").asText()).matches(".{0,2}\\*\\*\\*\\*.{0,3}");
+            assertThat(error.path("code").asText()).isEqualTo("****%2Fx");
+            assertThat(answer.body().toLowerCase()).doesNotContain(key.substring(0, 12).toLowerCase(), key.substring(20).toLowerCase())
+                    .as("eleven characters are ordinary text").contains(key.substring(0, 11).toLowerCase());
+            assertThat(answer.headers().firstValue("llm_provider-x-seen-authorization").orElseThrow()).startsWith("Basic ")
+                    .contains("****").doesNotContain(basic.substring(4, 16));
+            assertThat(answer.headers().firstValue("llm_provider-x-seen-key")).hasValue("****");
+        }
+    }
+
+    @Test
     void contextWindowRefusalKeepsItsCode() throws IOException {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.CONTEXT).withMaxChars(10));
                 TestGateway gateway = TestGateway.start(Configs.singleDeployment(upstream.baseUrl(), ""))) {

@@ -49,7 +49,7 @@ final class AnthropicEndpoint {
 
     Optional<Secret> key(Deployment deployment) {
         return deployment.params().apiKey()
-                .or(() -> Optional.ofNullable(env.get("ANTHROPIC_API_KEY")).filter(k -> !k.isBlank()).map(Secret::new));
+                .or(() -> deployment.ambient().variable(env, "ANTHROPIC_API_KEY").filter(k -> !k.isBlank()).map(Secret::new));
     }
 
     /** The headers of one call; {@code callerHeaders} are the caller's {@code anthropic-*} headers by lower-case name. */

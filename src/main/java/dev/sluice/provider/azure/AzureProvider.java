@@ -96,7 +96,7 @@ public final class AzureProvider implements Provider {
     @Override
     public Optional<Secret> key(Deployment deployment) {
         return deployment.params().apiKey()
-                .or(() -> Optional.ofNullable(env.get("AZURE_API_KEY")).map(Secret::new));
+                .or(() -> deployment.ambient().variable(env, "AZURE_API_KEY").map(Secret::new));
     }
 
     @Override

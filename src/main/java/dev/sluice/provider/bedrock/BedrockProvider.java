@@ -167,6 +167,11 @@ public final class BedrockProvider implements Provider {
     }
 
     @Override
+    public Optional<dev.sluice.provider.BorrowedCredential> borrowed(Deployment deployment) {
+        return BedrockSigning.borrowed(deployment);
+    }
+
+    @Override
     public Optional<String> misconfiguration(Deployment deployment) {
         if (endpoint.region(deployment).isEmpty()) {
             return Optional.of(missingRegion());

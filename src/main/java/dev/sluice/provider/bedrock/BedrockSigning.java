@@ -1,7 +1,9 @@
 package dev.sluice.provider.bedrock;
 
+import dev.sluice.config.AmbientCredentials;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
+import dev.sluice.provider.BorrowedCredential;
 import dev.sluice.provider.UpstreamRequest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -29,6 +31,9 @@ import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
  * {@code aws_secret_access_key} and {@code aws_session_token} when it sets them, else whatever
  * the SDK's default chain finds (environment, profile, web identity, container or instance
  * role); the chain may read files or call a metadata endpoint, so it runs off the event loop.
+ * The chain holds the gateway's own credentials, so a deployment that is not lent it
+ * ({@link AmbientCredentials.Kind#AWS_DEFAULT_CHAIN}, one given through the model API) is never
+ * signed by it: its call fails before the chain is asked.
  */
 final class BedrockSigning {
     static final String SERVICE = "bedrock";
@@ -58,11 +63,28 @@ final class BedrockSigning {
                 : AwsCredentialsIdentity.create(keyId, secret));
     }
 
+    /** The default chain {@code deployment} would be signed by although it is not lent it, or empty. */
+    static Optional<BorrowedCredential> borrowed(Deployment deployment) {
+        if (staticCredentials(deployment).isPresent() || deployment.ambient().allows(AmbientCredentials.Kind.AWS_DEFAULT_CHAIN)) {
+            return Optional.empty();
+        }
+        String field = deployment.params().vendor().awsAccessKeyId().isPresent() ? "aws_secret_access_key" : "aws_access_key_id";
+        return Optional.of(new BorrowedCredential("litellm_params." + field, "missing (expected: aws_access_key_id and"
+                + " aws_secret_access_key written out; a deployment given through the model API is not lent the gateway's AWS"
+                + " credentials (environment, profile, web identity, container or instance role) unless"
+                + " general_settings.admin_allowed_credentials lists aws_default_chain)"));
+    }
+
     /** The request with its signature headers; completes on the caller's context. */
     Future<UpstreamRequest> sign(Deployment deployment, UpstreamRequest request, String region) {
         Optional<AwsCredentialsIdentity> own = staticCredentials(deployment);
         if (own.isPresent()) {
             return Future.succeededFuture(signed(request, own.get(), region));
+        }
+        Optional<BorrowedCredential> notLent = borrowed(deployment);
+        if (notLent.isPresent()) {
+            return Future.failedFuture(new IllegalStateException("no AWS credentials: " + notLent.get().field() + ": "
+                    + notLent.get().reason()));
         }
         Context context = Vertx.currentContext();
         if (context == null) {

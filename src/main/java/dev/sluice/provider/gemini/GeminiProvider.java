@@ -119,7 +119,7 @@ public final class GeminiProvider implements Provider {
 
     @Override
     public Optional<Secret> key(Deployment deployment) {
-        return deployment.params().apiKey().or(() -> Optional.ofNullable(env.get("GEMINI_API_KEY")).map(Secret::new));
+        return deployment.params().apiKey().or(() -> deployment.ambient().variable(env, "GEMINI_API_KEY").map(Secret::new));
     }
 
     @Override

@@ -80,7 +80,7 @@ public final class OpenAiCompatibleProvider implements Provider {
     @Override
     public Optional<Secret> key(Deployment deployment) {
         return deployment.params().apiKey()
-                .or(() -> Optional.ofNullable(flavour.keyVariable()).map(env::get).map(Secret::new));
+                .or(() -> deployment.ambient().variable(env, flavour.keyVariable()).map(Secret::new));
     }
 
     @Override

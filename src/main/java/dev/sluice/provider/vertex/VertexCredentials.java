@@ -2,8 +2,13 @@ package dev.sluice.provider.vertex;
 
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.config.AmbientCredentials;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
+import dev.sluice.json.Json;
+import dev.sluice.provider.BorrowedCredential;
+import java.nio.charset.StandardCharsets;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -28,6 +33,12 @@ import java.util.concurrent.ConcurrentMap;
  * blocking, so they run off the event loop ({@code executeBlocking}); a call that finds a
  * fresh token in the cache goes on at once. Credentials are kept per source, so two deployments
  * with the same key share a token; Google's credentials object serialises its own refreshes.
+ *
+ * <p>Application Default Credentials and key files are the gateway's own: a deployment not lent
+ * them ({@link AmbientCredentials}, one given through the model API) gets no token from them, not
+ * even one already fetched for a deployment of the config file, and its key file is never opened.
+ * Nor may it use a credential type other than a service-account key: the others
+ * ({@code external_account} and its kin) read files, URLs or programs of the gateway's.
  */
 public final class VertexCredentials {
     public static final String SCOPE = "https://www.googleapis.com/auth/cloud-platform";
@@ -42,8 +53,52 @@ public final class VertexCredentials {
         this.clock = clock;
     }
 
+    private static final String FIELD = "litellm_params.vertex_credentials";
+
+    /** The gateway's credential {@code deployment} would use although it is not lent it, or empty. */
+    static Optional<BorrowedCredential> borrowed(Deployment deployment) {
+        AmbientCredentials lent = deployment.ambient();
+        Optional<Secret> configured = deployment.params().vendor().vertexCredentials();
+        if (configured.isEmpty()) {
+            return lent.allows(AmbientCredentials.Kind.APPLICATION_DEFAULT) ? Optional.empty()
+                    : Optional.of(new BorrowedCredential(FIELD, "missing (expected: the service-account key's JSON; a deployment"
+                            + " given through the model API is not lent the gateway's Application Default Credentials unless"
+                            + " general_settings.admin_allowed_credentials lists application_default)"));
+        }
+        if (lent.allows(AmbientCredentials.Kind.FILES)) {
+            return Optional.empty();
+        }
+        String value = VertexKey.unquote(configured.get().value());
+        if (!VertexKey.inline(value)) {
+            return Optional.of(new BorrowedCredential(FIELD, "a file path (expected: the service-account key's JSON written"
+                    + " out; a deployment given through the model API may not read the gateway's files unless"
+                    + " general_settings.admin_allowed_credentials lists files)"));
+        }
+        if (!serviceAccountKey(value)) {
+            return Optional.of(new BorrowedCredential(FIELD, "not a service-account key (expected: JSON with \"type\":"
+                    + " \"service_account\"; other credential types read files, URLs or programs of the gateway's, which a"
+                    + " deployment given through the model API may not unless general_settings.admin_allowed_credentials lists"
+                    + " files)"));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean serviceAccountKey(String json) {
+        try {
+            JsonNode key = Json.parse(json.getBytes(StandardCharsets.UTF_8));
+            return key.path("type").asText("").equals("service_account");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** The deployment's current token: from the cache when fresh, else fetched off the event loop. */
     public Future<Secret> token(Deployment deployment) {
+        Optional<BorrowedCredential> notLent = borrowed(deployment);
+        if (notLent.isPresent()) {
+            return Future.failedFuture(new IllegalStateException("Vertex AI credentials: " + notLent.get().field() + ": "
+                    + notLent.get().reason()));
+        }
         Optional<Secret> fresh = freshToken(deployment);
         if (fresh.isPresent()) {
             return Future.succeededFuture(fresh.get());
@@ -67,6 +122,9 @@ public final class VertexCredentials {
 
     /** The token last fetched for the deployment, fresh or not: what must be masked in what is relayed. */
     public Optional<Secret> lastToken(Deployment deployment) {
+        if (borrowed(deployment).isPresent()) {
+            return Optional.empty();
+        }
         GoogleCredentials credentials = bySource.get(source(deployment));
         AccessToken token = credentials == null ? null : credentials.getAccessToken();
         return token == null ? Optional.empty() : Optional.of(new Secret(token.getTokenValue()));

@@ -69,7 +69,11 @@ public final class VertexEndpoints {
     static final String MISSING_PROJECT = "vertex_project: missing (expected: the Google Cloud project, here, in"
             + " VERTEXAI_PROJECT, as project_id of the service-account key in vertex_credentials or in GOOGLE_CLOUD_PROJECT)";
 
+    /** The key's project; none for a key the deployment may not use (a file it may not read is never opened). */
     private Optional<String> keyProject(Deployment deployment) {
+        if (VertexCredentials.borrowed(deployment).isPresent()) {
+            return Optional.empty();
+        }
         return deployment.params().vendor().vertexCredentials().map(Secret::value)
                 .flatMap(value -> keyProjects.computeIfAbsent(value, VertexKey::projectId));
     }

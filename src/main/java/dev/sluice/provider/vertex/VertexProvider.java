@@ -119,6 +119,11 @@ public final class VertexProvider implements Provider {
     }
 
     @Override
+    public Optional<dev.sluice.provider.BorrowedCredential> borrowed(Deployment deployment) {
+        return VertexCredentials.borrowed(deployment);
+    }
+
+    @Override
     public Optional<String> misconfiguration(Deployment deployment) {
         if (endpoints.project(deployment).isEmpty()) {
             return Optional.of(VertexEndpoints.MISSING_PROJECT);

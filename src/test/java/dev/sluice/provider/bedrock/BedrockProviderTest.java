@@ -141,6 +141,27 @@ class BedrockProviderTest {
     }
 
     @Test
+    void aDeploymentNotLentTheDefaultChainIsNeverSignedByIt() throws Exception {
+        Deployment d = deployment("model: bedrock/amazon.nova-lite-v1:0, aws_region_name: us-east-1")
+                .withAmbient(dev.sluice.config.AmbientCredentials.NONE);
+        BedrockProvider provider = provider(Map.of());
+        UpstreamRequest laidOut = provider.request(d, Operation.CHAT_COMPLETIONS, chat());
+        System.setProperty("aws.accessKeyId", "AKIDFROMCHAIN");
+        System.setProperty("aws.secretAccessKey", "chain-secret");
+        try {
+            var signed = provider.authorize(d, laidOut);
+            assertThat(signed.failed()).isTrue();
+            assertThat(signed.cause().getMessage()).startsWith("no AWS credentials: litellm_params.aws_access_key_id: missing")
+                    .contains("aws_default_chain");
+            assertThat(provider.borrowed(d)).isPresent();
+            assertThat(provider.borrowed(d.withAmbient(dev.sluice.config.AmbientCredentials.OPERATOR))).isEmpty();
+        } finally {
+            System.clearProperty("aws.accessKeyId");
+            System.clearProperty("aws.secretAccessKey");
+        }
+    }
+
+    @Test
     void errorBodiesOfEitherShapeBecomeOpenAisShape() {
         BedrockProvider provider = provider(Map.of());
         ObjectNode aws = provider.normaliseError(429, Buffer.buffer("{\"message\":\"slow down\",\"__type\":\"ThrottlingException\"}"));

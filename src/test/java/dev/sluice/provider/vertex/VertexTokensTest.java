@@ -66,4 +66,25 @@ class VertexTokensTest {
         authorize();
         assertThat(tokens.exchanges()).hasSize(2);
     }
+
+    @Test
+    void aDeploymentNotLentTheGatewaysFilesGetsNoTokenFromAKeyFileNotEvenOneAlreadyFetched(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("sa.json"), tokens.serviceAccountJson("p"));
+        Deployment operators = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: p, vertex_credentials: " + file);
+        UpstreamRequest request = new UpstreamRequest("http://127.0.0.1:9/", Map.of(), new byte[0]);
+        assertThat(provider.authorize(operators, request).await().headers()).containsKey("Authorization");
+
+        Deployment lentNothing = operators.withAmbient(dev.sluice.config.AmbientCredentials.NONE);
+        io.vertx.core.Future<UpstreamRequest> refused = provider.authorize(lentNothing, request);
+        assertThat(refused.failed()).isTrue();
+        assertThat(refused.cause().getMessage()).contains("litellm_params.vertex_credentials: a file path")
+                .doesNotContain(dir.toString());
+        assertThat(provider.key(lentNothing)).as("nothing of the operator's to mask, nor to send").isEmpty();
+        assertThat(provider.borrowed(lentNothing)).isPresent();
+        Deployment noKey = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: p")
+                .withAmbient(dev.sluice.config.AmbientCredentials.NONE);
+        assertThat(provider.authorize(noKey, request).cause().getMessage()).contains("Application Default Credentials");
+        assertThat(tokens.exchanges()).hasSize(1);
+    }
 }
