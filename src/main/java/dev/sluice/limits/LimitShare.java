@@ -9,8 +9,9 @@ import java.util.OptionalLong;
  *
  * <p>Rounding down, with no floor of one, is what keeps the replicas' shares together within
  * what was left: with 1 left and two replicas, neither admits. A {@code max_parallel_requests}
- * is shared whole (its in-flight calls come and go, and the replica counts its own, those
- * admitted through Redis included), so {@code replicas} of them hold at most the limit.
+ * is shared whole, as calls in flight come and go: each replica keeps its own calls (those
+ * admitted through Redis included) under its share, so once the calls open at the cut have
+ * ended, the replicas together hold no more than the limit.
  */
 public final class LimitShare {
     private LimitShare() {}

@@ -41,9 +41,11 @@ import java.util.function.ToLongFunction;
  *
  * <p><b>Reconciling.</b> What this replica admitted alone is added to the shared windows when
  * Redis answers again ({@link #writeBack}), and the answer to that (published to every replica)
- * brings what is heard up to date. A request whose script went unanswered within the budget, but may have run, is decided
+ * brings what is heard up to date; a replica that was away when it was published reads the
+ * windows it knows of again when it reconnects ({@link #refresh}). A request whose script went unanswered within the budget, but may have run, is decided
  * here too and held apart until Redis's late answer says whether it counted it: if it did, it
- * is not added again; if it did not, or never answers, it is. Counts of a minute Redis no longer
+ * is not added again; if it did not, or never answers, it is. One refused here that Redis admitted
+ * after all is taken back from the shared count. Counts of a minute Redis no longer
  * keeps are dropped. Thread-safe: one lock over everything.
  */
 final class OutageLimits {
@@ -60,6 +62,16 @@ final class OutageLimits {
               heard[i] = KEYS[i] .. ' ' .. counts[2 * i - 1] .. ' ' .. counts[2 * i]
             end
             redis.call('PUBLISH', ARGV[#ARGV], table.concat(heard, '\\n'))
+            return counts
+            """);
+
+    /* KEYS: windows. Returns per window its requests and tokens. */
+    private static final RedisScript READ_COUNTS = new RedisScript("""
+            local counts = {}
+            for i = 1, #KEYS do
+              local used = redis.call('HMGET', KEYS[i], 'r', 't')
+              counts[2 * i - 1], counts[2 * i] = tonumber(used[1] or 0), tonumber(used[2] or 0)
+            end
             return counts
             """);
 
@@ -157,6 +169,14 @@ final class OutageLimits {
                 used.add(window.countedAlone(openHere.getOrDefault(scoped.scope(), 0L) + openThroughRedis.applyAsLong(scoped.scope())));
             }
             if (!LimitDecisions.admits(shares, used)) {
+                if (countedInRedis != null) {
+                    // Redis may still admit it, and count a request this replica refused: take that back.
+                    countedInRedis.onComplete(counted -> {
+                        if (counted.succeeded() && counted.result()) {
+                            uncount(keys);
+                        }
+                    });
+                }
                 return LimitDecisions.refusal(shares, used, now);
             }
             List<Usage> after = new ArrayList<>(limited.size());
@@ -199,6 +219,21 @@ final class OutageLimits {
         }
     }
 
+    /** Redis counted a request this replica refused: the count is taken back with the next write-back. */
+    private void uncount(List<String> keys) {
+        synchronized (this) {
+            for (String key : keys) {
+                Window window = windows.get(key);
+                if (window != null) {
+                    window.unsentRequests--;
+                }
+            }
+        }
+        if (link.isUp()) {
+            writeBack();
+        }
+    }
+
     /** A call admitted here alone ended having used {@code tokens}: they count in the shared windows too. */
     private void ended(List<Scoped> limited, long tokens, Instant at) {
         long minute = LimitDecisions.minuteOf(at);
@@ -228,6 +263,36 @@ final class OutageLimits {
         prunedAtMinute = minute;
         long kept = minute - windowSeconds / 60 + 1;
         windows.values().removeIf(window -> window.minute < kept || (window.minute < minute && window.settled()));
+    }
+
+    /**
+     * Reads again the current minute's windows this replica knows of: counts published while it
+     * was away (another replica's write-back, say) did not reach it.
+     */
+    void refresh() {
+        long minute = LimitDecisions.minuteOf(clock.instant());
+        List<String> keys = new ArrayList<>();
+        synchronized (this) {
+            windows.forEach((key, window) -> {
+                if (window.minute == minute) {
+                    keys.add(key);
+                }
+            });
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        READ_COUNTS.run(link, keys, List.of()).onSuccess(reply -> {
+            for (int i = 0; i < keys.size(); i++) {
+                heard(keys.get(i), minute, reply.get(2 * i).toLong(), reply.get(2 * i + 1).toLong());
+            }
+        });
+    }
+
+    /** The most Redis reported of the requests in window {@code key}: 0 when nothing was heard. */
+    synchronized long heardRequests(String key) {
+        Window window = windows.get(key);
+        return window == null ? 0 : window.heardRequests;
     }
 
     /**

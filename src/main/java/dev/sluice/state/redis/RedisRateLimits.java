@@ -145,6 +145,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         link.onUp(() -> renewer.execute(() -> {
             try {
                 outage.writeBack();
+                outage.refresh();
                 writeLeases(clock.millis(), false);
             } catch (RuntimeException e) {
                 log.warn("limits.lease_restore_failed reason={}", e.toString());
@@ -333,6 +334,11 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         });
     }
 
+
+    /** The most Redis reported of the requests of {@code scope} in the minute of {@code at}. */
+    long heardRequests(Scope scope, Instant at) {
+        return outage.heardRequests(windowKey(scope, LimitDecisions.minuteOf(at)));
+    }
 
     /** How many replicas this one last saw alive, itself included. */
     int replicasSeen() {

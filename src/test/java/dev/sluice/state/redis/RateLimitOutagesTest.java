@@ -7,6 +7,7 @@ import dev.sluice.limits.Admission.Admitted;
 import dev.sluice.limits.Admission.Refused;
 import dev.sluice.limits.LimitSubject;
 import dev.sluice.limits.Limits;
+import dev.sluice.limits.Scope;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerProcess;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class RateLimitOutagesTest {
     private static final Instant NOW = FakeClock.START.plusSeconds(5);
     private static final LimitSubject RPM_10 = LimitSubject.key("k1", Limits.NONE.withRpm(10));
+    private static final Scope K1 = new Scope.Key("k1");
     /** Another key's requests, sent while Redis is frozen until each replica's breaker opens. */
     private static final LimitSubject ELSEWHERE = LimitSubject.key("k2", Limits.NONE.withRpm(1_000));
 
@@ -154,6 +156,8 @@ class RateLimitOutagesTest {
         assertThat(admitted(a, 10)).as("half of the eight left").isEqualTo(4);
         thawedUntilBothLinksAreUp();
         Eventually.until("a's four are in the shared count", Duration.ofSeconds(10), () -> counted() >= 6);
+        // b was away when a wrote them back: it reads the window again once it is back.
+        Eventually.until("b hears of a's four", Duration.ofSeconds(10), () -> b.heardRequests(K1, NOW) >= 6);
 
         frozenUntilBothLinksAreDown();
         assertThat(admitted(a, 10) + admitted(b, 10)).as("four were left: two each").isEqualTo(4);
