@@ -206,13 +206,11 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     }
 
     private Future<Admission> localCheck(LimitSubject subject, Instant now, List<Scoped> limited, Future<Boolean> countedInRedis) {
-        if (!limited.isEmpty()) {
-            decidedLocally.incrementAndGet();
-            link.decidedLocally();
-        }
         if (limited.isEmpty()) {
             return Future.succeededFuture(new Admission.Admitted(new Permit((tokens, at) -> {}, clock), RateLimitHeaders.NONE));
         }
+        decidedLocally.incrementAndGet();
+        link.decidedLocally();
         return Future.succeededFuture(outage.admit(subject, now, countedInRedis));
     }
 
@@ -224,14 +222,19 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         }
     }
 
-    /** A line per window, {@code <window> <requests> <tokens>}, as an admission on any replica published it. */
+    /**
+     * A line per window, {@code <window> <requests> <tokens>}, as an admission on any replica published
+     * it. Read from the end: a team's id, part of its window's key, may hold spaces.
+     */
     private void heard(String published) {
         for (String line : published.split("\n")) {
-            String[] fields = line.split(" ");
-            if (fields.length == 3) {
-                String window = fields[0];
+            int tokensAt = line.lastIndexOf(' ');
+            int requestsAt = line.lastIndexOf(' ', tokensAt - 1);
+            if (requestsAt > 0) {
+                String window = line.substring(0, requestsAt);
                 long minute = Long.parseLong(window.substring(window.lastIndexOf(':') + 1));
-                outage.heard(window, minute, Long.parseLong(fields[1]), Long.parseLong(fields[2]));
+                outage.heard(window, minute, Long.parseLong(line.substring(requestsAt + 1, tokensAt)),
+                        Long.parseLong(line.substring(tokensAt + 1)));
             }
         }
     }
