@@ -119,17 +119,16 @@ final class OutageLimits {
      * @param windowKey        the shared window of a scope in a minute
      * @param windowSeconds    how long Redis keeps a window
      * @param openThroughRedis how many calls of a scope this replica admitted through Redis that are still open
-     * @param countsChannel    where the counts a write-back leaves are published, for the other replicas to hear
      */
     OutageLimits(RedisLink link, IntSupplier replicasSeen, Clock clock, BiFunction<Scope, Long, String> windowKey,
-            long windowSeconds, ToLongFunction<Scope> openThroughRedis, String countsChannel) {
+            long windowSeconds, ToLongFunction<Scope> openThroughRedis) {
         this.link = link;
         this.replicasSeen = replicasSeen;
         this.clock = clock;
         this.windowKey = windowKey;
         this.windowSeconds = windowSeconds;
         this.openThroughRedis = openThroughRedis;
-        this.countsChannel = countsChannel;
+        this.countsChannel = RateLimitScripts.countsChannel(link);
     }
 
     /** Redis reported {@code requests} and {@code tokens} in the window {@code key} of {@code minute}. */

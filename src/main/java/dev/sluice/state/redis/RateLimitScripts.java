@@ -4,6 +4,11 @@ package dev.sluice.state.redis;
 final class RateLimitScripts {
     private RateLimitScripts() {}
 
+    /** Where every admission and every write-back publishes the counts it leaves, for every replica to hear. */
+    static String countsChannel(RedisLink link) {
+        return link.prefix() + "limits:counts";
+    }
+
     /*
      * KEYS: per scope, its window hash and its in-flight set.
      * ARGV: now (ms), lease end (ms), permit id, window ttl (s), then per scope rpm, tpm, parallel (-1: none),

@@ -127,9 +127,8 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         this.keyPrefix = link.prefix() + "limits:";
         this.unsentTokens = new GatheredWrites<>(link, Long::sum, this::sendTokens);
         this.presence = link.presence();
-        this.countsChannel = keyPrefix + "counts";
-        this.outage = new OutageLimits(link, presence::replicasSeen, clock, this::windowKey, WINDOW_SECONDS, this::openThroughRedis,
-                countsChannel);
+        this.countsChannel = RateLimitScripts.countsChannel(link);
+        this.outage = new OutageLimits(link, presence::replicasSeen, clock, this::windowKey, WINDOW_SECONDS, this::openThroughRedis);
         link.subscribe(countsChannel, this::heard);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "sluice-limit-leases");

@@ -30,7 +30,7 @@ class OutageLimitsTest {
     private final RedisLink neverUp = RedisLink.to("redis://127.0.0.1:1", "test:", Duration.ofMillis(50), Duration.ofSeconds(3));
     private final AtomicLong openThroughRedis = new AtomicLong();
     private final OutageLimits limits = new OutageLimits(neverUp, () -> 2, clock, OutageLimitsTest::window, 120,
-            scope -> openThroughRedis.get(), "test:limits:counts");
+            scope -> openThroughRedis.get());
 
     @AfterEach
     void close() {
