@@ -44,7 +44,7 @@ record SharedState(Optional<RedisLink> redis, Optional<RedisLatencySamples> late
         RedisInFlightCounts inFlight = teardown.add(new RedisInFlightCounts(link, clock));
         RedisLatencySamples latency = new RedisLatencySamples(link);
         RoutingSignals signals = new RoutingSignals(inFlight, new RedisUsageWindows(link), latency, new RedisCachePins(link, clock));
-        RedisRateLimits limits = teardown.add(new RedisRateLimits(link, new RateLimits(clock), clock));
+        RedisRateLimits limits = teardown.add(new RedisRateLimits(link, clock));
         link.start(REDIS_START_WAIT);
         return new SharedState(configured, Optional.of(latency), cooldowns, signals, limits);
     }

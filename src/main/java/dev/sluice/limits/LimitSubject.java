@@ -64,19 +64,6 @@ public final class LimitSubject {
         return new LimitSubject(keyId, key, model, team, List.copyOf(more));
     }
 
-    /** The same request with every scope's limits cut to this replica's share among {@code replicas} ({@link Limits#shareOf}). */
-    public LimitSubject shareOf(int replicas) {
-        if (replicas <= 1) {
-            return this;
-        }
-        return new LimitSubject(keyId, shared(key, replicas), model.map(m -> shared(m, replicas)), team.map(t -> shared(t, replicas)),
-                owners.stream().map(o -> shared(o, replicas)).toList());
-    }
-
-    private static Scoped shared(Scoped scoped, int replicas) {
-        return new Scoped(scoped.scope(), scoped.limits().shareOf(replicas));
-    }
-
     /**
      * The scopes that have at least one limit, key first, then the key's model group, then
      * the team, then the owners. This is also the order counters are locked in, which is what keeps two

@@ -42,25 +42,6 @@ public record Limits(OptionalLong rpm, OptionalLong tpm, OptionalLong maxParalle
         };
     }
 
-    /**
-     * This replica's share of the limits when it must count on its own among {@code replicas}:
-     * each limit divided by them, rounded down, but at least 1, so a small limit still admits
-     * on every replica; a limit of 0 stays 0.
-     */
-    public Limits shareOf(int replicas) {
-        if (replicas <= 1) {
-            return this;
-        }
-        return new Limits(share(rpm, replicas), share(tpm, replicas), share(maxParallelRequests, replicas));
-    }
-
-    private static OptionalLong share(OptionalLong limit, int replicas) {
-        if (limit.isEmpty() || limit.getAsLong() == 0) {
-            return limit;
-        }
-        return OptionalLong.of(Math.max(1, limit.getAsLong() / replicas));
-    }
-
     /** Whether no limit is set, so nothing needs counting. */
     public boolean isEmpty() {
         return rpm.isEmpty() && tpm.isEmpty() && maxParallelRequests.isEmpty();

@@ -114,8 +114,13 @@ public final class TestRedis {
 
     /** Runs one command and returns its reply as text (an integer, a simple or a bulk string). */
     public static String command(String... args) {
+        return commandAt(address(), args);
+    }
+
+    /** {@link #command} against the Redis at {@code at}. */
+    public static String commandAt(InetSocketAddress at, String... args) {
         try (Socket socket = new Socket()) {
-            socket.connect(address(), 2_000);
+            socket.connect(at, 2_000);
             socket.setSoTimeout(5_000);
             OutputStream out = socket.getOutputStream();
             StringBuilder request = new StringBuilder("*").append(args.length).append("\r\n");
@@ -136,7 +141,7 @@ public final class TestRedis {
                 default -> throw new IllegalStateException("Redis answered " + line);
             };
         } catch (IOException e) {
-            throw new UncheckedIOException("Redis at " + HOST + ":" + PORT + " did not answer", e);
+            throw new UncheckedIOException("Redis at " + at + " did not answer", e);
         }
     }
 

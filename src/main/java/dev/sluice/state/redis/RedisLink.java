@@ -14,15 +14,11 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,19 +30,21 @@ import org.slf4j.LoggerFactory;
  * <h2>Design notes</h2>
  * Redis is where replicas meet, never something a request waits on. {@link #send} returns at
  * once with a failed future while Redis is down, and fails any call that takes longer than the
- * budget; callers keep serving on their local state. The link is <em>up</em> from the moment
- * both connections are open and every channel is subscribed, and <em>down</em> from the first
- * error or close of either connection, the first call left unanswered past its budget, or a
- * connect that fails or is not done within a few seconds: it then closes both, logs the
- * outage once at WARN with its reason, and reconnects by itself after a wait that doubles
- * from {@link #FIRST_RETRY} to {@link #LONGEST_RETRY}. When it is up again it logs that once
- * at INFO and runs every {@link #onUp} listener, so the stores can read what they missed.
+ * budget; callers keep serving on their local state. Whether it is down is a circuit breaker's
+ * call ({@link LinkBreaker}): the link is <em>up</em> once both connections are open, every
+ * channel is subscribed and {@link LinkBreaker#PROBES_TO_CLOSE} probes in a row were answered
+ * within the budget, and <em>down</em> from the first error or close of either connection,
+ * {@link LinkBreaker#FAILURES_TO_OPEN} calls in a row left unanswered past their budget (one
+ * slow answer is not an outage), or a connect that fails or is not done within a few seconds.
+ * It then logs the outage once at WARN with its reason and reconnects by itself after a wait
+ * that doubles from {@link #FIRST_RETRY} to {@link #LONGEST_RETRY} (from the first again only
+ * after {@link #STABLE_AFTER} up); once up it logs that at INFO and runs every {@link #onUp}
+ * listener, so the stores can read what they missed.
  *
- * <p>The link runs on a Vert.x instance of its own with one event loop: connecting,
- * subscribing and every state change happen on that one thread, and Redis replies never
- * queue behind request handling. It never blocks a caller's thread except in
- * {@link #start}, which waits (on the starting thread, not an event loop) for the first
- * attempt to connect so a gateway starts already sharing state when Redis is there.
+ * <p>The link runs on a Vert.x instance of its own with one event loop: connecting, subscribing
+ * and every state change happen on that one thread, and Redis replies never queue behind
+ * request handling. Only {@link #start} blocks (the starting thread, not an event loop), for
+ * the first attempt to connect, so a gateway starts already sharing state when Redis is there.
  */
 public final class RedisLink implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("dev.sluice.state.redis");
@@ -55,7 +53,13 @@ public final class RedisLink implements AutoCloseable {
     public static final Duration DEFAULT_CALL_BUDGET = Duration.ofMillis(50);
     static final Duration FIRST_RETRY = Duration.ofMillis(50);
     static final Duration LONGEST_RETRY = Duration.ofSeconds(2);
-    /** How long one attempt to connect and subscribe may take in all. */
+    /** How long the link must stay up before a new outage is retried from {@link #FIRST_RETRY} again. */
+    static final Duration STABLE_AFTER = Duration.ofSeconds(10);
+    /** How long a connection taken for unanswering stays open for the answers still owed on it. */
+    static final Duration DRAIN = Duration.ofSeconds(60);
+    /** The pause between the probes of a new connection. */
+    private static final long PROBE_EVERY_MS = 20;
+    /** How long one attempt to connect, subscribe and probe may take in all. */
     private static final long CONNECT_ATTEMPT_LIMIT_MS = 3L * RedisAddress.CONNECT_TIMEOUT_MS;
 
     /** The failure every call gets while Redis is down: cheap, since it is thrown on every call of an outage. */
@@ -70,26 +74,24 @@ public final class RedisLink implements AutoCloseable {
     private final String prefix;
     private final long budgetMillis;
     private final Clock clock;
-    private final Map<String, Consumer<String>> channels = new ConcurrentHashMap<>();
+    private final LinkChannels channels = new LinkChannels();
     private final List<Runnable> upListeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private final ReplicaPresence presence;
     private final long beatEveryMillis;
 
-    private final LongAdder outages = new LongAdder();
-    private final LongAdder callFailures = new LongAdder();
-    private final LongAdder decidedLocally = new LongAdder();
-    /** When the current outage began (epoch ms), or 0 while up. */
-    private volatile long downSinceMillis;
+    private final LinkStats stats = new LinkStats();
 
     /** Null while down. Written on the link's event loop only. */
     private volatile RedisConnection commands;
     private volatile boolean closed;
     // The fields below are touched on the link's event loop only.
     private RedisConnection subscriber;
+    /** A new command connection while its probes run. */
+    private RedisConnection probed;
     private long generation;
     private boolean outageLogged;
-    private Duration nextRetry = FIRST_RETRY;
+    private final LinkBreaker breaker;
 
     private RedisLink(RedisAddress address, String prefix, Duration budget, Duration beatEvery, Clock clock) {
         this.clock = clock;
@@ -103,6 +105,7 @@ public final class RedisLink implements AutoCloseable {
         this.budgetMillis = Math.max(1, budget.toMillis());
         this.presence = new ReplicaPresence(this, clock, beatEvery.multipliedBy(3));
         this.beatEveryMillis = beatEvery.toMillis();
+        this.breaker = new LinkBreaker(clock, FIRST_RETRY, LONGEST_RETRY, STABLE_AFTER);
     }
 
     /**
@@ -139,7 +142,7 @@ public final class RedisLink implements AutoCloseable {
      * reconnect; {@code onMessage} runs on the link's event loop. Register before {@link #start}.
      */
     public void subscribe(String channel, Consumer<String> onMessage) {
-        channels.put(channel, onMessage);
+        channels.add(channel, onMessage);
     }
 
     /** Runs {@code listener} on the link's event loop each time the link comes up, the first time included. */
@@ -170,52 +173,72 @@ public final class RedisLink implements AutoCloseable {
      * Redis is slow. Safe from any thread; the future completes on the link's event loop.
      */
     public Future<Response> send(Request request) {
+        return send(request, null);
+    }
+
+    /**
+     * {@link #send}, and {@code eventually} (when not null) completes with the answer whenever it
+     * comes, past the budget included, or fails when it never can (Redis down, connection lost):
+     * so a caller that went on without an answer can learn later what Redis did.
+     */
+    Future<Response> send(Request request, Promise<Response> eventually) {
         RedisConnection connection = commands;
         if (connection == null) {
-            callFailures.increment();
+            stats.callFailed();
+            if (eventually != null) {
+                eventually.tryFail(DOWN);
+            }
             return Future.failedFuture(DOWN);
         }
-        return connection.send(request).timeout(budgetMillis, TimeUnit.MILLISECONDS).onFailure(e -> {
-            callFailures.increment();
-            if (e instanceof java.util.concurrent.TimeoutException) {
+        Future<Response> answer = connection.send(request);
+        if (eventually != null) {
+            answer.onComplete(result -> RedisScript.settle(eventually, result));
+        }
+        return answer.timeout(budgetMillis, TimeUnit.MILLISECONDS).onComplete(result -> {
+            if (result.failed()) {
+                stats.callFailed();
+            }
+            if (!(result.cause() instanceof java.util.concurrent.TimeoutException)) {
+                breaker.answered(); // an error reply is an answer too
+            } else if (breaker.unanswered()) {
                 context.runOnContext(v -> unanswered(connection));
             }
         });
     }
 
     /**
-     * A call on {@code connection} got no answer within the budget: Redis is taken for down at
-     * once (a frozen or overloaded Redis would otherwise cost every call its whole budget), the
-     * connection is closed and the link reconnects as after any outage.
+     * Calls on {@code connection} went unanswered past their budget often enough in a row to open
+     * the breaker: the link reconnects as after any outage, on a new client. The old connection is
+     * left open for {@link #DRAIN} so that answers still owed on it arrive, should Redis wake.
      */
     private void unanswered(RedisConnection connection) {
         if (commands != connection) {
             return; // already down, or another connection since
         }
-        down(generation, new RedisUnavailable("no answer within " + budgetMillis + " ms"));
-        replaceClient();
+        down(generation, new RedisUnavailable(LinkBreaker.FAILURES_TO_OPEN + " calls in a row unanswered within "
+                + budgetMillis + " ms"));
+        Redis stale = replaceClient();
+        vertx.setTimer(DRAIN.toMillis(), id -> stale.close());
     }
 
     /**
-     * Closes the client, and with it every connection it pooled (one that stopped answering
-     * included, which closing it alone would hand back to the pool), and makes a new one.
+     * Makes a new client and returns the old one, which closing closes every connection it pooled
+     * (one that stopped answering included, which closing it alone would hand back to the pool).
      */
-    private void replaceClient() {
+    private Redis replaceClient() {
         Redis stale = client;
         client = Redis.createClient(vertx, options);
-        stale.close();
+        return stale;
     }
 
     /** A store decided a request on this replica's own state, as Redis could not answer in time. */
     void decidedLocally() {
-        decidedLocally.increment();
+        stats.decidedLocally();
     }
 
     /** How the link has fared since it was made, for readiness and metrics. */
     public RedisHealth health() {
-        long since = downSinceMillis;
-        return new RedisHealth(isUp(), outages.sum(), callFailures.sum(), decidedLocally.sum(),
-                since == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(since)), presence.replicasSeen());
+        return stats.health(isUp(), presence.replicasSeen());
     }
 
     /** Runs {@code task} on the link's event loop after {@code delay}, whether Redis is up or not. */
@@ -225,23 +248,9 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
-    /**
-     * {@code reply}, completed on {@code caller} (the context a request runs on) rather than on
-     * the link's event loop, so what follows a Redis answer runs where the request does.
-     */
+    /** {@code reply}, completed on {@code caller} (the context a request runs on): see {@link CallerContext}. */
     public static <T> Future<T> backOn(Context caller, Future<T> reply) {
-        if (caller == null) {
-            return reply;
-        }
-        Promise<T> promise = Promise.promise();
-        reply.onComplete(result -> {
-            if (Vertx.currentContext() == caller) {
-                promise.handle(result);
-            } else {
-                caller.runOnContext(v -> promise.handle(result));
-            }
-        });
-        return promise.future();
+        return CallerContext.backOn(caller, reply);
     }
 
     private void connect() {
@@ -253,7 +262,7 @@ public final class RedisLink implements AutoCloseable {
         vertx.setTimer(CONNECT_ATTEMPT_LIMIT_MS, id -> {
             if (attempt == generation && commands == null) {
                 down(attempt, new RedisUnavailable("no answer to connect within " + CONNECT_ATTEMPT_LIMIT_MS + " ms"));
-                replaceClient();
+                replaceClient().close();
             }
         });
         client.connect().compose(sub -> {
@@ -263,7 +272,7 @@ public final class RedisLink implements AutoCloseable {
             }
             subscriber = sub;
             watch(sub, attempt);
-            sub.handler(this::onPush);
+            sub.handler(channels::onPush);
             return client.connect();
         }).compose(cmd -> {
             watch(cmd, attempt);
@@ -271,7 +280,7 @@ public final class RedisLink implements AutoCloseable {
                 cmd.close();
                 return Future.failedFuture("superseded");
             }
-            return subscribeAll().map(cmd);
+            return channels.subscribeAll(subscriber).map(cmd);
         }).onComplete(result -> {
             if (attempt != generation || closed) {
                 // An error on one of its connections, or close(), overtook this attempt.
@@ -284,52 +293,55 @@ public final class RedisLink implements AutoCloseable {
                 down(attempt, result.cause());
                 return;
             }
-            commands = result.result();
-            downSinceMillis = 0;
-            nextRetry = FIRST_RETRY;
-            if (outageLogged) {
-                log.info("Redis at {} is reachable again; sharing router state again", where);
-                outageLogged = false;
-            }
-            firstAttempt.countDown();
-            presence.beat();
-            for (Runnable listener : upListeners) {
-                try {
-                    listener.run();
-                } catch (RuntimeException e) {
-                    log.warn("A Redis reconnect listener failed: {}", e.toString());
-                }
-            }
+            probed = result.result();
+            probe(probed, attempt);
         });
     }
 
-    private Future<Void> subscribeAll() {
-        if (channels.isEmpty()) {
-            return Future.succeededFuture();
+    /**
+     * Pings a new connection until enough answers in a row within the budget close the breaker;
+     * a probe left unanswered takes the link down again, as part of the same outage.
+     */
+    private void probe(RedisConnection connection, long attempt) {
+        connection.send(Request.cmd(Command.PING)).timeout(budgetMillis, TimeUnit.MILLISECONDS).onComplete(result -> {
+            context.runOnContext(v -> {
+                if (attempt != generation || closed) {
+                    return; // down() overtook the probe and closed the connection
+                }
+                if (result.failed()) {
+                    down(attempt, new RedisUnavailable("probe unanswered within " + budgetMillis + " ms"));
+                    replaceClient().close();
+                } else if (breaker.probeAnswered()) {
+                    up(connection);
+                } else {
+                    vertx.setTimer(PROBE_EVERY_MS, id -> probe(connection, attempt));
+                }
+            });
+        });
+    }
+
+    private void up(RedisConnection connection) {
+        probed = null;
+        commands = connection;
+        stats.outageEnded();
+        if (outageLogged) {
+            log.info("Redis at {} is reachable again; sharing router state again", where);
+            outageLogged = false;
         }
-        Request subscribe = Request.cmd(Command.SUBSCRIBE);
-        channels.keySet().forEach(subscribe::arg);
-        return subscriber.send(subscribe).timeout(RedisAddress.CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS).mapEmpty();
+        firstAttempt.countDown();
+        presence.beat();
+        for (Runnable listener : upListeners) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                log.warn("A Redis reconnect listener failed: {}", e.toString());
+            }
+        }
     }
 
     private void watch(RedisConnection connection, long attempt) {
         connection.exceptionHandler(e -> context.runOnContext(v -> down(attempt, e)));
         connection.endHandler(v -> context.runOnContext(w -> down(attempt, new RedisUnavailable("connection closed"))));
-    }
-
-    /** Pub/sub pushes: {@code message <channel> <payload>}. */
-    private void onPush(Response push) {
-        if (push.size() < 3 || !"message".equals(push.get(0).toString())) {
-            return;
-        }
-        Consumer<String> handler = channels.get(push.get(1).toString());
-        if (handler != null) {
-            try {
-                handler.accept(push.get(2).toString());
-            } catch (RuntimeException e) {
-                log.warn("A Redis message on {} could not be applied: {}", push.get(1), e.toString());
-            }
-        }
     }
 
     /** Marks the link down (once per connection attempt), logs the outage once, and retries later. */
@@ -338,25 +350,24 @@ public final class RedisLink implements AutoCloseable {
             return;
         }
         generation++;
+        breaker.lost();
         commands = null;
+        closeQuietly(probed);
+        probed = null;
         closeQuietly(subscriber);
         subscriber = null;
         if (!outageLogged) {
-            outages.increment();
-            downSinceMillis = clock.millis();
+            stats.outageBegan(clock.millis());
             log.warn("Redis at {} is unreachable ({}); serving on each replica's local state and reconnecting",
                     where, describe(reason));
             outageLogged = true;
         }
         firstAttempt.countDown();
-        long wait = nextRetry.toMillis();
-        nextRetry = nextRetry.multipliedBy(2).compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : nextRetry.multipliedBy(2);
-        vertx.setTimer(wait, id -> connect());
+        vertx.setTimer(breaker.retryWait().toMillis(), id -> connect());
     }
 
     private static String describe(Throwable reason) {
-        String message = reason.getMessage();
-        return message == null ? reason.getClass().getSimpleName() : message;
+        return reason.getMessage() == null ? reason.getClass().getSimpleName() : reason.getMessage();
     }
 
     private static void closeQuietly(RedisConnection connection) {
@@ -384,13 +395,6 @@ public final class RedisLink implements AutoCloseable {
             vertx.close().await(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.warn("Redis link did not close cleanly: {}", e.toString());
-        }
-    }
-
-    /** Why a Redis call did not run: Redis is down. Carries no stack trace, as it is expected. */
-    static final class RedisUnavailable extends RuntimeException {
-        RedisUnavailable(String message) {
-            super(message, null, false, false);
         }
     }
 }

@@ -9,10 +9,12 @@ import dev.sluice.limits.LimitSubject;
 import dev.sluice.limits.LimitSubject.Scoped;
 import dev.sluice.limits.Permit;
 import dev.sluice.limits.RateLimiter;
+import dev.sluice.limits.RateLimitHeaders;
 import dev.sluice.limits.RateLimits;
 import dev.sluice.limits.RateLimits.Usage;
 import dev.sluice.limits.Scope;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -64,13 +66,18 @@ import org.slf4j.LoggerFactory;
  * script sent without waiting for the answer. Tokens of calls that hold no lease are gathered
  * for a few milliseconds ({@link GatheredWrites}) and added together, one script for all of them.
  *
- * <p><b>Redis trouble never refuses a request.</b> When the link is down, or the script does
- * not answer within the link's budget (which takes the link down), this replica decides on
- * its own counts at its share of each limit among the replicas it last saw alive, and writes
- * what it admitted back to the shared counts when Redis returns ({@link OutageLimits}). A
- * script that timed out may still have counted its request in Redis; its lease, if any, is
- * dropped at once. A release that cannot reach Redis loses its tokens for the shared
- * {@code tpm}, and its lease runs out on its own.
+ * <p><b>Every replica hears every count.</b> The script publishes the counts it leaves on
+ * {@code <prefix>limits:counts}, so each replica knows each window as of the last admission
+ * anywhere, not only as of its own ({@link OutageLimits#heard}).
+ *
+ * <p><b>Redis trouble never refuses a request, and never multiplies a limit.</b> When the link
+ * is down, or the script does not answer within the link's budget, this replica decides alone
+ * at its share of what was left of each window among the replicas it last saw alive, and
+ * writes what it admitted back to the shared counts when Redis returns ({@link OutageLimits}).
+ * A script that timed out may still have counted its request in Redis: its late answer says
+ * whether it did, so the request is written back only if not, and a lease it took is dropped
+ * once it is known to have been taken. A release that cannot reach Redis loses its tokens for
+ * the shared {@code tpm}, and its lease runs out on its own.
  */
 public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("dev.sluice.state.redis");
@@ -83,69 +90,6 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     static final Duration MAX_LEASE_LIFE = Duration.ofHours(1);
     /** How long a minute's counts are kept: past their minute, and a minute for late token releases. */
     private static final long WINDOW_SECONDS = 120;
-
-    /*
-     * KEYS: per scope, its window hash and its in-flight set.
-     * ARGV: now (ms), lease end (ms), permit id, window ttl (s), then per scope rpm, tpm, parallel (-1: none).
-     * Returns {admitted (0/1), then per scope requests, tokens, in flight}: after counting when admitted, before when not.
-     */
-    private static final RedisScript ADMIT = new RedisScript("""
-            local now, leaseEnd, permit, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
-            local scopes = #KEYS / 2
-            local counts, admitted = {1}, 1
-            for i = 1, scopes do
-              local window, open = KEYS[2 * i - 1], KEYS[2 * i]
-              local rpm, tpm, parallel = tonumber(ARGV[3 * i + 2]), tonumber(ARGV[3 * i + 3]), tonumber(ARGV[3 * i + 4])
-              local used = redis.call('HMGET', window, 'r', 't')
-              local requests, tokens, inFlight = tonumber(used[1] or 0), tonumber(used[2] or 0), 0
-              if parallel >= 0 then
-                redis.call('ZREMRANGEBYSCORE', open, '-inf', now)
-                inFlight = redis.call('ZCARD', open)
-              end
-              if (rpm >= 0 and requests >= rpm) or (tpm >= 0 and tokens >= tpm) or (parallel >= 0 and inFlight >= parallel) then
-                admitted = 0
-              end
-              counts[3 * i - 1], counts[3 * i], counts[3 * i + 1] = requests, tokens, inFlight
-            end
-            if admitted == 0 then
-              counts[1] = 0
-              return counts
-            end
-            for i = 1, scopes do
-              local window, open = KEYS[2 * i - 1], KEYS[2 * i]
-              counts[3 * i - 1] = redis.call('HINCRBY', window, 'r', 1)
-              redis.call('EXPIRE', window, ttl)
-              if tonumber(ARGV[3 * i + 4]) >= 0 then
-                redis.call('ZADD', open, leaseEnd, permit)
-                redis.call('PEXPIRE', open, 2 * (leaseEnd - now))
-                counts[3 * i + 1] = counts[3 * i + 1] + 1
-              end
-            end
-            return counts
-            """);
-
-    /* KEYS: the windows to add tokens to (ARGV[3] of them), then the in-flight sets. ARGV: tokens, permit id, windows, ttl. */
-    private static final RedisScript RELEASE = new RedisScript("""
-            local windows = tonumber(ARGV[3])
-            for i = 1, #KEYS do
-              if i <= windows then
-                redis.call('HINCRBY', KEYS[i], 't', ARGV[1])
-                redis.call('EXPIRE', KEYS[i], ARGV[4])
-              else
-                redis.call('ZREM', KEYS[i], ARGV[2])
-              end
-            end
-            return 1
-            """);
-
-    /* KEYS: windows. ARGV: ttl, then the tokens to add to each window. */
-    private static final RedisScript ADD_TOKENS = new RedisScript("""
-            for i = 1, #KEYS do
-              redis.call('HINCRBY', KEYS[i], 't', ARGV[i + 1])
-              redis.call('EXPIRE', KEYS[i], ARGV[1])
-            end
-            return 1
-            """);
 
     private final RedisLink link;
     private final Clock clock;
@@ -164,15 +108,17 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     /** Permit ids are this store's id and a count: unique across replicas without a random draw per call. */
     private final String origin = UUID.randomUUID() + ":";
     private final AtomicLong permits = new AtomicLong();
+    /** Where every admission publishes the counts it leaves. */
+    private final String countsChannel;
     /** Tokens of released calls not yet sent, by window key. */
     private final GatheredWrites<Long> unsentTokens;
 
-    /** @param local where this replica counts while Redis cannot answer */
-    public RedisRateLimits(RedisLink link, RateLimits local, Clock clock) {
-        this(link, local, clock, LEASE, RENEW_EVERY, MAX_LEASE_LIFE);
+    /** Registers on {@code link}; create it before the link starts. */
+    public RedisRateLimits(RedisLink link, Clock clock) {
+        this(link, clock, LEASE, RENEW_EVERY, MAX_LEASE_LIFE);
     }
 
-    RedisRateLimits(RedisLink link, RateLimits local, Clock clock, Duration lease, Duration renewEvery, Duration maxLeaseLife) {
+    RedisRateLimits(RedisLink link, Clock clock, Duration lease, Duration renewEvery, Duration maxLeaseLife) {
         if (!lease.minus(renewEvery).isPositive()) {
             throw new IllegalArgumentException("lease: " + lease + " (expected: longer than the renewal, " + renewEvery + ")");
         }
@@ -183,7 +129,9 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         this.keyPrefix = link.prefix() + "limits:";
         this.unsentTokens = new GatheredWrites<>(link, Long::sum, this::sendTokens);
         this.presence = link.presence();
-        this.outage = new OutageLimits(link, local, presence, clock, this::windowKey, WINDOW_SECONDS);
+        this.countsChannel = RateLimitScripts.countsChannel(link);
+        this.outage = new OutageLimits(link, presence::replicasSeen, clock, this::windowKey, WINDOW_SECONDS, this::openThroughRedis);
+        link.subscribe(countsChannel, this::heard);
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "sluice-limit-leases");
             thread.setDaemon(true);
@@ -200,6 +148,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         link.onUp(() -> renewer.execute(() -> {
             try {
                 outage.writeBack();
+                outage.refresh();
                 writeLeases(clock.millis(), false);
             } catch (RuntimeException e) {
                 log.warn("limits.lease_restore_failed reason={}", e.toString());
@@ -211,7 +160,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     public Future<Admission> check(LimitSubject subject, Instant now) {
         List<Scoped> limited = subject.limited();
         if (limited.isEmpty() || !link.isUp()) {
-            return localCheck(subject, now, limited);
+            return localCheck(subject, now, limited, null);
         }
         String permitId = origin + permits.incrementAndGet();
         long minute = LimitDecisions.minuteOf(now);
@@ -232,33 +181,76 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
                 leased.add(inFlightKey(scoped.scope()));
             }
         }
-        Future<Admission> decided = ADMIT.run(link, keys, args).transform(reply -> {
+        args.add(countsChannel);
+        Promise<Response> late = Promise.promise();
+        Future<Admission> decided = RateLimitScripts.ADMIT.run(link, keys, args, late).transform(reply -> {
             if (reply.succeeded()) {
                 try {
                     return Future.succeededFuture(decide(limited, reply.result(), now, permitId, List.copyOf(leased)));
                 } catch (RuntimeException e) {
                     log.warn("limits.unreadable_reply reason={}; deciding on this replica's counts", e.toString());
+                    return localCheck(subject, now, limited, null);
                 }
             }
-            if (!leased.isEmpty()) {
-                // The script may have run after all: a lease it took must not hold a place no call uses.
-                release(permitId, 0, now, limited, leased);
-            }
-            return localCheck(subject, now, limited);
+            // The script may run, or have run, after all: its late answer says whether it counted this request.
+            Future<Boolean> counted = late.future().map(answer -> {
+                heard(limited, answer, now);
+                return answer.get(0).toInteger() == 1;
+            });
+            counted.onComplete(known -> {
+                if (!leased.isEmpty() && !(known.succeeded() && !known.result())) {
+                    // A lease it took must not hold a place no call uses.
+                    release(permitId, 0, now, limited, leased);
+                }
+            });
+            return localCheck(subject, now, limited, counted);
         });
         return RedisLink.backOn(Vertx.currentContext(), decided);
     }
 
-    private Future<Admission> localCheck(LimitSubject subject, Instant now, List<Scoped> limited) {
-        if (!limited.isEmpty()) {
-            decidedLocally.incrementAndGet();
-            link.decidedLocally();
+    private Future<Admission> localCheck(LimitSubject subject, Instant now, List<Scoped> limited, Future<Boolean> countedInRedis) {
+        if (limited.isEmpty()) {
+            return Future.succeededFuture(new Admission.Admitted(new Permit((tokens, at) -> {}, clock), RateLimitHeaders.NONE));
         }
-        return Future.succeededFuture(outage.admit(subject, now));
+        decidedLocally.incrementAndGet();
+        link.decidedLocally();
+        return Future.succeededFuture(outage.admit(subject, now, countedInRedis));
+    }
+
+    /** What the script's answer {@code reply} says of each scope's window, for deciding alone later. */
+    private void heard(List<Scoped> limited, Response reply, Instant now) {
+        long minute = LimitDecisions.minuteOf(now);
+        for (int i = 0; i < limited.size(); i++) {
+            outage.heard(windowKey(limited.get(i).scope(), minute), minute, reply.get(3 * i + 1).toLong(), reply.get(3 * i + 2).toLong());
+        }
+    }
+
+    /**
+     * A line per window, {@code <window> <requests> <tokens>}, as an admission on any replica published
+     * it. Read from the end: a team's id, part of its window's key, may hold spaces.
+     */
+    private void heard(String published) {
+        for (String line : published.split("\n")) {
+            int tokensAt = line.lastIndexOf(' ');
+            int requestsAt = line.lastIndexOf(' ', tokensAt - 1);
+            if (requestsAt > 0) {
+                String window = line.substring(0, requestsAt);
+                long minute = Long.parseLong(window.substring(window.lastIndexOf(':') + 1));
+                outage.heard(window, minute, Long.parseLong(line.substring(requestsAt + 1, tokensAt)),
+                        Long.parseLong(line.substring(tokensAt + 1)));
+            }
+        }
+    }
+
+    /** How many calls of {@code scope} this replica admitted through Redis that are still open. */
+    private long openThroughRedis(Scope scope) {
+        String key = inFlightKey(scope);
+        return leases.values().stream().filter(held -> held.keys().contains(key)).count();
     }
 
     /** The admission the script's counts say. */
     private Admission decide(List<Scoped> limited, Response reply, Instant now, String permitId, List<String> leased) {
+        heard(limited, reply, now);
         List<Usage> used = new ArrayList<>(limited.size());
         for (int i = 0; i < limited.size(); i++) {
             used.add(new Usage(reply.get(3 * i + 1).toLong(), reply.get(3 * i + 2).toLong(), reply.get(3 * i + 3).toLong()));
@@ -290,6 +282,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             }
         }
         int windows = keys.size();
+        keys.forEach(key -> outage.addedTokens(key, LimitDecisions.minuteOf(at), tokens));
         if (leased == null || leased.isEmpty()) {
             // Nothing waits on tokens: they go out with those of the next few milliseconds.
             keys.forEach(key -> unsentTokens.add(key, tokens));
@@ -297,7 +290,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         }
         // A place in max_parallel_requests is freed at once, and the call's tokens go with it.
         keys.addAll(leased);
-        RELEASE.run(link, keys, List.of(Long.toString(tokens), permitId, Integer.toString(windows), Long.toString(WINDOW_SECONDS)));
+        RateLimitScripts.RELEASE.run(link, keys, List.of(Long.toString(tokens), permitId, Integer.toString(windows), Long.toString(WINDOW_SECONDS)));
     }
 
     /** One script for the tokens of every call released since the last. */
@@ -309,7 +302,7 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
             keys.add(key);
             args.add(Long.toString(tokens));
         });
-        ADD_TOKENS.run(link, keys, args);
+        RateLimitScripts.ADD_TOKENS.run(link, keys, args);
     }
 
     /** Pushes out the lease end of every call of this replica still in flight. */
@@ -347,6 +340,11 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         });
     }
 
+
+    /** The most Redis reported of the requests of {@code scope} in the minute of {@code at}. */
+    long heardRequests(Scope scope, Instant at) {
+        return outage.heardRequests(windowKey(scope, LimitDecisions.minuteOf(at)));
+    }
 
     /** How many replicas this one last saw alive, itself included. */
     int replicasSeen() {

@@ -1,6 +1,7 @@
 package dev.sluice.state.redis;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -26,13 +27,41 @@ final class RedisScript {
 
     /** Runs the script with {@code keys} and {@code args}, within the link's time budget. */
     Future<Response> run(RedisLink link, List<String> keys, List<String> args) {
-        return link.send(request(Command.EVALSHA, sha, keys, args)).recover(failure -> {
-            String message = failure.getMessage();
-            if (message != null && message.startsWith("NOSCRIPT")) {
-                return link.send(request(Command.EVAL, text, keys, args));
+        return run(link, keys, args, null);
+    }
+
+    /**
+     * {@link #run}, and {@code eventually} (when not null) completes with the script's answer
+     * whenever it comes, past the budget included ({@link RedisLink#send(Request, Promise)}).
+     */
+    Future<Response> run(RedisLink link, List<String> keys, List<String> args, Promise<Response> eventually) {
+        Promise<Response> first = eventually == null ? null : Promise.promise();
+        if (first != null) {
+            first.future().onComplete(answer -> {
+                if (!isNoScript(answer.cause())) {
+                    settle(eventually, answer);
+                }
+            });
+        }
+        return link.send(request(Command.EVALSHA, sha, keys, args), first).recover(failure -> {
+            if (isNoScript(failure)) {
+                return link.send(request(Command.EVAL, text, keys, args), eventually);
             }
             return Future.failedFuture(failure);
         });
+    }
+
+    static void settle(Promise<Response> eventually, io.vertx.core.AsyncResult<Response> answer) {
+        if (answer.succeeded()) {
+            eventually.tryComplete(answer.result());
+        } else {
+            eventually.tryFail(answer.cause());
+        }
+    }
+
+    private static boolean isNoScript(Throwable failure) {
+        String message = failure == null ? null : failure.getMessage();
+        return message != null && message.startsWith("NOSCRIPT");
     }
 
     private static Request request(Command command, String script, List<String> keys, List<String> args) {

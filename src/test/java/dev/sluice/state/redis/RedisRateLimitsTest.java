@@ -46,7 +46,7 @@ class RedisRateLimitsTest {
     }
 
     private RedisRateLimits limiter(String url) {
-        return replicas.store(url, link -> new RedisRateLimits(link, new RateLimits(clock), clock));
+        return replicas.store(url, link -> new RedisRateLimits(link, clock));
     }
 
     private static Admission decide(RedisRateLimits limiter, LimitSubject subject, Instant now) {
@@ -197,19 +197,18 @@ class RedisRateLimitsTest {
 
             proxy.stop();
             // The link may take a moment to notice; either way every decision comes, and locally once it has.
-            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
-            assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
-            assertThat(decide(a, subject, now)).as("two local requests reach the limit on this replica alone")
-                    .isInstanceOf(Refused.class);
-            assertThat(a.decidedLocally()).isEqualTo(3);
+            assertThat(decide(a, subject, now)).as("the one left of rpm 2").isInstanceOf(Admitted.class);
+            assertThat(decide(a, subject, now)).as("nothing left, on this replica alone")
+                    .isInstanceOfSatisfying(Refused.class, refused -> assertThat(refused.limit()).as("its share of what was left").isEqualTo(1));
+            assertThat(a.decidedLocally()).isEqualTo(2);
         }
     }
 
     @Test
-    void anUnansweringRedisIsWaitedForOnceThenTakenForDownUntilItAnswersAgain() throws Exception {
+    void anUnansweringRedisIsWaitedForAFewTimesThenTakenForDownUntilItAnswersAgain() throws Exception {
         try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
             RedisLink link = replicas.link("redis://127.0.0.1:" + proxy.port());
-            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, new RateLimits(clock), clock));
+            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock));
             LimitSubject subject = key(Limits.NONE.withRpm(100));
             Instant now = MINUTE.plusSeconds(1);
             assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
@@ -222,23 +221,31 @@ class RedisRateLimitsTest {
             // machine seconds of slack for the budget's timer and this thread to run.
             assertThat(tookMillis).as("decided once the budget ran out").isBetween(RedisReplicas.BUDGET.toMillis() - 5,
                     RedisReplicas.BUDGET.toMillis() + 3_000);
-            Eventually.until("the unanswered call takes the link down", Duration.ofSeconds(10), () -> !link.isUp());
+            int waited = 1;
+            // A few unanswered calls in a row (these, and the link's own beats) take the link down.
+            while (link.isUp()) {
+                assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
+                waited++;
+            }
+            assertThat(waited).as("no more calls wait than open the breaker").isLessThanOrEqualTo(LinkBreaker.FAILURES_TO_OPEN);
             for (int i = 0; i < 10; i++) {
                 io.vertx.core.Future<Admission> decision = a.check(subject, now);
                 assertThat(decision.isComplete()).as("decided at once, without waiting on Redis").isTrue();
                 assertThat(decision.result()).isInstanceOf(Admitted.class);
             }
-            assertThat(a.decidedLocally()).isEqualTo(11);
+            assertThat(a.decidedLocally()).isEqualTo(10 + waited);
 
             proxy.lag(Duration.ZERO);
             Eventually.until("the link reconnects once Redis answers", Duration.ofSeconds(10), link::isUp);
             String window = replicas.prefix() + "limits:api_key:k1:" + MINUTE.getEpochSecond() / 60;
-            // The first request, the slow one (whose script may have run after all), and the eleven decided
-            // on this replica, written back when Redis answered again.
+            // The first request and the ten decided while the link was down, written back when Redis answered
+            // again. (The slow ones are counted once their scripts' answers come through the lagging proxy:
+            // RateLimitOutagesTest counts them exactly against a frozen Redis.)
+            long decidedAlone = a.decidedLocally();
             Eventually.until("the outage's requests are in the shared counts", Duration.ofSeconds(5),
-                    () -> Long.parseLong(java.util.Objects.requireNonNullElse(TestRedis.command("HGET", window, "r"), "0")) >= 12);
+                    () -> Long.parseLong(java.util.Objects.requireNonNullElse(TestRedis.command("HGET", window, "r"), "0")) >= 11);
             decide(a, subject, now);
-            assertThat(a.decidedLocally()).as("back on the shared counts").isEqualTo(11);
+            assertThat(a.decidedLocally()).as("back on the shared counts").isEqualTo(decidedAlone);
         }
     }
 
@@ -247,9 +254,9 @@ class RedisRateLimitsTest {
         try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
             RedisLink link = replicas.link("redis://127.0.0.1:" + proxy.port());
             Duration renew = Duration.ofMillis(100);
-            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, new RateLimits(clock), clock,
+            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock,
                     Duration.ofSeconds(1), renew, Duration.ofHours(1)));
-            RedisRateLimits b = replicas.store(TestRedis.url(), l -> new RedisRateLimits(l, new RateLimits(clock), clock,
+            RedisRateLimits b = replicas.store(TestRedis.url(), l -> new RedisRateLimits(l, clock,
                     Duration.ofSeconds(1), renew, Duration.ofHours(1)));
             Eventually.until("each replica sees the other", Duration.ofSeconds(5),
                     () -> a.replicasSeen() == 2 && b.replicasSeen() == 2);
@@ -278,7 +285,7 @@ class RedisRateLimitsTest {
     @Test
     void aLongCallKeepsItsPlaceByRenewalAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
         Duration lease = Duration.ofMillis(400);
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, new RateLimits(clock), clock, lease,
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, clock, lease,
                 Duration.ofMillis(100), Duration.ofHours(1)));
         RedisRateLimits b = limiter();
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));

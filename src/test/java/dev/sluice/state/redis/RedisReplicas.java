@@ -26,7 +26,12 @@ final class RedisReplicas implements AutoCloseable {
 
     /** A link to {@code url}, not started: stores register on it before it starts. */
     RedisLink link(String url) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET, BEAT_EVERY);
+        return link(url, BEAT_EVERY);
+    }
+
+    /** {@link #link(String)}, telling the others it is alive every {@code beatEvery}. */
+    RedisLink link(String url, Duration beatEvery) {
+        RedisLink link = RedisLink.to(url, prefix, BUDGET, beatEvery);
         opened.add(link);
         return link;
     }
