@@ -311,7 +311,7 @@ class RedisRateLimitsTest {
         Duration lease = Duration.ofSeconds(3);
         FailingOnceClock aClock = FailingOnceClock.disarmed(clock);
         long restartsBefore = JobRestarts.process().of("limit-leases");
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, new RateLimits(clock), aClock, lease,
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, aClock, lease,
                 Duration.ofMillis(100), Duration.ofHours(1)));
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
         clock.set(MINUTE.plusSeconds(1));
