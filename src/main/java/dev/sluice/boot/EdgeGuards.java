@@ -42,6 +42,8 @@ record EdgeGuards(OpenConnections connections, ConnectionRefusals refusals, Over
                         (double) refusals.tooManyFromAddress()), "reason");
         metrics.gauge("sluice_calls_in_flight", "Calls the gateway serves now, against "
                 + "general_settings.global_max_parallel_requests.", () -> (double) overload.slots().inUse());
+        metrics.gauge("sluice_calls_in_flight_max", "The most calls the gateway serves at once: "
+                + "general_settings.global_max_parallel_requests, else what the heap holds.", () -> (double) overload.slots().max());
         metrics.gauge("sluice_heap_shedding", "1 while the heap is too full to take new calls and connections, else 0.",
                 () -> overload.shedding() ? 1.0 : 0.0);
         metrics.gauge("sluice_gc_time_share", "The share of the last 10 s the JVM spent collecting garbage.",

@@ -29,7 +29,11 @@ import java.util.function.LongSupplier;
  * joined without a copy, so what is held is what the heap holds.
  */
 public final class RequestBodyReader {
-    /** Past this many discarded bytes the connection is closed instead. */
+    /**
+     * Past this many discarded bytes the connection is closed instead. Reading and dropping
+     * costs no memory, and closing while the client still writes would reset the connection
+     * before it reads the refusal.
+     */
     private static final long DISCARD_CAP = 1L << 30;
     /** A buffer holds at most this much; larger configured limits are cut to it. */
     private static final long LARGEST_BODY = Integer.MAX_VALUE - 1024;
@@ -49,7 +53,6 @@ public final class RequestBodyReader {
     private final boolean limitedByBudget;
     private final BodyBudget budget;
     private final long idleTimeoutNanos;
-    private final long discardCap;
     private final LongSupplier nanoTime;
     /** Bodies still arriving, oldest first; one sweep a second fails the late and the silent ones. */
     private final Set<PendingBody> pending = new LinkedHashSet<>();
@@ -61,8 +64,6 @@ public final class RequestBodyReader {
         this.limit = Math.min(Math.min(limits.maxBytes(), LARGEST_BODY), budget.limit());
         this.limitedByBudget = budget.limit() < Math.min(limits.maxBytes(), LARGEST_BODY);
         this.idleTimeoutNanos = limits.idleTimeout().toNanos();
-        // Routes read without a key do not read megabytes of what they refused.
-        this.discardCap = Math.min(DISCARD_CAP, Math.max(16 * limit, 64 * 1024));
         this.nanoTime = nanoTime;
         // One periodic sweep per event loop rather than a timer per request: a timer
         // created and cancelled for every call is measurable on the hot path.
@@ -251,7 +252,7 @@ public final class RequestBodyReader {
 
     private void discard(HttpServerRequest request, long[] discarded, int bytes) {
         discarded[0] += bytes;
-        if (discarded[0] > discardCap) {
+        if (discarded[0] > DISCARD_CAP) {
             request.connection().close();
         }
     }
