@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * one, and a failure to get one is a {@link StoreException} of reason
  * {@link StoreException.Reason#UNAVAILABLE UNAVAILABLE} naming the driver's reason.
  * The PostgreSQL driver's own connect timeout is set to the same bound, so a server that
- * drops packets fails as quickly as one that refuses.
+ * drops packets fails as quickly as one that refuses. An outage is logged once, when an
+ * operation first fails so, and its end once ({@link StoreOutageLog}), however many
+ * operations fail in between.
  *
  * <p><b>Migrations.</b> Flyway applies {@code V<n>__*.sql} in order and records them in
  * {@code sluice_schema_history}, in the URL's schema ({@code schema=} or
@@ -59,10 +61,12 @@ public final class Database implements AutoCloseable {
 
     /** Whether {@link #migrate()} has succeeded: the repositories may not be used before. */
     private volatile boolean migrated;
+    private final StoreOutageLog outages;
 
     private Database(StoreLocation location, HikariDataSource pool) {
         this.location = location;
         this.pool = pool;
+        this.outages = new StoreOutageLog(location.describe(), System::nanoTime);
     }
 
     /**
@@ -213,11 +217,16 @@ public final class Database implements AutoCloseable {
         }
         try (Connection connection = pool.getConnection()) {
             int seconds = (int) Math.max(1, Duration.ofMillis(pool.getValidationTimeout()).toSeconds());
-            return connection.isValid(seconds)
-                    ? StoreStatus.up(location.describe())
-                    : StoreStatus.down(location.describe(), "no answer to a probe");
+            if (!connection.isValid(seconds)) {
+                outages.failed("no answer to a probe");
+                return StoreStatus.down(location.describe(), "no answer to a probe");
+            }
+            outages.answered();
+            return StoreStatus.up(location.describe());
         } catch (SQLException e) {
-            return StoreStatus.down(location.describe(), DriverMessages.shortReason(e));
+            String reason = DriverMessages.shortReason(e);
+            outages.failed(reason);
+            return StoreStatus.down(location.describe(), reason);
         }
     }
 
@@ -243,7 +252,9 @@ public final class Database implements AutoCloseable {
     /** Runs {@code work} on a pooled connection in auto-commit mode. */
     <T> T withConnection(String operation, SqlWork<T> work) {
         try (Connection connection = connection(operation)) {
-            return work.run(connection);
+            T result = work.run(connection);
+            outages.answered();
+            return result;
         } catch (SQLException e) {
             throw classified(operation, e);
         }
@@ -259,7 +270,11 @@ public final class Database implements AutoCloseable {
             return new StoreException(StoreException.Reason.UNAVAILABLE,
                     operation + ": the store's schema is not applied yet (it is once the database answers)", e);
         }
-        return StoreException.of(operation, e);
+        StoreException classified = StoreException.of(operation, e);
+        if (classified.reason() == StoreException.Reason.UNAVAILABLE) {
+            outages.failed(DriverMessages.shortReason(e));
+        }
+        return classified;
     }
 
     /** H2's own isolation level beyond serializable's number: one snapshot of the whole database (org.h2.engine.Constants). */
@@ -276,6 +291,7 @@ public final class Database implements AutoCloseable {
             try {
                 T result = work.run(connection);
                 connection.commit();
+                outages.answered();
                 return result;
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
@@ -337,7 +353,6 @@ public final class Database implements AutoCloseable {
         if (pool.isClosed()) {
             throw new StoreException(StoreException.Reason.FAILED, operation + ": the store is closed", null);
         }
-
         return pool.getConnection();
     }
 
