@@ -32,10 +32,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Outages.</b> A post that fails {@link StoreException.Reason#UNAVAILABLE UNAVAILABLE}
  * is logged once at WARN and tried again, the same batch, {@link ShipperOptions#retryDelay} of
- * the failures so far after the failed post began: the time it spent waiting for a connection
- * counts toward the wait, so a store that returns is posted to within the longest back-off
- * ({@link ShipperOptions#retryMax}), not that plus the store's connection timeout. The journal
- * grows meanwhile, up to its bound. The post that ends an outage is logged at INFO.
+ * the failures so far after the failed post began ({@link ShipperOptions#retryPause}): the time
+ * it spent waiting for a connection counts toward the wait, so a store that returns is posted
+ * to within the longest back-off ({@link ShipperOptions#retryMax}), not that plus the store's
+ * connection timeout. The journal grows meanwhile, up to its bound. The post that ends an outage is logged at INFO.
  *
  * <p><b>Refused rows.</b> Any other failure says something in the batch is bad, and posting
  * it again would fail forever. The batch is split in halves, each posted on its own, down to
@@ -161,9 +161,7 @@ public final class JournalShipper implements AutoCloseable {
                 }
                 long posted = System.nanoTime();
                 if (!ship(held, 0, held.rows().size())) {
-                    // Counted from the post, not its failure: a post that waited out the store's
-                    // connection timeout has waited that much of its back-off already.
-                    pause(options.retryDelay(failures).minusNanos(System.nanoTime() - posted));
+                    pause(options.retryPause(failures, Duration.ofNanos(System.nanoTime() - posted)));
                     continue;
                 }
                 boolean full = held.rows().size() >= options.maxBatchRows();
