@@ -8,7 +8,6 @@ import dev.sluice.config.Secret;
 import dev.sluice.limits.Admission;
 import dev.sluice.limits.BudgetCheck;
 import dev.sluice.limits.BudgetCheck.Budget;
-import dev.sluice.limits.BudgetExceeded;
 import dev.sluice.limits.BudgetReserver;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.spend.BudgetReservations;
@@ -16,12 +15,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.function.DoubleSupplier;
 import dev.sluice.spend.CallCost;
 import dev.sluice.spend.FallbackEstimate;
-import dev.sluice.limits.LimitSubject;
+import dev.sluice.spend.OutputTokenAverages;
 import dev.sluice.limits.Permit;
-import dev.sluice.limits.Limits;
 import dev.sluice.limits.RateLimiter;
 import dev.sluice.limits.RateLimits;
-import dev.sluice.limits.Scope;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.router.FallbackGate;
 import dev.sluice.router.SkipReason;
@@ -35,13 +32,11 @@ import java.security.MessageDigest;
 import java.time.Clock;
 import dev.sluice.time.TimeSource;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
@@ -56,8 +51,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The checks of a model call, in order: the key may use the model (else 403), no budget of
  * the key, its team or its key's budget for the group is spent (else 400
- * {@code budget_exceeded}), its rate limits admit it (else 429 with {@code Retry-After}). A call
- * refused by one check consumes nothing of the others.
+ * {@code budget_exceeded}) or held in full by calls in flight (else 429
+ * {@code budget_held_by_calls_in_flight} with {@code Retry-After}), its rate limits admit it
+ * (else 429 with {@code Retry-After}). A call refused by one check consumes nothing of the others.
  */
 public final class AccessControl {
     private static final Logger log = LoggerFactory.getLogger(AccessControl.class);
@@ -68,6 +64,7 @@ public final class AccessControl {
     private final SpendCounters counters;
     private final RateLimiter limits;
     private final FallbackEstimate estimate;
+    private final OutputTokenAverages outputs;
     private final CallTicket.Accounting accounting;
     private final BudgetReserver budgets;
     private final SpendRecorder spend;
@@ -85,11 +82,19 @@ public final class AccessControl {
      * @param spend    where each finished call's spend row goes
      * @param budgets  where calls' budgets are checked and their estimates held: in this
      *                 process, or in the store the replicas share
+     * @param outputs  what answers of each group run to, which sizes the hold of a call that
+     *                 sets no {@code max_tokens}; fed by every answered call
      */
-    public record Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend, BudgetReserver budgets) {
+    public record Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend, BudgetReserver budgets,
+            OutputTokenAverages outputs) {
         /** A ledger whose budgets are held in this process. */
         public Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend) {
             this(counters, cost, spend, new BudgetReservations(counters));
+        }
+
+        /** A ledger that learns what each group's answers run to from the calls it counts. */
+        public Ledger(SpendCounters counters, CallCost cost, SpendRecorder spend, BudgetReserver budgets) {
+            this(counters, cost, spend, budgets, new OutputTokenAverages());
         }
     }
 
@@ -113,7 +118,8 @@ public final class AccessControl {
         this.counters = counters;
         this.limits = limits;
         this.estimate = new FallbackEstimate(cost);
-        this.accounting = new CallTicket.Accounting(cost, counters, spend, nanoTime);
+        this.outputs = ledger.outputs();
+        this.accounting = new CallTicket.Accounting(cost, counters, spend, nanoTime, outputs);
         this.budgets = ledger.budgets();
         this.spend = spend;
         this.clock = clock;
@@ -263,7 +269,7 @@ public final class AccessControl {
                 return Future.succeededFuture(ticket(start, null, Map.of(), customer));
             }
             return budgets.reserve(applying, estimate.getAsDouble()).compose(reservation -> switch (reservation) {
-                case BudgetReserver.Reached reached -> Future.failedFuture(overBudget(reached, ""));
+                case BudgetReserver.Reached reached -> Future.failedFuture(BudgetRefusal.of(reached, ""));
                 case BudgetReserver.Held held -> Future.succeededFuture(
                         ticket(start, null, Map.of(), customer).holding(held.hold()));
             });
@@ -277,7 +283,7 @@ public final class AccessControl {
                 ? Future.succeededFuture(new BudgetReserver.Held(counters::addAll))
                 : budgets.reserve(applying, estimate.getAsDouble());
         return reserved.compose(reservation -> switch (reservation) {
-            case BudgetReserver.Reached reached -> Future.failedFuture(overBudget(reached, keyed.label()));
+            case BudgetReserver.Reached reached -> Future.failedFuture(BudgetRefusal.of(reached, keyed.label()));
             case BudgetReserver.Held held -> limits.check(CallerBudgets.subject(keyed, called, customer), start.startedAt())
                     .compose(admission -> switch (admission) {
                 case Admission.Refused refused -> {
@@ -299,10 +305,6 @@ public final class AccessControl {
         return customer.isPresent() ? ticket.forStoredCustomer() : ticket;
     }
 
-    private static ApiError overBudget(BudgetReserver.Reached reached, String keyLabel) {
-        return new ApiError(400, BudgetExceeded.TYPE, BudgetExceeded.message(reached.budget(), keyLabel), null, "400");
-    }
-
     /** The customer {@code endUser} names, read on the calling context; empty for none or one not stored. */
     private Future<Optional<Customer>> customer(Optional<String> endUser) {
         if (endUser.isEmpty() || directory.isEmpty()) {
@@ -319,11 +321,14 @@ public final class AccessControl {
     /**
      * What a call of {@code body} ({@code bodyBytes} long) to {@code group} is reckoned to cost
      * when admitted, the {@link FallbackEstimate} with the prompt taken as four bytes of the
-     * body a token: counting the prompt's tokens costs more than the rest of admission, and the
-     * body's bytes are never fewer than its prompt's.
+     * body a token (counting the prompt's tokens costs more than the rest of admission, and the
+     * body's bytes are never fewer than its prompt's) and, when the body sets no
+     * {@code max_tokens}, the answer as long as the group's answers run on average
+     * ({@link OutputTokenAverages}), never the model's longest.
      */
     public double admissionEstimate(ModelGroup group, JsonNode body, int bodyBytes) {
-        return group.deployments().isEmpty() ? 0 : estimate.of(group.deployments(), bodyBytes / 4, body).dollars();
+        return group.deployments().isEmpty() ? 0
+                : estimate.of(group.deployments(), bodyBytes / 4, body, outputs.expected(group.name())).dollars();
     }
 
     /**

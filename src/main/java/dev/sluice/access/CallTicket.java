@@ -7,6 +7,7 @@ import dev.sluice.limits.BudgetHold;
 import dev.sluice.limits.Permit;
 import java.util.Optional;
 import java.util.List;
+import dev.sluice.spend.OutputTokenAverages;
 import dev.sluice.spend.SpendCounters;
 import dev.sluice.store.Money;
 import dev.sluice.store.SpendRow;
@@ -51,8 +52,12 @@ public final class CallTicket {
      */
     private boolean storedCustomer;
 
-    /** What every ticket shares: how a cost is worked out and where it is counted and logged. */
-    record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime) {}
+    /**
+     * What every ticket shares: how a cost is worked out and where it is counted and logged, and
+     * where the output tokens of answered calls go to size later calls' budget holds.
+     */
+    record Accounting(CallCost cost, SpendCounters counters, SpendRecorder spend, LongSupplier nanoTime,
+            OutputTokenAverages outputs) {}
 
     /**
      * Who made the call and when it was admitted.
@@ -168,6 +173,9 @@ public final class CallTicket {
             return -1;
         }
         double dollars = cacheHit ? 0 : price(end);
+        if (!cacheHit && end.deployment().isPresent() && end.status() / 100 == 2) {
+            accounting.outputs().answered(end.group(), end.completionTokens());
+        }
         hold.settle(CallerBudgets.charged(caller, chargedModel(end.group()), storedCustomer ? endUser : Optional.empty()), dollars);
         if (permit != null) {
             permit.release(end.promptTokens() + end.completionTokens());

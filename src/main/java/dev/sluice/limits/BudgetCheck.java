@@ -15,7 +15,9 @@ import java.util.Optional;
  *   <li>{@link #exhausted}: may the request be served at all? Not when any budget's current
  *       spend, with what calls in flight have reserved of it, has reached its limit
  *       ({@code spend + reserved >= max_budget}; with nothing reserved this is LiteLLM's check,
- *       so a {@code max_budget} of 0 admits nothing). This is the 400 {@code budget_exceeded}.
+ *       so a {@code max_budget} of 0 admits nothing). When spend alone has reached the limit
+ *       this is the 400 {@code budget_exceeded}; when only the holds of calls in flight reach
+ *       it, it is a 429 that clears as those calls end ({@link BudgetHeld}).
  *   <li>{@link #fallback}: may a fallback target be tried? Only if every budget's remaining
  *       amount covers the {@link FallbackEstimate} of the call: remaining equal to the
  *       estimate passes, one cent less does not. A target whose estimate is 0 is always
@@ -56,6 +58,11 @@ public final class BudgetCheck {
             return new Budget(scope, maxBudget, spend, reserved);
         }
 
+        /** Whether what was spent, holds aside, has reached the limit: only then is the budget exceeded. */
+        public boolean spentOut() {
+            return BigDecimal.valueOf(maxBudget).subtract(BigDecimal.valueOf(spend)).signum() <= 0;
+        }
+
         /** What is left of the budget once spend and reservations are taken; below 0 when it is overspent. */
         public BigDecimal remaining() {
             BigDecimal left = BigDecimal.valueOf(maxBudget).subtract(BigDecimal.valueOf(spend));
@@ -83,14 +90,22 @@ public final class BudgetCheck {
         }
     }
 
-    /** The first budget, in the order given, whose spend has reached its limit. */
+    /**
+     * The first budget, in the order given, whose spend has reached its limit; else the first
+     * whose spend with what is reserved of it has. A budget spent out is named before one only
+     * held, so a call is told it is over budget rather than to retry when both apply.
+     */
     public static Optional<Budget> exhausted(List<Budget> budgets) {
+        Budget held = null;
         for (Budget budget : budgets) {
-            if (budget.remaining().signum() <= 0) {
+            if (budget.spentOut()) {
                 return Optional.of(budget);
             }
+            if (held == null && budget.remaining().signum() <= 0) {
+                held = budget;
+            }
         }
-        return Optional.empty();
+        return Optional.ofNullable(held);
     }
 
     /**

@@ -48,7 +48,14 @@ public final class BudgetExceeded {
             return "ExceededBudget: " + overBudget + " over budget. Spend=" + PythonFloats.repr(budget.spend())
                     + ", Budget=" + PythonFloats.repr(budget.maxBudget()) + reserved;
         }
-        String who = switch (budget.scope()) {
+        String who = subject(budget, keyLabel);
+        return "Budget has been exceeded! " + who + " Current cost: " + PythonFloats.repr(budget.spend())
+                + ", Max budget: " + PythonFloats.repr(budget.maxBudget()) + reserved;
+    }
+
+    /** Whose budget {@code budget} is, as the message names it ({@code Key=support-bot (sk-...3xQa)}, {@code Team=team-7}). */
+    static String subject(Budget budget, String keyLabel) {
+        return switch (budget.scope()) {
             case Scope.Key key -> "Key=" + keyLabel;
             case Scope.Team team -> "Team=" + team.teamId();
             case Scope.KeyModel model -> "Key=" + keyLabel + " Model=" + model.modelGroup();
@@ -57,8 +64,6 @@ public final class BudgetExceeded {
             case Scope.EndUser endUser -> "End User=" + endUser.endUserId();
             case Scope.TeamMember member -> "User=" + member.userId() + " in Team=" + member.teamId();
         };
-        return "Budget has been exceeded! " + who + " Current cost: " + PythonFloats.repr(budget.spend())
-                + ", Max budget: " + PythonFloats.repr(budget.maxBudget()) + reserved;
     }
 
     /**

@@ -2,12 +2,14 @@ package dev.sluice.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.util.DriverDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -40,7 +42,16 @@ import org.slf4j.LoggerFactory;
  * one, and a failure to get one is a {@link StoreException} of reason
  * {@link StoreException.Reason#UNAVAILABLE UNAVAILABLE} naming the driver's reason.
  * The PostgreSQL driver's own connect timeout is set to the same bound, so a server that
- * drops packets fails as quickly as one that refuses.
+ * drops packets fails as quickly as one that refuses. An outage is logged once, when an
+ * operation first fails so, and its end once ({@link StoreOutageLog}), however many
+ * operations fail in between.
+ *
+ * <p><b>Coming back.</b> Once it has failed to connect for a while, the pool tries again only
+ * every 5 seconds (its own back-off, which cannot be set), so a database that returned could
+ * wait that long for its first connection, on top of the callers' own back-offs (the journal
+ * shipper's). After an operation found a PostgreSQL database unreachable, and until the pool
+ * holds a connection again, operations connect by themselves, without the pool: each fails as
+ * soon as the database refuses, and the first after it returns succeeds at once.
  *
  * <p><b>Migrations.</b> Flyway applies {@code V<n>__*.sql} in order and records them in
  * {@code sluice_schema_history}, in the URL's schema ({@code schema=} or
@@ -59,10 +70,19 @@ public final class Database implements AutoCloseable {
 
     /** Whether {@link #migrate()} has succeeded: the repositories may not be used before. */
     private volatile boolean migrated;
+    private final StoreOutageLog outages;
 
-    private Database(StoreLocation location, HikariDataSource pool) {
+    /** The database without the pool, for operations while the pool has no connection after an outage. */
+    private final DataSource unpooled;
+    /** Set when an operation found the database unreachable; cleared once the pool holds a connection again. */
+    private volatile boolean bypassPool;
+
+    private Database(StoreLocation location, HikariConfig config) {
         this.location = location;
-        this.pool = pool;
+        this.pool = new HikariDataSource(config);
+        this.unpooled = new DriverDataSource(config.getJdbcUrl(), config.getDriverClassName(),
+                config.getDataSourceProperties(), config.getUsername(), config.getPassword());
+        this.outages = new StoreOutageLog(location.describe(), System::nanoTime);
     }
 
     /**
@@ -90,7 +110,7 @@ public final class Database implements AutoCloseable {
     public static Database connect(StoreLocation location, StoreOptions options) {
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(options, "options");
-        return new Database(location, new HikariDataSource(poolConfig(location, options)));
+        return new Database(location, poolConfig(location, options));
     }
 
     private static HikariConfig poolConfig(StoreLocation location, StoreOptions options) {
@@ -211,13 +231,19 @@ public final class Database implements AutoCloseable {
         if (pool.isClosed()) {
             return StoreStatus.down(location.describe(), "closed");
         }
-        try (Connection connection = pool.getConnection()) {
+        try (Connection connection = borrow()) {
             int seconds = (int) Math.max(1, Duration.ofMillis(pool.getValidationTimeout()).toSeconds());
-            return connection.isValid(seconds)
-                    ? StoreStatus.up(location.describe())
-                    : StoreStatus.down(location.describe(), "no answer to a probe");
+            if (!connection.isValid(seconds)) {
+                outages.failed("no answer to a probe");
+                return StoreStatus.down(location.describe(), "no answer to a probe");
+            }
+            outages.answered();
+            return StoreStatus.up(location.describe());
         } catch (SQLException e) {
-            return StoreStatus.down(location.describe(), DriverMessages.shortReason(e));
+            String reason = DriverMessages.shortReason(e);
+            bypassPool = location instanceof StoreLocation.Postgres;
+            outages.failed(reason);
+            return StoreStatus.down(location.describe(), reason);
         }
     }
 
@@ -243,7 +269,9 @@ public final class Database implements AutoCloseable {
     /** Runs {@code work} on a pooled connection in auto-commit mode. */
     <T> T withConnection(String operation, SqlWork<T> work) {
         try (Connection connection = connection(operation)) {
-            return work.run(connection);
+            T result = work.run(connection);
+            outages.answered();
+            return result;
         } catch (SQLException e) {
             throw classified(operation, e);
         }
@@ -259,7 +287,12 @@ public final class Database implements AutoCloseable {
             return new StoreException(StoreException.Reason.UNAVAILABLE,
                     operation + ": the store's schema is not applied yet (it is once the database answers)", e);
         }
-        return StoreException.of(operation, e);
+        StoreException classified = StoreException.of(operation, e);
+        if (classified.reason() == StoreException.Reason.UNAVAILABLE) {
+            bypassPool = location instanceof StoreLocation.Postgres;
+            outages.failed(DriverMessages.shortReason(e));
+        }
+        return classified;
     }
 
     /** H2's own isolation level beyond serializable's number: one snapshot of the whole database (org.h2.engine.Constants). */
@@ -276,6 +309,7 @@ public final class Database implements AutoCloseable {
             try {
                 T result = work.run(connection);
                 connection.commit();
+                outages.answered();
                 return result;
             } catch (SQLException | RuntimeException e) {
                 rollback(connection, e);
@@ -337,7 +371,17 @@ public final class Database implements AutoCloseable {
         if (pool.isClosed()) {
             throw new StoreException(StoreException.Reason.FAILED, operation + ": the store is closed", null);
         }
+        return borrow();
+    }
 
+    /** A connection of the pool; one of the database's own while the pool has none after an outage. */
+    private Connection borrow() throws SQLException {
+        if (bypassPool) {
+            if (pool.getHikariPoolMXBean().getTotalConnections() == 0) {
+                return unpooled.getConnection();
+            }
+            bypassPool = false;
+        }
         return pool.getConnection();
     }
 

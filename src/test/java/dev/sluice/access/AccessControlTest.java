@@ -106,11 +106,15 @@ class AccessControlTest {
         CallTicket first = access.admit(caller, CalledModel.of("g"), "c1", List.of(), () -> 0.006).result();
         CallTicket second = access.admit(caller, CalledModel.of("g"), "c2", List.of(), () -> 0.006).result(); // 0.006 held is below 0.01
         assertThat(second).isNotNull();
+        // Nothing spent, and what the two hold reaches the budget: retry as they end, not over budget.
         assertThat(access.admit(caller, CalledModel.of("g"), "c3", List.of(), () -> 0.006).cause())
                 .isInstanceOfSatisfying(ApiError.class, e -> {
-                    assertThat(e.type()).isEqualTo("budget_exceeded");
-                    assertThat(e.getMessage()).isEqualTo("Budget has been exceeded! Key=sk-...0001 Current cost: 0.0, "
-                            + "Max budget: 0.01, Reserved by calls in flight: 0.012");
+                    assertThat(e.status()).isEqualTo(429);
+                    assertThat(e.type()).isEqualTo("rate_limit_error");
+                    assertThat(e.code()).isEqualTo("budget_held_by_calls_in_flight");
+                    assertThat(e.headers()).containsEntry("Retry-After", "1");
+                    assertThat(e.getMessage()).isEqualTo("Budget is held by calls in flight: Key=sk-...0001 Current cost: "
+                            + "0.0, Max budget: 0.01, Reserved by calls in flight: 0.012. Retry after 1 s, as those calls end.");
                 });
 
         // Ended at less than its estimate, the first call gives back the rest of what it held.
@@ -126,6 +130,31 @@ class AccessControlTest {
         clock.advance(Duration.ofMinutes(1));
         CallTicket last = access.admit(caller, CalledModel.of("g"), "c6", List.of(), () -> 0.0089).result();
         assertThat(last).as("0.001 spent and nothing held: a call fits again").isNotNull();
+    }
+
+    @Test
+    void aBudgetHeldByCallsInFlightIsA429UntilItsSpendReachesItThenA400() throws Exception {
+        Caller.Keyed caller = keyed(key -> key.maxBudget(new BigDecimal("0.01")));
+        AccessControl access = access();
+        counters.seed(new Scope.Key(caller.keyHash()), StoredSpend.lifetime(0));
+
+        CallTicket first = access.admit(caller, CalledModel.of("g"), "c1", List.of(), () -> 0.009).result();
+        CallTicket second = access.admit(caller, CalledModel.of("g"), "c2", List.of(), () -> 0.002).result();
+        // 0.009 spent, just under the budget, and 0.002 held: reached only by the hold.
+        first.finish(new CallEnd("g", Optional.of(priced()), 5, 2, 200));
+        assertThat(access.admit(caller, CalledModel.of("g"), "c3", List.of(), () -> 0.001).cause())
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.status()).isEqualTo(429);
+                    assertThat(e.code()).isEqualTo("budget_held_by_calls_in_flight");
+                });
+        // 0.01 spent, exactly the budget, and nothing held: over budget.
+        second.finish(new CallEnd("g", Optional.of(priced()), 1, 0, 200));
+        assertThat(access.admit(caller, CalledModel.of("g"), "c4", List.of(), () -> 0.001).cause())
+                .isInstanceOfSatisfying(ApiError.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.type()).isEqualTo("budget_exceeded");
+                    assertThat(e.headers()).doesNotContainKey("Retry-After");
+                });
     }
 
     @Test

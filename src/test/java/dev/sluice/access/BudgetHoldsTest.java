@@ -90,8 +90,7 @@ class BudgetHoldsTest {
                         admitted++;
                         spent += costOf(answer);
                     } else {
-                        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
-                        assertThat(answer.body()).contains("budget_exceeded");
+                        assertRefusedByTheBudget(answer);
                     }
                 }
                 assertThat(admitted).as("calls past the two made before the outage").isBetween(4, 5);
@@ -144,11 +143,21 @@ class BudgetHoldsTest {
             if (answer.statusCode() == 200) {
                 costs.add(costOf(answer));
             } else {
-                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
-                assertThat(answer.body()).contains("budget_exceeded");
+                assertRefusedByTheBudget(answer);
             }
         });
         return List.copyOf(costs);
+    }
+
+    /** Over budget (400), or held in full by calls in flight, to retry (429). */
+    private static void assertRefusedByTheBudget(HttpResponse<String> answer) {
+        if (answer.statusCode() == 429) {
+            assertThat(answer.body()).contains("budget_held_by_calls_in_flight");
+            assertThat(answer.headers().firstValue("Retry-After")).contains("1");
+        } else {
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+            assertThat(answer.body()).contains("budget_exceeded");
+        }
     }
 
     private static HttpResponse<String> call(TestGateway gateway, String key, Probe probe) {

@@ -114,6 +114,25 @@ class BudgetCheckTest {
     }
 
     @Test
+    void aBudgetReachedOnlyByHoldsIsNotSpentOutAndOneSpentToItsLimitIs() {
+        Budget held = new Budget(KEY, 0.01, 0.0099999, 0.0000001);
+        Budget spent = new Budget(KEY, 0.01, 0.01, 0);
+
+        assertThat(BudgetCheck.exhausted(List.of(held))).contains(held);
+        assertThat(held.spentOut()).isFalse();
+        assertThat(spent.spentOut()).isTrue();
+    }
+
+    @Test
+    void aBudgetSpentOutIsNamedBeforeAnEarlierOneOnlyHeld() {
+        Budget key = new Budget(KEY, 1, 0.5, 0.5);
+        Budget team = new Budget(TEAM, 1, 1);
+
+        assertThat(BudgetCheck.exhausted(List.of(key, team))).contains(team);
+        assertThat(BudgetCheck.exhausted(List.of(key, new Budget(TEAM, 1, 0.9)))).contains(key);
+    }
+
+    @Test
     void decimalAmountsMeetExactly() {
         // 0.1 + 0.2 is 0.30000000000000004 in binary; spent that way, a 0.3 budget is reached, not passed.
         Budget budget = new Budget(KEY, 0.30000000000000004, 0.1 + 0.2);

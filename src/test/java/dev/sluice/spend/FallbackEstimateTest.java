@@ -68,6 +68,15 @@ class FallbackEstimateTest {
     }
 
     @Test
+    void withoutAMaximumTheAnswerIsAsLongAsTheGroupsAnswersRunAndAMaximumStillWins() {
+        List<Deployment> group = Deployments.of(priced("fast", "0.000001", "0.000002"));
+
+        // 1000 * 0.000001 + 20 * 0.000002
+        assertThat(estimate.of(group, 1000, body("{}"), 20).dollars()).isEqualTo(0.00104);
+        assertThat(estimate.of(group, 1000, body("{\"max_tokens\": 500}"), 20).completionTokens()).isEqualTo(500);
+    }
+
+    @Test
     void theCheapestDeploymentForThisCallIsTheBasis() {
         List<Deployment> group = Deployments.of(
                 priced("cheap-in", "0.000001", "0.00001"),

@@ -1,5 +1,6 @@
 package dev.sluice.state.redis;
 
+import dev.sluice.limits.BudgetCheck;
 import dev.sluice.limits.BudgetCheck.Budget;
 import dev.sluice.limits.BudgetHold;
 import dev.sluice.limits.BudgetReserver;
@@ -167,20 +168,18 @@ public final class RedisBudgets implements BudgetReserver {
     }
 
     private Reservation decide(List<Budget> budgets, Response reply, String member, double estimate) {
-        Budget reached = null;
+        List<Budget> now = new ArrayList<>(budgets.size());
         for (int i = 0; i < budgets.size(); i++) {
             Budget budget = budgets.get(i);
             double spent = Double.parseDouble(reply.get(2 * i + 1).toString());
             double held = Double.parseDouble(reply.get(2 * i + 2).toString());
             counters.raiseCurrent(budget.scope(), spent);
-            Budget now = new Budget(budget.scope(), budget.maxBudget(), Math.max(0, spent), Math.max(0, held));
-            if (reached == null && now.remaining().signum() <= 0) {
-                reached = now;
-            }
+            now.add(new Budget(budget.scope(), budget.maxBudget(), Math.max(0, spent), Math.max(0, held)));
         }
         if (reply.get(0).toInteger() == 0) {
-            // The script refuses on the same figures, to a billionth of a dollar: name the first budget they reach.
-            return new Reached(reached != null ? reached : budgets.getFirst());
+            // The script refuses on the same figures, to a billionth of a dollar: name the budget they reach,
+            // one spent out before one only held, as this replica's own check would.
+            return new Reached(BudgetCheck.exhausted(now).orElse(now.getFirst()));
         }
         List<String> heldKeys = estimate > 0 ? budgets.stream().map(b -> heldKey(b.scope())).toList() : List.of();
         return new Held(hold(member, heldKeys));

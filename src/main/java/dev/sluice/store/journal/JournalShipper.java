@@ -33,9 +33,11 @@ import org.slf4j.LoggerFactory;
  * {@link ShipperOptions#gatherWait} before it reads again; a {@link #flush} cuts that short.
  *
  * <p><b>Outages.</b> A post that fails {@link StoreException.Reason#UNAVAILABLE UNAVAILABLE}
- * is logged once at WARN and tried again, the same batch, after
- * {@link ShipperOptions#retryDelay} of the failures so far; the journal grows meanwhile, up to
- * its bound. The post that ends an outage is logged at INFO.
+ * is logged once at WARN and tried again, the same batch, {@link ShipperOptions#retryDelay} of
+ * the failures so far after the failed post began ({@link ShipperOptions#retryPause}): the time
+ * it spent waiting for a connection counts toward the wait, so a store that returns is posted
+ * to within the longest back-off ({@link ShipperOptions#retryMax}), not that plus the store's
+ * connection timeout. The journal grows meanwhile, up to its bound. The post that ends an outage is logged at INFO.
  *
  * <p><b>Refused rows.</b> Any other failure says something in the batch is bad, and posting
  * it again would fail forever. The batch is split in halves, each posted on its own, down to
@@ -173,8 +175,9 @@ public final class JournalShipper implements AutoCloseable {
                     pause(options.gatherWait());
                     continue;
                 }
+                long posted = System.nanoTime();
                 if (!ship(held, 0, held.rows().size())) {
-                    pause(options.retryDelay(failures));
+                    pause(options.retryPause(failures, Duration.ofNanos(System.nanoTime() - posted)));
                     continue;
                 }
                 boolean full = held.rows().size() >= options.maxBatchRows();

@@ -62,6 +62,17 @@ public record ShipperOptions(
         return new ShipperOptions(maxBatchRows, gatherWait, retryInitial, retryMax, timeout);
     }
 
+    /**
+     * The pause after the {@code failures}-th failed post in a row, which took {@code took}: its
+     * {@link #retryDelay} counted from the post's start, as the post's own wait for a connection
+     * is part of the back-off; never less than {@link #retryInitial}, so posts that each wait out
+     * a connection timeout do not follow one another without a breath.
+     */
+    Duration retryPause(int failures, Duration took) {
+        Duration left = retryDelay(failures).minus(took);
+        return left.compareTo(retryInitial) < 0 ? retryInitial : left;
+    }
+
     /** The wait after the {@code failures}-th failed post in a row (1 for the first). */
     Duration retryDelay(int failures) {
         long max = retryMax.toNanos();

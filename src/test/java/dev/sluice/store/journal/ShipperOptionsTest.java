@@ -46,4 +46,17 @@ class ShipperOptionsTest {
         assertThatThrownBy(() -> DEFAULTS.withCloseTimeout(Duration.ofMillis(-1)))
                 .hasMessage("closeTimeout: PT-0.001S (expected: >= 0)");
     }
+
+    @Test
+    void thePauseAfterAFailedPostCountsThePostsOwnWaitAndIsNeverBelowTheFirstDelay() {
+        // The tenth failure backs off 5 s: a post that failed at once waits all of it...
+        assertThat(DEFAULTS.retryPause(10, Duration.ZERO)).isEqualTo(Duration.ofSeconds(5));
+        // ...one that waited out a 2 s connection timeout, the 3 s left...
+        assertThat(DEFAULTS.retryPause(10, Duration.ofSeconds(2))).isEqualTo(Duration.ofSeconds(3));
+        // ...and one that waited 5 s or more, no less than the first delay.
+        assertThat(DEFAULTS.retryPause(10, Duration.ofMillis(4750))).isEqualTo(Duration.ofMillis(250));
+        assertThat(DEFAULTS.retryPause(10, Duration.ofMillis(4751))).isEqualTo(Duration.ofMillis(250));
+        assertThat(DEFAULTS.retryPause(10, Duration.ofMillis(4749))).isEqualTo(Duration.ofMillis(251));
+        assertThat(DEFAULTS.retryPause(10, Duration.ofSeconds(5))).isEqualTo(Duration.ofMillis(250));
+    }
 }
