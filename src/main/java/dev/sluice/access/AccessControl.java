@@ -107,23 +107,18 @@ public final class AccessControl {
     public AccessControl(GeneralSettings general, Optional<KeyDirectory> directory, RateLimiter limits, Ledger ledger,
             TimeSource time, Supplier<Map<String, List<String>>> accessGroups) {
         this.accessGroups = accessGroups;
-        Clock clock = time.clock();
-        LongSupplier nanoTime = time.ticker();
-        SpendCounters counters = ledger.counters();
-        CallCost cost = ledger.cost();
-        SpendRecorder spend = ledger.spend();
         this.masterKeyDigest = general.masterKey().map(Secret::value).map(KeyDigest::of).orElse(null);
         this.directory = directory;
         this.general = general;
-        this.counters = counters;
+        this.counters = ledger.counters();
         this.limits = limits;
-        this.estimate = new FallbackEstimate(cost);
+        this.estimate = new FallbackEstimate(ledger.cost());
         this.outputs = ledger.outputs();
-        this.accounting = new CallTicket.Accounting(cost, counters, spend, nanoTime, outputs);
+        this.accounting = new CallTicket.Accounting(ledger.cost(), counters, ledger.spend(), time.ticker(), outputs);
         this.budgets = ledger.budgets();
-        this.spend = spend;
-        this.clock = clock;
-        this.nanoTime = nanoTime;
+        this.spend = ledger.spend();
+        this.clock = time.clock();
+        this.nanoTime = time.ticker();
         this.throttle = new AuthThrottle(general.authFailures(), nanoTime);
         this.callerBudgets = new CallerBudgets(counters);
     }
