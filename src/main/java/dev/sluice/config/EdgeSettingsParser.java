@@ -1,6 +1,5 @@
 package dev.sluice.config;
 
-import dev.sluice.egress.Cidr;
 import dev.sluice.json.JsonLimits;
 import java.util.OptionalLong;
 import java.util.function.ToLongFunction;
@@ -18,7 +17,7 @@ record EdgeSettingsParser(FieldReader read) {
                 new EdgeSettings.ConnectionSettings(
                         read.positiveInt(general.take("max_connections_per_ip"))
                                 .orElse(EdgeSettings.ConnectionSettings.DEFAULT_MAX_PER_ADDRESS),
-                        read.list(general.take("trusted_proxies"), NETWORK, this::network),
+                        read.networks(general.take("trusted_proxies"), NETWORK),
                         read.positiveSeconds(general.take("keep_alive_timeout_seconds"))
                                 .orElse(EdgeSettings.ConnectionSettings.DEFAULT_KEEP_ALIVE_TIMEOUT)),
                 read.positiveSeconds(general.take("request_body_timeout_seconds")).orElse(EdgeSettings.DEFAULT_REQUEST_BODY_TIMEOUT),
@@ -28,14 +27,4 @@ record EdgeSettingsParser(FieldReader read) {
                 read.nonNegativeSeconds(general.take("liveness_exit_after_seconds")).orElse(EdgeSettings.DEFAULT_LIVENESS_EXIT_AFTER));
     }
 
-    private Cidr network(ConfigNode node) {
-        return read.string(node).map(text -> {
-            try {
-                return Cidr.parse(text);
-            } catch (IllegalArgumentException e) {
-                read.problems().add(node, ShownValue.text(node.value()), NETWORK + " (" + e.getMessage() + ")");
-                return null;
-            }
-        }).orElse(null);
-    }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.config;
 
+import dev.sluice.egress.Cidr;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.EnvResolver.Resolved;
 import java.math.BigDecimal;
@@ -199,6 +200,18 @@ final class FieldReader {
     }
 
     /** A list whose items each pass {@code item}, which records a problem and gives null for a bad one. */
+    /** A list of networks in CIDR form, each refused with {@code rule} and the reason when it is not one. */
+    List<Cidr> networks(ConfigNode node, String rule) {
+        return list(node, rule, entry -> string(entry).map(text -> {
+            try {
+                return Cidr.parse(text);
+            } catch (IllegalArgumentException e) {
+                problems.add(entry, ShownValue.text(entry.value()), rule + " (" + e.getMessage() + ")");
+                return null;
+            }
+        }).orElse(null));
+    }
+
     <T> List<T> list(ConfigNode node, String itemRule, Function<ConfigNode, T> item) {
         if (node.isAbsent()) {
             return List.of();

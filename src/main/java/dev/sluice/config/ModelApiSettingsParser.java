@@ -1,6 +1,5 @@
 package dev.sluice.config;
 
-import dev.sluice.egress.Cidr;
 import java.util.LinkedHashSet;
 import java.util.regex.Pattern;
 
@@ -14,8 +13,8 @@ record ModelApiSettingsParser(FieldReader read) {
         return new ModelApiSettings(
                 new LinkedHashSet<>(read.list(general.take("admin_allowed_env_vars"), "a variable name such as OPENAI_API_KEY",
                         this::variable)),
-                read.list(general.take("admin_api_base_denied_networks"), NETWORK, this::network),
-                read.list(general.take("admin_api_base_allowed_networks"), NETWORK, this::network),
+                read.networks(general.take("admin_api_base_denied_networks"), NETWORK),
+                read.networks(general.take("admin_api_base_allowed_networks"), NETWORK),
                 new LinkedHashSet<>(read.list(general.take("admin_allowed_credentials"), CREDENTIAL, this::credential)));
     }
 
@@ -29,14 +28,4 @@ record ModelApiSettingsParser(FieldReader read) {
                 .orElse(null);
     }
 
-    private Cidr network(ConfigNode node) {
-        return read.string(node).map(text -> {
-            try {
-                return Cidr.parse(text);
-            } catch (IllegalArgumentException e) {
-                read.problems().add(node, ShownValue.text(node.value()), NETWORK + " (" + e.getMessage() + ")");
-                return null;
-            }
-        }).orElse(null);
-    }
 }

@@ -21,13 +21,7 @@ class CallsInFlightTest {
     @Test
     void aCallPastTheBoundIsA503WithRetryAfterAndTheBoundFreesAsCallsEnd() throws Exception {
         try (MockUpstream upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.SLOW).withDelay(Duration.ofSeconds(3)));
-                TestGateway gateway = TestGateway.start("""
-                        model_list:
-                          - model_name: chat
-                            litellm_params: {model: openai/m, api_base: %s}
-                        general_settings:
-                          global_max_parallel_requests: 2
-                        """.formatted(upstream.baseUrl()))) {
+                TestGateway gateway = TestGateway.chat(upstream.baseUrl(), "global_max_parallel_requests: 2")) {
             CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
                     () -> gateway.post("/v1/chat/completions", Chat.body("chat", "one")));
             CompletableFuture<HttpResponse<String>> second = CompletableFuture.supplyAsync(

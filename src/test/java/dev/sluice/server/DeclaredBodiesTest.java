@@ -29,14 +29,10 @@ class DeclaredBodiesTest {
     @BeforeAll
     static void start() {
         upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
-        gateway = TestGateway.start("""
-                model_list:
-                  - model_name: chat
-                    litellm_params: {model: openai/m, api_base: %s}
-                general_settings:
-                  max_buffered_request_mb: 4
-                  request_body_timeout_seconds: 1
-                """.formatted(upstream.baseUrl()));
+        gateway = TestGateway.chat(upstream.baseUrl(), """
+                max_buffered_request_mb: 4
+                request_body_timeout_seconds: 1
+                """);
     }
 
     @AfterAll

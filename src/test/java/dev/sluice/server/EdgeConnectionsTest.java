@@ -39,13 +39,7 @@ class EdgeConnectionsTest {
     }
 
     private static TestGateway gateway(String general) {
-        return TestGateway.start("""
-                model_list:
-                  - model_name: chat
-                    litellm_params: {model: openai/m, api_base: %s}
-                general_settings:
-                  %s
-                """.formatted(upstream.baseUrl(), general));
+        return TestGateway.chat(upstream.baseUrl(), general);
     }
 
     private static Socket served(TestGateway gateway) throws IOException {
@@ -92,7 +86,7 @@ class EdgeConnectionsTest {
     @Test
     void aTrustedProxyIsHeldOnlyToTheBoundInAll() throws Exception {
         List<Socket> held = new ArrayList<>();
-        try (TestGateway gateway = gateway("max_connections_per_ip: 2\n  trusted_proxies: [127.0.0.0/8]")) {
+        try (TestGateway gateway = gateway("max_connections_per_ip: 2\ntrusted_proxies: [127.0.0.0/8]")) {
             for (int i = 0; i < 6; i++) {
                 held.add(served(gateway));
             }
@@ -133,9 +127,9 @@ class EdgeConnectionsTest {
     void behindATrustedProxyBadKeysCountAgainstTheForwardedClientNotTheProxy() {
         try (TestGateway gateway = gateway("""
                 master_key: sk-master-edge
-                  trusted_proxies: [127.0.0.0/8]
-                  auth_failure_limit: 3
-                  auth_failure_window_seconds: 600""")) {
+                trusted_proxies: [127.0.0.0/8]
+                auth_failure_limit: 3
+                auth_failure_window_seconds: 600""")) {
             for (int i = 0; i < 3; i++) {
                 assertThat(badKey(gateway, "203.0.113.7").statusCode()).isEqualTo(401);
             }
@@ -148,8 +142,8 @@ class EdgeConnectionsTest {
     void withoutTrustedProxiesTheForwardedHeaderIsIgnored() {
         try (TestGateway gateway = gateway("""
                 master_key: sk-master-edge
-                  auth_failure_limit: 3
-                  auth_failure_window_seconds: 600""")) {
+                auth_failure_limit: 3
+                auth_failure_window_seconds: 600""")) {
             for (int i = 0; i < 3; i++) {
                 badKey(gateway, "203.0.113." + i);
             }

@@ -27,15 +27,11 @@ class ParseLimitsTest {
     @BeforeAll
     static void start() {
         upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
-        gateway = TestGateway.start("""
-                model_list:
-                  - model_name: chat
-                    litellm_params: {model: openai/m, api_base: %s}
-                general_settings:
-                  max_json_depth: 32
-                  max_json_tokens: 50000
-                  max_buffered_request_mb: 2
-                """.formatted(upstream.baseUrl()));
+        gateway = TestGateway.chat(upstream.baseUrl(), """
+                max_json_depth: 32
+                max_json_tokens: 50000
+                max_buffered_request_mb: 2
+                """);
     }
 
     @AfterAll

@@ -31,13 +31,7 @@ class UnauthenticatedBodiesTest {
     @BeforeAll
     static void start() {
         upstream = MockUpstream.start(MockOptions.defaults("up", MockMode.OK));
-        gateway = TestGateway.start("""
-                model_list:
-                  - model_name: chat
-                    litellm_params: {model: openai/m, api_base: %s}
-                general_settings:
-                  master_key: %s
-                """.formatted(upstream.baseUrl(), MASTER));
+        gateway = TestGateway.chat(upstream.baseUrl(), "master_key: " + MASTER);
     }
 
     @AfterAll

@@ -51,6 +51,21 @@ public final class TestGateway implements AutoCloseable {
         this.masterKey = masterKey;
     }
 
+    /**
+     * A gateway serving one model group, {@code chat}, from the OpenAI-compatible upstream at
+     * {@code upstreamBaseUrl}, with {@code general} (lines indented by two spaces) as its
+     * {@code general_settings}.
+     */
+    public static TestGateway chat(String upstreamBaseUrl, String general) {
+        return start("""
+                model_list:
+                  - model_name: chat
+                    litellm_params: {model: openai/m, api_base: %s}
+                general_settings:
+                  %s
+                """.formatted(upstreamBaseUrl, general.strip().replace("\n", "\n  ")));
+    }
+
     public static TestGateway start(String yaml) {
         return start(yaml, Map.of());
     }
