@@ -53,6 +53,8 @@ public final class Accounts implements AutoCloseable {
     private static final Duration MIGRATE_RETRY = Duration.ofSeconds(2);
     /** The longest start-up waits for the schema to be applied before it goes on without the database. */
     static final Duration START_WAIT = Duration.ofSeconds(2);
+    /** How long the start waits for a migration under way on a database that answered. */
+    static final Duration MIGRATION_WAIT = Duration.ofSeconds(120);
 
     private final Database database;
     private final JournaledSpend spend;
@@ -114,7 +116,16 @@ public final class Accounts implements AutoCloseable {
         try {
             // An embedded file is never away: its schema is always applied before the gateway listens.
             long wait = location instanceof StoreLocation.Embedded ? Long.MAX_VALUE : START_WAIT.toMillis();
-            first.get(wait, TimeUnit.MILLISECONDS);
+            try {
+                first.get(wait, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException slow) {
+                if (!database.reached()) {
+                    throw slow;
+                }
+                // The database answered and the schema is being applied (on a busy host, or a
+                // first start's many migrations): listening now would refuse every key until then.
+                first.get(MIGRATION_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            }
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof StoreException store) || store.reason() != StoreException.Reason.UNAVAILABLE) {
                 database.close();

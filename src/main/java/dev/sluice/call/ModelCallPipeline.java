@@ -94,7 +94,7 @@ public final class ModelCallPipeline {
         ModelCall call = open(request, codec);
         Future.<Void>succeededFuture()
                 .map(v -> refuseLoops(call))
-                .map(v -> takeSlot(call))
+                .map(v -> refuseWhileShedding())
                 .compose(v -> authenticator.caller(request))
                 .transform(who -> readBody(call, who))
                 .map(body -> decode(call, body))
@@ -111,16 +111,11 @@ public final class ModelCallPipeline {
         return null;
     }
 
-    /**
-     * Turns the call away, before anything is spent on it, while the gateway serves all the
-     * calls it may at once or its heap is too full; else it holds one of the gateway's slots
-     * until it ends.
-     */
-    private Void takeSlot(ModelCall call) {
-        services.overload().admit().ifPresent(refused -> {
+    /** Turns the call away, before anything is spent on it, while the heap is too full. */
+    private Void refuseWhileShedding() {
+        services.overload().sheddingRefusal().ifPresent(refused -> {
             throw refused;
         });
-        call.ended.future().onComplete(done -> services.overload().callEnded());
         return null;
     }
 
@@ -193,10 +188,19 @@ public final class ModelCallPipeline {
         call.state.onCut();
     }
 
-    /** Reads the body once the caller is known; a refused caller's body is not read. */
+    /**
+     * Reads the body once the caller is known, the call holding one of the gateway's slots
+     * until it ends (so callers without a key never hold one); a refused caller's body is not
+     * read, nor one that finds every slot taken.
+     */
     private Future<Buffer> readBody(ModelCall call, AsyncResult<Caller> who) {
+        Optional<ApiError> full = who.succeeded() ? services.overload().takeSlot() : Optional.empty();
+        if (who.succeeded() && full.isEmpty()) {
+            call.ended.future().onComplete(done -> services.overload().callEnded());
+        }
         // Authentication may have paused the request to read the store: its body waits until read here.
-        Future<Buffer> body = who.succeeded() ? bodies.read(call.request, call.ended.future()) : Future.failedFuture(who.cause());
+        Future<Buffer> body = who.failed() ? Future.failedFuture(who.cause())
+                : full.isPresent() ? Future.failedFuture(full.get()) : bodies.read(call.request, call.ended.future());
         call.request.resume();
         if (who.succeeded()) {
             call.authenticated(who.result());

@@ -44,7 +44,7 @@ public final class ClientAddresses {
         for (int line = forwardedFor.size() - 1; line >= 0; line--) {
             String[] hops = forwardedFor.get(line).split(",");
             for (int i = hops.length - 1; i >= 0; i--) {
-                String hop = hops[i].strip();
+                String hop = withoutPort(hops[i].strip());
                 if (hop.isEmpty()) {
                     continue;
                 }
@@ -58,6 +58,15 @@ public final class ClientAddresses {
             }
         }
         return client;
+    }
+
+    /** A hop as some balancers write it, {@code 203.0.113.7:51234} or {@code [2001:db8::7]:51234}, without its port. */
+    private static String withoutPort(String hop) {
+        int colon = hop.lastIndexOf(':');
+        if (hop.startsWith("[") && hop.indexOf("]:") > 0) {
+            return hop.substring(0, hop.indexOf("]:") + 1);
+        }
+        return colon > 0 && hop.indexOf(':') == colon && hop.indexOf('.') > 0 ? hop.substring(0, colon) : hop;
     }
 
     private boolean trusted(String address) {

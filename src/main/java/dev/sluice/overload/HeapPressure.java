@@ -23,21 +23,31 @@ import org.slf4j.LoggerFactory;
 /**
  * Whether the heap is too full to take more work. After each full collection (the only one
  * that says what the heap really holds: between them the old generation fills with garbage
- * as a matter of course) the heap still in use is compared with the most it may grow to; at
- * {@link #SHED_AT} or more the gateway sheds, refusing new calls (503 with
- * {@code Retry-After}) and new connections, and takes work again once a full collection
- * leaves it at {@link #RESUME_BELOW} or less. The gap between the two keeps it from flapping.
- * Shedding before the collector thrashes is what keeps the calls already admitted alive.
- * Thread-safe.
+ * as a matter of course) the old generation still in use is compared with the most it may
+ * grow to, since it is the old generation that fills when live data grows (the young one is
+ * empty after a full collection); at {@link #SHED_AT} or more the gateway sheds, refusing new
+ * calls (503 with {@code Retry-After}) and new connections, and takes work again once a full
+ * collection leaves it at {@link #RESUME_BELOW} or less. The gap between the two keeps it from
+ * flapping. Shedding before the collector thrashes is what keeps the calls already admitted
+ * alive. While it sheds little is promoted and no full collection may come: {@link #recheck}
+ * looks again once a second, and asks for one when the last is more than a few seconds old.
+ * Read from the serial and parallel collectors' full collections and G1's full ones; under a
+ * collector that reports none (ZGC), the gateway never sheds on the heap. Thread-safe.
  */
 public final class HeapPressure implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HeapPressure.class);
     static final double SHED_AT = 0.85;
     static final double RESUME_BELOW = 0.70;
 
+    /** How long shedding goes without a full collection before one is asked for. */
+    static final long RECHECK_AFTER_NANOS = 5_000_000_000L;
+
     private final long maxHeap;
     private volatile boolean shedding;
+    private volatile long lastFullCollectionNanos = System.nanoTime();
     private final List<Runnable> detach = new ArrayList<>();
+    /** The old generation, watched between collections while shedding; null where the JVM has none. */
+    private MemoryPoolMXBean old;
 
     HeapPressure(long maxHeap) {
         this.maxHeap = maxHeap;
@@ -45,9 +55,16 @@ public final class HeapPressure implements AutoCloseable {
 
     /** Pressure read from this JVM's collectors, from now until {@link #close}. */
     public static HeapPressure watchingThisJvm() {
-        HeapPressure pressure = new HeapPressure(Runtime.getRuntime().maxMemory());
+        MemoryPoolMXBean old = ManagementFactory.getMemoryPoolMXBeans().stream()
+                .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getUsage().getMax() > 0)
+                .filter(pool -> pool.getName().contains("Old") || pool.getName().contains("Tenured"))
+                .findFirst().orElse(null);
+        HeapPressure pressure = new HeapPressure(old == null ? Runtime.getRuntime().maxMemory() : old.getUsage().getMax());
+        pressure.old = old;
         Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(pool -> pool.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+                .filter(pool -> pool.getType() == MemoryType.HEAP)
+                .filter(pool -> old == null || pool.getName().equals(old.getName()))
+                .map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
         NotificationListener listener = (notification, handback) -> pressure.collected(notification, heapPools);
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (collector instanceof NotificationEmitter emitter) {
@@ -78,7 +95,26 @@ public final class HeapPressure implements AutoCloseable {
                 used += pool.getValue().getUsed();
             }
         }
+        lastFullCollectionNanos = System.nanoTime();
         afterFullCollection(used);
+    }
+
+    /**
+     * While shedding, looks again without waiting for a collection that may not come: the old
+     * generation in use now (garbage included) at or below {@link #RESUME_BELOW} ends it; past
+     * that, a full collection is asked for once the last is {@link #RECHECK_AFTER_NANOS} old.
+     */
+    void recheck() {
+        if (!shedding || old == null) {
+            return;
+        }
+        long used = old.getUsage().getUsed();
+        if ((double) used / maxHeap <= RESUME_BELOW) {
+            afterFullCollection(used);
+        } else if (System.nanoTime() - lastFullCollectionNanos > RECHECK_AFTER_NANOS) {
+            lastFullCollectionNanos = System.nanoTime();
+            System.gc(); // its notification decides
+        }
     }
 
     /** What a full collection left in use: sheds at {@link #SHED_AT} of the heap, resumes at {@link #RESUME_BELOW}. */

@@ -38,7 +38,10 @@ public final class Overload implements AutoCloseable {
     private static long collectionMillis() {
         long total = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
-            total += Math.max(0, collector.getCollectionTime());
+            // Concurrent cycles (G1's, ZGC's) run beside the application: only pauses stop it.
+            if (!collector.getName().contains("Concurrent") && !collector.getName().contains("Cycles")) {
+                total += Math.max(0, collector.getCollectionTime());
+            }
         }
         return total;
     }
@@ -48,6 +51,7 @@ public final class Overload implements AutoCloseable {
             try {
                 Thread.sleep(1000);
                 liveness.check();
+                heap.recheck();
             } catch (InterruptedException e) {
                 return;
             } catch (Throwable e) {
@@ -57,14 +61,16 @@ public final class Overload implements AutoCloseable {
         }
     }
 
+    /** The refusal of a call that has just arrived while the heap is too full; empty while it is not. */
+    public Optional<ApiError> sheddingRefusal() {
+        return heap.shedding() ? Optional.of(HeapPressure.refusal()) : Optional.empty();
+    }
+
     /**
-     * Takes a slot for a call that has just arrived, or says why it is refused: the heap is
-     * too full, or every slot is taken. A slot taken is given back with {@link #callEnded}.
+     * Takes a slot for a call whose caller is known, or the refusal when every slot is taken.
+     * A slot taken is given back with {@link #callEnded}.
      */
-    public Optional<ApiError> admit() {
-        if (heap.shedding()) {
-            return Optional.of(HeapPressure.refusal());
-        }
+    public Optional<ApiError> takeSlot() {
         return slots.tryTake() ? Optional.empty() : Optional.of(slots.full());
     }
 

@@ -1,7 +1,12 @@
 package dev.sluice.server;
 
 import dev.sluice.egress.Cidr;
+import dev.sluice.egress.HostLiterals;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The connections open on the gateway's port, counted over every event loop's server (they
  * share the port): in all, against {@code general_settings.max_open_connections}, and per
  * client address, against {@code max_connections_per_ip}. A trusted proxy's address
- * ({@code trusted_proxies}) carries many clients and is held only to the bound in all.
- * Thread-safe.
+ * ({@code trusted_proxies}) carries many clients and is held only to the bound in all. An
+ * IPv6 client is counted by its /64, the network one host is given, so it cannot spread its
+ * connections over addresses it holds by the billion. Thread-safe.
  */
 public final class OpenConnections {
     private final AtomicInteger open = new AtomicInteger();
@@ -42,13 +48,14 @@ public final class OpenConnections {
      * Counts one more connection from {@code address} (null when unknown), unless a bound is
      * reached: then nothing is counted, and the bound is named.
      */
-    Refusal tryOpen(InetAddress address) {
+    Refusal tryOpen(InetAddress peer) {
         if (!tryOpenInAll()) {
             return Refusal.TOO_MANY;
         }
-        if (address == null || isTrustedProxy(address)) {
+        if (peer == null || isTrustedProxy(peer)) {
             return Refusal.NONE;
         }
+        InetAddress address = client(peer);
         boolean[] admitted = {false};
         perAddress.compute(address, (at, count) -> {
             int now = count == null ? 0 : count;
@@ -78,10 +85,24 @@ public final class OpenConnections {
     }
 
     /** A connection {@link #tryOpen} let in has closed. */
-    void closed(InetAddress address) {
+    void closed(InetAddress peer) {
         open.decrementAndGet();
-        if (address != null && !isTrustedProxy(address)) {
-            perAddress.computeIfPresent(address, (at, count) -> count <= 1 ? null : count - 1);
+        if (peer != null && !isTrustedProxy(peer)) {
+            perAddress.computeIfPresent(client(peer), (at, count) -> count <= 1 ? null : count - 1);
+        }
+    }
+
+    /** What a peer is counted as: itself, or an IPv6 address's /64. */
+    static InetAddress client(InetAddress peer) {
+        if (!(peer instanceof Inet6Address v6) || HostLiterals.unwrapped(v6) instanceof Inet4Address) {
+            return peer;
+        }
+        byte[] network = Arrays.copyOf(v6.getAddress(), 16);
+        Arrays.fill(network, 8, 16, (byte) 0);
+        try {
+            return InetAddress.getByAddress(network);
+        } catch (UnknownHostException e) {
+            return peer; // 16 bytes are always an address
         }
     }
 

@@ -55,20 +55,34 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     }
 
     /**
-     * An answer has ended on this connection: once no request is under way and no byte of the
-     * next one has arrived, the connection has the keep-alive timeout to start another.
+     * An answer has ended on this connection. Once no request is under way, the connection has
+     * the keep-alive timeout to start another, or, when its answer went out before its body
+     * had all arrived (a refusal), to go on sending that body; a next head already begun is
+     * timed as a head from now.
      */
     void answerEnded(ChannelHandlerContext ctx) {
         unanswered = Math.max(0, unanswered - 1);
-        if (unanswered == 0 && inHead && headTimer == null && keepAliveTimer == null && !refused
-                && internalBuffer().readableBytes() == 0) {
+        if (unanswered > 0 || refused) {
+            return;
+        }
+        if (inHead && internalBuffer().isReadable()) {
+            timeHead(ctx);
+        } else {
+            keepAlive(ctx);
+        }
+    }
+
+    /** (Re)starts the keep-alive clock: nothing is under way, and nothing may stay so for long. */
+    private void keepAlive(ChannelHandlerContext ctx) {
+        stopKeepAliveTimer();
+        if (!refused && headTimer == null) {
             keepAliveTimer = ctx.executor().schedule(() -> keptAliveTooLong(ctx), keepAliveNanos, TimeUnit.NANOSECONDS);
         }
     }
 
     private void keptAliveTooLong(ChannelHandlerContext ctx) {
         keepAliveTimer = null;
-        if (unanswered == 0 && inHead && headTimer == null) {
+        if (unanswered == 0 && headTimer == null) {
             ctx.close();
         }
     }
@@ -120,9 +134,15 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
-        if (inHead && in.isReadable()) {
-            stopKeepAliveTimer();
-            timeHead(ctx);
+        if (in.isReadable()) {
+            if (inHead) {
+                stopKeepAliveTimer();
+                if (unanswered == 0) {
+                    timeHead(ctx); // a head behind one still being answered is timed once that answer ends
+                }
+            } else if (unanswered == 0) {
+                keepAlive(ctx); // the body of a request already answered: each byte gives it the timeout again
+            }
         }
         if (inHead && hasFoldedLine(in)) {
             refuse(in, out, new RequestFramingException("a header line is folded (obs-fold)"));
@@ -141,6 +161,9 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
             }
             if (decoded instanceof LastHttpContent) {
                 inHead = true;
+                if (unanswered == 0 && !refused) {
+                    keepAlive(ctx); // answered before its body ended: now it waits for its next request
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.util.DriverDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.util.concurrent.locks.ReentrantLock;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
@@ -66,10 +67,11 @@ public final class Database implements AutoCloseable {
     private final StoreLocation location;
     private final HikariDataSource pool;
     /** Held through {@link #inWriterTransaction} on an embedded store. */
-    private final java.util.concurrent.locks.ReentrantLock embeddedWriter = new java.util.concurrent.locks.ReentrantLock();
+    private final ReentrantLock embeddedWriter = new ReentrantLock();
 
     /** Whether {@link #migrate()} has succeeded: the repositories may not be used before. */
     private volatile boolean migrated;
+    private volatile boolean reached; // a migration has held a connection
     private final StoreOutageLog outages;
 
     /** The database without the pool, for operations while the pool has no connection after an outage. */
@@ -103,10 +105,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /**
-     * Opens the pool without touching the database: nothing here waits on the network.
-     * {@link #migrate()} before using the repositories.
-     */
+    /** Opens the pool without touching the database (nothing waits on the network); {@link #migrate()} before use. */
     public static Database connect(StoreLocation location, StoreOptions options) {
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(options, "options");
@@ -197,6 +196,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** Whether a migration has held a connection: a slow one is under way, not a database away. */
+    public boolean reached() {
+        return reached;
+    }
+
     /** Any number for PostgreSQL's advisory lock that replicas take around their migrations. */
     private static final long MIGRATION_LOCK = 0x51_1CE_0001L;
 
@@ -212,6 +216,7 @@ public final class Database implements AutoCloseable {
             return migration.get();
         }
         try (Connection lock = pool.getConnection(); java.sql.Statement statement = lock.createStatement()) {
+            reached = true;
             statement.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")");
             try {
                 return migration.get();

@@ -34,4 +34,11 @@ class ClientAddressesTest {
     void aHopThatIsNoAddressEndsTheWalkAtTheLastAddressSeen() {
         assertThat(behindProxies.of("10.0.0.5", List.of("198.51.100.7, unknown, 10.0.0.9"))).isEqualTo("10.0.0.9");
     }
+
+    @Test
+    void aHopWrittenWithItsPortIsTheAddressWithoutIt() {
+        assertThat(behindProxies.of("10.0.0.5", List.of("198.51.100.7:51234"))).isEqualTo("198.51.100.7");
+        assertThat(behindProxies.of("10.0.0.5", List.of("[2001:db8::7]:51234"))).isEqualTo("[2001:db8::7]");
+        assertThat(behindProxies.of("10.0.0.5", List.of("10.0.0.9:443, 198.51.100.7:80"))).isEqualTo("198.51.100.7");
+    }
 }

@@ -124,6 +124,19 @@ class EdgeConnectionsTest {
     }
 
     @Test
+    void aConnectionAnsweredBeforeItsBodyArrivedIsClosedOnceItGoesSilent() throws Exception {
+        try (TestGateway gateway = gateway("master_key: sk-master-edge\nkeep_alive_timeout_seconds: 1");
+                Socket socket = new Socket("127.0.0.1", gateway.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 1000000\r\n\r\n{\"model\":").getBytes(StandardCharsets.US_ASCII));
+            assertThat(RawAnswers.read(socket.getInputStream())).startsWith("HTTP/1.1 401 ");
+
+            assertThat(RawAnswers.closedByPeer(socket)).as("closed, not held until the idle timeout").isTrue();
+        }
+    }
+
+    @Test
     void behindATrustedProxyBadKeysCountAgainstTheForwardedClientNotTheProxy() {
         try (TestGateway gateway = gateway("""
                 master_key: sk-master-edge
