@@ -2,6 +2,7 @@ package dev.sluice.fuzz;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 
 /**
@@ -73,16 +74,16 @@ record Credentials(String master, String key, String cookieName, List<String> se
     }
 
     /** An {@code X-CSRF-Token} for a request carrying {@code session}'s cookie; empty for none. */
-    java.util.Optional<String> csrf(Random random, int session) {
+    Optional<String> csrf(Random random, int session) {
         String token = csrfTokens.get(session);
         return switch (random.nextInt(8)) {
-            case 0 -> java.util.Optional.empty();
-            case 1 -> java.util.Optional.of("");
-            case 2 -> java.util.Optional.of(csrfTokens.get((session + 1) % csrfTokens.size()));
-            case 3 -> java.util.Optional.of(flipped(random, token));
-            case 4 -> java.util.Optional.of(token + " " + token);
-            case 5 -> java.util.Optional.of("y".repeat(1 + random.nextInt(3_000)));
-            default -> java.util.Optional.of(token);
+            case 0 -> Optional.empty();
+            case 1 -> Optional.of("");
+            case 2 -> Optional.of(csrfTokens.get((session + 1) % csrfTokens.size()));
+            case 3 -> Optional.of(flipped(random, token));
+            case 4 -> Optional.of(token + " " + token);
+            case 5 -> Optional.of("y".repeat(1 + random.nextInt(3_000)));
+            default -> Optional.of(token);
         };
     }
 

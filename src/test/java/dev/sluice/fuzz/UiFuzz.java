@@ -2,11 +2,13 @@ package dev.sluice.fuzz;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * Fuzzed requests to the admin UI's routes: sign-in ({@code POST /ui/api/session}) with mutated
@@ -33,10 +35,9 @@ final class UiFuzz {
     private final Mutator mutator;
     private final Random random;
     private final Credentials credentials;
-    private final java.util.function.Function<String, java.net.URI> uri;
+    private final Function<String, URI> uri;
 
-    UiFuzz(FuzzClient client, Mutator mutator, Random random, Credentials credentials,
-            java.util.function.Function<String, java.net.URI> uri) {
+    UiFuzz(FuzzClient client, Mutator mutator, Random random, Credentials credentials, Function<String, URI> uri) {
         this.client = client;
         this.mutator = mutator;
         this.random = random;
