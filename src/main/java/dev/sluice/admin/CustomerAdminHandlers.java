@@ -161,7 +161,7 @@ public final class CustomerAdminHandlers {
     }
 
     private static List<String> ids(AccountCall call) {
-        List<String> ids = JsonFields.names(JsonFields.required(call.body(), "user_ids"), "user_ids");
+        List<String> ids = JsonFields.ids(JsonFields.required(call.body(), "user_ids"), "user_ids");
         if (ids.isEmpty()) {
             throw JsonFields.invalid("user_ids", call.body().get("user_ids"), "at least one customer id");
         }

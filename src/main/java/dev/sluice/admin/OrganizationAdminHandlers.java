@@ -105,7 +105,7 @@ public final class OrganizationAdminHandlers {
     }
 
     private JsonNode deleted(AccountCall call) {
-        List<String> ids = JsonFields.names(JsonFields.required(call.body(), "organization_ids"), "organization_ids");
+        List<String> ids = JsonFields.ids(JsonFields.required(call.body(), "organization_ids"), "organization_ids");
         if (ids.isEmpty()) {
             throw JsonFields.invalid("organization_ids", call.body().get("organization_ids"), "at least one organization id");
         }

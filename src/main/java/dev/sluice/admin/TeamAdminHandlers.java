@@ -145,7 +145,7 @@ public final class TeamAdminHandlers {
     }
 
     private JsonNode deleted(AccountCall call) {
-        List<String> teamIds = JsonFields.names(JsonFields.required(call.body(), "team_ids"), "team_ids");
+        List<String> teamIds = JsonFields.ids(JsonFields.required(call.body(), "team_ids"), "team_ids");
         if (teamIds.isEmpty()) {
             throw JsonFields.invalid("team_ids", call.body().get("team_ids"), "at least one team id");
         }

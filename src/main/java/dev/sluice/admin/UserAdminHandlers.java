@@ -184,7 +184,7 @@ public final class UserAdminHandlers {
     }
 
     private JsonNode deleted(AccountCall call) {
-        List<String> userIds = JsonFields.names(JsonFields.required(call.body(), "user_ids"), "user_ids");
+        List<String> userIds = JsonFields.ids(JsonFields.required(call.body(), "user_ids"), "user_ids");
         if (userIds.isEmpty()) {
             throw JsonFields.invalid("user_ids", call.body().get("user_ids"), "at least one user id");
         }

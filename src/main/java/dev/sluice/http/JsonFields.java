@@ -64,6 +64,21 @@ public final class JsonFields {
         return text;
     }
 
+    /**
+     * A list of ids, each read as {@link #name} reads one: an id longer than the store's
+     * column, or holding control characters, is the caller's mistake, not a failed write.
+     */
+    public static List<String> ids(JsonNode value, String path) {
+        if (!value.isArray()) {
+            throw invalidType(path, value, "a list of strings");
+        }
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < value.size(); i++) {
+            ids.add(name(value.get(i), path + "[" + i + "]"));
+        }
+        return ids;
+    }
+
     /** A list of non-blank strings, e.g. model groups. */
     public static List<String> names(JsonNode value, String path) {
         if (!value.isArray()) {
