@@ -37,14 +37,14 @@ record EdgeGuards(OpenConnections connections, ConnectionRefusals refusals, Over
         metrics.gauge("sluice_open_connections", "Connections open on the gateway's port now, against "
                 + "general_settings.max_open_connections.", () -> (double) connections.count());
         metrics.counterOf("sluice_connections_refused_total", "Connections closed as they were accepted: too_many (past "
-                + "max_open_connections, or while the heap sheds), per_address (past max_connections_per_ip).",
+                + "max_open_connections), per_address (past max_connections_per_ip).",
                 () -> Map.of(List.of("too_many"), (double) refusals.tooMany(), List.of("per_address"),
                         (double) refusals.tooManyFromAddress()), "reason");
         metrics.gauge("sluice_calls_in_flight", "Calls the gateway serves now, against "
                 + "general_settings.global_max_parallel_requests.", () -> (double) overload.slots().inUse());
         metrics.gauge("sluice_calls_in_flight_max", "The most calls the gateway serves at once: "
                 + "general_settings.global_max_parallel_requests, else what the heap holds.", () -> (double) overload.slots().max());
-        metrics.gauge("sluice_heap_shedding", "1 while the heap is too full to take new calls and connections, else 0.",
+        metrics.gauge("sluice_heap_shedding", "1 while the heap is too full to take new work (every route but liveness and metrics answers 503), else 0.",
                 () -> overload.shedding() ? 1.0 : 0.0);
         metrics.gauge("sluice_gc_time_share", "The share of the last 10 s the JVM spent collecting garbage.",
                 () -> overload.liveness().gcShare());

@@ -103,7 +103,7 @@ final class GatewayVerticle extends VerticleBase {
                 Optional.of(ui(seal, authenticator)));
         Routes routes = new Routes(new ModelCallPipeline(vertx, gateway.calls(), upstreams, authenticator, drain),
                 new InfoHandlers(vertx, gateway.edge(), authenticator, gateway.config().general().metrics(),
-                        gateway.guards().overload().liveness()),
+                        gateway.guards().overload()),
                 new HealthHandlers(vertx, gateway.edge(), authenticator, upstreams), admin, drain,
                 responsesEndpoints(authenticator));
         HttpServerOptions options = new HttpServerOptions()
@@ -124,7 +124,7 @@ final class GatewayVerticle extends VerticleBase {
         EdgeSettings edge = gateway.config().general().edge();
         ConnectionGuard guard = new ConnectionGuard(options, gateway.guards().connections(),
                 new ConnectionGuard.Timeouts(edge.requestHeadTimeout(), edge.connections().keepAliveTimeout()),
-                gateway.guards().overload()::shedding, gateway.guards().refusals());
+                gateway.guards().refusals());
         beat(gateway.guards().overload().liveness());
         server = vertx.createHttpServer(options).connectionHandler(guard::accept)
                 .requestHandler(routes).invalidRequestHandler(MalformedRequests::answer);

@@ -94,7 +94,6 @@ public final class ModelCallPipeline {
         ModelCall call = open(request, codec);
         Future.<Void>succeededFuture()
                 .map(v -> refuseLoops(call))
-                .map(v -> refuseWhileShedding())
                 .compose(v -> authenticator.caller(request))
                 .transform(who -> readBody(call, who))
                 .map(body -> decode(call, body))
@@ -108,14 +107,6 @@ public final class ModelCallPipeline {
     /** A call that has come round to this gateway again is answered 508 before anything else is done. */
     private Void refuseLoops(ModelCall call) {
         Hops.check(call.request, services.instance());
-        return null;
-    }
-
-    /** Turns the call away, before anything is spent on it, while the heap is too full. */
-    private Void refuseWhileShedding() {
-        services.overload().sheddingRefusal().ifPresent(refused -> {
-            throw refused;
-        });
         return null;
     }
 

@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * that says what the heap really holds: between them the old generation fills with garbage
  * as a matter of course) the old generation still in use is compared with the most it may
  * grow to, since it is the old generation that fills when live data grows (the young one is
- * empty after a full collection); at {@link #SHED_AT} or more the gateway sheds, refusing new
- * calls (503 with {@code Retry-After}) and new connections, and takes work again once a full
- * collection leaves it at {@link #RESUME_BELOW} or less. The gap between the two keeps it from
+ * empty after a full collection); at {@link #SHED_AT} or more the gateway sheds, answering
+ * every route but the probes and metrics 503 with {@code Retry-After}, and takes work again
+ * once the old generation is at {@link #RESUME_BELOW} or less. The gap between the two keeps it from
  * flapping. Shedding before the collector thrashes is what keeps the calls already admitted
  * alive. While it sheds little is promoted and no full collection may come: {@link #recheck}
  * looks again once a second, and asks for one when the last is more than a few seconds old.
@@ -40,7 +40,7 @@ public final class HeapPressure implements AutoCloseable {
     static final double RESUME_BELOW = 0.70;
 
     /** How long shedding goes without a full collection before one is asked for. */
-    static final long RECHECK_AFTER_NANOS = 5_000_000_000L;
+    static final long RECHECK_AFTER_NANOS = 1_000_000_000L;
 
     private final long maxHeap;
     private volatile boolean shedding;

@@ -61,11 +61,6 @@ public final class Overload implements AutoCloseable {
         }
     }
 
-    /** The refusal of a call that has just arrived while the heap is too full; empty while it is not. */
-    public Optional<ApiError> sheddingRefusal() {
-        return heap.shedding() ? Optional.of(HeapPressure.refusal()) : Optional.empty();
-    }
-
     /**
      * Takes a slot for a call whose caller is known, or the refusal when every slot is taken.
      * A slot taken is given back with {@link #callEnded}.
@@ -78,7 +73,7 @@ public final class Overload implements AutoCloseable {
         slots.release();
     }
 
-    /** Whether new connections are closed as they are accepted: the heap is too full. */
+    /** Whether the heap is too full for new work: every route but the probes and metrics is refused. */
     public boolean shedding() {
         return heap.shedding();
     }

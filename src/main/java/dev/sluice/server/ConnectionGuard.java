@@ -8,13 +8,11 @@ import io.vertx.core.net.impl.ConnectionBase;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 /**
  * What every new connection goes through before its first byte is read: past
  * {@code max_open_connections} in all or {@code max_connections_per_ip} from its address,
- * or while the heap is too full to take more, it is closed at once, costing nothing but the
- * accept. Otherwise the strict request decoder, which also times the request head and the
+ * it is closed at once, costing nothing but the accept. Otherwise the strict request decoder, which also times the request head and the
  * wait between kept-alive requests, takes the place of Vert.x's own. Vert.x exposes no
  * setting for any of this, so the decoder is swapped in the connection's Netty pipeline,
  * which Vert.x has built but not yet read from when it hands the connection over.
@@ -26,16 +24,14 @@ public final class ConnectionGuard {
     private final OpenConnections connections;
     private final Duration headTimeout;
     private final Duration keepAlive;
-    private final BooleanSupplier shedding;
     private final ConnectionRefusals refusals;
 
-    public ConnectionGuard(HttpServerOptions options, OpenConnections connections, Timeouts timeouts, BooleanSupplier shedding,
+    public ConnectionGuard(HttpServerOptions options, OpenConnections connections, Timeouts timeouts,
             ConnectionRefusals refusals) {
         this.options = options;
         this.connections = connections;
         this.headTimeout = timeouts.head();
         this.keepAlive = timeouts.keepAlive();
-        this.shedding = shedding;
         this.refusals = refusals;
     }
 
@@ -47,11 +43,6 @@ public final class ConnectionGuard {
             return;
         }
         Channel channel = base.channel();
-        if (shedding.getAsBoolean()) {
-            refusals.refused(OpenConnections.Refusal.TOO_MANY);
-            channel.close();
-            return;
-        }
         InetAddress address = channel.remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
         OpenConnections.Refusal refusal = connections.tryOpen(address);
         if (refusal != OpenConnections.Refusal.NONE) {

@@ -1,6 +1,6 @@
 package dev.sluice.server;
 
-import dev.sluice.overload.Liveness;
+import dev.sluice.overload.Overload;
 import dev.sluice.api.ApiError;
 import dev.sluice.http.Authenticator;
 import dev.sluice.http.QueryParams;
@@ -28,7 +28,7 @@ import io.vertx.core.http.HttpServerRequest;
 
 /** The answers that involve no upstream: the model list and the probes of the gateway itself. */
 public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator authenticator, MetricsAccess metricsAccess,
-        Liveness liveness) {
+        Overload overload) {
     private static final Buffer ALIVE = Buffer.buffer("\"I'm alive!\"");
     /** The longest readiness waits for the database to answer its probe. */
     static final Duration PROBE_WAIT = Duration.ofSeconds(1);
@@ -117,10 +117,10 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
     /**
      * {@code GET /health/liveliness}: the process answers, its event loops turn, and it is not
      * thrashing in the collector; else 503 naming why, so that an orchestrator replaces it
-     * ({@link Liveness}). Nothing outside the process (store, Redis) is checked.
+     * ({@link dev.sluice.overload.Liveness}). Nothing outside the process (store, Redis) is checked.
      */
     void liveliness(HttpServerRequest request) {
-        liveness.problem().ifPresentOrElse(
+        overload.liveness().problem().ifPresentOrElse(
                 problem -> Responses.error(request.response(), new ApiError(503, "service_unavailable",
                         "Sluice is not alive: " + problem + ".", null, "not_alive")),
                 () -> Responses.json(request.response(), 200, ALIVE));

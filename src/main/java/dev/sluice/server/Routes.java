@@ -8,6 +8,8 @@ import dev.sluice.admin.SpendHandlers;
 import dev.sluice.admin.TeamAdminHandlers;
 import dev.sluice.http.CallIds;
 import dev.sluice.http.Drain;
+import dev.sluice.overload.HeapPressure;
+import dev.sluice.overload.Overload;
 import dev.sluice.http.Responses;
 import dev.sluice.call.ModelCallPipeline;
 import dev.sluice.api.ApiError;
@@ -48,6 +50,7 @@ public final class Routes implements Handler<HttpServerRequest> {
 
     private final Map<String, Route> byPath;
     private final Drain drain;
+    private final Overload overload;
     private final ResponsesEndpoints responses;
     private final ModelLookupHandlers lookups;
     private final dev.sluice.http.Authenticator authenticator;
@@ -56,6 +59,7 @@ public final class Routes implements Handler<HttpServerRequest> {
     public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain,
             ResponsesEndpoints responses) {
         this.drain = drain;
+        this.overload = info.overload();
         this.responses = responses;
         this.lookups = new ModelLookupHandlers(info.gateway(), info.authenticator());
         this.authenticator = info.authenticator();
@@ -226,6 +230,11 @@ public final class Routes implements Handler<HttpServerRequest> {
             UiHeaders.apply(request.response());
         }
         try {
+            if (overload.shedding() && !WHILE_DRAINING.contains(path)) {
+                // The heap is too full for more work: probes and metrics still answer, readiness
+                // says not ready so balancers send calls elsewhere, and nothing else is taken on.
+                throw HeapPressure.refusal();
+            }
             if (drain.draining() && !WHILE_DRAINING.contains(path)) {
                 // Readiness fails, and a call that still reaches this replica (on a connection
                 // opened before the stop) is sent elsewhere, with its connection closed.
