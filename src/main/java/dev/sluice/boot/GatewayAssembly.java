@@ -7,6 +7,7 @@ import dev.sluice.cache.CacheStore;
 import dev.sluice.cache.ResponseCache;
 import dev.sluice.config.CacheSettings;
 import dev.sluice.config.Deployment;
+import dev.sluice.deadline.Deadline;
 import dev.sluice.state.redis.RedisResponseCache;
 import dev.sluice.access.AccessControl;
 import dev.sluice.access.Accounts;
@@ -18,7 +19,6 @@ import dev.sluice.call.RefusalLog;
 import dev.sluice.call.RecentCalls;
 import dev.sluice.callbacks.CallbackSetup;
 import dev.sluice.callbacks.Callbacks;
-import dev.sluice.call.Deadlines;
 import dev.sluice.call.KeyMask;
 import dev.sluice.call.RequestFactsReader;
 import dev.sluice.catalog.BundledModelCatalog;
@@ -130,7 +130,7 @@ final class GatewayAssembly {
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
         Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
-                new Router.Timing(time.clock(), time.ticker(), options.backoff(), Deadlines::attempt), told);
+                new Router.Timing(time, options.backoff()), told);
         AccessControl access = accessControl(accounts, catalog, shared, metrics, models);
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
@@ -143,7 +143,7 @@ final class GatewayAssembly {
         MetricGauges.backgroundJobs(metrics, JobRestarts.process());
         MetricGauges.store(metrics, accounts, storedModels);
         HealthChecks health = new HealthChecks(config.general().healthChecks(), models, providers, cooldowns,
-                deployment -> Deadlines.attempt(settings.current(), deployment), time);
+                deployment -> Deadline.own(settings.current(), deployment), time);
         BodyBudget bodyBudget = new BodyBudget(config.general().edge().bufferedRequestBudget());
         sayWhenBodiesOutgrowTheBudget(config.general(), bodyBudget);
         metrics.gauge("sluice_request_body_bytes_held", "Request body bytes held in memory now, against "

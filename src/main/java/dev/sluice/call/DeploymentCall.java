@@ -111,7 +111,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
 
     private Future<AttemptResult<Answer>> call(AttemptPlan plan, Provider provider, UpstreamRequest upstreamRequest) {
         long opened = services.nanoTime().getAsLong();
-        UpstreamExchange exchange = upstreams.open(upstreamRequest, deadline(plan));
+        UpstreamExchange exchange = upstreams.open(upstreamRequest, plan.deadline().upstream(call.requestFor(plan).stream()));
         call.state.opened(exchange);
         return exchange.answered().transform(answered -> {
             call.headers.upstreamTook(services.nanoTime().getAsLong() - opened);
@@ -151,22 +151,6 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         // Every call upstream carries this gateway's mark, so one that comes back to it is refused at once.
         headers.put(Hops.HEADER, Hops.next(call.request.getHeader(Hops.HEADER), services.instance()));
         return upstreamRequest.withHeaders(headers);
-    }
-
-    /**
-     * The attempt's deadline for an answer: for a stream with a {@code stream_timeout}, that
-     * (LiteLLM's timeout for streaming calls), else the router's plan; never more than what is
-     * left of the request's total deadline.
-     */
-    private Duration deadline(AttemptPlan plan) {
-        if (!call.requestFor(plan).stream()) {
-            return plan.deadline();
-        }
-        Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> plan.settings().streamTimeout());
-        if (streamTimeout.isEmpty()) {
-            return plan.deadline();
-        }
-        return streamTimeout.get().compareTo(plan.totalLeft()) < 0 ? streamTimeout.get() : plan.totalLeft();
     }
 
     private Future<AttemptResult<Answer>> stream(AttemptPlan plan, Provider provider, UpstreamExchange exchange,
@@ -220,8 +204,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 call.answers().stream(provider.relaysStream(deployment, call.requestFor(plan))), exchange.status(),
                 () -> call.charge().streamUsage(deployment, tally));
         StreamRelay relay = new StreamRelay(call.response, exchange, describe(plan),
-                new StreamRelay.Timing(Deadlines.betweenChunks(plan.settings(), deployment),
-                        attemptStarted + plan.totalLeft().toNanos(), services.nanoTime()),
+                new StreamRelay.Timing(plan.deadline(), attemptStarted, services.nanoTime()),
                 new StreamRelay.Hooks() {
                     @Override
                     public void beforeHead() {

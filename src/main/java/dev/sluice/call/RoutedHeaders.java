@@ -6,6 +6,7 @@ import java.util.List;
 import dev.sluice.access.Caller;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
+import dev.sluice.deadline.Deadline;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.RouteOutcome;
@@ -184,7 +185,7 @@ final class RoutedHeaders {
     /** The retries the call was allowed and the timeout its last deployment was called with. */
     private void putLimits(HttpServerResponse response) {
         response.putHeader(MAX_RETRIES, Integer.toString(overrides.numRetries().orElse(settings.numRetries())));
-        Duration timeout = last == null ? settings.timeout() : Deadlines.attempt(settings, last);
+        Duration timeout = last == null ? settings.timeout() : Deadline.own(settings, last);
         Duration asked = overrides.timeout().orElse(null);
         if (asked != null && (last == null || asked.compareTo(timeout) < 0)) {
             timeout = asked;

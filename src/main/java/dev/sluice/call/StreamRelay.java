@@ -1,6 +1,7 @@
 package dev.sluice.call;
 
 import dev.sluice.api.ErrorBodies;
+import dev.sluice.deadline.Deadline;
 import dev.sluice.json.Json;
 import dev.sluice.provider.stream.StreamFailure;
 import dev.sluice.ingress.StreamEncoding;
@@ -72,15 +73,16 @@ final class StreamRelay {
     /**
      * The relay's deadlines.
      *
-     * @param chunkTimeout the longest wait for the next chunk
-     * @param commitBy     the latest {@code nanoTime} by which the first event must have come
-     *                     (what is left of the request's total deadline): the wait for the first
-     *                     event, partial chunks or not, never goes past it
+     * @param deadline the attempt's: the longest wait for the next chunk, the keep-alive
+     *                 interval, and what was left of the request's total as it started
+     * @param opened   the {@code nanoTime} the upstream call was opened at: the first event
+     *                 must come within what was left of the total from then, partial chunks
+     *                 or not
      */
-    record Timing(Duration chunkTimeout, long commitBy, LongSupplier nanoTime) {
-        /** How long the caller's stream may stay silent before its keep-alive event is written. */
-        Duration keepAlive() {
-            return Deadlines.keepAlive(chunkTimeout);
+    record Timing(Deadline.Attempt deadline, long opened, LongSupplier nanoTime) {
+        /** The latest {@code nanoTime} by which the first event must have come. */
+        long commitBy() {
+            return opened + deadline.totalLeft().toNanos();
         }
     }
 
@@ -118,14 +120,14 @@ final class StreamRelay {
         this.translator = events.translator();
         this.encoding = events.encoding();
         StreamTally tally = events.tally();
-        this.chunkTimeout = timing.chunkTimeout();
+        this.chunkTimeout = timing.deadline().betweenChunks();
         this.source = source;
         this.hooks = hooks;
         this.tally = tally;
         this.nanoTime = timing.nanoTime();
         this.commitByNanos = timing.commitBy();
         this.stallReason = "no stream chunk within " + chunkTimeout.toMillis() + " ms (stream_timeout)";
-        this.keepAlive = new StreamKeepAlive(client, encoding.keepAlive(), timing.keepAlive().toNanos(), nanoTime);
+        this.keepAlive = new StreamKeepAlive(client, encoding.keepAlive(), timing.deadline().keepAlive().toNanos(), nanoTime);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
+import dev.sluice.deadline.Deadline;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.DeploymentChooser.Choice;
@@ -53,20 +54,21 @@ final class AttemptLoop<T> {
     private final RoutingStrategy strategy;
     private final DeploymentChooser chooser;
     private final TagFilter tags;
-    private final long deadlineNanos;
+    /** The request's total deadline, from which each attempt's own is cut. */
+    private final Deadline deadline;
     private final List<GroupRun> runs = new ArrayList<>();
     private final List<SkippedFallback> skipped = new ArrayList<>();
     private final Set<String> groupsTried = new HashSet<>();
     private int fallbacksTried;
 
-    AttemptLoop(Router router, RouterSettings settings, RouteRequest<T> request, RoutingStrategy strategy, long deadlineNanos) {
+    AttemptLoop(Router router, RouterSettings settings, RouteRequest<T> request, RoutingStrategy strategy, Deadline deadline) {
         this.router = router;
         this.settings = settings;
         this.request = request;
         this.strategy = strategy;
         this.chooser = new DeploymentChooser(router, strategy, request.facts(), request.overrides());
         this.tags = TagFilter.of(settings);
-        this.deadlineNanos = deadlineNanos;
+        this.deadline = deadline;
     }
 
     Future<RouteOutcome<T>> run() {
@@ -120,7 +122,7 @@ final class AttemptLoop<T> {
         if (fallbacksTried >= settings.maxFallbacks()) {
             return Optional.of(SkipReason.MAX_FALLBACKS);
         }
-        if (!deadlineLeft().isPositive()) {
+        if (deadline.passed()) {
             return Optional.of(SkipReason.DEADLINE);
         }
         Optional<SkipReason> refused = request.gate().refusal(target, group.get());
@@ -161,7 +163,7 @@ final class AttemptLoop<T> {
         if (request.cancelled().getAsBoolean()) {
             return Future.succeededFuture(state.cancelled(deployment));
         }
-        if (!deadlineLeft().isPositive()) {
+        if (deadline.passed()) {
             return outOfTime(state, deployment);
         }
         return router.signals().claim(deployment, request.facts().promptTokens(), strategy.keepsWithinLimits())
@@ -179,14 +181,12 @@ final class AttemptLoop<T> {
     }
 
     private Future<GroupEnd<T>> send(GroupState state, Deployment deployment) {
-        Duration left = deadlineLeft();
-        if (!left.isPositive()) {
+        Deadline.Attempt allowed = deadline.attempt(deployment);
+        if (!allowed.totalLeft().isPositive()) {
             return outOfTime(state, deployment); // the claim took what was left
         }
-        Duration own = router.attemptDeadline(settings, deployment);
-        Duration deadline = own.compareTo(left) < 0 ? own : left;
         router.events().attempt(request.callId(), state.group.name(), deployment.id(), state.attempts.size());
-        AttemptPlan plan = new AttemptPlan(state.group, state.target, deployment, deadline, left, state.attempts.size(), fallbacksTried, settings);
+        AttemptPlan plan = new AttemptPlan(state.group, state.target, deployment, allowed, state.attempts.size(), fallbacksTried, settings);
         long sent = router.nanoTime().getAsLong();
         return request.attempter().attempt(plan).compose(result -> {
             if (!request.cancelled().getAsBoolean()) {
@@ -258,16 +258,12 @@ final class AttemptLoop<T> {
         }
         Failure last = again.get().id().equals(deployment.id()) ? failure : state.lastFailureOf(again.get()).orElseThrow();
         Duration wait = router.backoff().delay(state.repeats(again.get()), last.retryAfter(), router.random());
-        if (wait.compareTo(deadlineLeft()) >= 0) {
+        if (wait.compareTo(deadline.left()) >= 0) {
             return Future.succeededFuture(state.end()); // the wait alone would outlast the total deadline
         }
         state.repeated(again.get());
         router.events().retry(request.callId(), group.name(), again.get().id(), last, wait.toMillis());
         return request.delays().after(wait).compose(v -> attempt(state, again.get()));
-    }
-
-    private Duration deadlineLeft() {
-        return Duration.ofNanos(deadlineNanos - router.nanoTime().getAsLong());
     }
 
     private RouteOutcome<T> outcome(GroupEnd<T> last, FailedAt answerWith) {

@@ -1,15 +1,15 @@
 package dev.sluice.router;
 
-import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
+import dev.sluice.deadline.Deadline;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.RoutingStrategy;
 import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.router.strategy.Strategies;
 import io.vertx.core.Future;
 import java.time.Clock;
+import dev.sluice.time.TimeSource;
 import java.time.Duration;
-import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
@@ -38,15 +38,11 @@ public final class Router {
     /**
      * The router's time.
      *
-     * @param clock           wall-clock time: usage windows are calendar minutes
-     * @param nanoTime        the monotonic time deadlines are measured with
-     * @param backoff         the waits before a deployment is tried again in place
-     * @param attemptDeadline a deployment's own deadline for one attempt under the request's
-     *                        settings, before it is cut to what is left of the request's total
-     *                        deadline
+     * @param time    wall-clock time (usage windows are calendar minutes) and the monotonic
+     *                ticker deadlines are measured with
+     * @param backoff the waits before a deployment is tried again in place
      */
-    public record Timing(Clock clock, LongSupplier nanoTime, Backoff backoff,
-            BiFunction<RouterSettings, Deployment, Duration> attemptDeadline) {}
+    public record Timing(TimeSource time, Backoff backoff) {}
 
     /** @param settings the settings in effect, taken once per request */
     public Router(ModelRegistry models, LiveRouterSettings settings, Cooldowns cooldowns, Picking picking, Timing timing,
@@ -64,9 +60,9 @@ public final class Router {
         // One set of settings for the whole request, however the settings change while it runs.
         RouterSettings settings = this.settings.current();
         Duration total = request.overrides().timeout().orElse(settings.timeout());
-        long deadlineNanos = timing.nanoTime().getAsLong() + total.toNanos();
+        Deadline deadline = Deadline.start(timing.time(), total, settings);
         RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routingStrategy()));
-        return new AttemptLoop<>(this, settings, request, strategy, deadlineNanos).run();
+        return new AttemptLoop<>(this, settings, request, strategy, deadline).run();
     }
 
     /** The signals every strategy reads; the request path feeds them through this. */
@@ -92,7 +88,7 @@ public final class Router {
     }
 
     Clock clock() {
-        return timing.clock();
+        return timing.time().clock();
     }
 
     RandomGenerator random() {
@@ -104,15 +100,11 @@ public final class Router {
     }
 
     LongSupplier nanoTime() {
-        return timing.nanoTime();
+        return timing.time().ticker();
     }
 
     /** Where the router tells what it does; the request path adds what only it sees (a stream cut after its start). */
     public RouterEvents events() {
         return events;
-    }
-
-    Duration attemptDeadline(RouterSettings settings, Deployment deployment) {
-        return timing.attemptDeadline().apply(settings, deployment);
     }
 }

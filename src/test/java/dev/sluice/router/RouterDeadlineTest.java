@@ -76,8 +76,8 @@ class RouterDeadlineTest {
                 "nextLong(501)=" + twin.nextLong(501), "nextLong(1001)=" + twin.nextLong(1001));
         assertThat(harness.delays().waits()).containsExactly(Duration.ofMillis(FIRST_WAIT));
         AttemptPlan last = harness.upstreams().plans().getLast();
-        assertThat(last.deadline()).isEqualTo(NS);
-        assertThat(last.totalLeft()).isEqualTo(NS);
+        assertThat(last.deadline().perTry()).isEqualTo(NS);
+        assertThat(last.deadline().totalLeft()).isEqualTo(NS);
         assertThat(last.retriesInGroup()).isEqualTo(1);
         assertThat(OutcomeLine.of(outcome)).isEqualTo(
                 "failure chat/a1 timeout | last chat/a1 | retries 1 | fallbacks 0 | tried chat[a1:server a1:timeout]");
@@ -105,9 +105,9 @@ class RouterDeadlineTest {
                 "@8000 attempt chat/a1 #2",
                 "@10000 ended chat/a1 timeout after 2000ms",
                 "@10000 failed chat/a1 timeout");
-        assertThat(harness.upstreams().plans()).extracting(AttemptPlan::deadline)
+        assertThat(harness.upstreams().plans()).extracting(plan -> plan.deadline().perTry())
                 .containsExactly(Duration.ofSeconds(4), Duration.ofSeconds(4), Duration.ofSeconds(2));
-        assertThat(harness.upstreams().plans()).extracting(AttemptPlan::totalLeft)
+        assertThat(harness.upstreams().plans()).extracting(plan -> plan.deadline().totalLeft())
                 .containsExactly(Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ofSeconds(2));
         assertThat(OutcomeLine.of(outcome)).isEqualTo("failure chat/a1 timeout | last chat/a1 | retries 2 | fallbacks 0"
                 + " | tried chat[a1:timeout a1:timeout a1:timeout]");
@@ -123,7 +123,7 @@ class RouterDeadlineTest {
         RouteOutcome<String> outcome = harness.route("chat",
                 CallerOverrides.builder().timeout(Optional.of(Duration.ofSeconds(5))).build());
 
-        assertThat(harness.upstreams().plans()).extracting(AttemptPlan::deadline)
+        assertThat(harness.upstreams().plans()).extracting(plan -> plan.deadline().perTry())
                 .containsExactly(Duration.ofSeconds(4), Duration.ofSeconds(1));
         assertThat(harness.time().elapsed()).isEqualTo(Duration.ofSeconds(5));
         assertThat(OutcomeLine.of(outcome)).isEqualTo(

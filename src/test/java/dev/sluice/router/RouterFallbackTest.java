@@ -158,7 +158,7 @@ class RouterFallbackTest {
                 "@9999.999999 attempt g2/b1 #0",
                 "@10000 ended g2/b1 timeout after 0.000001ms",
                 "@10000 failed g2/b1 timeout");
-        assertThat(harness.upstreams().plans().getLast().deadline()).isEqualTo(NS);
+        assertThat(harness.upstreams().plans().getLast().deadline().perTry()).isEqualTo(NS);
         assertThat(OutcomeLine.of(outcome)).isEqualTo(
                 "failure chat/a1 server 500 | last g2/b1 | retries 0 | fallbacks 1 | tried chat[a1:server] g2[b1:timeout]");
     }

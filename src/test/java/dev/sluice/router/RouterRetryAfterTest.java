@@ -62,7 +62,7 @@ class RouterRetryAfterTest {
                 "@1000 retry chat/a1 rate_limited wait 1999ms",
                 "@2999.999999 attempt chat/a1 #1",
                 "@2999.999999 ended chat/a1 served after 0ms");
-        assertThat(harness.upstreams().plans().getLast().deadline()).isEqualTo(NS);
+        assertThat(harness.upstreams().plans().getLast().deadline().perTry()).isEqualTo(NS);
         assertThat(OutcomeLine.of(outcome)).isEqualTo(
                 "served by a1 | last chat/a1 | retries 1 | fallbacks 0 | tried chat[a1:rate_limited a1:served]");
     }

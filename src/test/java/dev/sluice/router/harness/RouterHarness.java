@@ -1,6 +1,5 @@
 package dev.sluice.router.harness;
 
-import dev.sluice.call.Deadlines;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.ConfigException;
@@ -61,7 +60,7 @@ public final class RouterHarness {
         router = new Router(models, settings, cooldowns,
                 new Router.Picking(new Strategies(signals, catalog, config.router().routingStrategyArgs(), time.clock(), random),
                         new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock()), random),
-                new Router.Timing(time.clock(), time.ticker(), backoff, Deadlines::attempt), events);
+                new Router.Timing(time.source(), backoff), events);
     }
 
     /** A harness over this config and the production backoff ({@link Backoff#DEFAULT}). */

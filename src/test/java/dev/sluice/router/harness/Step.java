@@ -58,7 +58,7 @@ public record Step(Duration takes, boolean takesItsDeadline, Optional<Failure> f
 
     /** How much fake time the attempt planned as {@code plan} takes. */
     Duration duration(AttemptPlan plan) {
-        return takesItsDeadline ? plan.deadline() : takes;
+        return takesItsDeadline ? plan.deadline().perTry() : takes;
     }
 
     private static int usualStatus(FailureClass kind) {
