@@ -82,7 +82,7 @@ final class StreamRelay {
     record Timing(Deadline.Attempt deadline, long opened, LongSupplier nanoTime) {
         /** The latest {@code nanoTime} by which the first event must have come. */
         long commitBy() {
-            return opened + deadline.totalLeft().toNanos();
+            return deadline.firstEventBy(opened);
         }
     }
 

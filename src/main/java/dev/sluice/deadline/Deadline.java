@@ -23,7 +23,8 @@ import java.util.Optional;
  *       call counts it from the moment it is opened;
  *   <li>a stream's wait for its status and headers: its {@code stream_timeout}
  *       ({@code litellm_params}, else the router's) cut to what is left of the total, or the
- *       per-try deadline when there is none;
+ *       per-try deadline when there is none; its first event must come within what was left of
+ *       the total, counted from the moment the upstream call was opened;
  *   <li>the wait between two chunks of a stream: its {@code stream_timeout}, else the
  *       deployment's own deadline, not cut: what is left of the total bounds only the wait for
  *       the first event;
@@ -49,11 +50,13 @@ public final class Deadline {
     /**
      * A request's deadline, starting now.
      *
-     * @param total  how long the whole request may take: the caller's {@code timeout}, else the router's
-     * @param router the settings the request took when it started, for its {@code timeout} and {@code stream_timeout}
+     * @param callersTimeout the caller's {@code timeout}, which replaces the router's as the
+     *                       total (but not as a deployment's own deadline)
+     * @param router         the settings the request took when it started, for its
+     *                       {@code timeout} and {@code stream_timeout}
      */
-    public static Deadline start(TimeSource time, Duration total, RouterSettings router) {
-        Objects.requireNonNull(total, "total");
+    public static Deadline start(TimeSource time, Optional<Duration> callersTimeout, RouterSettings router) {
+        Duration total = callersTimeout.orElse(router.timeout());
         return new Deadline(time, time.nanos() + total.toNanos(), router.timeout(), router.streamTimeout());
     }
 
@@ -122,6 +125,15 @@ public final class Deadline {
                 return perTry();
             }
             return shorter(streamTimeout.get(), totalLeft);
+        }
+
+        /**
+         * The latest ticker reading by which a stream's first event must have come, for an
+         * upstream call opened at {@code openedAt}: what was left of the total, counted from
+         * then. Partial chunks or not, the wait for the first event never goes past it.
+         */
+        public long firstEventBy(long openedAt) {
+            return openedAt + totalLeft.toNanos();
         }
 
         /** The longest wait between two chunks of a stream: its {@code stream_timeout}, else the deployment's own deadline. */

@@ -9,7 +9,6 @@ import dev.sluice.router.strategy.Strategies;
 import io.vertx.core.Future;
 import java.time.Clock;
 import dev.sluice.time.TimeSource;
-import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
@@ -59,8 +58,7 @@ public final class Router {
     public <T> Future<RouteOutcome<T>> route(RouteRequest<T> request) {
         // One set of settings for the whole request, however the settings change while it runs.
         RouterSettings settings = this.settings.current();
-        Duration total = request.overrides().timeout().orElse(settings.timeout());
-        Deadline deadline = Deadline.start(timing.time(), total, settings);
+        Deadline deadline = Deadline.start(timing.time(), request.overrides().timeout(), settings);
         RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routingStrategy()));
         return new AttemptLoop<>(this, settings, request, strategy, deadline).run();
     }

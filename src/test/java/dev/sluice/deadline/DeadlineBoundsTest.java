@@ -12,6 +12,7 @@ import dev.sluice.router.harness.ConfigText;
 import dev.sluice.router.harness.FakeTime;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,21 @@ class DeadlineBoundsTest {
         time.advance(NS);
         assertThat(deadline.left()).isEqualTo(NS.negated());
         assertThat(deadline.passed()).isTrue();
+    }
+
+    @Test
+    void withoutTheCallersTimeoutTheTotalIsTheRouters() {
+        Deadline deadline = Deadline.start(time.source(), Optional.empty(),
+                parse(config().group("chat", "a1").router("timeout: 10")).router());
+
+        assertThat(deadline.left()).isEqualTo(TEN);
+    }
+
+    @Test
+    void theCallersTimeoutReplacesTheRoutersAsTheTotal() {
+        Deadline deadline = start(config().group("chat", "a1").router("timeout: 10"), Duration.ofSeconds(12));
+
+        assertThat(deadline.left()).isEqualTo(Duration.ofSeconds(12));
     }
 
     @Test
@@ -164,6 +180,17 @@ class DeadlineBoundsTest {
     }
 
     @Test
+    void aStreamsFirstEventIsDueWhenWhatWasLeftOfTheTotalHasPassedSinceTheUpstreamWasOpened() {
+        ConfigText config = config().deployment("chat", "a1", "timeout: 4", "").router("timeout: 10");
+        Deadline deadline = start(config, TEN);
+        time.advanceTo(Duration.ofSeconds(7));
+
+        Deadline.Attempt attempt = deadline.attempt(deployment(config));
+
+        assertThat(attempt.firstEventBy(1_000L)).isEqualTo(1_000L + Duration.ofSeconds(3).toNanos());
+    }
+
+    @Test
     void theRoutersStreamTimeoutServesADeploymentWithoutItsOwn() {
         ConfigText config = config().group("chat", "a1").router("timeout: 10").router("stream_timeout: 2");
 
@@ -208,7 +235,7 @@ class DeadlineBoundsTest {
     }
 
     private Deadline start(ConfigText config, Duration total) {
-        return Deadline.start(time.source(), total, parse(config).router());
+        return Deadline.start(time.source(), Optional.of(total), parse(config).router());
     }
 
     private static Duration own(ConfigText config) {
