@@ -6,9 +6,9 @@ import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.RoutingStrategy;
 import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.router.strategy.Strategies;
+import dev.sluice.time.TimeSource;
 import io.vertx.core.Future;
 import java.time.Clock;
-import dev.sluice.time.TimeSource;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
