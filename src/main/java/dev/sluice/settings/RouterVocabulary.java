@@ -1,6 +1,5 @@
 package dev.sluice.settings;
 
-import dev.sluice.router.strategy.Strategies;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,8 @@ public final class RouterVocabulary {
     public static final String ENABLE_TAG_FILTERING = "enable_tag_filtering";
 
     /** Routing strategies by LiteLLM's names. */
-    public static final List<String> ROUTING_STRATEGIES = Strategies.NAMES;
+    public static final List<String> ROUTING_STRATEGIES = List.of("simple-shuffle", "least-busy",
+            "usage-based-routing", "usage-based-routing-v2", "latency-based-routing", "cost-based-routing");
 
     private final Fallbacks fallbacks;
 

@@ -1,11 +1,13 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.catalog.ModelCatalog;
+import dev.sluice.settings.RouterVocabulary;
 import dev.sluice.state.RoutingSignals;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
@@ -16,14 +18,11 @@ import java.util.random.RandomGenerator;
  * configured one (the gap LiteLLM's LIT-7682 describes).
  */
 public final class Strategies {
-    /** The names {@code routing_strategy} accepts, as LiteLLM spells them. */
-    public static final List<String> NAMES = List.of(
-            SimpleShuffleStrategy.NAME,
-            LeastBusyStrategy.NAME,
-            UsageBasedStrategy.NAME,
-            UsageBasedStrategy.NAME_V2,
-            LatencyBasedStrategy.NAME,
-            CostBasedStrategy.NAME);
+    /**
+     * The names {@code routing_strategy} accepts, as LiteLLM spells them: the configuration's
+     * vocabulary, which the constructor checks this class builds one strategy for each of.
+     */
+    public static final List<String> NAMES = RouterVocabulary.ROUTING_STRATEGIES;
 
     private final Map<String, RoutingStrategy> byName;
     private final LatencyArgs latencyArgs;
@@ -44,6 +43,9 @@ public final class Strategies {
         add(strategies, new UsageBasedStrategy(UsageBasedStrategy.NAME_V2, signals.usage(), clock, random));
         add(strategies, new LatencyBasedStrategy(signals.latency(), signals.usage(), latencyArgs, clock, random));
         add(strategies, new CostBasedStrategy(catalog, signals.usage(), clock, random));
+        if (!strategies.keySet().equals(Set.copyOf(NAMES))) {
+            throw new IllegalStateException("strategies " + strategies.keySet() + " do not match the names " + NAMES);
+        }
         this.byName = Map.copyOf(strategies);
         this.recorder = new SignalRecorder(signals, latencyArgs, clock);
     }
