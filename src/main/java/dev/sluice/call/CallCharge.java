@@ -31,9 +31,11 @@ import java.util.function.Supplier;
  * already counted is not counted again.
  *
  * <p>An answer a guardrail refused was still answered, and billed, by its deployment: it is
- * charged though the caller gets an error.
+ * charged though the caller gets an error. The charge hears of that, and of the model a whole
+ * answer names, as the call's listener; it tells the call's listeners when its accounting
+ * ends ({@link CallListener#settled}).
  */
-final class CallCharge {
+final class CallCharge implements CallListener {
     static final String COST_HEADER = "x-litellm-response-cost";
     /** Text counted with a tokenizer on the event loop; beyond it, four bytes count as a token. */
     static final int COUNTED_BYTES = 64 * 1024;
@@ -43,10 +45,8 @@ final class CallCharge {
     private final ModelRequest request;
     private final RequestFacts facts;
     private final int bodyBytes;
-    /** Told of the call's end for the logging callbacks; null when none is configured. */
-    private final CallRecording recording;
-    /** Told of the call's end for {@code GET /calls/recent}. */
-    private final RecentCall recent;
+    /** Told when the call's accounting ends. */
+    private final CallListener settled;
     /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
     private Served refused;
     /** The model an answer of a deployment without a price said answered it; null when none did. */
@@ -54,11 +54,10 @@ final class CallCharge {
 
     private record Served(String group, Deployment deployment, TokenUsage usage) {}
 
-    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallRecording recording,
-            RecentCall recent) {
+    /** @param settled told when the call's accounting ends, with what it cost */
+    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallListener settled) {
         this.ticket = ticket;
-        this.recent = recent;
-        this.recording = recording;
+        this.settled = settled;
         this.request = request;
         this.facts = facts;
         this.bodyBytes = bodyBytes;
@@ -95,14 +94,16 @@ final class CallCharge {
      * A whole answer of {@code deployment} is in: the model it names ({@code model}, read only
      * when the deployment has no price of its own) may price it.
      */
-    void answered(Deployment deployment, Supplier<String> model) {
+    @Override
+    public void deploymentAnswered(Deployment deployment, Supplier<String> model) {
         if (!ticket.priced(deployment)) {
             answeredModel = model.get();
         }
     }
 
     /** A guardrail refused what {@code deployment} answered: it is charged when the call ends. */
-    void refusedAnswer(String group, Deployment deployment, TokenUsage usage) {
+    @Override
+    public void answerRefused(String group, Deployment deployment, TokenUsage usage) {
         refused = new Served(group, deployment, usage);
     }
 
@@ -126,13 +127,10 @@ final class CallCharge {
         finish(end(group, status));
     }
 
-    /** Ends the call's accounting once (later ends cost -1 and change nothing), telling the callbacks' recording. */
+    /** Ends the call's accounting once (later ends cost -1 and change nothing), telling the call's listeners. */
     private double finish(CallEnd end) {
         double cost = ticket.finish(end);
-        recent.settled(end, cost);
-        if (recording != null) {
-            recording.settled(end, cost);
-        }
+        settled.settled(end, cost);
         return cost;
     }
 
