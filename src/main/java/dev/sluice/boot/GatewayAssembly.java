@@ -50,6 +50,7 @@ import dev.sluice.config.EdgeSettings;
 import dev.sluice.overload.Overload;
 import dev.sluice.server.EdgeServices;
 import dev.sluice.server.LiveState;
+import dev.sluice.server.ReadinessFacts;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
@@ -160,8 +161,10 @@ final class GatewayAssembly {
                 new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker())));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
-                Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
-                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings,
+                new ReadinessFacts(Optional.of(config.cache()).filter(CacheSettings::enabled)
+                        .map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
+                        config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList()),
+                time.clock(), settings,
                 new LiveState(cooldowns, failures, recentCalls));
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 EdgeGuards.of(edgeSettings, overload, metrics),

@@ -52,7 +52,9 @@ import org.slf4j.LoggerFactory;
  *       each attempt made by {@link DeploymentCall});
  *   <li>answer: the served answer, or the error routing ended with ({@link CallAnswers}).
  * </ol>
- * Once admitted, a call's ticket is finished however it ends. One instance per event loop.
+ * Once admitted, a call's ticket is finished however it ends. Each stage tells what it did to
+ * the call's {@link CallListener}s (its headers, charge, metrics, recent call and recording),
+ * fired at one place. One instance per event loop.
  */
 public final class ModelCallPipeline {
     private static final Logger log = LoggerFactory.getLogger(ModelCallPipeline.class);
@@ -90,7 +92,9 @@ public final class ModelCallPipeline {
         this.attempts = new AttemptServices(services.providers(), services.guardrails(), services.router().signals(),
                 services.router().events(), observers.tracing(), services.instance(), services.time().clock(), nanoTime, writer);
         this.delays = Delays.on(vertx);
-        this.tokenCounter = new TokenCounter(vertx, services, upstreams, authenticator, bodies);
+        this.tokenCounter = new TokenCounter(vertx, new TokenCounter.Services(services.models(), services.access(),
+                services.providers(), services.router().settings(), services.bodies(), services.instance()), upstreams,
+                authenticator, bodies);
         this.headerValues = new HeaderValues(services.router().settings()::current);
     }
 
@@ -144,7 +148,8 @@ public final class ModelCallPipeline {
                 overhead -> observers.metrics().overhead(codec.name(), overhead));
         request.response().putHeader(RoutedHeaders.VERSION, SluiceVersion.CURRENT);
         RecentCall recent = new RecentCall(callId, services.time().clock().millis(), nanoTime.getAsLong());
-        CallListeners events = new CallListeners(headers, new RequestMeter(observers, nanoTime, codec.name(), request, callId),
+        CallListeners events = new CallListeners(headers,
+                new RequestMeter(observers.metrics(), observers.tracing(), nanoTime, codec.name(), request, callId),
                 new RecentCallListener(recent, observers.recentCalls(), services.providers(), nanoTime,
                         request.response().headers()));
         ModelCall call = new ModelCall(request, codec, callId, headers, events);

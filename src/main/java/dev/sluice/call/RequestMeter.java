@@ -22,9 +22,10 @@ final class RequestMeter implements CallListener {
     private final AtomicBoolean ended = new AtomicBoolean();
 
     /** @param route the route's name in metrics, e.g. {@code chat_completions} */
-    RequestMeter(CallObservers observers, LongSupplier nanoTime, String route, HttpServerRequest request, String callId) {
-        this.metrics = observers.metrics();
-        this.tracing = observers.tracing();
+    RequestMeter(GatewayMetrics metrics, Optional<GatewayTracing> tracing, LongSupplier nanoTime, String route,
+            HttpServerRequest request, String callId) {
+        this.metrics = metrics;
+        this.tracing = tracing;
         this.route = route;
         this.callId = callId;
         this.nanoTime = nanoTime;
