@@ -71,7 +71,7 @@ final class CachedCalls {
         call.headers.apply(response);
         call.ticket().headers().forEach(response::putHeader);
         response.putHeader(HIT_HEADER, call.cachePlan().orElseThrow().key());
-        response.putHeader(CallCharge.COST_HEADER, "0.0");
+        response.putHeader(AnswerWriter.COST_HEADER, "0.0");
         response.putHeader("Content-Type", hit.contentType());
         if (hit.streamed() && !call.state.http10()) {
             response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");

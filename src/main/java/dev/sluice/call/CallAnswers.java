@@ -39,7 +39,7 @@ final class CallAnswers {
         }
         if (outcome.served().isEmpty()) {
             writer.routedHead(call);
-            charge.putErrorCost(response, requested);
+            writer.errorCost(call, requested);
             errors.answer(response, outcome, call.codec);
             charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
             return Future.succeededFuture();

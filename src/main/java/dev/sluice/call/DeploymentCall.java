@@ -237,7 +237,7 @@ record DeploymentCall(AttemptServices services, UpstreamClient upstreams, ModelC
                     @Override
                     public void beforeEnd(StreamTally tally) {
                         // A stream cut by the gateway's stop is logged as cut, not as the 200 its head said.
-                        call.charge().streamEnding(call.response, plan.group().name(), deployment,
+                        services.answers().streamEnd(call, plan.group().name(), deployment,
                                 call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
@@ -246,7 +246,7 @@ record DeploymentCall(AttemptServices services, UpstreamClient upstreams, ModelC
             relay.cutBy().ifPresent(cut -> services.events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));
             if (end == StreamRelay.StreamOutcome.CLIENT_GONE) {
-                call.charge().streamEnding(call.response, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
+                services.answers().streamEnd(call, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
             }
         });
         call.state.relaying(relay);

@@ -334,7 +334,7 @@ public final class ModelCallPipeline {
 
     private void fail(ModelCall call, Throwable t) {
         if (!call.response.headWritten()) {
-            call.response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
+            call.response.putHeader(AnswerWriter.COST_HEADER, "0.0"); // nothing was served
         }
         if (t instanceof ApiError error) {
             if (call.ticketOrNull() == null) {
