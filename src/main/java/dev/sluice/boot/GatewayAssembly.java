@@ -14,6 +14,7 @@ import dev.sluice.access.Accounts;
 import dev.sluice.access.KeyCopies;
 import dev.sluice.access.KeyDirectory;
 import dev.sluice.access.RedisKeyCopies;
+import dev.sluice.call.CallObservers;
 import dev.sluice.call.CallServices;
 import dev.sluice.call.RefusalLog;
 import dev.sluice.call.RecentCalls;
@@ -49,6 +50,7 @@ import dev.sluice.config.EdgeSettings;
 import dev.sluice.overload.Overload;
 import dev.sluice.server.EdgeServices;
 import dev.sluice.server.LiveState;
+import dev.sluice.server.ReadinessFacts;
 import dev.sluice.sync.ModelEntries;
 import dev.sluice.sync.StoredModelSync;
 import dev.sluice.sync.StoredRouterSettingsSync;
@@ -154,13 +156,15 @@ final class GatewayAssembly {
                 edgeSettings.requestBodyTimeout());
         Overload overload = teardown.add(Overload.watchingThisJvm(edgeSettings.callsInFlightBound(), edgeSettings.livenessExitAfter(),
                 time.ticker()));
-        CallServices calls = new CallServices(models, providers, router, guardrails, access, metrics, tracing, time.clock(),
-                time.ticker(), bodies, UUID.randomUUID().toString(), responseCache(metrics), callbacks,
-                recentCalls, overload, RefusalLog.withDefaults(time.ticker()));
+        CallServices calls = new CallServices(models, providers, router, guardrails, access, time, bodies,
+                UUID.randomUUID().toString(), responseCache(metrics), overload,
+                new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker())));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
-                Optional.of(config.cache()).filter(CacheSettings::enabled).map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
-                config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList(), time.clock(), settings,
+                new ReadinessFacts(Optional.of(config.cache()).filter(CacheSettings::enabled)
+                        .map(c -> c.type().name().toLowerCase(java.util.Locale.ROOT)),
+                        config.callbacks().onSuccess().stream().map(LoggingCallback::wireName).sorted().toList()),
+                time.clock(), settings,
                 new LiveState(cooldowns, failures, recentCalls));
         return new Gateway(config, calls, edge, accounts, storedModels, storedSettings, time,
                 EdgeGuards.of(edgeSettings, overload, metrics),

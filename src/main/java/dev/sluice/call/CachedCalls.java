@@ -65,17 +65,13 @@ final class CachedCalls {
         }
         HttpServerResponse response = call.response;
         String group = call.group().name();
-        call.headers.cached(group);
+        CallEnd end = new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(), hit.status());
+        call.ticket().finishFromCache(end);
+        call.events.answeredFromCache(hit, end);
         call.headers.apply(response);
         call.ticket().headers().forEach(response::putHeader);
         response.putHeader(HIT_HEADER, call.cachePlan().orElseThrow().key());
-        response.putHeader(CallCharge.COST_HEADER, "0.0");
-        CallEnd end = new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(), hit.status());
-        call.ticket().finishFromCache(end);
-        call.recent.cached(end);
-        if (call.recording() != null) {
-            call.recording().fromCache(hit, end);
-        }
+        response.putHeader(AnswerWriter.COST_HEADER, "0.0");
         response.putHeader("Content-Type", hit.contentType());
         if (hit.streamed() && !call.state.http10()) {
             response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");

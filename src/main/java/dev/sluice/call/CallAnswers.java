@@ -2,33 +2,31 @@ package dev.sluice.call;
 
 import dev.sluice.access.CallEnd;
 import dev.sluice.http.Drain;
-import dev.sluice.http.Responses;
-import dev.sluice.provider.Providers;
 import dev.sluice.router.RouteOutcome;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
  * The last stage of a model call: what routing came to, written to the caller with its
- * routed headers, its limits and its cost, and the call's accounting ended. A stream was
- * written as it came; its stage ends when the stream does.
+ * routed headers, its limits and its cost ({@link AnswerWriter}), and the call's accounting
+ * ended. A stream was written as it came; its stage ends when the stream does.
  */
 final class CallAnswers {
-    private final Providers providers;
     private final RoutedErrors errors;
     private final CachedCalls cached;
+    private final AnswerWriter writer;
 
-    CallAnswers(Providers providers, CachedCalls cached) {
-        this.providers = providers;
+    CallAnswers(RoutedErrors errors, CachedCalls cached, AnswerWriter writer) {
+        this.errors = errors;
         this.cached = cached;
-        this.errors = new RoutedErrors(providers);
+        this.writer = writer;
     }
 
     Future<Void> answer(ModelCall call, RouteOutcome<Answer> outcome) {
         CallCharge charge = call.charge();
         HttpServerResponse response = call.response;
         String requested = call.group().name();
-        call.recent.routed(outcome, providers);
+        call.events.routed(outcome);
         if (outcome.cancelled() && call.state.cut()) {
             // The gateway stopped before any answer came: the caller is told to call again.
             CallerErrors.write(response, call.codec, Drain.cut());
@@ -39,14 +37,9 @@ final class CallAnswers {
             charge.unserved(requested, CallEnd.CLIENT_CLOSED);
             return Future.succeededFuture();
         }
-        if (call.recording() != null) {
-            call.recording().routed(outcome);
-        }
         if (outcome.served().isEmpty()) {
-            call.headers.ended(outcome);
-            call.headers.apply(response);
-            charge.putLimitHeaders(response);
-            charge.putErrorCost(response, requested);
+            writer.routedHead(call);
+            writer.errorCost(call, requested);
             errors.answer(response, outcome, call.codec);
             charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
             return Future.succeededFuture();
@@ -56,27 +49,9 @@ final class CallAnswers {
             // What the entry API keeps of the answer (a response a later call continues) is kept before the caller reads it.
             // So is the cache's copy: a request sent once this call has ended finds it.
             case Answer.Whole whole -> call.answers().settled().transform(kept -> cached.storeWhole(call, outcome.lastGroup(), whole)).transform(kept -> {
-                writeWhole(call, outcome, whole);
+                writer.whole(call, outcome, whole);
                 return Future.<Void>succeededFuture();
             });
         };
-    }
-
-    private void writeWhole(ModelCall call, RouteOutcome<Answer> outcome, Answer.Whole whole) {
-        HttpServerResponse response = call.response;
-        call.headers.ended(outcome);
-        UpstreamHeaders.copy(KeyMask.of(providers, outcome.lastDeployment()).headers(whole.upstreamHeaders()), response);
-        call.headers.apply(response);
-        call.charge().putLimitHeaders(response);
-        if (call.recording() != null) {
-            call.recording().answered(whole);
-        }
-        double cost = call.charge().served(response, outcome.lastGroup(), outcome.lastDeployment(), whole.status(), whole.usage(),
-                whole.units());
-        call.headers.charged(response, cost);
-        if (whole.contentType() != null) {
-            response.putHeader("Content-Type", whole.contentType());
-        }
-        Responses.raw(response, whole.status(), whole.body());
     }
 }

@@ -8,20 +8,17 @@ import dev.sluice.access.CallTicket;
 import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.Deployment;
-import dev.sluice.spend.PythonFloats;
 import dev.sluice.router.strategy.RequestFacts;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Ends one call's accounting and tells the caller what it cost, in
- * {@code x-litellm-response-cost} (US dollars, written as LiteLLM writes them): a header on
- * a whole answer or an error, a trailer on a stream (its cost is known only at its end; the
- * head announces the trailer). One per request; used on its event loop.
+ * Ends one call's accounting and works out what it cost, which the {@link AnswerWriter} tells
+ * the caller in {@code x-litellm-response-cost}. One per request; used on its event loop.
  *
  * <h2>Design notes</h2>
  * Tokens come from the answer's {@code usage}. Only when it has none are they counted with
@@ -31,10 +28,11 @@ import java.util.function.Supplier;
  * already counted is not counted again.
  *
  * <p>An answer a guardrail refused was still answered, and billed, by its deployment: it is
- * charged though the caller gets an error.
+ * charged though the caller gets an error. The charge hears of that, and of the model a whole
+ * answer names, as the call's listener; it tells the call's listeners when its accounting
+ * ends ({@link CallListener#settled}).
  */
-final class CallCharge {
-    static final String COST_HEADER = "x-litellm-response-cost";
+final class CallCharge implements CallListener {
     /** Text counted with a tokenizer on the event loop; beyond it, four bytes count as a token. */
     static final int COUNTED_BYTES = 64 * 1024;
     private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
@@ -43,10 +41,8 @@ final class CallCharge {
     private final ModelRequest request;
     private final RequestFacts facts;
     private final int bodyBytes;
-    /** Told of the call's end for the logging callbacks; null when none is configured. */
-    private final CallRecording recording;
-    /** Told of the call's end for {@code GET /calls/recent}. */
-    private final RecentCall recent;
+    /** Told when the call's accounting ends. */
+    private final CallListener settled;
     /** An answer a guardrail refused, to be charged when the call ends with the refusal. */
     private Served refused;
     /** The model an answer of a deployment without a price said answered it; null when none did. */
@@ -54,19 +50,18 @@ final class CallCharge {
 
     private record Served(String group, Deployment deployment, TokenUsage usage) {}
 
-    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallRecording recording,
-            RecentCall recent) {
+    /** @param settled told when the call's accounting ends, with what it cost */
+    CallCharge(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes, CallListener settled) {
         this.ticket = ticket;
-        this.recent = recent;
-        this.recording = recording;
+        this.settled = settled;
         this.request = request;
         this.facts = facts;
         this.bodyBytes = bodyBytes;
     }
 
     /** The {@code x-ratelimit-*} headers of the caller's limits, for every answer. */
-    void putLimitHeaders(HttpServerResponse response) {
-        ticket.headers().forEach(response::putHeader);
+    Map<String, String> limitHeaders() {
+        return ticket.headers();
     }
 
     /**
@@ -95,30 +90,27 @@ final class CallCharge {
      * A whole answer of {@code deployment} is in: the model it names ({@code model}, read only
      * when the deployment has no price of its own) may price it.
      */
-    void answered(Deployment deployment, Supplier<String> model) {
+    @Override
+    public void deploymentAnswered(Deployment deployment, Supplier<String> model) {
         if (!ticket.priced(deployment)) {
             answeredModel = model.get();
         }
     }
 
     /** A guardrail refused what {@code deployment} answered: it is charged when the call ends. */
-    void refusedAnswer(String group, Deployment deployment, TokenUsage usage) {
+    @Override
+    public void answerRefused(String group, Deployment deployment, TokenUsage usage) {
         refused = new Served(group, deployment, usage);
     }
 
     /** A whole answer served by {@code deployment} of {@code group}, before it is written: what it cost. */
-    double served(HttpServerResponse response, String group, Deployment deployment, int status, TokenUsage usage,
-            BilledUnits units) {
-        double cost = Math.max(0, finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, units, status)));
-        response.putHeader(COST_HEADER, PythonFloats.repr(cost));
-        return cost;
+    double served(String group, Deployment deployment, int status, TokenUsage usage, BilledUnits units) {
+        return Math.max(0, finish(CallEnd.served(group, ticket.chargedAs(deployment, answeredModel), usage, units, status)));
     }
 
     /** An error is about to be answered: what the call cost (0 unless a refused answer was billed). */
-    void putErrorCost(HttpServerResponse response, String group) {
-        if (!response.headWritten()) {
-            response.putHeader(COST_HEADER, PythonFloats.repr(ticket.price(end(group, 0))));
-        }
+    double errorCost(String group) {
+        return ticket.price(end(group, 0));
     }
 
     /** The call ended with nothing served: an error answered with {@code status}, or the caller left (499). */
@@ -126,13 +118,10 @@ final class CallCharge {
         finish(end(group, status));
     }
 
-    /** Ends the call's accounting once (later ends cost -1 and change nothing), telling the callbacks' recording. */
+    /** Ends the call's accounting once (later ends cost -1 and change nothing), telling the call's listeners. */
     private double finish(CallEnd end) {
         double cost = ticket.finish(end);
-        recent.settled(end, cost);
-        if (recording != null) {
-            recording.settled(end, cost);
-        }
+        settled.settled(end, cost);
         return cost;
     }
 
@@ -144,23 +133,18 @@ final class CallCharge {
                 refused.usage().completionTokens(), status);
     }
 
-    /** A stream's head is about to go out: it announces the cost trailer. */
-    void streamHead(HttpServerResponse response) {
-        response.putHeader("Trailer", COST_HEADER);
-    }
-
-    /** A stream is about to end (completed or cut after its commit): counts it and sets the trailer. */
     /** Whether a stream of {@code deployment} must keep its text, to count it should it report no usage. */
     boolean keepsStreamText(Deployment deployment) {
         return ticket.needsTokens(deployment);
     }
 
-    void streamEnding(HttpServerResponse response, String group, Deployment deployment, int status, StreamTally tally) {
+    /**
+     * A stream is about to end (completed or cut after its commit): counts it and ends the
+     * call's accounting. Returns what it cost, -1 when the accounting had already ended.
+     */
+    double streamServed(String group, Deployment deployment, int status, StreamTally tally) {
         TokenUsage usage = streamUsage(deployment, tally);
-        double cost = finish(CallEnd.served(group, ticket.chargedAs(deployment, tally.answeredModel()), usage, status));
-        if (cost >= 0 && !response.ended() && !response.closed()) {
-            response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
-        }
+        return finish(CallEnd.served(group, ticket.chargedAs(deployment, tally.answeredModel()), usage, status));
     }
 
     /** What a stream of {@code deployment} used, as far as {@code tally} has seen it. */

@@ -15,34 +15,39 @@ import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureText;
 import dev.sluice.json.Json;
+import dev.sluice.callbacks.Callbacks;
+import dev.sluice.provider.Providers;
 import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.router.RouteOutcome;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The one hook between the call path and the logging callbacks: what one call did, gathered
  * as it happens, built into a {@link CallRecord} when the call's accounting ends (its ticket
- * is finished) and offered to the callbacks. It exists only when a callback is configured;
- * without one the call path holds null here and does nothing more.
+ * is finished) and offered to the callbacks. It listens to a call only when a callback is
+ * configured; without one the call has no recording and does nothing more.
  *
- * <p>It is told four things, each once where the call path already is:
+ * <p>It hears four of the call's events:
  * <ol>
- *   <li>{@link #watch}: a stream attempt began (its events pass through a {@link StreamWatch});
+ *   <li>{@link #streamStarted}: a stream attempt began (its events pass through a {@link StreamWatch});
  *   <li>{@link #routed}: routing ended, served or failed, before the answer is written (the
- *       call's span hears of it then, as a failed call's span ends with its error);
- *   <li>{@link #answered}: a whole answer is about to be written;
+ *       call's span hears of it then, as a failed call's span ends with its error); a
+ *       cancelled call is not recorded as routed;
+ *   <li>{@link #wholeAnswerWriting}: a whole answer is about to be written;
  *   <li>{@link #settled}: the call's ticket was finished, with its tokens, status and cost.
  * </ol>
- * A call the response cache answers is told once, by {@link #fromCache}: it is a success that
+ * A call the response cache answers is told once, by {@link #answeredFromCache}: it is a success that
  * cost nothing, with {@code cache_hit} set. The record's {@code cacheKey} is the call's key
  * whenever the cache was asked. Prompts and answers are kept only with message logging on, and only up
  * to {@link #KEPT_BYTES} each, so a callback's queue stays bounded in memory.
  */
-final class CallRecording {
+final class CallRecording implements CallListener {
     /** The largest request or answer body a record keeps; a larger one is named by its size. */
     static final int KEPT_BYTES = 32 * 1024;
     /** The longest stream text a record keeps. */
@@ -50,7 +55,9 @@ final class CallRecording {
     static final String TRUNCATED = "... (truncated)";
 
     private final ModelCall call;
-    private final CallServices services;
+    private final Callbacks callbacks;
+    private final Providers providers;
+    private final LongSupplier nanoTime;
     private final Instant start;
     private final long startNanos;
     private StreamWatch stream;
@@ -62,35 +69,44 @@ final class CallRecording {
     private boolean offered;
     private boolean cacheHit;
 
-    CallRecording(ModelCall call, CallServices services) {
+    /** @param providers what masks a deployment's key in the record's error */
+    CallRecording(ModelCall call, Callbacks callbacks, Providers providers, TimeSource time) {
         this.call = call;
-        this.services = services;
-        this.start = services.clock().instant();
-        this.startNanos = services.nanoTime().getAsLong();
+        this.callbacks = callbacks;
+        this.providers = providers;
+        this.nanoTime = time.ticker();
+        this.start = time.clock().instant();
+        this.startNanos = nanoTime.getAsLong();
     }
 
     /** A stream attempt began: its events are watched for the record; an earlier attempt's are forgotten. */
-    StreamTranslator watch(StreamTranslator translator) {
-        stream = new StreamWatch(translator, services.nanoTime(), services.callbacks().logsMessages());
+    @Override
+    public StreamTranslator streamStarted(StreamTranslator translator) {
+        stream = new StreamWatch(translator, nanoTime, callbacks.logsMessages());
         return stream;
     }
 
     /** Routing ended: what served, or what failed last; the call's span is told what is known. */
-    void routed(RouteOutcome<Answer> outcome) {
+    @Override
+    public void routed(RouteOutcome<Answer> outcome) {
+        if (outcome.cancelled()) {
+            return; // the caller left or the gateway stopped: the call's ending tells the record
+        }
         failure = outcome.failure().orElse(null);
         routedTo = failure != null ? failure.deployment().orElse(null) : outcome.lastDeployment();
-        if (!services.callbacks().describesSpans()) {
+        if (!callbacks.describesSpans()) {
             return;
         }
         boolean served = outcome.served().isPresent();
         int status = served ? 200 : failure == null || failure.failure().status() <= 0 ? 500 : failure.failure().status();
         String group = outcome.lastGroup() == null ? call.group().name() : outcome.lastGroup();
-        services.callbacks().routed(build(new CallEnd(group, Optional.ofNullable(routedTo), 0, 0, status), 0, served));
+        callbacks.routed(build(new CallEnd(group, Optional.ofNullable(routedTo), 0, 0, status), 0, served));
     }
 
     /** A whole answer is about to be written: it is the record's response (a stream's events were watched instead). */
-    void answered(Answer.Whole whole) {
-        answeredNanos = services.nanoTime().getAsLong();
+    @Override
+    public void wholeAnswerWriting(Answer.Whole whole) {
+        answeredNanos = nanoTime.getAsLong();
         if (stream != null) {
             return;
         }
@@ -106,24 +122,26 @@ final class CallRecording {
     }
 
     /** The response cache answered the call with {@code hit}, ending it as {@code end}: its record goes to the callbacks. */
-    void fromCache(CachedAnswer hit, CallEnd end) {
+    @Override
+    public void answeredFromCache(CachedAnswer hit, CallEnd end) {
         cacheHit = true;
-        answered(new Answer.Whole(hit.status(), Buffer.buffer(hit.body()), hit.contentType(), MultiMap.caseInsensitiveMultiMap(),
+        wholeAnswerWriting(new Answer.Whole(hit.status(), Buffer.buffer(hit.body()), hit.contentType(), MultiMap.caseInsensitiveMultiMap(),
                 TokenUsage.NONE));
         if (!offered) {
             offered = true;
-            services.callbacks().offer(build(end, 0, true));
+            callbacks.offer(build(end, 0, true));
         }
     }
 
     /** The call's ticket was finished, costing {@code cost}: its record goes to the callbacks, once. */
-    void settled(CallEnd end, double cost) {
+    @Override
+    public void settled(CallEnd end, double cost) {
         if (offered || cost < 0) {
             return;
         }
         offered = true;
         boolean success = end.deployment().isPresent() && end.status() < 400 && (stream == null || stream.finished());
-        services.callbacks().offer(build(end, cost, success));
+        callbacks.offer(build(end, cost, success));
     }
 
     private CallRecord build(CallEnd end, double cost, boolean success) {
@@ -132,11 +150,11 @@ final class CallRecording {
                 d.params().providerModel(), d.params().apiBase().orElse(null))).orElse(null);
         CallRecord.Result result = new CallRecord.Result(success, end.status(), end.promptTokens(), end.completionTokens(),
                 Math.max(0, cost), responseModel(), finishReasons(), response(), success ? null : error(end.status(), deployment));
-        long now = services.nanoTime().getAsLong();
+        long now = nanoTime.getAsLong();
         Instant ended = start.plusNanos(now - startNanos);
         long firstNanos = stream != null && stream.firstEventNanos() != 0 ? stream.firstEventNanos() : answeredNanos;
         Instant first = firstNanos == 0 ? ended : start.plusNanos(firstNanos - startNanos);
-        return new CallRecord(call.callId, CallRecordParts.request(call, end.group(), services.callbacks().logsMessages()),
+        return new CallRecord(call.callId, CallRecordParts.request(call, end.group(), callbacks.logsMessages()),
                 served, result, new CallRecord.Timing(start, first, ended), CallRecordParts.key(call.caller()), cacheHit,
                 call.cachePlan().map(CachePlan::key).orElse(null));
     }
@@ -171,7 +189,7 @@ final class CallRecording {
 
     /** The answer for the record: only with message logging on. */
     private JsonNode response() {
-        if (!services.callbacks().logsMessages()) {
+        if (!callbacks.logsMessages()) {
             return null;
         }
         if (stream != null) {
@@ -195,7 +213,7 @@ final class CallRecording {
             Failure failed = failure.failure();
             int code = failed.status() > 0 ? failed.status() : status;
             // Masked before the quote of a body is cut: a key across the cut would no longer be found.
-            String message = failure.deployment().map(d -> FailureText.of(failed, KeyMask.of(services.providers(), d)::text))
+            String message = failure.deployment().map(d -> FailureText.of(failed, KeyMask.of(providers, d)::text))
                     .orElseGet(() -> FailureText.of(failed));
             return new CallRecord.Error(message, LiteLlmErrors.className(failed.kind(), code), Integer.toString(code), provider);
         }

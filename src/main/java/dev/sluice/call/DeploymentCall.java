@@ -45,7 +45,7 @@ import java.util.Optional;
  * a stream commits to the caller at its first event. Everything the router needs to decide
  * comes back as an {@link AttemptResult}. Runs on the request's event loop.
  */
-record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall call, CachedCalls cached)
+record DeploymentCall(AttemptServices services, UpstreamClient upstreams, ModelCall call, CachedCalls cached)
         implements Attempter<Answer> {
 
     @Override
@@ -56,7 +56,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             return Future.succeededFuture(AttemptResult.failed(GuardrailFailures.of(refused.get())));
         }
         // The deployment has one more call open until this attempt is over, a stream until it ends.
-        SignalRecorder signals = services.router().signals();
+        SignalRecorder signals = services.signals();
         SignalRecorder.Attempt open = signals.attemptStarted(deployment);
         return call(plan).andThen(done -> {
             if (done.succeeded() && done.result() instanceof AttemptResult.Served<Answer> served
@@ -95,10 +95,10 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
             // The vendor has no place for what the caller sent: a 400 naming it, as LiteLLM answers.
             return failed(TranslationRefusals.of(refused));
         }
-        call.headers.droppedParams(laidOut.droppedParams());
+        call.events.attemptLaidOut(laidOut.droppedParams());
         long authorizing = services.nanoTime().getAsLong();
         return provider.authorize(deployment, laidOut).transform(authorized -> {
-            call.headers.upstreamTook(services.nanoTime().getAsLong() - authorizing);
+            call.events.upstreamWaited(services.nanoTime().getAsLong() - authorizing);
             if (authorized.failed()) {
                 return failed(CredentialFailures.of(authorized.cause()));
             }
@@ -114,7 +114,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         UpstreamExchange exchange = upstreams.open(upstreamRequest, plan.deadline().upstream(call.requestFor(plan).stream()));
         call.state.opened(exchange);
         return exchange.answered().transform(answered -> {
-            call.headers.upstreamTook(services.nanoTime().getAsLong() - opened);
+            call.events.upstreamWaited(services.nanoTime().getAsLong() - opened);
             if (call.state.stopped()) {
                 exchange.cancel();
                 return unanswered(exchange, new IllegalStateException("the caller left or the gateway stopped"));
@@ -132,7 +132,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 });
             }
             if (!call.decoded().operation().everyVendorServes()) {
-                return UnitBilledAnswers.whole(services, call, plan, provider, exchange, opened);
+                return new UnitBilledAnswers(services.signals(), services.nanoTime()).whole(call, plan, provider, exchange, opened);
             }
             if (call.requestFor(plan).stream() && provider.streams(exchange.headers())) {
                 return stream(plan, provider, exchange, opened);
@@ -156,7 +156,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
     private Future<AttemptResult<Answer>> stream(AttemptPlan plan, Provider provider, UpstreamExchange exchange,
             long attemptStarted) {
         Deployment deployment = plan.deployment();
-        StreamTranslator translator = call.watched(provider.streamTranslator(deployment, call.requestFor(plan)));
+        StreamTranslator translator = call.events.streamStarted(provider.streamTranslator(deployment, call.requestFor(plan)));
         boolean checkAnswer = services.guardrails().checksAnswers(deployment, call.guardrails());
         if (call.state.http10() || checkAnswer) {
             // An HTTP/1.0 caller cannot take a chunked stream, and an answer a guardrail must
@@ -182,7 +182,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(deployment,
                             AnswerText.ofEvents(events.toString(StandardCharsets.UTF_8)), call.guardrails());
                     if (refused.isPresent()) {
-                        call.charge().refusedAnswer(plan.group().name(), deployment, usage);
+                        call.events.answerRefused(plan.group().name(), deployment, usage);
                         return failed(GuardrailFailures.of(refused.get()));
                     }
                 }
@@ -210,30 +210,26 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                     public void beforeHead() {
                         long now = services.nanoTime().getAsLong();
                         // A stream's tokens are not known until it ends; its prompt is what it takes from tpm now.
-                        services.router().signals().served(deployment, call.facts().promptTokens(),
+                        services.signals().served(deployment, call.facts().promptTokens(),
                                 Duration.ofNanos(now - attemptStarted), 0, true);
-                        call.headers.upstreamTook(now - waitStarted);
-                        call.headers.served(plan);
-                        call.headers.apply(call.response);
-                        call.charge().putLimitHeaders(call.response);
-                        call.charge().streamHead(call.response);
-                        UpstreamHeaders.copy(KeyMask.of(services.providers(), deployment).headers(exchange.headers()),
-                                call.response);
+                        call.events.upstreamWaited(now - waitStarted);
+                        call.events.streamCommitted(plan);
+                        services.answers().streamHead(call, deployment, exchange.headers());
                     }
 
                     @Override
                     public void beforeEnd(StreamTally tally) {
                         // A stream cut by the gateway's stop is logged as cut, not as the 200 its head said.
-                        call.charge().streamEnding(call.response, plan.group().name(), deployment,
+                        services.answers().streamEnd(call, plan.group().name(), deployment,
                                 call.state.cut() ? Drain.cut().status() : exchange.status(), tally);
                     }
                 },
                 new StreamRelay.Events(translator, tally, encoding));
         relay.finished().onSuccess(end -> {
-            relay.cutBy().ifPresent(cut -> services.router().events().streamCut(call.callId, plan.group().name(), deployment.id(),
+            relay.cutBy().ifPresent(cut -> services.events().streamCut(call.callId, plan.group().name(), deployment.id(),
                     cut.getMessage()));
             if (end == StreamRelay.StreamOutcome.CLIENT_GONE) {
-                call.charge().streamEnding(call.response, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
+                services.answers().streamEnd(call, plan.group().name(), deployment, CallEnd.CLIENT_CLOSED, relay.tally());
             }
         });
         call.state.relaying(relay);
@@ -271,7 +267,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
             }
             OpenAiShape.ShapedAnswer answer = shaped.get();
-            call.charge().answered(plan.deployment(), () -> answer.tree().path("model").asText(""));
+            call.events.deploymentAnswered(plan.deployment(), () -> answer.tree().path("model").asText(""));
             TokenUsage usage = call.charge().usage(plan.deployment(), TokenUsage.of(answer.usage()),
                     () -> AnswerText.ofBody(answer.tree()));
             if (services.guardrails().checksAnswers(plan.deployment(), call.guardrails())) {
@@ -279,7 +275,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                         AnswerText.ofBody(answer.tree()), call.guardrails());
                 if (refused.isPresent()) {
                     // The deployment answered and will bill for it: the refused answer is charged.
-                    call.charge().refusedAnswer(plan.group().name(), plan.deployment(), usage);
+                    call.events.answerRefused(plan.group().name(), plan.deployment(), usage);
                     return failed(GuardrailFailures.of(refused.get()));
                 }
             }
@@ -291,7 +287,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
                 return failed(untranslatable(untranslatable));
             }
             long tokens = answer.totalTokens() > 0 ? answer.totalTokens() : call.facts().promptTokens();
-            services.router().signals().served(plan.deployment(), tokens, Duration.ofNanos(services.nanoTime().getAsLong() - opened),
+            services.signals().served(plan.deployment(), tokens, Duration.ofNanos(services.nanoTime().getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, answer.completionTokens()), false);
             return Future.succeededFuture(AttemptResult.served(
                     new Answer.Whole(status, callerBody, "application/json", exchange.headers(), usage)));

@@ -7,7 +7,6 @@ import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.ingress.IngressCodec;
 import dev.sluice.ingress.AnswerEncoding;
 import dev.sluice.llm.ModelRequest;
-import dev.sluice.provider.stream.StreamTranslator;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
@@ -22,8 +21,8 @@ import java.util.Optional;
 /**
  * One model call, filled stage by stage as {@link ModelCallPipeline} runs: each stage reads
  * what the stages before it set and sets its own part, once. Reading a part before its stage
- * has run is a fault in the pipeline, not a caller's error. Touched only on the request's
- * event loop.
+ * has run is a fault in the pipeline, not a caller's error. What happens to the call is told
+ * to its {@link #events}. Touched only on the request's event loop.
  */
 final class ModelCall {
     final HttpServerRequest request;
@@ -33,10 +32,10 @@ final class ModelCall {
     final String callId;
     /** What the call has open upstream, so that a hang-up can cancel it. */
     final CallState state;
+    /** Where the call's events are fired: its listeners, the headers among them. */
+    final CallListeners events;
+    /** The routed headers the call's events set, for the answer's writer to apply. */
     final RoutedHeaders headers;
-    final RequestMeter meter;
-    /** What {@code GET /calls/recent} shows of the call. */
-    final RecentCall recent;
     /** Completed when the response has ended or the caller has gone: the call is done with its body. */
     final Promise<Void> ended = Promise.promise();
 
@@ -54,33 +53,27 @@ final class ModelCall {
     private RequestFacts facts;
     private CacheKeys cacheKeys;
     private CallCharge charge;
-    /** Null unless a logging callback is configured. */
-    private CallRecording recording;
 
-    ModelCall(HttpServerRequest request, IngressCodec codec, String callId, RoutedHeaders headers, RequestMeter meter,
-            RecentCall recent) {
+    /** @param headers the routed headers, which {@code events} tells too */
+    ModelCall(HttpServerRequest request, IngressCodec codec, String callId, RoutedHeaders headers, CallListeners events) {
         this.request = request;
         this.response = request.response();
         this.codec = codec;
         this.callId = callId;
         this.state = new CallState(request.version() == io.vertx.core.http.HttpVersion.HTTP_1_0);
         this.headers = headers;
-        this.meter = meter;
-        this.recent = recent;
+        this.events = events;
     }
 
     /** Authenticate: who calls. */
     void authenticated(Caller caller) {
         this.caller = caller;
-        headers.caller(caller);
-        recent.caller(caller);
     }
 
     /** Decode: the request as its entry API read it, and its size. */
     void decoded(ModelRequest decoded, int bodyBytes) {
         this.decoded = decoded;
         this.bodyBytes = bodyBytes;
-        recent.group(decoded.group(), decoded.stream());
         this.answers = null; // written for the call as it is now, when first asked
     }
 
@@ -90,9 +83,7 @@ final class ModelCall {
      */
     void resolved(ModelGroup group, CallerOverrides overrides, List<String> guardrails) {
         this.group = group;
-        recent.group(group.name());
         this.overrides = overrides;
-        headers.overrides(overrides);
         this.guardrails = List.copyOf(guardrails);
     }
 
@@ -117,26 +108,15 @@ final class ModelCall {
         this.tags = List.copyOf(tags);
     }
 
-    /** Count: what routing reads of the request, the cache keys to pin once it is served, and its charge. */
+    /**
+     * Count: what routing reads of the request, the cache keys to pin once it is served, and
+     * its charge, which hears the call's events from now on.
+     */
     void counted(RequestFacts facts, CacheKeys cacheKeys) {
         this.facts = facts;
         this.cacheKeys = cacheKeys;
-        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes, recording, recent);
-    }
-
-    /** The logging callbacks are told of this call ({@link CallRecording}). */
-    void recordWith(CallRecording recording) {
-        this.recording = recording;
-    }
-
-    /** The call's recording for the logging callbacks; null when none is configured. */
-    CallRecording recording() {
-        return recording;
-    }
-
-    /** A stream attempt's translator, watched for the logging callbacks when any is configured. */
-    StreamTranslator watched(StreamTranslator translator) {
-        return recording == null ? translator : recording.watch(translator);
+        this.charge = new CallCharge(ticket(), decoded(), facts, bodyBytes, events);
+        events.add(charge);
     }
 
     Caller caller() {

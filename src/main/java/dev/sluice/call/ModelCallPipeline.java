@@ -33,6 +33,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,12 +52,16 @@ import org.slf4j.LoggerFactory;
  *       each attempt made by {@link DeploymentCall});
  *   <li>answer: the served answer, or the error routing ended with ({@link CallAnswers}).
  * </ol>
- * Once admitted, a call's ticket is finished however it ends. One instance per event loop.
+ * Once admitted, a call's ticket is finished however it ends. Each stage tells what it did to
+ * the call's {@link CallListener}s (its headers, charge, metrics, recent call and recording),
+ * fired at one place. One instance per event loop.
  */
 public final class ModelCallPipeline {
     private static final Logger log = LoggerFactory.getLogger(ModelCallPipeline.class);
 
     private final CallServices services;
+    private final CallObservers observers;
+    private final LongSupplier nanoTime;
     private final UpstreamClient upstreams;
     private final Authenticator authenticator;
     private final RequestBodyReader bodies;
@@ -68,20 +73,28 @@ public final class ModelCallPipeline {
     private final TokenCounter tokenCounter;
     private final CachedCalls cached;
     private final HeaderValues headerValues;
+    private final AttemptServices attempts;
 
     public ModelCallPipeline(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator,
             Drain drain) {
         this.services = services;
+        this.observers = services.observers();
+        this.nanoTime = services.time().ticker();
         this.drain = drain;
         this.upstreams = upstreams;
         this.authenticator = authenticator;
-        this.bodies = new RequestBodyReader(vertx, services.bodies(), services.nanoTime());
+        this.bodies = new RequestBodyReader(vertx, services.bodies(), nanoTime);
         this.overrides = new CallerOverridesReader(services.router().settings()::current, services.models());
         this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
         this.cached = new CachedCalls(services.cache());
-        this.answers = new CallAnswers(services.providers(), cached);
+        AnswerWriter writer = new AnswerWriter(services.providers());
+        this.answers = new CallAnswers(new RoutedErrors(services.providers()), cached, writer);
+        this.attempts = new AttemptServices(services.providers(), services.guardrails(), services.router().signals(),
+                services.router().events(), observers.tracing(), services.instance(), services.time().clock(), nanoTime, writer);
         this.delays = Delays.on(vertx);
-        this.tokenCounter = new TokenCounter(vertx, services, upstreams, authenticator, bodies);
+        this.tokenCounter = new TokenCounter(vertx, new TokenCounter.Services(services.models(), services.access(),
+                services.providers(), services.router().settings(), services.bodies(), services.instance()), upstreams,
+                authenticator, bodies);
         this.headerValues = new HeaderValues(services.router().settings()::current);
     }
 
@@ -124,40 +137,38 @@ public final class ModelCallPipeline {
                 .andThen(done -> finishUnanswered(call, done));
     }
 
+    /**
+     * The call, with its listeners: its routed headers, its metrics, its place in the recent
+     * calls, and its recording for the logging callbacks when any is configured. Its charge
+     * joins them once it is counted.
+     */
     private ModelCall open(HttpServerRequest request, IngressCodec codec) {
         String callId = request.response().headers().get(CallIds.HEADER);
-        RoutedHeaders headers = new RoutedHeaders(services.nanoTime(), headerValues,
-                overhead -> services.metrics().overhead(codec.name(), overhead));
+        RoutedHeaders headers = new RoutedHeaders(nanoTime, headerValues,
+                overhead -> observers.metrics().overhead(codec.name(), overhead));
         request.response().putHeader(RoutedHeaders.VERSION, SluiceVersion.CURRENT);
-        ModelCall call = new ModelCall(request, codec, callId, headers, new RequestMeter(services, codec.name(), request, callId),
-                new RecentCall(callId, services.clock().millis(), services.nanoTime().getAsLong()));
-        if (services.callbacks().enabled()) {
-            call.recordWith(new CallRecording(call, services));
-        }
+        RecentCall recent = new RecentCall(callId, services.time().clock().millis(), nanoTime.getAsLong());
+        CallListeners events = new CallListeners(headers,
+                new RequestMeter(observers.metrics(), observers.tracing(), nanoTime, codec.name(), request, callId),
+                new RecentCallListener(recent, observers.recentCalls(), services.providers(), nanoTime,
+                        request.response().headers()));
+        ModelCall call = new ModelCall(request, codec, callId, headers, events);
+        events.add(observers.callbacks().enabled()
+                ? new CallRecording(call, observers.callbacks(), services.providers(), services.time()) : CallListener.NONE);
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
         Runnable closed = drain.opened(() -> cut(call), Vertx.currentContext());
         call.response.endHandler(v -> {
             closed.run();
             call.ended.tryComplete();
-            int status = call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED;
-            call.meter.ended(status);
-            published(call, status);
+            call.events.ended(call.response.ended() ? call.response.getStatusCode() : CallEnd.CLIENT_CLOSED);
         });
         call.response.closeHandler(v -> {
             closed.run();
             call.ended.tryComplete();
             call.state.onClientGone();
-            call.meter.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
-            published(call, CallEnd.CLIENT_CLOSED);
+            call.events.ended(CallEnd.CLIENT_CLOSED); // only when the answer had not ended: the caller left first
         });
         return call;
-    }
-
-    /** The call's answer ended (or its caller left): an authenticated call joins the recent calls, once. */
-    private void published(ModelCall call, int status) {
-        if (call.recent.ended(status, services.nanoTime().getAsLong(), call.response.headers())) {
-            services.recentCalls().add(call.recent);
-        }
     }
 
     /**
@@ -170,7 +181,7 @@ public final class ModelCallPipeline {
             return;
         }
         if (call.response.headWritten()) {
-            call.meter.ended(Drain.cut().status());
+            call.events.cutAfterHead(Drain.cut().status());
         }
         if (call.ticketOrNull() == null) {
             // Not routed yet (authenticating, reading the body, being admitted): nothing upstream to stop.
@@ -195,6 +206,7 @@ public final class ModelCallPipeline {
         call.request.resume();
         if (who.succeeded()) {
             call.authenticated(who.result());
+            call.events.callerKnown(who.result());
         }
         return body;
     }
@@ -208,6 +220,7 @@ public final class ModelCallPipeline {
         services.bodies().holdParsed(json, call.ended.future());
         // An audio file is no prompt: estimates and token counts read the size of the form's text fields only.
         call.decoded(decoded, decoded.form().isPresent() ? decoded.body().toString().length() : body.length());
+        call.events.decoded(decoded);
         return null;
     }
 
@@ -216,6 +229,7 @@ public final class ModelCallPipeline {
         return call.codec.prepare(call.decoded(), call.caller()).map(prepared -> {
             if (prepared != call.decoded()) {
                 call.decoded(prepared, call.bodyBytes());
+                call.events.decoded(prepared);
             }
             return null;
         });
@@ -231,6 +245,7 @@ public final class ModelCallPipeline {
         CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
         call.resolved(group, withTeamSettings(call.caller(), requested, group),
                 RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
+        call.events.resolved(group, call.overrides());
         call.fallbackRequests(FallbackRequests.of(call.decoded()));
         call.cachePlanned(cached.plan(call));
         return null;
@@ -294,11 +309,11 @@ public final class ModelCallPipeline {
                 call.charge().promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
         // A wait before a retry is the upstream's doing, not Sluice's overhead.
         Delays timed = wait -> {
-            call.headers.upstreamTook(wait.toNanos());
+            call.events.upstreamWaited(wait.toNanos());
             return delays.after(wait);
         };
         RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(), call.tags(),
-                new DeploymentCall(services, upstreams, call, cached), timed, call.state::stopped, gate);
+                new DeploymentCall(attempts, upstreams, call, cached), timed, call.state::stopped, gate);
         return services.router().route(routed).andThen(done -> {
             if (done.succeeded() && done.result().served().isPresent() && done.result().lastGroup().equals(group.name())) {
                 // The deployment now holds this conversation's prefix in its provider's cache.
@@ -312,23 +327,19 @@ public final class ModelCallPipeline {
         if (done.failed()) {
             CallEnd end = CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
                     : call.state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500);
-            double cost = call.ticket().finish(end);
-            call.recent.settled(end, cost);
-            if (call.recording() != null) {
-                call.recording().settled(end, cost);
-            }
+            call.events.settled(end, call.ticket().finish(end));
         }
     }
 
 
     private void fail(ModelCall call, Throwable t) {
         if (!call.response.headWritten()) {
-            call.response.putHeader(CallCharge.COST_HEADER, "0.0"); // nothing was served
+            call.response.putHeader(AnswerWriter.COST_HEADER, "0.0"); // nothing was served
         }
         if (t instanceof ApiError error) {
             if (call.ticketOrNull() == null) {
                 // Refused before routing (the key, the model, a budget, a limit, the body): the one place all are answered.
-                services.refusals().refused(call.request.path(), call.callerOrNull(), error);
+                observers.refusals().refused(call.request.path(), call.callerOrNull(), error);
             }
             CallerErrors.write(call.response, call.codec, error);
             return;

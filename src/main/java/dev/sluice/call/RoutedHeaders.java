@@ -3,12 +3,15 @@ package dev.sluice.call;
 import java.time.Duration;
 import java.util.List;
 
+import dev.sluice.access.CallEnd;
 import dev.sluice.access.Caller;
+import dev.sluice.cache.CachedAnswer;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.deadline.Deadline;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
+import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.spend.PythonFloats;
 import io.vertx.core.http.HttpServerResponse;
@@ -43,9 +46,10 @@ import java.util.function.LongSupplier;
  *       after the head), as LiteLLM adds them; absent for a master key or no key.
  * </ul>
  * {@code x-litellm-version} is set for every model call when it opens, errors included.
- * One instance per request.
+ * It listens to the call's events and records what they tell; the answer's writer then
+ * {@linkplain #apply applies} them. One instance per request.
  */
-final class RoutedHeaders {
+final class RoutedHeaders implements CallListener {
     static final String MODEL_ID = "x-litellm-model-id";
     static final String MODEL_GROUP = "x-litellm-model-group";
     static final String ATTEMPTED_RETRIES = "x-litellm-attempted-retries";
@@ -88,28 +92,33 @@ final class RoutedHeaders {
         this.overheadMeasured = overheadMeasured;
     }
 
-    /** The caller is known: a virtual key's spend is told in {@code x-litellm-key-spend}. */
-    void caller(Caller caller) {
+    /** A virtual key's spend is told in {@code x-litellm-key-spend}. */
+    @Override
+    public void callerKnown(Caller caller) {
         keySpend = caller instanceof Caller.Keyed keyed ? keyed.key().spend().doubleValue() : Double.NaN;
     }
 
     /** What the caller asked of the router: its {@code num_retries} and {@code timeout} are told back. */
-    void overrides(CallerOverrides overrides) {
+    @Override
+    public void resolved(ModelGroup group, CallerOverrides overrides) {
         this.overrides = overrides;
     }
 
-    /** Adds time spent waiting for an upstream, which is not Sluice's overhead. */
-    void upstreamTook(long nanos) {
+    /** Time spent waiting for an upstream is not Sluice's overhead. */
+    @Override
+    public void upstreamWaited(long nanos) {
         upstreamNanos += nanos;
     }
 
     /** What the attempt now starting leaves out of the caller's request. */
-    void droppedParams(List<String> params) {
+    @Override
+    public void attemptLaidOut(List<String> params) {
         droppedParams = params;
     }
 
-    /** The answer is served by this attempt. */
-    void served(AttemptPlan plan) {
+    /** The answer is served by this attempt's stream. */
+    @Override
+    public void streamCommitted(AttemptPlan plan) {
         group = plan.group().name();
         deploymentId = plan.deployment().id();
         retries = plan.retriesInGroup();
@@ -121,8 +130,9 @@ final class RoutedHeaders {
     }
 
     /** The answer came from the response cache: no deployment, retry or fallback. */
-    void cached(String group) {
-        this.group = group;
+    @Override
+    public void answeredFromCache(CachedAnswer hit, CallEnd end) {
+        this.group = end.group();
         this.deploymentId = null;
         this.retries = 0;
         this.fallbacks = 0;
@@ -130,8 +140,20 @@ final class RoutedHeaders {
         this.servedBy = null;
     }
 
-    /** Routing ended: the last attempt's deployment and the fallback count (absent on an error with none). */
-    void ended(RouteOutcome<?> outcome) {
+    /**
+     * Routing ended: the last attempt's deployment and the fallback count (absent on an error
+     * with none). A cancelled call is answered no routed headers, and a stream took its
+     * headers from its attempt when it committed.
+     */
+    @Override
+    public void routed(RouteOutcome<Answer> outcome) {
+        if (outcome.cancelled() || outcome.served().orElse(null) instanceof Answer.Streaming) {
+            return;
+        }
+        routingEnded(outcome);
+    }
+
+    private void routingEnded(RouteOutcome<?> outcome) {
         group = outcome.lastGroup();
         deploymentId = outcome.lastDeployment() == null ? null : outcome.lastDeployment().id();
         retries = outcome.retriesInLastGroup();

@@ -17,7 +17,12 @@ import dev.sluice.json.Json;
 import dev.sluice.llm.ModelRequest;
 import dev.sluice.provider.Provider;
 import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.access.AccessControl;
+import dev.sluice.http.BodyLimits;
+import dev.sluice.provider.Providers;
+import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelGroup;
+import dev.sluice.router.ModelRegistry;
 import dev.sluice.upstream.UpstreamClient;
 import dev.sluice.upstream.UpstreamExchange;
 import io.vertx.core.Future;
@@ -48,13 +53,26 @@ final class TokenCounter {
     private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
     private static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(30);
 
+    /**
+     * What a count uses of the gateway's shared services.
+     *
+     * @param models    the model groups served now
+     * @param access    whether the caller may use the group it names
+     * @param providers the provider adapters, whose deployments may count
+     * @param settings  the router settings in effect ({@code model_group_alias})
+     * @param bodies    what a call's body may be
+     * @param instance  this gateway's own mark on the calls it sends upstream ({@link Hops})
+     */
+    record Services(ModelRegistry models, AccessControl access, Providers providers, LiveRouterSettings settings,
+            BodyLimits bodies, String instance) {}
+
     private final Vertx vertx;
-    private final CallServices services;
+    private final Services services;
     private final UpstreamClient upstreams;
     private final Authenticator authenticator;
     private final RequestBodyReader bodies;
 
-    TokenCounter(Vertx vertx, CallServices services, UpstreamClient upstreams, Authenticator authenticator,
+    TokenCounter(Vertx vertx, Services services, UpstreamClient upstreams, Authenticator authenticator,
             RequestBodyReader bodies) {
         this.vertx = vertx;
         this.services = services;
@@ -86,7 +104,7 @@ final class TokenCounter {
                                 .withVendorHeaders(request.headers());
                         services.bodies().holdParsed(json, done.future());
                         String name = RequestedName.resolve(who.result(),
-                                services.router().settings().current().modelGroupAlias(), decoded.group());
+                                services.settings().current().modelGroupAlias(), decoded.group());
                         ModelGroup group = services.models().current().find(name)
                                 .orElseThrow(() -> services.access().unknownGroup(who.result(), decoded.group(),
                                         services.models().current().names()));

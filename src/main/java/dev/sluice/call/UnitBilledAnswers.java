@@ -11,6 +11,7 @@ import dev.sluice.provider.Provider;
 import dev.sluice.provider.stream.StreamFailure;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.AttemptResult;
+import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.spend.BilledUnits;
 import dev.sluice.spend.TokenUsage;
 import dev.sluice.upstream.UpstreamExchange;
@@ -18,6 +19,7 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
  * The 2xx answer of a call that is not chat-like (images, speech, transcriptions,
@@ -30,10 +32,17 @@ import java.util.Optional;
 final class UnitBilledAnswers {
     private static final String JSON = "application/json";
 
-    private UnitBilledAnswers() {}
+    private final SignalRecorder signals;
+    private final LongSupplier nanoTime;
 
-    static Future<AttemptResult<Answer>> whole(CallServices services, ModelCall call, AttemptPlan plan, Provider provider,
-            UpstreamExchange exchange, long opened) {
+    /** @param signals told what each served answer took, for the routing strategies */
+    UnitBilledAnswers(SignalRecorder signals, LongSupplier nanoTime) {
+        this.signals = signals;
+        this.nanoTime = nanoTime;
+    }
+
+    Future<AttemptResult<Answer>> whole(ModelCall call, AttemptPlan plan, Provider provider, UpstreamExchange exchange,
+            long opened) {
         // The attempt's own request: a fallback object may have changed n, size or input.
         ModelRequest request = call.requestFor(plan);
         Operation operation = request.operation();
@@ -63,8 +72,8 @@ final class UnitBilledAnswers {
                 type = JSON;
             }
             BilledUnits units = CallUnits.of(operation, request.body(), tree);
-            services.router().signals().served(plan.deployment(), usage.promptTokens() + usage.completionTokens(),
-                    Duration.ofNanos(services.nanoTime().getAsLong() - opened),
+            signals.served(plan.deployment(), usage.promptTokens() + usage.completionTokens(),
+                    Duration.ofNanos(nanoTime.getAsLong() - opened),
                     (int) Math.min(Integer.MAX_VALUE, usage.completionTokens()), false);
             return Future.succeededFuture(AttemptResult.served(new Answer.Whole(status, body,
                     type == null ? "application/octet-stream" : type, exchange.headers(), usage, units)));

@@ -9,7 +9,6 @@ import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.state.redis.RedisLink;
 import java.time.Clock;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -22,17 +21,11 @@ import java.util.Optional;
  * @param startedEpochSecond when the gateway started, for the {@code created} field of
  *                           {@code /v1/models}
  * @param catalog            what is known of a model beyond its config, for {@code /model/info}
- * @param cacheType          the response cache's {@code cache_params.type} ({@code local}, {@code redis}),
- *                           empty when no cache is on; for readiness
- * @param successCallbacks   the {@code success_callback} names configured, for readiness
+ * @param readiness          the cache type and success callbacks configured, for readiness
  * @param clock              when readiness last probed the database ({@code last_updated})
  * @param routerSettings     the router settings in effect ({@code model_group_alias} names models too)
  * @param live               the router's and the call path's live state, for {@code /model/state} and {@code /calls/recent}
  */
 public record EdgeServices(ModelRegistry models, AccessControl access, Optional<Accounts> accounts, Optional<RedisLink> redis,
-        GatewayMetrics metrics, HealthChecks health, long startedEpochSecond, ModelCatalog catalog, Optional<String> cacheType,
-        List<String> successCallbacks, Clock clock, LiveRouterSettings routerSettings, LiveState live) {
-    public EdgeServices {
-        successCallbacks = List.copyOf(successCallbacks);
-    }
-}
+        GatewayMetrics metrics, HealthChecks health, long startedEpochSecond, ModelCatalog catalog, ReadinessFacts readiness,
+        Clock clock, LiveRouterSettings routerSettings, LiveState live) {}

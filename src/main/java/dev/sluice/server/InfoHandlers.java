@@ -182,9 +182,9 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         if (gateway.accounts().isPresent()) {
             body.put("last_updated", LocalDateTime.now(gateway.clock()).toString()); // as LiteLLM: when the database was probed
         }
-        body.put("cache", gateway.cacheType().orElse(null))
+        body.put("cache", gateway.readiness().cacheType().orElse(null))
                 .put("litellm_version", SluiceVersion.CURRENT);
-        gateway.successCallbacks().forEach(body.putArray("success_callbacks")::add);
+        gateway.readiness().successCallbacks().forEach(body.putArray("success_callbacks")::add);
         gateway.accounts().ifPresent(accounts -> {
             SpendShippingStatus spend = accounts.spendStatus();
             body.putObject("spend_log")

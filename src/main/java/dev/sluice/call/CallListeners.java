@@ -1,0 +1,142 @@
+package dev.sluice.call;
+
+import dev.sluice.access.CallEnd;
+import dev.sluice.access.Caller;
+import dev.sluice.cache.CachedAnswer;
+import dev.sluice.config.Deployment;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.router.AttemptPlan;
+import dev.sluice.router.CallerOverrides;
+import dev.sluice.router.ModelGroup;
+import dev.sluice.router.RouteOutcome;
+import dev.sluice.spend.TokenUsage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The one place a call's events are fired: tells each of its listeners, in the order they
+ * joined. A listener that can only exist once the call has got so far (its charge, once it
+ * is admitted and counted) joins then, and hears the events from there on. One per call, on
+ * its event loop.
+ */
+final class CallListeners implements CallListener {
+    private final List<CallListener> listeners = new ArrayList<>(6);
+
+    CallListeners(CallListener... listeners) {
+        this.listeners.addAll(List.of(listeners));
+    }
+
+    /** {@code listener} hears the call's events from now on. */
+    void add(CallListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void callerKnown(Caller caller) {
+        for (CallListener listener : listeners) {
+            listener.callerKnown(caller);
+        }
+    }
+
+    @Override
+    public void decoded(ModelRequest request) {
+        for (CallListener listener : listeners) {
+            listener.decoded(request);
+        }
+    }
+
+    @Override
+    public void resolved(ModelGroup group, CallerOverrides overrides) {
+        for (CallListener listener : listeners) {
+            listener.resolved(group, overrides);
+        }
+    }
+
+    @Override
+    public void answeredFromCache(CachedAnswer hit, CallEnd end) {
+        for (CallListener listener : listeners) {
+            listener.answeredFromCache(hit, end);
+        }
+    }
+
+    @Override
+    public void upstreamWaited(long nanos) {
+        for (CallListener listener : listeners) {
+            listener.upstreamWaited(nanos);
+        }
+    }
+
+    @Override
+    public void attemptLaidOut(List<String> droppedParams) {
+        for (CallListener listener : listeners) {
+            listener.attemptLaidOut(droppedParams);
+        }
+    }
+
+    @Override
+    public StreamTranslator streamStarted(StreamTranslator translator) {
+        StreamTranslator watched = translator;
+        for (CallListener listener : listeners) {
+            watched = listener.streamStarted(watched);
+        }
+        return watched;
+    }
+
+    @Override
+    public void streamCommitted(AttemptPlan plan) {
+        for (CallListener listener : listeners) {
+            listener.streamCommitted(plan);
+        }
+    }
+
+    @Override
+    public void deploymentAnswered(Deployment deployment, Supplier<String> model) {
+        for (CallListener listener : listeners) {
+            listener.deploymentAnswered(deployment, model);
+        }
+    }
+
+    @Override
+    public void answerRefused(String group, Deployment deployment, TokenUsage usage) {
+        for (CallListener listener : listeners) {
+            listener.answerRefused(group, deployment, usage);
+        }
+    }
+
+    @Override
+    public void routed(RouteOutcome<Answer> outcome) {
+        for (CallListener listener : listeners) {
+            listener.routed(outcome);
+        }
+    }
+
+    @Override
+    public void wholeAnswerWriting(Answer.Whole whole) {
+        for (CallListener listener : listeners) {
+            listener.wholeAnswerWriting(whole);
+        }
+    }
+
+    @Override
+    public void settled(CallEnd end, double cost) {
+        for (CallListener listener : listeners) {
+            listener.settled(end, cost);
+        }
+    }
+
+    @Override
+    public void cutAfterHead(int status) {
+        for (CallListener listener : listeners) {
+            listener.cutAfterHead(status);
+        }
+    }
+
+    @Override
+    public void ended(int status) {
+        for (CallListener listener : listeners) {
+            listener.ended(status);
+        }
+    }
+}

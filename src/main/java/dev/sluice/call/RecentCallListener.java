@@ -1,0 +1,75 @@
+package dev.sluice.call;
+
+import dev.sluice.access.CallEnd;
+import dev.sluice.access.Caller;
+import dev.sluice.cache.CachedAnswer;
+import dev.sluice.llm.ModelRequest;
+import dev.sluice.provider.Providers;
+import dev.sluice.router.CallerOverrides;
+import dev.sluice.router.ModelGroup;
+import dev.sluice.router.RouteOutcome;
+import io.vertx.core.MultiMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Fills one call's {@link RecentCall} from its events and publishes it to the recent calls
+ * when its answer ends (or its caller leaves), once, and only for a call whose caller was
+ * known. One per call, on its event loop.
+ */
+final class RecentCallListener implements CallListener {
+    private final RecentCall recent;
+    private final RecentCalls published;
+    private final Providers providers;
+    private final LongSupplier nanoTime;
+    private final MultiMap answerHeaders;
+
+    /**
+     * @param providers     what masks a deployment's key in a failed attempt's message
+     * @param answerHeaders the response's headers, kept as they went out
+     */
+    RecentCallListener(RecentCall recent, RecentCalls published, Providers providers, LongSupplier nanoTime,
+            MultiMap answerHeaders) {
+        this.recent = recent;
+        this.published = published;
+        this.providers = providers;
+        this.nanoTime = nanoTime;
+        this.answerHeaders = answerHeaders;
+    }
+
+    @Override
+    public void callerKnown(Caller caller) {
+        recent.caller(caller);
+    }
+
+    @Override
+    public void decoded(ModelRequest request) {
+        recent.group(request.group(), request.stream());
+    }
+
+    @Override
+    public void resolved(ModelGroup group, CallerOverrides overrides) {
+        recent.group(group.name());
+    }
+
+    @Override
+    public void answeredFromCache(CachedAnswer hit, CallEnd end) {
+        recent.cached(end);
+    }
+
+    @Override
+    public void routed(RouteOutcome<Answer> outcome) {
+        recent.routed(outcome, providers);
+    }
+
+    @Override
+    public void settled(CallEnd end, double cost) {
+        recent.settled(end, cost);
+    }
+
+    @Override
+    public void ended(int status) {
+        if (recent.ended(status, nanoTime.getAsLong(), answerHeaders)) {
+            published.add(recent);
+        }
+    }
+}
