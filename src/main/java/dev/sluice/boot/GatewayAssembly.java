@@ -106,7 +106,7 @@ final class GatewayAssembly {
         Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
                 options.random(), options.backoff()));
         ModelCatalog catalog = new BundledModelCatalog();
-        Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
+        Providers providers = Providers.builtIn(options.env(), catalog, time.clock()).leavingOut(config.unserved());
         DeploymentFailures failures = new DeploymentFailures(time.clock(),
                 (deployment, text) -> KeyMask.of(providers, deployment).text(text));
         // The log and callback payloads mask every key the deployments are sent, and its echoes, as relayed answers do.
