@@ -77,7 +77,7 @@ public final class Accounts implements AutoCloseable {
         this.scheduler = scheduler;
         this.spend = spend;
         this.migrated = new CompletableFuture<>();
-        spend.start(new SpendLedger(database));
+        spend.start(new SpendLedger(database, clock));
         if (firstMigration.isDone() && !firstMigration.isCompletedExceptionally()) {
             migrated.complete(null);
             this.migrator = null;
