@@ -1,7 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.Scheduler;
 import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import dev.sluice.spend.SpendRecorder;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SpendLogSettings;
@@ -64,6 +64,7 @@ public final class Accounts implements AutoCloseable {
     private final SupervisedLoop pruning;
 
     private final CompletableFuture<Void> migrated;
+    private final Scheduler scheduler;
 
     /**
      * @param firstMigration the migration started at open: done when it finished within
@@ -71,25 +72,28 @@ public final class Accounts implements AutoCloseable {
      *                       again until the database answers
      */
     private Accounts(Database database, CompletableFuture<Void> firstMigration, JournaledSpend spend, SpendLogSettings spendLogs,
-            Clock clock) {
+            Clock clock, Scheduler scheduler) {
         this.database = database;
+        this.scheduler = scheduler;
         this.spend = spend;
         this.migrated = new CompletableFuture<>();
-        spend.start(new SpendLedger(database));
+        spend.start(new SpendLedger(database, clock));
         if (firstMigration.isDone() && !firstMigration.isCompletedExceptionally()) {
             migrated.complete(null);
             this.migrator = null;
         } else {
-            this.migrator = SupervisedLoop.start(Thread.ofVirtual().name("sluice-store-migrate"), "store-migrate",
-                    () -> migrateWhenReachable(firstMigration), Supervision.system());
+            this.migrator = scheduler.loop("store-migrate", () -> migrateWhenReachable(firstMigration));
         }
-        this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start();
-        this.ownerResets = new OwnerBudgetResets(users(), organizations(), customers(), clock, ZoneOffset.UTC).start();
-        this.pruning = new SpendLogPruning(spendLog(), spendLogs, clock).start(migrated);
+        this.resets = new BudgetResets(keys(), teams(), clock, ZoneOffset.UTC).start(scheduler);
+        this.ownerResets = new OwnerBudgetResets(users(), organizations(), customers(), clock, ZoneOffset.UTC).start(scheduler);
+        this.pruning = new SpendLogPruning(spendLog(), spendLogs, clock).start(migrated, scheduler);
     }
 
-    /** Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()}). */
-    public static Optional<Accounts> open(GeneralSettings general, StoreOptions options, Clock clock) {
+    /**
+     * Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()});
+     * its background jobs (the migration retries, the budget resets, the spend log's pruning) run on {@code scheduler}.
+     */
+    public static Optional<Accounts> open(GeneralSettings general, StoreOptions options, Clock clock, Scheduler scheduler) {
         if (!general.usesStore()) {
             return Optional.empty();
         }
@@ -141,7 +145,7 @@ public final class Accounts implements AutoCloseable {
             spend.close();
             throw new IllegalStateException("interrupted opening " + location.describe(), e);
         }
-        return Optional.of(new Accounts(database, first, spend, general.spendLogs(), clock));
+        return Optional.of(new Accounts(database, first, spend, general.spendLogs(), clock, scheduler));
     }
 
     private static void unreachableAtStart(StoreLocation location, String reason) {
@@ -178,7 +182,7 @@ public final class Accounts implements AutoCloseable {
             // the first attempt found no database: try again below
         }
         while (!Thread.currentThread().isInterrupted()) {
-            Thread.sleep(MIGRATE_RETRY);
+            scheduler.sleep(MIGRATE_RETRY);
             try {
                 database.migrate();
                 migrated.complete(null);

@@ -1,7 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.Scheduler;
 import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
@@ -65,29 +65,22 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
         return total;
     }
 
-    /** Runs {@link #runOnce} every {@link #EVERY} on a virtual thread until interrupted. */
-    public SupervisedLoop start() {
-        return start(Supervision.system());
-    }
-
     /**
-     * Runs {@link #runOnce} every {@link #EVERY} on a virtual thread until interrupted; a run
-     * that throws anything but a {@link StoreException} is restarted as {@code supervision} says.
+     * Runs {@link #runOnce} every {@link #EVERY} as the job {@code budget-resets} until it is
+     * stopped; a run that throws anything but a {@link StoreException} is restarted as the
+     * scheduler's supervision says.
      */
-    SupervisedLoop start(Supervision supervision) {
-        return SupervisedLoop.start(Thread.ofVirtual().name("sluice-budget-resets"), "budget-resets", () -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                supervision.sleeper().sleep(EVERY);
-                try {
-                    int reset = runOnce();
-                    if (reset > 0) {
-                        log.info("budgets.reset count={}", reset);
-                    }
-                } catch (StoreException e) {
-                    log.debug("budgets.reset_postponed reason={}", e.getMessage());
+    public SupervisedLoop start(Scheduler scheduler) {
+        return scheduler.every("budget-resets", EVERY, () -> {
+            try {
+                int reset = runOnce();
+                if (reset > 0) {
+                    log.info("budgets.reset count={}", reset);
                 }
+            } catch (StoreException e) {
+                log.debug("budgets.reset_postponed reason={}", e.getMessage());
             }
-        }, supervision);
+        });
     }
 
     /**

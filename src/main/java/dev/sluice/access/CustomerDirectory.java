@@ -1,5 +1,6 @@
 package dev.sluice.access;
 
+import dev.sluice.time.TimeSource;
 import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.store.Customer;
@@ -20,7 +21,8 @@ import java.util.function.LongSupplier;
  */
 public final class CustomerDirectory {
     /** Knows no customer. */
-    public static final CustomerDirectory NONE = new CustomerDirectory(null, Duration.ofSeconds(1), System::nanoTime, c -> { });
+    public static final CustomerDirectory NONE = new CustomerDirectory(null, Duration.ofSeconds(1), TimeSource.system().ticker(),
+            c -> { });
 
     private final AsyncLoadingCache<String, Optional<Customer>> entries;
     private final boolean empty;

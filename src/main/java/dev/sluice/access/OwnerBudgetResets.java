@@ -1,7 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.Scheduler;
 import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import dev.sluice.store.BudgetHolder;
 import dev.sluice.store.Customer;
 import dev.sluice.store.CustomerRepository;
@@ -38,25 +38,20 @@ public record OwnerBudgetResets(UserRepository users, OrganizationRepository org
                                 customers.resetSpend(customer.userId(), next), now, zone);
     }
 
-    /** Runs {@link #runOnce} every {@link BudgetResets#EVERY} on a virtual thread until interrupted. */
-    public SupervisedLoop start() {
-        return start(Supervision.system());
-    }
-
-    /** As {@link #start()}; a run that throws anything but a {@link StoreException} is restarted as {@code supervision} says. */
-    SupervisedLoop start(Supervision supervision) {
-        return SupervisedLoop.start(Thread.ofVirtual().name("sluice-owner-budget-resets"), "owner-budget-resets", () -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                supervision.sleeper().sleep(BudgetResets.EVERY);
-                try {
-                    int reset = runOnce();
-                    if (reset > 0) {
-                        log.info("budgets.reset owners={}", reset);
-                    }
-                } catch (StoreException e) {
-                    log.debug("budgets.reset_postponed reason={}", e.getMessage());
+    /**
+     * Runs {@link #runOnce} every {@link BudgetResets#EVERY} as the job {@code owner-budget-resets}
+     * until it is stopped; a run that throws anything but a {@link StoreException} is restarted.
+     */
+    public SupervisedLoop start(Scheduler scheduler) {
+        return scheduler.every("owner-budget-resets", BudgetResets.EVERY, () -> {
+            try {
+                int reset = runOnce();
+                if (reset > 0) {
+                    log.info("budgets.reset owners={}", reset);
                 }
+            } catch (StoreException e) {
+                log.debug("budgets.reset_postponed reason={}", e.getMessage());
             }
-        }, supervision);
+        });
     }
 }

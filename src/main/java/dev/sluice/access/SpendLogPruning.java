@@ -1,7 +1,7 @@
 package dev.sluice.access;
 
+import dev.sluice.background.Scheduler;
 import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import dev.sluice.config.SpendLogSettings;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.StoreException;
@@ -32,16 +32,12 @@ record SpendLogPruning(SpendRepository spendLog, SpendLogSettings settings, Cloc
 
     /**
      * Runs {@link #runOnce} once the schema is applied ({@code migrated}), then every interval,
-     * on a virtual thread until interrupted. A run the store could not answer is tried again
-     * after at most {@link #RETRY}.
+     * as the job {@code spend-log-pruning} until it is stopped. A run the store could not
+     * answer is tried again after at most {@link #RETRY}; a run that throws anything but a
+     * {@link StoreException} is restarted.
      */
-    SupervisedLoop start(CompletableFuture<Void> migrated) {
-        return start(migrated, Supervision.system());
-    }
-
-    /** As {@link #start(CompletableFuture)}; a run that throws anything but a {@link StoreException} is restarted. */
-    SupervisedLoop start(CompletableFuture<Void> migrated, Supervision supervision) {
-        return SupervisedLoop.start(Thread.ofVirtual().name("sluice-spend-log-pruning"), "spend-log-pruning", () -> {
+    SupervisedLoop start(CompletableFuture<Void> migrated, Scheduler scheduler) {
+        return scheduler.loop("spend-log-pruning", () -> {
             try {
                 migrated.get();
             } catch (ExecutionException e) {
@@ -58,8 +54,8 @@ record SpendLogPruning(SpendRepository spendLog, SpendLogSettings settings, Cloc
                     log.warn("spend_log.prune_postponed reason={}", e.getMessage());
                     next = next.compareTo(RETRY) < 0 ? next : RETRY;
                 }
-                supervision.sleeper().sleep(next);
+                scheduler.sleep(next);
             }
-        }, supervision);
+        });
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.background;
 
+import dev.sluice.time.TimeSource;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -23,9 +24,14 @@ public record Supervision(RestartBackoff backoff, Sleeper sleeper, LongSupplier 
         void sleep(Duration wait) throws InterruptedException;
     }
 
-    /** The system's sleep and ticker, {@link RestartBackoff#DEFAULT}, and the process's restart count. */
+    /** The system's time, {@link RestartBackoff#DEFAULT}, and the process's restart count. */
     public static Supervision system() {
-        return new Supervision(RestartBackoff.DEFAULT, Thread::sleep, System::nanoTime, JobRestarts.process());
+        return on(TimeSource.system());
+    }
+
+    /** Waits and readings from {@code time}, {@link RestartBackoff#DEFAULT}, and the process's restart count. */
+    public static Supervision on(TimeSource time) {
+        return new Supervision(RestartBackoff.DEFAULT, time::sleep, time.ticker(), JobRestarts.process());
     }
 
     /**

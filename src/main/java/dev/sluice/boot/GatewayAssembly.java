@@ -1,6 +1,7 @@
 package dev.sluice.boot;
 
 import dev.sluice.background.JobRestarts;
+import dev.sluice.background.Scheduler;
 import dev.sluice.responses.MemoryResponses;
 import dev.sluice.responses.ResponseLimits;
 import dev.sluice.cache.CacheStore;
@@ -107,7 +108,7 @@ final class GatewayAssembly {
         Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
                 options.random(), options.backoff()));
         ModelCatalog catalog = new BundledModelCatalog();
-        Providers providers = Providers.builtIn(options.env(), catalog).leavingOut(config.unserved());
+        Providers providers = Providers.builtIn(options.env(), catalog, time.clock()).leavingOut(config.unserved());
         DeploymentFailures failures = new DeploymentFailures(time.clock(),
                 (deployment, text) -> KeyMask.of(providers, deployment).text(text));
         // The log and callback payloads mask every key the deployments are sent, and its echoes, as relayed answers do.
@@ -121,11 +122,15 @@ final class GatewayAssembly {
         });
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 failures, options.events());
-        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock()).map(teardown::add);
+        Scheduler scheduler = Scheduler.on(time);
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock(), scheduler)
+                .map(teardown::add);
+        // Closed before the store, after everything opened below: every job has stopped before the database goes.
+        teardown.add(scheduler);
         // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(
-                store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store)));
+                store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store, scheduler)));
         // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
         Duration redisCallBudget = config.router().redisSocketTimeout().orElse(options.redisCallBudget());
         SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
@@ -138,7 +143,7 @@ final class GatewayAssembly {
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
         ModelEntries entries = new ModelEntries(options.env(), config.general().modelApi().lent(), providers, guardrails);
         Optional<StoredModelSync> storedModels = accounts.map(store -> teardown.add(started(new StoredModelSync(store.models(),
-                models, entries, StoredModelSync.DEFAULT_INTERVAL), store)));
+                models, entries, StoredModelSync.DEFAULT_INTERVAL), store, scheduler)));
         MetricGauges.deployments(metrics, models, cooldowns, shared.signals());
         UnpricedDeployments.report(metrics, models, catalog);
         MetricGauges.redis(metrics, shared.redis(), shared.latencySamples());
@@ -155,7 +160,7 @@ final class GatewayAssembly {
         BodyLimits bodies = new BodyLimits(config.general().maxRequestBytes(), bodyBudget, edgeSettings.json(),
                 edgeSettings.requestBodyTimeout());
         Overload overload = teardown.add(Overload.watchingThisJvm(edgeSettings.callsInFlightBound(), edgeSettings.livenessExitAfter(),
-                time.ticker()));
+                time.ticker(), scheduler));
         CallServices calls = new CallServices(models, providers, router, guardrails, access, time, bodies,
                 UUID.randomUUID().toString(), responseCache(metrics), overload,
                 new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker())));
@@ -189,12 +194,12 @@ final class GatewayAssembly {
      * served from the first request; one that was away is read in the background once it
      * answers and its schema is applied, so it does not hold up the start.
      */
-    private static StoredRouterSettingsSync started(StoredRouterSettingsSync sync, Accounts store) {
-        return store.migrated().isDone() ? sync.start() : sync.startAfter(store.migrated());
+    private static StoredRouterSettingsSync started(StoredRouterSettingsSync sync, Accounts store, Scheduler scheduler) {
+        return store.migrated().isDone() ? sync.start(scheduler) : sync.startAfter(store.migrated(), scheduler);
     }
 
-    private static StoredModelSync started(StoredModelSync sync, Accounts store) {
-        return store.migrated().isDone() ? sync.start() : sync.startAfter(store.migrated());
+    private static StoredModelSync started(StoredModelSync sync, Accounts store, Scheduler scheduler) {
+        return store.migrated().isDone() ? sync.start(scheduler) : sync.startAfter(store.migrated(), scheduler);
     }
 
     /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */

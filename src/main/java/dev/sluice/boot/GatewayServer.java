@@ -1,5 +1,6 @@
 package dev.sluice.boot;
 
+import dev.sluice.time.TimeSource;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.http.Drain;
 import dev.sluice.overload.Liveness;
@@ -27,6 +28,14 @@ public final class GatewayServer implements AutoCloseable {
     private final Vertx vertx;
     private final int port;
     private final Teardown teardown;
+    /**
+     * The time a drain is measured in: the process's own, whatever time the gateway was given,
+     * since the deadline is the one the operator's {@code SIGTERM} (and its {@code SIGKILL} after
+     * a grace period) counts in.
+     */
+    private static final TimeSource PROCESS_TIME = TimeSource.system();
+    /** How often a drain looks whether calls are still in flight. */
+    private static final Duration DRAIN_POLL = Duration.ofMillis(10);
     private final List<GatewayVerticle> verticles;
     private final Drain drain;
     private final Duration drainTimeout;
@@ -139,17 +148,17 @@ public final class GatewayServer implements AutoCloseable {
             return;
         }
         refuseNewCalls();
-        long started = System.nanoTime();
+        long started = PROCESS_TIME.nanos();
         int inFlight = drain.inFlight();
         awaitCalls(started + deadline.toNanos());
         int cut = 0;
         if (drain.inFlight() > 0) {
             log.warn("shutdown.drain_deadline calls_cut={} deadline_seconds={}", drain.inFlight(), deadline.toSeconds());
             cut = drain.cutAll();
-            awaitCalls(System.nanoTime() + CUT_GRACE.toNanos());
+            awaitCalls(PROCESS_TIME.nanos() + CUT_GRACE.toNanos());
         }
         log.info("shutdown.drained calls_in_flight={} calls_finished={} calls_cut={} took_ms={}", inFlight,
-                Math.max(0, drain.endedWhileDraining() - cut), cut, Duration.ofNanos(System.nanoTime() - started).toMillis());
+                Math.max(0, drain.endedWhileDraining() - cut), cut, Duration.ofNanos(PROCESS_TIME.nanos() - started).toMillis());
         List<Future<Void>> stopping = verticles.stream().map(v -> v.stopListening(CUT_GRACE)).toList();
         try {
             Future.join(stopping).await(CUT_GRACE.toMillis() + 1000, TimeUnit.MILLISECONDS);
@@ -170,9 +179,9 @@ public final class GatewayServer implements AutoCloseable {
 
     /** Waits until no call is in flight or {@code untilNanos} has come. */
     private void awaitCalls(long untilNanos) {
-        while (drain.inFlight() > 0 && System.nanoTime() < untilNanos) {
+        while (drain.inFlight() > 0 && PROCESS_TIME.nanos() < untilNanos) {
             try {
-                Thread.sleep(10);
+                PROCESS_TIME.sleep(DRAIN_POLL);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -1,5 +1,6 @@
 package dev.sluice.callbacks;
 
+import dev.sluice.time.TimeSource;
 import dev.sluice.router.Backoff;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +26,7 @@ record Pacing(Clock clock, Sleeper sleeper, RandomGenerator random, Backoff back
 
     /** The system's clock and sleep. */
     static Pacing system(RandomGenerator random, Backoff backoff) {
-        return new Pacing(Clock.systemUTC(), wait -> Thread.sleep(wait), random, backoff);
+        TimeSource time = TimeSource.system();
+        return new Pacing(time.clock(), time::sleep, random, backoff);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.http;
 
+import dev.sluice.time.TimeSource;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,8 +39,9 @@ public final class CallIds {
         return given != null && callId.equals(given.strip()) ? callId + "#" + random() : callId;
     }
 
+    /** The suffix's time only orders ids, so it is the process's own rather than the gateway's. */
     private static String random() {
-        return timeOrdered(System.currentTimeMillis());
+        return timeOrdered(TimeSource.system().now().toEpochMilli());
     }
 
     /** A version 7 UUID for {@code epochMillis}: 48 bits of time, then random bits. */

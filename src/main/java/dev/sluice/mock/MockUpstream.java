@@ -1,5 +1,6 @@
 package dev.sluice.mock;
 
+import dev.sluice.time.TimeSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -7,7 +8,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +90,7 @@ public final class MockUpstream implements AutoCloseable {
         MockModeSchedule schedule = new MockModeSchedule(options.mode(), options.times());
         HttpServer server = vertx.createHttpServer(serverOptions(options))
                 .connectionHandler(ledger::watch)
-                .requestHandler(MockApi.handler(new MockApi.Parts(vertx, options, schedule, ledger, Clock.systemUTC())));
+                .requestHandler(MockApi.handler(new MockApi.Parts(vertx, options, schedule, ledger, TimeSource.system().clock())));
         return server.listen()
                 .<MockUpstream>map(listening -> new MockUpstream(options, vertx, ownsVertx, server, ledger, schedule))
                 .recover(cause -> Future.failedFuture(new IllegalStateException(

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
@@ -43,23 +44,27 @@ public final class HeapPressure implements AutoCloseable {
     static final long RECHECK_AFTER_NANOS = 1_000_000_000L;
 
     private final long maxHeap;
+    private final LongSupplier ticker;
     private volatile boolean shedding;
-    private volatile long lastFullCollectionNanos = System.nanoTime();
+    private volatile long lastFullCollectionNanos;
     private final List<Runnable> detach = new ArrayList<>();
     /** The old generation, watched between collections while shedding; null where the JVM has none. */
     private MemoryPoolMXBean old;
 
-    HeapPressure(long maxHeap) {
+    /** @param ticker monotonic nanoseconds, to tell how old the last full collection is */
+    HeapPressure(long maxHeap, LongSupplier ticker) {
         this.maxHeap = maxHeap;
+        this.ticker = ticker;
+        this.lastFullCollectionNanos = ticker.getAsLong();
     }
 
     /** Pressure read from this JVM's collectors, from now until {@link #close}. */
-    public static HeapPressure watchingThisJvm() {
+    public static HeapPressure watchingThisJvm(LongSupplier ticker) {
         MemoryPoolMXBean old = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getUsage().getMax() > 0)
                 .filter(pool -> pool.getName().contains("Old") || pool.getName().contains("Tenured"))
                 .findFirst().orElse(null);
-        HeapPressure pressure = new HeapPressure(old == null ? Runtime.getRuntime().maxMemory() : old.getUsage().getMax());
+        HeapPressure pressure = new HeapPressure(old == null ? Runtime.getRuntime().maxMemory() : old.getUsage().getMax(), ticker);
         pressure.old = old;
         Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(pool -> pool.getType() == MemoryType.HEAP)
@@ -95,7 +100,7 @@ public final class HeapPressure implements AutoCloseable {
                 used += pool.getValue().getUsed();
             }
         }
-        lastFullCollectionNanos = System.nanoTime();
+        lastFullCollectionNanos = ticker.getAsLong();
         afterFullCollection(used);
     }
 
@@ -111,8 +116,8 @@ public final class HeapPressure implements AutoCloseable {
         long used = old.getUsage().getUsed();
         if ((double) used / maxHeap <= RESUME_BELOW) {
             afterFullCollection(used);
-        } else if (System.nanoTime() - lastFullCollectionNanos > RECHECK_AFTER_NANOS) {
-            lastFullCollectionNanos = System.nanoTime();
+        } else if (ticker.getAsLong() - lastFullCollectionNanos > RECHECK_AFTER_NANOS) {
+            lastFullCollectionNanos = ticker.getAsLong();
             System.gc(); // its notification decides
         }
     }

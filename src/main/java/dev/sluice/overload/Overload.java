@@ -1,6 +1,8 @@
 package dev.sluice.overload;
 
 import dev.sluice.api.ApiError;
+import dev.sluice.background.Scheduler;
+import dev.sluice.background.SupervisedLoop;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -12,27 +14,28 @@ import org.slf4j.LoggerFactory;
 /**
  * What keeps the gateway serving under more load than it can hold: the calls it serves at
  * once ({@link CallSlots}), whether its heap is too full to take more ({@link HeapPressure}),
- * and whether it is alive at all ({@link Liveness}), checked once a second by a thread of its
- * own. Closing it stops the checks.
+ * and whether it is alive at all ({@link Liveness}), checked once a second by a job of its
+ * own, on a platform thread so that it runs when virtual threads cannot. Closing it stops the checks.
  */
 public final class Overload implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Overload.class);
+    private static final Duration CHECK_EVERY = Duration.ofSeconds(1);
     private final CallSlots slots;
     private final HeapPressure heap;
     private final Liveness liveness;
-    private final Thread checker;
+    private final SupervisedLoop checker;
 
-    private Overload(CallSlots slots, HeapPressure heap, Liveness liveness) {
+    private Overload(CallSlots slots, HeapPressure heap, Liveness liveness, Scheduler scheduler) {
         this.slots = slots;
         this.heap = heap;
         this.liveness = liveness;
-        this.checker = Thread.ofPlatform().daemon().name("sluice-liveness").start(this::checkEverySecond);
+        this.checker = scheduler.loop(Thread.ofPlatform().daemon(), "liveness", () -> checkEverySecond(scheduler));
     }
 
-    /** Watches this JVM: its collectors, its heap, and the event loops that beat. */
-    public static Overload watchingThisJvm(int maxCallsInFlight, Duration exitAfter, LongSupplier nanoTime) {
-        return new Overload(new CallSlots(maxCallsInFlight), HeapPressure.watchingThisJvm(),
-                new Liveness(nanoTime, Overload::collectionMillis, exitAfter));
+    /** Watches this JVM: its collectors, its heap, and the event loops that beat, checked on {@code scheduler}. */
+    public static Overload watchingThisJvm(int maxCallsInFlight, Duration exitAfter, LongSupplier nanoTime, Scheduler scheduler) {
+        return new Overload(new CallSlots(maxCallsInFlight), HeapPressure.watchingThisJvm(nanoTime),
+                new Liveness(nanoTime, Overload::collectionMillis, exitAfter), scheduler);
     }
 
     private static long collectionMillis() {
@@ -46,10 +49,10 @@ public final class Overload implements AutoCloseable {
         return total;
     }
 
-    private void checkEverySecond() {
+    private void checkEverySecond(Scheduler scheduler) {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                Thread.sleep(1000);
+                scheduler.sleep(CHECK_EVERY);
                 liveness.check();
                 heap.recheck();
             } catch (InterruptedException e) {

@@ -13,6 +13,7 @@ import dev.sluice.provider.openai.CompatibleFlavour;
 import dev.sluice.provider.openai.CompatibleFlavours;
 import dev.sluice.provider.openai.OpenAiCompatibleProvider;
 import dev.sluice.provider.vertex.VertexProvider;
+import dev.sluice.time.TimeSource;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiFunction;
 
 /** Every provider adapter by its {@code litellm_params.model} prefix. */
 public final class Providers {
@@ -54,29 +54,42 @@ public final class Providers {
                 + String.join(", ", knownPrefixes().stream().sorted().toList()) + ".", "model", "provider_not_supported"));
     }
 
-    /**
-     * The adapters of vendors with an API of their own, by prefix; each is built from the
-     * environment (for defaults such as {@code AZURE_API_KEY}) and the model catalog (for limits
-     * such as Anthropic's required {@code max_tokens}).
-     */
-    private static final Map<String, BiFunction<Map<String, String>, ModelCatalog, Provider>> NATIVE = Map.of(
-            "azure", (env, catalog) -> new AzureProvider(env),
-            "bedrock", (env, catalog) -> new BedrockProvider(env, catalog),
-            "anthropic", (env, catalog) -> new AnthropicProvider(env, Clock.systemUTC(), catalog),
-            "gemini", (env, catalog) -> new GeminiProvider(env),
-            "vertex_ai", (env, catalog) -> new VertexProvider(env, catalog));
-
-    /** All adapters Sluice ships; {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}. */
-    public static Providers builtIn(Map<String, String> env) {
-        return builtIn(env, new BundledModelCatalog());
+    /** How one adapter is built: from the environment, the clock and the model catalog. */
+    @FunctionalInterface
+    private interface Adapter {
+        Provider build(Map<String, String> env, Clock clock, ModelCatalog catalog);
     }
 
-    /** All adapters Sluice ships, reading model limits from {@code catalog}, the one the gateway routes with. */
-    public static Providers builtIn(Map<String, String> env, ModelCatalog catalog) {
+    /**
+     * The adapters of vendors with an API of their own, by prefix; each is built from the
+     * environment (for defaults such as {@code AZURE_API_KEY}), the model catalog (for limits
+     * such as Anthropic's required {@code max_tokens}) and the gateway's clock (for the dates
+     * of translated answers and the times requests are signed at).
+     */
+    private static final Map<String, Adapter> NATIVE = Map.of(
+            "azure", (env, clock, catalog) -> new AzureProvider(env, clock),
+            "bedrock", BedrockProvider::new,
+            "anthropic", AnthropicProvider::new,
+            "gemini", (env, clock, catalog) -> new GeminiProvider(env, clock),
+            "vertex_ai", VertexProvider::new);
+
+    /**
+     * All adapters Sluice ships, on the system's time and the bundled catalog: for checking a
+     * config before a gateway starts. {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}.
+     */
+    public static Providers builtIn(Map<String, String> env) {
+        return builtIn(env, new BundledModelCatalog(), TimeSource.system().clock());
+    }
+
+    /**
+     * All adapters Sluice ships, reading model limits from {@code catalog}, the one the gateway
+     * routes with, and dating what they write by {@code clock}, the gateway's.
+     */
+    public static Providers builtIn(Map<String, String> env, ModelCatalog catalog, Clock clock) {
         Map<String, Provider> byPrefix = new LinkedHashMap<>();
-        NATIVE.forEach((prefix, adapter) -> byPrefix.put(prefix, adapter.apply(env, catalog)));
+        NATIVE.forEach((prefix, adapter) -> byPrefix.put(prefix, adapter.build(env, clock, catalog)));
         for (CompatibleFlavour flavour : CompatibleFlavours.ALL) {
-            byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env));
+            byPrefix.put(flavour.prefix(), new OpenAiCompatibleProvider(flavour, env, clock));
         }
         return new Providers(Map.copyOf(byPrefix), List.of());
     }

@@ -84,7 +84,7 @@ public final class Database implements AutoCloseable {
         this.pool = new HikariDataSource(config);
         this.unpooled = new DriverDataSource(config.getJdbcUrl(), config.getDriverClassName(),
                 config.getDataSourceProperties(), config.getUsername(), config.getPassword());
-        this.outages = new StoreOutageLog(location.describe(), System::nanoTime);
+        this.outages = new StoreOutageLog(location.describe(), dev.sluice.time.TimeSource.system().ticker());
     }
 
     /**

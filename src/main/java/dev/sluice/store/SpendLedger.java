@@ -3,7 +3,8 @@ package dev.sluice.store;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
+import dev.sluice.time.TimeSource;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,9 +39,17 @@ public final class SpendLedger implements SpendSink {
     private final TeamRepository teams;
     private final RowLog rowLog;
     private final OwnerSpend owners;
+    private final Clock clock;
 
+    /** A ledger that dates the journal marks it keeps by the system's clock. */
     public SpendLedger(Database database) {
+        this(database, TimeSource.system().clock());
+    }
+
+    /** @param clock when a journal mark was kept, as the gateway's time says */
+    public SpendLedger(Database database, Clock clock) {
         this.database = Objects.requireNonNull(database, "database");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.keys = new KeyRepository(database);
         this.teams = new TeamRepository(database);
         this.rowLog = new RowLog();
@@ -111,7 +120,7 @@ public final class SpendLedger implements SpendSink {
         }
         List<SpendRow> fresh = rowLog.notIn(connection, rows);
         SpendBlocks.write(connection, fresh);
-        SpendMarks.set(connection, through, Instant.now());
+        SpendMarks.set(connection, through, clock.instant());
         return fresh;
     }
 }

@@ -1,7 +1,7 @@
 package dev.sluice.sync;
 
+import dev.sluice.background.Scheduler;
 import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import dev.sluice.store.StoreException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 
 /**
  * One part of the store kept in step with this replica: a round reads it and serves what it
- * holds, once at {@link #start()} and then every interval on a virtual thread, until closed.
+ * holds, once at {@link #start} and then every interval as a job of a {@link Scheduler}, until closed.
  *
  * <p>A round holds a lock that changes made through the API hold too ({@link #locked}), so
  * neither interleaves with the other: a round that read the store before a write would
@@ -26,8 +26,8 @@ import org.slf4j.Logger;
  * ({@code <event>.store_readable}); the rounds between say nothing.
  *
  * <p>Anything else a round throws (a fault in what was read, an {@code OutOfMemoryError})
- * does not end the rounds: they run as a {@link SupervisedLoop}, which logs it and starts them
- * again after a back-off.
+ * does not end the rounds: the scheduler supervises them, logs it and starts them again after
+ * a back-off.
  *
  * @param <T> what one read of the store gives
  */
@@ -39,7 +39,7 @@ final class StorePoller<T> implements AutoCloseable {
      * @param log    the poller owner's logger
      * @param event  the prefix of its log events, e.g. {@code models}
      * @param served what it serves, in the log's sentences, e.g. {@code added models}
-     * @param thread the name of its virtual thread
+     * @param thread the name of its thread: {@code sluice-} and its job's name
      */
     record Subject(Logger log, String event, String served, String thread) {}
 
@@ -47,7 +47,6 @@ final class StorePoller<T> implements AutoCloseable {
     private final Duration interval;
     private final Supplier<T> read;
     private final Consumer<T> serve;
-    private final Supervision supervision;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile SupervisedLoop loop;
     private boolean unreadableLogged;
@@ -58,22 +57,16 @@ final class StorePoller<T> implements AutoCloseable {
      * @param serve serves what a read gave; runs under the lock
      */
     StorePoller(Subject subject, Duration interval, Supplier<T> read, Consumer<T> serve) {
-        this(subject, interval, read, serve, Supervision.system());
-    }
-
-    /** @param supervision how the rounds wait, and come back after a failure */
-    StorePoller(Subject subject, Duration interval, Supplier<T> read, Consumer<T> serve, Supervision supervision) {
         this.subject = subject;
         this.interval = interval;
         this.read = read;
         this.serve = serve;
-        this.supervision = supervision;
     }
 
-    /** Runs a round now (serving what the store holds from the first request), then every interval. */
-    void start() {
+    /** Runs a round now (serving what the store holds from the first request), then every interval on {@code scheduler}. */
+    void start(Scheduler scheduler) {
         runRound();
-        loop = supervised(this::rounds);
+        loop = scheduler.every(job(), interval, this::runRound);
     }
 
     /**
@@ -81,30 +74,24 @@ final class StorePoller<T> implements AutoCloseable {
      * is applied), then one every interval: for a store that was away when the gateway started,
      * which must not hold up the start.
      */
-    void startAfter(Future<?> ready) {
-        loop = supervised(() -> {
+    void startAfter(Future<?> ready, Scheduler scheduler) {
+        loop = scheduler.loop(job(), () -> {
             try {
                 ready.get();
             } catch (ExecutionException e) {
                 // the rounds below find out whether the store can be read
             }
             runRound();
-            rounds();
+            while (!Thread.currentThread().isInterrupted()) {
+                scheduler.sleep(interval);
+                runRound();
+            }
         });
     }
 
-    /** The rounds' thread, named for the poller; its job is the thread's name without {@code sluice-}. */
-    private SupervisedLoop supervised(SupervisedLoop.Body rounds) {
-        return SupervisedLoop.start(Thread.ofVirtual().name(subject.thread()), subject.thread().replaceFirst("^sluice-", ""),
-                rounds, supervision);
-    }
-
-    /** Waits an interval, then runs a round, until interrupted. */
-    private void rounds() throws InterruptedException {
-        while (!Thread.currentThread().isInterrupted()) {
-            supervision.sleeper().sleep(interval);
-            runRound();
-        }
+    /** The rounds' job: the thread's name without {@code sluice-}. */
+    private String job() {
+        return subject.thread().replaceFirst("^sluice-", "");
     }
 
     /** Runs {@code work} under the rounds' lock, so no round interleaves with it. */

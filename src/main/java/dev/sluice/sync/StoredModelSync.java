@@ -1,19 +1,34 @@
 package dev.sluice.sync;
 
+import dev.sluice.background.Scheduler;
 import dev.sluice.config.Deployment;
+import dev.sluice.background.Scheduler;
 import dev.sluice.json.Json;
+import dev.sluice.background.Scheduler;
 import dev.sluice.router.ModelRegistry;
+import dev.sluice.background.Scheduler;
 import dev.sluice.store.ModelRepository;
+import dev.sluice.background.Scheduler;
 import dev.sluice.store.StoredModel;
+import dev.sluice.background.Scheduler;
 import java.io.IOException;
+import dev.sluice.background.Scheduler;
 import java.time.Duration;
+import dev.sluice.background.Scheduler;
 import java.time.Instant;
+import dev.sluice.background.Scheduler;
 import java.util.ArrayList;
+import dev.sluice.background.Scheduler;
 import java.util.HashMap;
+import dev.sluice.background.Scheduler;
 import java.util.List;
+import dev.sluice.background.Scheduler;
 import java.util.Map;
+import dev.sluice.background.Scheduler;
 import java.util.function.Supplier;
+import dev.sluice.background.Scheduler;
 import org.slf4j.Logger;
+import dev.sluice.background.Scheduler;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -50,18 +65,18 @@ public final class StoredModelSync implements AutoCloseable {
                 store::list, this::serve);
     }
 
-    /** Reads the store once now (serving what it holds from the first request), then every interval. */
-    public StoredModelSync start() {
-        poller.start();
+    /** Reads the store once now (serving what it holds from the first request), then every interval on {@code scheduler}. */
+    public StoredModelSync start(Scheduler scheduler) {
+        poller.start(scheduler);
         return this;
     }
 
     /**
      * Starts reading the store in the background once {@code ready} completes (its schema is
-     * applied), then every interval: for a store that was away at start-up.
+     * applied), then every interval, on {@code scheduler}: for a store that was away at start-up.
      */
-    public StoredModelSync startAfter(java.util.concurrent.Future<?> ready) {
-        poller.startAfter(ready);
+    public StoredModelSync startAfter(java.util.concurrent.Future<?> ready, Scheduler scheduler) {
+        poller.startAfter(ready, scheduler);
         return this;
     }
 

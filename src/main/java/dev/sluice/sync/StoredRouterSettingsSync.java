@@ -1,19 +1,34 @@
 package dev.sluice.sync;
 
+import dev.sluice.background.Scheduler;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.background.Scheduler;
 import dev.sluice.config.RouterSettingOverrides;
+import dev.sluice.background.Scheduler;
 import dev.sluice.json.Json;
+import dev.sluice.background.Scheduler;
 import dev.sluice.router.LiveRouterSettings;
+import dev.sluice.background.Scheduler;
 import dev.sluice.store.RouterSettingRepository;
+import dev.sluice.background.Scheduler;
 import java.io.IOException;
+import dev.sluice.background.Scheduler;
 import java.nio.charset.StandardCharsets;
+import dev.sluice.background.Scheduler;
 import java.time.Duration;
+import dev.sluice.background.Scheduler;
 import java.time.Instant;
+import dev.sluice.background.Scheduler;
 import java.util.HashSet;
+import dev.sluice.background.Scheduler;
 import java.util.LinkedHashMap;
+import dev.sluice.background.Scheduler;
 import java.util.Map;
+import dev.sluice.background.Scheduler;
 import java.util.Set;
+import dev.sluice.background.Scheduler;
 import org.slf4j.Logger;
+import dev.sluice.background.Scheduler;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -48,18 +63,18 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
                 "sluice-router-settings-sync"), interval, this::read, this::serveChanged);
     }
 
-    /** Reads the store once now (serving what it holds from the first request), then every interval. */
-    public StoredRouterSettingsSync start() {
-        poller.start();
+    /** Reads the store once now (serving what it holds from the first request), then every interval on {@code scheduler}. */
+    public StoredRouterSettingsSync start(Scheduler scheduler) {
+        poller.start(scheduler);
         return this;
     }
 
     /**
      * Starts reading the store in the background once {@code ready} completes (its schema is
-     * applied), then every interval: for a store that was away at start-up.
+     * applied), then every interval, on {@code scheduler}: for a store that was away at start-up.
      */
-    public StoredRouterSettingsSync startAfter(java.util.concurrent.Future<?> ready) {
-        poller.startAfter(ready);
+    public StoredRouterSettingsSync startAfter(java.util.concurrent.Future<?> ready, Scheduler scheduler) {
+        poller.startAfter(ready, scheduler);
         return this;
     }
 

@@ -74,7 +74,7 @@ class BudgetResetsTest {
         FailingOnceClock clock = new FailingOnceClock(new FakeClock(T0.plusSeconds(30)));
         TestSupervision time = new TestSupervision();
 
-        SupervisedLoop resets = new BudgetResets(keys, new TeamRepository(database), clock, ZoneOffset.UTC).start(time.supervision());
+        SupervisedLoop resets = new BudgetResets(keys, new TeamRepository(database), clock, ZoneOffset.UTC).start(time.scheduler());
         try {
             Eventually.until("the key's spend reset", Duration.ofSeconds(10),
                     () -> keys.findByHash(hash).orElseThrow().spend().signum() == 0);

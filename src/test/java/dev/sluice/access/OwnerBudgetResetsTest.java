@@ -67,7 +67,7 @@ class OwnerBudgetResetsTest {
         TestSupervision time = new TestSupervision();
 
         SupervisedLoop resets = new OwnerBudgetResets(users, new OrganizationRepository(database), new CustomerRepository(database),
-                clock, ZoneOffset.UTC).start(time.supervision());
+                clock, ZoneOffset.UTC).start(time.scheduler());
         try {
             Eventually.until("the user's spend reset", Duration.ofSeconds(10),
                     () -> users.findById("grace").orElseThrow().spend().signum() == 0);

@@ -52,7 +52,7 @@ class SpendLogPruningTest {
         TestSupervision time = new TestSupervision();
 
         SupervisedLoop pruning = new SpendLogPruning(log, new SpendLogSettings(keep, Duration.ofDays(1)), clock)
-                .start(CompletableFuture.completedFuture(null), time.supervision());
+                .start(CompletableFuture.completedFuture(null), time.scheduler());
         try {
             Eventually.until("the old row pruned", Duration.ofSeconds(10), () -> log.find("older").isEmpty());
             assertThat(clock.failed()).isTrue();

@@ -10,7 +10,7 @@ class HeapPressureTest {
 
     @Test
     void shedsAtTheBoundAndNotJustUnderIt() {
-        HeapPressure pressure = new HeapPressure(HEAP);
+        HeapPressure pressure = new HeapPressure(HEAP, () -> 0L);
 
         pressure.afterFullCollection(849_999);
         assertThat(pressure.shedding()).isFalse();
@@ -21,7 +21,7 @@ class HeapPressureTest {
 
     @Test
     void keepsSheddingUntilACollectionLeavesSeventyPercentOrLess() {
-        HeapPressure pressure = new HeapPressure(HEAP);
+        HeapPressure pressure = new HeapPressure(HEAP, () -> 0L);
         pressure.afterFullCollection(900_000);
 
         pressure.afterFullCollection(700_001);

@@ -35,9 +35,9 @@ class StorePollerRestartTest {
         Supplier<List<StoredModel>> read = failingOnce(models::list, () -> models.insert(new StoredModel("m-1", "g",
                 "{\"model_name\": \"g\"}", FakeClock.START, FakeClock.START)));
         StorePoller<List<StoredModel>> poller = new StorePoller<>(subject("models", "sluice-model-sync"), Duration.ofSeconds(2),
-                read, served::set, time.supervision());
+                read, served::set);
         try {
-            poller.start();
+            poller.start(time.scheduler());
 
             Eventually.until("the model stored by the failed round is served", Duration.ofSeconds(10),
                     () -> served.get().stream().anyMatch(model -> model.modelId().equals("m-1")));
@@ -55,10 +55,9 @@ class StorePollerRestartTest {
         Supplier<List<StoredRouterSetting>> read = failingOnce(settings::list,
                 () -> settings.write(Map.of("num_retries", "3"), List.of(), FakeClock.START));
         StorePoller<List<StoredRouterSetting>> poller = new StorePoller<>(
-                subject("router_settings", "sluice-router-settings-sync"), Duration.ofSeconds(2), read, served::set,
-                time.supervision());
+                subject("router_settings", "sluice-router-settings-sync"), Duration.ofSeconds(2), read, served::set);
         try {
-            poller.startAfter(CompletableFuture.completedFuture(null));
+            poller.startAfter(CompletableFuture.completedFuture(null), time.scheduler());
 
             Eventually.until("the setting stored by the failed round is served", Duration.ofSeconds(10),
                     () -> served.get().stream().anyMatch(setting -> setting.name().equals("num_retries")));

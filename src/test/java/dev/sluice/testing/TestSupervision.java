@@ -2,6 +2,7 @@ package dev.sluice.testing;
 
 import dev.sluice.background.JobRestarts;
 import dev.sluice.background.RestartBackoff;
+import dev.sluice.background.Scheduler;
 import dev.sluice.background.Supervision;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,11 @@ public final class TestSupervision {
 
     public Supervision supervision() {
         return supervision;
+    }
+
+    /** A scheduler whose jobs wait and restart as {@link #supervision()} says. */
+    public Scheduler scheduler() {
+        return new Scheduler(supervision);
     }
 
     public JobRestarts restarts() {

@@ -31,12 +31,14 @@ public final class AzureProvider implements Provider {
     public static final String DEFAULT_API_VERSION = "2024-10-21";
     /** The first API version that serves the Responses API. */
     static final String RESPONSES_API_VERSION = "2025-03-01-preview";
-    private static final NativeResponses RESPONSES = new NativeResponses(Clock.systemUTC());
 
     private final Map<String, String> env;
+    private final NativeResponses responses;
 
-    public AzureProvider(Map<String, String> env) {
+    /** @param clock the time translated Responses answers are dated with */
+    public AzureProvider(Map<String, String> env, Clock clock) {
         this.env = env;
+        this.responses = new NativeResponses(clock);
     }
 
     /** Azure OpenAI also serves callers of the Responses API untranslated, unless {@code use_responses_api: false}. */
@@ -65,13 +67,13 @@ public final class AzureProvider implements Provider {
 
     @Override
     public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
-        return NativeResponses.passesThrough(deployment, request) ? RESPONSES.streamTranslator() : StreamTranslator.openAi();
+        return NativeResponses.passesThrough(deployment, request) ? responses.streamTranslator() : StreamTranslator.openAi();
     }
 
     /** A {@code response} object answers a call passed to the Responses API; anything else is a chat answer. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
-        return RESPONSES.answer(request, body, this::normaliseSuccess);
+        return responses.answer(request, body, this::normaliseSuccess);
     }
 
     @Override

@@ -56,10 +56,11 @@ public final class BedrockProvider implements Provider {
 
     /**
      * @param env     where the region is looked up when the deployment names none
+     * @param clock   the time calls are signed at and answers are dated with
      * @param catalog where a Claude model's output limit is found, for the {@code max_tokens} it requires
      */
-    public BedrockProvider(Map<String, String> env, ModelCatalog catalog) {
-        this(env, Clock.systemUTC(), () -> UUID.randomUUID().toString(), catalog);
+    public BedrockProvider(Map<String, String> env, Clock clock, ModelCatalog catalog) {
+        this(env, clock, () -> UUID.randomUUID().toString(), catalog);
     }
 
     /**

@@ -41,8 +41,9 @@ public final class GeminiProvider implements Provider {
     private final Map<String, String> env;
     private final GeminiChatCalls chat;
 
-    public GeminiProvider(Map<String, String> env) {
-        this(env, Clock.systemUTC(), ToolCallIds.from(new SecureRandom()));
+    /** @param clock the time answers are dated with */
+    public GeminiProvider(Map<String, String> env, Clock clock) {
+        this(env, clock, ToolCallIds.from(new SecureRandom()));
     }
 
     public GeminiProvider(Map<String, String> env, Clock clock, ToolCallIds ids) {

@@ -22,13 +22,15 @@ import java.util.Optional;
  * bearer key. The body goes upstream as the caller wrote it.
  */
 public final class OpenAiCompatibleProvider implements Provider {
-    private static final NativeResponses RESPONSES = new NativeResponses(Clock.systemUTC());
     private final CompatibleFlavour flavour;
     private final Map<String, String> env;
+    private final NativeResponses responses;
 
-    public OpenAiCompatibleProvider(CompatibleFlavour flavour, Map<String, String> env) {
+    /** @param clock the time translated Responses answers are dated with */
+    public OpenAiCompatibleProvider(CompatibleFlavour flavour, Map<String, String> env, Clock clock) {
         this.flavour = flavour;
         this.env = env;
+        this.responses = new NativeResponses(clock);
     }
 
     /**
@@ -51,14 +53,14 @@ public final class OpenAiCompatibleProvider implements Provider {
 
     @Override
     public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
-        return request.writtenIn(Dialect.OPENAI_RESPONSES) && passesThrough(deployment, request) ? RESPONSES.streamTranslator()
+        return request.writtenIn(Dialect.OPENAI_RESPONSES) && passesThrough(deployment, request) ? responses.streamTranslator()
                 : StreamTranslator.openAi();
     }
 
     /** A {@code response} object answers a call passed to the deployment's Responses API; anything else is a chat answer. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
-        return RESPONSES.answer(request, body, this::normaliseSuccess);
+        return responses.answer(request, body, this::normaliseSuccess);
     }
 
     @Override

@@ -45,9 +45,12 @@ public final class VertexProvider implements Provider {
     private final VertexCredentials credentials;
     private final List<VertexFamily> families;
 
-    /** @param catalog where a Claude model's output limit is found, for the {@code max_tokens} Anthropic requires */
-    public VertexProvider(Map<String, String> env, ModelCatalog catalog) {
-        this(env, Clock.systemUTC(), ToolCallIds.from(new SecureRandom()), catalog);
+    /**
+     * @param clock   the time tokens are minted at and answers are dated with
+     * @param catalog where a Claude model's output limit is found, for the {@code max_tokens} Anthropic requires
+     */
+    public VertexProvider(Map<String, String> env, Clock clock, ModelCatalog catalog) {
+        this(env, clock, ToolCallIds.from(new SecureRandom()), catalog);
     }
 
     public VertexProvider(Map<String, String> env, Clock clock, ToolCallIds ids, ModelCatalog catalog) {

@@ -119,7 +119,7 @@ public final class RedisLink implements AutoCloseable {
 
     /** A link to a Redis URL, for tests and tools; {@code beatEvery}: how often it tells the others it is alive. */
     public static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery) {
-        return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, Clock.systemUTC());
+        return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, dev.sluice.time.TimeSource.system().clock());
     }
 
     /** What every key and channel of this gateway starts with. */

@@ -1,5 +1,6 @@
 package dev.sluice.state.redis;
 
+import dev.sluice.time.TimeSource;
 import dev.sluice.cache.CacheStore;
 import dev.sluice.config.CacheSettings;
 import dev.sluice.config.RouterSettings;
@@ -84,7 +85,8 @@ public final class RedisResponseCache implements CacheStore {
     public static RedisResponseCache open(CacheSettings settings, RouterSettings router) {
         RedisAddress address = settings.redis().map(RedisAddress::of).or(() -> RedisAddress.of(router))
                 .orElseThrow(() -> new IllegalStateException("a Redis cache without a Redis"));
-        return new RedisResponseCache(address, router.redisKeyPrefix(), settings.socketTimeout(), System::currentTimeMillis);
+        return new RedisResponseCache(address, router.redisKeyPrefix(), settings.socketTimeout(),
+                TimeSource.system().clock()::millis);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.time.TimeSource;
 import dev.sluice.background.SupervisedLoop;
 import dev.sluice.background.Supervision;
 import java.io.IOException;
@@ -27,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * again after a back-off, so the journal's records still become durable.
  */
 final class GroupCommit implements AutoCloseable {
+    /**
+     * What the waits on a monitor here are measured against: {@code Object.wait} counts the
+     * process's own time, so the deadlines it is given must too, whatever time the gateway runs on.
+     */
+    private static final TimeSource REAL_TIME = TimeSource.system();
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
 
     /** What to force in one commit, taken from the journal at one moment. */
@@ -130,10 +136,10 @@ final class GroupCommit implements AutoCloseable {
 
     /** Waits until the records before {@code position} are forced; false when {@code timeout} passed first. */
     boolean awaitDurable(long position, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = REAL_TIME.nanos() + timeout.toNanos();
         synchronized (durableChanged) {
             while (durable < position) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - REAL_TIME.nanos();
                 if (left <= 0) {
                     return false;
                 }

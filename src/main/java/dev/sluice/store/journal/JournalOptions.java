@@ -1,5 +1,6 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.time.TimeSource;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public record JournalOptions(Path folder, long segmentBytes, long maxBytes, Dura
     /** The defaults, in {@code folder}, on the system clock. */
     public static JournalOptions in(Path folder) {
         return new JournalOptions(folder, DEFAULT_SEGMENT_BYTES, DEFAULT_MAX_BYTES, DEFAULT_COMMIT_INTERVAL,
-                Clock.systemUTC());
+                TimeSource.system().clock());
     }
 
     public JournalOptions withSegmentBytes(long bytes) {

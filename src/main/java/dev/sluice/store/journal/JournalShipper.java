@@ -1,5 +1,6 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.time.TimeSource;
 import dev.sluice.background.SupervisedLoop;
 import dev.sluice.background.Supervision;
 import dev.sluice.store.DeadLetters;
@@ -50,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * batch in hand, asking the sink again how far it has logged the journal.
  */
 public final class JournalShipper implements AutoCloseable {
+    /**
+     * What the waits on a monitor here are measured against: {@code Object.wait} counts the
+     * process's own time, so the deadlines it is given must too, whatever time the gateway runs on.
+     */
+    private static final TimeSource REAL_TIME = TimeSource.system();
     private static final Logger LOG = LoggerFactory.getLogger(JournalShipper.class);
 
     private final SpendJournal journal;
@@ -115,13 +121,13 @@ public final class JournalShipper implements AutoCloseable {
      */
     public boolean flush(Duration timeout) {
         long target = journal.written();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = REAL_TIME.nanos() + timeout.toNanos();
         synchronized (monitor) {
             hurrying++;
             monitor.notifyAll();
             try {
                 while (journal.acknowledged() < target) {
-                    long left = deadline - System.nanoTime();
+                    long left = deadline - REAL_TIME.nanos();
                     if (left <= 0 || !loop.thread().isAlive()) {
                         return false;
                     }
@@ -175,9 +181,9 @@ public final class JournalShipper implements AutoCloseable {
                     pause(options.gatherWait());
                     continue;
                 }
-                long posted = System.nanoTime();
+                long posted = REAL_TIME.nanos();
                 if (!ship(held, 0, held.rows().size())) {
-                    pause(options.retryPause(failures, Duration.ofNanos(System.nanoTime() - posted)));
+                    pause(options.retryPause(failures, Duration.ofNanos(REAL_TIME.nanos() - posted)));
                     continue;
                 }
                 boolean full = held.rows().size() >= options.maxBatchRows();
@@ -206,11 +212,11 @@ public final class JournalShipper implements AutoCloseable {
 
     /** Waits {@code wait}, or less when a flush or close asks for hurry. */
     private void pause(Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
+        long deadline = REAL_TIME.nanos() + wait.toNanos();
         synchronized (monitor) {
             try {
                 long left;
-                while (!stopping && !hurryFor(wait) && (left = deadline - System.nanoTime()) > 0) {
+                while (!stopping && !hurryFor(wait) && (left = deadline - REAL_TIME.nanos()) > 0) {
                     monitor.wait(Math.max(1, left / 1_000_000));
                 }
             } catch (InterruptedException e) {
@@ -335,7 +341,7 @@ public final class JournalShipper implements AutoCloseable {
         if (!reachable) {
             reachable = true;
             LOG.info("spend journal: the sink answers again, after {} s; {} record(s) pending",
-                    String.format("%.1f", (System.nanoTime() - outageStarted) / 1e9), journal.status().pendingRecords());
+                    String.format("%.1f", (REAL_TIME.nanos() - outageStarted) / 1e9), journal.status().pendingRecords());
         }
     }
 
@@ -343,7 +349,7 @@ public final class JournalShipper implements AutoCloseable {
         failures++;
         if (reachable) {
             reachable = false;
-            outageStarted = System.nanoTime();
+            outageStarted = REAL_TIME.nanos();
             LOG.warn("spend journal: the sink is unreachable ({}); records wait in the journal until it answers",
                     e.getMessage());
         }

@@ -1,22 +1,39 @@
 package dev.sluice.provider.gemini;
 
+import dev.sluice.time.TimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.sluice.time.TimeSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.time.TimeSource;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.time.TimeSource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.time.TimeSource;
 import dev.sluice.config.ConfigLoader;
+import dev.sluice.time.TimeSource;
 import dev.sluice.config.Deployment;
+import dev.sluice.time.TimeSource;
 import dev.sluice.json.Json;
+import dev.sluice.time.TimeSource;
 import dev.sluice.llm.Operation;
+import dev.sluice.time.TimeSource;
 import dev.sluice.provider.EmbeddingAnswersTest;
+import dev.sluice.time.TimeSource;
 import dev.sluice.provider.Providers;
+import dev.sluice.time.TimeSource;
 import dev.sluice.provider.UnsupportedParam;
+import dev.sluice.time.TimeSource;
 import dev.sluice.provider.UpstreamRequest;
+import dev.sluice.time.TimeSource;
 import io.vertx.core.buffer.Buffer;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
+import dev.sluice.time.TimeSource;
 import java.nio.charset.StandardCharsets;
+import dev.sluice.time.TimeSource;
 import java.util.Map;
+import dev.sluice.time.TimeSource;
 import org.junit.jupiter.api.Test;
 
 /** How a {@code gemini/} deployment's calls are laid out: URL, key header, body. */
@@ -39,7 +56,7 @@ public class GeminiProviderTest {
         }
     }
 
-    private final GeminiProvider provider = new GeminiProvider(Map.of("GEMINI_API_KEY", "env-key"));
+    private final GeminiProvider provider = new GeminiProvider(Map.of("GEMINI_API_KEY", "env-key"), TimeSource.system().clock());
 
     @Test
     void chatGoesToGenerateContentOnGooglesHostWithTheKeyInItsHeader() {
@@ -114,7 +131,7 @@ public class GeminiProviderTest {
 
     @Test
     void aDeploymentWithNoKeyAnywhereIsMisconfigured() {
-        assertThat(new GeminiProvider(Map.of()).misconfiguration(deployment("model: gemini/m")))
+        assertThat(new GeminiProvider(Map.of(), TimeSource.system().clock()).misconfiguration(deployment("model: gemini/m")))
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("api_key: missing"));
         assertThat(provider.misconfiguration(deployment("model: gemini/m"))).isEmpty();
     }

@@ -1,14 +1,23 @@
 package dev.sluice.provider.vertex;
 
+import dev.sluice.time.TimeSource;
 import static dev.sluice.provider.gemini.GeminiProviderTest.deployment;
+import dev.sluice.time.TimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.time.TimeSource;
 import dev.sluice.config.Deployment;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
+import dev.sluice.time.TimeSource;
 import java.nio.file.Files;
+import dev.sluice.time.TimeSource;
 import java.nio.file.Path;
+import dev.sluice.time.TimeSource;
 import java.util.Map;
+import dev.sluice.time.TimeSource;
 import org.junit.jupiter.api.Test;
+import dev.sluice.time.TimeSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Where a {@code vertex_ai/} deployment's calls go. */
@@ -44,7 +53,7 @@ class VertexEndpointsTest {
         Deployment d = deployment("model: vertex_ai/gemini-2.0-flash, vertex_project: p, api_base: 'http://127.0.0.1:9/'");
         assertThat(new VertexEndpoints(Map.of()).publisherModel(d, "google", "generateContent"))
                 .startsWith("http://127.0.0.1:9/v1/projects/p/locations/us-central1/");
-        assertThat(new VertexProvider(Map.of(), new dev.sluice.catalog.BundledModelCatalog()).misconfiguration(deployment("model: vertex_ai/gemini-2.0-flash")))
+        assertThat(new VertexProvider(Map.of(), TimeSource.system().clock(), new dev.sluice.catalog.BundledModelCatalog()).misconfiguration(deployment("model: vertex_ai/gemini-2.0-flash")))
                 .hasValueSatisfying(problem -> assertThat(problem).startsWith("vertex_project: missing"));
     }
 
