@@ -26,8 +26,8 @@ final class OwnerViews {
         view.put("user_email", user.userEmail().orElse(null));
         view.put("user_role", user.userRole());
         budget(view, user);
-        if (user.maxParallelRequests().isPresent()) {
-            view.put("max_parallel_requests", user.maxParallelRequests().getAsInt());
+        if (user.limits().maxParallelRequests().isPresent()) {
+            view.put("max_parallel_requests", user.limits().maxParallelRequests().getAsInt());
         } else {
             view.putNull("max_parallel_requests");
         }
@@ -53,13 +53,13 @@ final class OwnerViews {
         ObjectNode view = Json.MAPPER.createObjectNode();
         view.put("user_id", customer.userId());
         view.put("alias", customer.alias().orElse(null));
-        view.put("spend", Dollars.shown(customer.spend()));
+        view.put("spend", Dollars.shown(customer.budget().spend()));
         view.put("blocked", customer.blocked());
         view.set("allowed_model_region", customer.metadata().get("allowed_model_region"));
         view.set("default_model", customer.metadata().get("default_model"));
-        view.put("max_budget", customer.maxBudget().map(Dollars::shown).orElse(null));
-        view.put("budget_duration", customer.budgetDuration().orElse(null));
-        view.put("budget_reset_at", KeyView.time(customer.budgetResetAt()));
+        view.put("max_budget", customer.budget().maxBudget().map(Dollars::shown).orElse(null));
+        view.put("budget_duration", customer.budget().budgetDuration().orElse(null));
+        view.put("budget_reset_at", KeyView.time(customer.budget().budgetResetAt()));
         view.set("litellm_budget_table", budgetTable(customer));
         return view;
     }
@@ -86,31 +86,31 @@ final class OwnerViews {
     }
 
     private static void budget(ObjectNode view, BudgetHolder holder) {
-        view.put("spend", Dollars.shown(holder.spend()));
-        view.put("max_budget", holder.maxBudget().map(Dollars::shown).orElse(null));
+        view.put("spend", Dollars.shown(holder.budget().spend()));
+        view.put("max_budget", holder.budget().maxBudget().map(Dollars::shown).orElse(null));
         ArrayNode models = view.putArray("models");
         holder.models().forEach(models::add);
-        view.put("budget_duration", holder.budgetDuration().orElse(null));
-        view.put("budget_reset_at", KeyView.time(holder.budgetResetAt()));
+        view.put("budget_duration", holder.budget().budgetDuration().orElse(null));
+        view.put("budget_reset_at", KeyView.time(holder.budget().budgetResetAt()));
         limits(view, holder);
     }
 
     private static ObjectNode budgetTable(BudgetHolder holder) {
         ObjectNode table = Json.MAPPER.createObjectNode();
-        table.put("max_budget", holder.maxBudget().map(Dollars::shown).orElse(null));
-        table.put("budget_duration", holder.budgetDuration().orElse(null));
+        table.put("max_budget", holder.budget().maxBudget().map(Dollars::shown).orElse(null));
+        table.put("budget_duration", holder.budget().budgetDuration().orElse(null));
         limits(table, holder);
         return table;
     }
 
     private static void limits(ObjectNode view, BudgetHolder holder) {
-        if (holder.tpmLimit().isPresent()) {
-            view.put("tpm_limit", holder.tpmLimit().getAsLong());
+        if (holder.limits().tpmLimit().isPresent()) {
+            view.put("tpm_limit", holder.limits().tpmLimit().getAsLong());
         } else {
             view.putNull("tpm_limit");
         }
-        if (holder.rpmLimit().isPresent()) {
-            view.put("rpm_limit", holder.rpmLimit().getAsLong());
+        if (holder.limits().rpmLimit().isPresent()) {
+            view.put("rpm_limit", holder.limits().rpmLimit().getAsLong());
         } else {
             view.putNull("rpm_limit");
         }
