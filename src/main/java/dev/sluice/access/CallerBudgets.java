@@ -8,6 +8,7 @@ import dev.sluice.spend.SpendCounters;
 import dev.sluice.store.AccountBudget;
 import dev.sluice.store.AccountLimits;
 import dev.sluice.store.Customer;
+import dev.sluice.store.ModelLimits;
 import dev.sluice.store.VirtualKey;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,8 @@ final class CallerBudgets {
 
     /** The name a key's {@code model_rpm_limit} and {@code model_tpm_limit} entries for {@code called} are read under, as {@link #modelBudgetName}. */
     static String modelLimitName(VirtualKey key, CalledModel called) {
-        return key.modelLimits().modelRpmLimit().containsKey(called.asked()) || key.modelLimits().modelTpmLimit().containsKey(called.asked())
+        ModelLimits limits = key.modelLimits();
+        return limits.modelRpmLimit().containsKey(called.asked()) || limits.modelTpmLimit().containsKey(called.asked())
                 ? called.asked() : called.group();
     }
 

@@ -24,31 +24,16 @@ final class KeyView {
         view.put("token_id", key.tokenHash());
         view.put("key_name", key.keyName());
         view.put("key_alias", key.keyAlias().orElse(null));
-        view.put("spend", Dollars.shown(key.budget().spend()));
-        view.put("max_budget", key.budget().maxBudget().map(Dollars::shown).orElse(null));
+        AccountFields.spendAndMax(view, key.budget());
         view.put("expires", time(key.lifetime().expiresAt()));
         ArrayNode models = view.putArray("models");
         key.models().forEach(models::add);
         view.put("user_id", key.owner().userId().orElse(null));
         view.put("team_id", key.owner().teamId().orElse(null));
-        if (key.limits().maxParallelRequests().isPresent()) {
-            view.put("max_parallel_requests", key.limits().maxParallelRequests().getAsInt());
-        } else {
-            view.putNull("max_parallel_requests");
-        }
+        AccountFields.maxParallelRequests(view, key.limits());
         view.set("metadata", key.metadata());
-        if (key.limits().tpmLimit().isPresent()) {
-            view.put("tpm_limit", key.limits().tpmLimit().getAsLong());
-        } else {
-            view.putNull("tpm_limit");
-        }
-        if (key.limits().rpmLimit().isPresent()) {
-            view.put("rpm_limit", key.limits().rpmLimit().getAsLong());
-        } else {
-            view.putNull("rpm_limit");
-        }
-        view.put("budget_duration", key.budget().budgetDuration().orElse(null));
-        view.put("budget_reset_at", time(key.budget().budgetResetAt()));
+        AccountFields.rateLimits(view, key.limits());
+        AccountFields.period(view, key.budget());
         ObjectNode budgets = view.putObject("model_max_budget");
         key.modelLimits().modelMaxBudget().forEach((group, budget) -> budgets.putObject(group)
                 .put("budget_limit", Dollars.shown(budget.budgetLimit()))

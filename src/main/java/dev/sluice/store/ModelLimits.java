@@ -11,7 +11,8 @@ import java.util.Map;
  * @param modelRpmLimit  per model group: requests per minute
  * @param modelTpmLimit  per model group: tokens per minute
  */
-public record ModelLimits(Map<String, ModelBudget> modelMaxBudget, Map<String, Long> modelRpmLimit, Map<String, Long> modelTpmLimit) {
+public record ModelLimits(
+        Map<String, ModelBudget> modelMaxBudget, Map<String, Long> modelRpmLimit, Map<String, Long> modelTpmLimit) {
 
     /** No budget or limit for any group. */
     public static final ModelLimits NONE = new ModelLimits(Map.of(), Map.of(), Map.of());
