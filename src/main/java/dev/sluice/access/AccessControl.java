@@ -209,8 +209,8 @@ public final class AccessControl {
                     "This key is blocked. An administrator can unblock it with /key/unblock."));
         }
         Instant now = clock.instant();
-        if (key.expiresAt().filter(expiry -> !now.isBefore(expiry)).isPresent()) {
-            return Future.failedFuture(ApiError.unauthorized("This key expired at " + key.expiresAt().get()
+        if (key.lifetime().expiresAt().filter(expiry -> !now.isBefore(expiry)).isPresent()) {
+            return Future.failedFuture(ApiError.unauthorized("This key expired at " + key.lifetime().expiresAt().get()
                     + "; the time is " + now + "."));
         }
         return Future.succeededFuture(new Caller.Keyed(key, found.get().team(), found.get().teamRouting(), presented,

@@ -5,9 +5,7 @@ import dev.sluice.background.SupervisedLoop;
 import dev.sluice.limits.BudgetDuration;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.StoreException;
-import dev.sluice.store.Team;
 import dev.sluice.store.TeamRepository;
-import dev.sluice.store.VirtualKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,10 +33,10 @@ public record BudgetResets(KeyRepository keys, TeamRepository teams, Clock clock
     /** Resets every key and team whose period has ended; returns how many were reset. Blocks on the store. */
     public int runOnce() {
         Instant now = clock.instant();
-        return resetDue(limit -> keys.dueForReset(now, limit), VirtualKey::budgetDuration, VirtualKey::budgetResetAt,
-                (key, next) -> keys.resetSpend(key.tokenHash(), next), now, zone)
-                + resetDue(limit -> teams.dueForReset(now, limit), Team::budgetDuration, Team::budgetResetAt,
-                        (team, next) -> teams.resetSpend(team.teamId(), next), now, zone);
+        return resetDue(limit -> keys.dueForReset(now, limit), key -> key.budget().budgetDuration(),
+                key -> key.budget().budgetResetAt(), (key, next) -> keys.resetSpend(key.tokenHash(), next), now, zone)
+                + resetDue(limit -> teams.dueForReset(now, limit), team -> team.budget().budgetDuration(),
+                        team -> team.budget().budgetResetAt(), (team, next) -> teams.resetSpend(team.teamId(), next), now, zone);
     }
 
     /**

@@ -208,7 +208,7 @@ public final class CallTicket {
         if (caller instanceof Caller.Keyed keyed) {
             row.keyHash(keyed.keyHash());
             keyed.team().ifPresent(team -> row.teamId(team.teamId()));
-            keyed.key().userId().ifPresent(row::userId);
+            keyed.key().owner().userId().ifPresent(row::userId);
         }
         return row.build();
     }

@@ -5,7 +5,10 @@ import dev.sluice.limits.LimitSubject;
 import dev.sluice.limits.Limits;
 import dev.sluice.limits.Scope;
 import dev.sluice.spend.SpendCounters;
+import dev.sluice.store.AccountBudget;
+import dev.sluice.store.AccountLimits;
 import dev.sluice.store.Customer;
+import dev.sluice.store.ModelLimits;
 import dev.sluice.store.VirtualKey;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,18 +33,16 @@ final class CallerBudgets {
     List<Budget> of(Caller.Keyed keyed, CalledModel called, Optional<Customer> customer) {
         List<Budget> budgets = new ArrayList<>(7);
         VirtualKey key = keyed.key();
-        key.maxBudget().ifPresent(max -> budgets.add(budget(new Scope.Key(key.tokenHash()), max.doubleValue())));
-        keyed.team().flatMap(team -> team.maxBudget().map(max -> budget(new Scope.Team(team.teamId()), max.doubleValue())))
-                .ifPresent(budgets::add);
+        budget(new Scope.Key(key.tokenHash()), key.budget()).ifPresent(budgets::add);
+        keyed.team().flatMap(team -> budget(new Scope.Team(team.teamId()), team.budget())).ifPresent(budgets::add);
         String model = modelBudgetName(key, called);
-        Optional.ofNullable(key.modelMaxBudget().get(model))
+        Optional.ofNullable(key.modelLimits().modelMaxBudget().get(model))
                 .ifPresent(limit -> budgets.add(budget(new Scope.KeyModel(key.tokenHash(), model), limit.budgetLimit().doubleValue())));
-        keyed.owners().user().flatMap(user -> user.maxBudget().map(max -> budget(new Scope.User(user.userId()), max.doubleValue())))
-                .ifPresent(budgets::add);
+        keyed.owners().user().flatMap(user -> budget(new Scope.User(user.userId()), user.budget())).ifPresent(budgets::add);
         keyed.owners().member().ifPresent(member -> budgets.add(budget(new Scope.TeamMember(member.teamId(), member.userId()),
                 member.maxBudget().doubleValue())));
-        keyed.owners().organization().flatMap(organization -> organization.maxBudget()
-                        .map(max -> budget(new Scope.Organization(organization.organizationId()), max.doubleValue())))
+        keyed.owners().organization()
+                .flatMap(organization -> budget(new Scope.Organization(organization.organizationId()), organization.budget()))
                 .ifPresent(budgets::add);
         budgets.addAll(of(customer));
         return budgets;
@@ -49,8 +50,12 @@ final class CallerBudgets {
 
     /** The customer's budget, for a call of any caller. */
     List<Budget> of(Optional<Customer> customer) {
-        return customer.flatMap(c -> c.maxBudget().map(max -> budget(new Scope.EndUser(c.userId()), max.doubleValue())))
-                .map(List::of).orElse(List.of());
+        return customer.flatMap(c -> budget(new Scope.EndUser(c.userId()), c.budget())).map(List::of).orElse(List.of());
+    }
+
+    /** The budget an account sets, as {@code scope} checks it; empty when the account sets none. */
+    private Optional<Budget> budget(Scope scope, AccountBudget account) {
+        return account.maxBudget().map(max -> budget(scope, max.doubleValue()));
     }
 
     private Budget budget(Scope scope, double maxBudget) {
@@ -64,12 +69,13 @@ final class CallerBudgets {
      * model the request named; the group's name keeps budgets written for the group working.
      */
     static String modelBudgetName(VirtualKey key, CalledModel called) {
-        return key.modelMaxBudget().containsKey(called.asked()) ? called.asked() : called.group();
+        return key.modelLimits().modelMaxBudget().containsKey(called.asked()) ? called.asked() : called.group();
     }
 
     /** The name a key's {@code model_rpm_limit} and {@code model_tpm_limit} entries for {@code called} are read under, as {@link #modelBudgetName}. */
     static String modelLimitName(VirtualKey key, CalledModel called) {
-        return key.modelRpmLimit().containsKey(called.asked()) || key.modelTpmLimit().containsKey(called.asked())
+        ModelLimits limits = key.modelLimits();
+        return limits.modelRpmLimit().containsKey(called.asked()) || limits.modelTpmLimit().containsKey(called.asked())
                 ? called.asked() : called.group();
     }
 
@@ -77,30 +83,26 @@ final class CallerBudgets {
     static LimitSubject subject(Caller.Keyed keyed, CalledModel called, Optional<Customer> customer) {
         VirtualKey key = keyed.key();
         String group = modelLimitName(key, called);
-        LimitSubject subject = LimitSubject.key(key.tokenHash(),
-                new Limits(key.rpmLimit(), key.tpmLimit(), widen(key.maxParallelRequests())));
-        Long modelRpm = key.modelRpmLimit().get(group);
-        Long modelTpm = key.modelTpmLimit().get(group);
+        LimitSubject subject = LimitSubject.key(key.tokenHash(), limits(key.limits()));
+        Long modelRpm = key.modelLimits().modelRpmLimit().get(group);
+        Long modelTpm = key.modelLimits().modelTpmLimit().get(group);
         if (modelRpm != null || modelTpm != null) {
             subject = subject.withModel(group, new Limits(optional(modelRpm), optional(modelTpm), OptionalLong.empty()));
         }
         if (keyed.team().isPresent()) {
             var team = keyed.team().get();
-            subject = subject.withTeam(team.teamId(), new Limits(team.rpmLimit(), team.tpmLimit(), OptionalLong.empty()));
+            subject = subject.withTeam(team.teamId(), limits(team.limits()));
         }
         if (keyed.owners().user().isPresent()) {
             var user = keyed.owners().user().get();
-            subject = subject.withOwner(new Scope.User(user.userId()),
-                    new Limits(user.rpmLimit(), user.tpmLimit(), widen(user.maxParallelRequests())));
+            subject = subject.withOwner(new Scope.User(user.userId()), limits(user.limits()));
         }
         if (keyed.owners().organization().isPresent()) {
             var organization = keyed.owners().organization().get();
-            subject = subject.withOwner(new Scope.Organization(organization.organizationId()),
-                    new Limits(organization.rpmLimit(), organization.tpmLimit(), OptionalLong.empty()));
+            subject = subject.withOwner(new Scope.Organization(organization.organizationId()), limits(organization.limits()));
         }
         if (customer.isPresent()) {
-            subject = subject.withOwner(new Scope.EndUser(customer.get().userId()),
-                    new Limits(customer.get().rpmLimit(), customer.get().tpmLimit(), OptionalLong.empty()));
+            subject = subject.withOwner(new Scope.EndUser(customer.get().userId()), limits(customer.get().limits()));
         }
         return subject;
     }
@@ -115,8 +117,8 @@ final class CallerBudgets {
             charged.add(new Scope.Key(keyed.keyHash()));
             keyed.team().ifPresent(team -> charged.add(new Scope.Team(team.teamId())));
             charged.add(new Scope.KeyModel(keyed.keyHash(), group));
-            keyed.key().userId().ifPresent(user -> charged.add(new Scope.User(user)));
-            keyed.team().ifPresent(team -> keyed.key().userId().ifPresent(user ->
+            keyed.key().owner().userId().ifPresent(user -> charged.add(new Scope.User(user)));
+            keyed.team().ifPresent(team -> keyed.key().owner().userId().ifPresent(user ->
                     charged.add(new Scope.TeamMember(team.teamId(), user))));
             keyed.owners().organization().ifPresent(organization ->
                     charged.add(new Scope.Organization(organization.organizationId())));
@@ -125,8 +127,11 @@ final class CallerBudgets {
         return charged;
     }
 
-    private static OptionalLong widen(OptionalInt value) {
-        return value.isPresent() ? OptionalLong.of(value.getAsInt()) : OptionalLong.empty();
+    /** The rate limits an account sets, as the limiter counts them. */
+    private static Limits limits(AccountLimits account) {
+        OptionalInt parallel = account.maxParallelRequests();
+        return new Limits(account.rpmLimit(), account.tpmLimit(),
+                parallel.isPresent() ? OptionalLong.of(parallel.getAsInt()) : OptionalLong.empty());
     }
 
     private static OptionalLong optional(Long value) {

@@ -110,7 +110,7 @@ public final class KeyDirectory {
         Optional<Found> find(String tokenHash);
 
         static Source of(KeyRepository keys, TeamRepository teams) {
-            return hash -> keys.findByHash(hash).map(key -> new Found(key, key.teamId().flatMap(teams::findById)));
+            return hash -> keys.findByHash(hash).map(key -> new Found(key, key.owner().teamId().flatMap(teams::findById)));
         }
 
         /** A key with its team, its user, its team's organization and its user's budget in the team, each read when it is named. */
@@ -121,10 +121,10 @@ public final class KeyDirectory {
             OrganizationRepository organizations = store.organizations();
             TeamMemberRepository members = store.teamMembers();
             return hash -> keys.findByHash(hash).map(key -> {
-                Optional<Team> team = key.teamId().flatMap(teams::findById);
-                return new Found(key, team, new KeyOwners(key.userId().flatMap(users::findById),
+                Optional<Team> team = key.owner().teamId().flatMap(teams::findById);
+                return new Found(key, team, new KeyOwners(key.owner().userId().flatMap(users::findById),
                         team.flatMap(Team::organizationId).flatMap(organizations::findById),
-                        team.flatMap(t -> key.userId().flatMap(user -> members.budget(t.teamId(), user)))));
+                        team.flatMap(t -> key.owner().userId().flatMap(user -> members.budget(t.teamId(), user)))));
             });
         }
     }
@@ -234,7 +234,7 @@ public final class KeyDirectory {
 
     /** Drops every key of a user, and every read under way, so their next use reads the user again. */
     public void forgetUser(String userId) {
-        forgetWhere(found -> found.key().userId().filter(userId::equals).isPresent());
+        forgetWhere(found -> found.key().owner().userId().filter(userId::equals).isPresent());
     }
 
     /**
@@ -247,7 +247,7 @@ public final class KeyDirectory {
 
     /** Drops every key of a team, and every read under way, so their next use reads the team again. */
     public void forgetTeam(String teamId) {
-        forgetWhere(found -> found.key().teamId().filter(teamId::equals).isPresent());
+        forgetWhere(found -> found.key().owner().teamId().filter(teamId::equals).isPresent());
     }
 
     /**
@@ -332,7 +332,7 @@ public final class KeyDirectory {
         }
         log.debug("keys.served_from_copy token={}", tokenHash);
         // Per-model budgets are seeded from the spend log, which is in the unreachable store.
-        if (copy.get().key().modelMaxBudget().isEmpty()) {
+        if (copy.get().key().modelLimits().modelMaxBudget().isEmpty()) {
             onRead.accept(copy.get());
         }
         return copy;

@@ -2,7 +2,6 @@ package dev.sluice.access;
 
 import dev.sluice.background.Scheduler;
 import dev.sluice.background.SupervisedLoop;
-import dev.sluice.store.BudgetHolder;
 import dev.sluice.store.Customer;
 import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.Organization;
@@ -28,13 +27,14 @@ public record OwnerBudgetResets(UserRepository users, OrganizationRepository org
     /** Resets every user, organization and customer whose period has ended; returns how many. Blocks on the store. */
     public int runOnce() {
         Instant now = clock.instant();
-        return BudgetResets.resetDue(limit -> users.dueForReset(now, limit), BudgetHolder::budgetDuration,
-                BudgetHolder::budgetResetAt, (User user, Instant next) -> users.resetSpend(user.userId(), next), now, zone)
-                + BudgetResets.resetDue(limit -> organizations.dueForReset(now, limit), BudgetHolder::budgetDuration,
-                        BudgetHolder::budgetResetAt, (Organization organization, Instant next) ->
+        return BudgetResets.resetDue(limit -> users.dueForReset(now, limit), user -> user.budget().budgetDuration(),
+                user -> user.budget().budgetResetAt(), (User user, Instant next) -> users.resetSpend(user.userId(), next),
+                now, zone)
+                + BudgetResets.resetDue(limit -> organizations.dueForReset(now, limit), org -> org.budget().budgetDuration(),
+                        org -> org.budget().budgetResetAt(), (Organization organization, Instant next) ->
                                 organizations.resetSpend(organization.organizationId(), next), now, zone)
-                + BudgetResets.resetDue(limit -> customers.dueForReset(now, limit), BudgetHolder::budgetDuration,
-                        BudgetHolder::budgetResetAt, (Customer customer, Instant next) ->
+                + BudgetResets.resetDue(limit -> customers.dueForReset(now, limit), customer -> customer.budget().budgetDuration(),
+                        customer -> customer.budget().budgetResetAt(), (Customer customer, Instant next) ->
                                 customers.resetSpend(customer.userId(), next), now, zone);
     }
 

@@ -99,7 +99,7 @@ public final class KeyAdminHandlers {
         }
         call.written().key(token);
         log.info("keys.generated token={} key_name={} alias={} team={}", token, created.keyName(),
-                created.keyAlias().orElse("-"), created.teamId().orElse("-"));
+                created.keyAlias().orElse("-"), created.owner().teamId().orElse("-"));
         ObjectNode answer = Json.MAPPER.createObjectNode().put("key", key);
         answer.setAll(KeyView.of(created));
         return answer;
@@ -135,7 +135,7 @@ public final class KeyAdminHandlers {
         VirtualKey.Builder builder = existing.toBuilder().updatedAt(now);
         KeySettings.apply(body, builder, now, api.clock().getZone());
         VirtualKey changed = KeySettings.build(builder);
-        rules.requireTeam(changed, existing.teamId());
+        rules.requireTeam(changed, existing.owner().teamId());
         boolean found;
         try {
             found = api.keys().update(changed);

@@ -19,7 +19,7 @@ final class KeyRules {
 
     /** Refuses a key whose team does not exist; {@code before} is the team it had (not checked again). */
     void requireTeam(VirtualKey key, Optional<String> before) {
-        Optional<String> team = key.teamId();
+        Optional<String> team = key.owner().teamId();
         if (team.isPresent() && !team.equals(before)) {
             requireTeam(team.get(), "team_id");
         }

@@ -36,14 +36,7 @@ final class KeySettings {
         JsonFields.ifPresent(body, "team_id", JsonFields::name, key::teamId);
         JsonFields.ifPresent(body, "user_id", JsonFields::name, key::userId);
         JsonFields.ifPresent(body, "models", JsonFields::names, key::models);
-        JsonFields.ifPresent(body, "max_budget", JsonFields::dollars, key::maxBudget);
-        JsonFields.ifPresent(body, "budget_duration", JsonFields::duration, period -> {
-            key.budgetDuration(period == null ? null : period.toString());
-            key.budgetResetAt(period == null ? null
-                    : AccountTimes.nextReset(period, now, zone, "budget_duration", body.get("budget_duration")));
-        });
-        JsonFields.ifPresent(body, "rpm_limit", JsonFields::count, key::rpmLimit);
-        JsonFields.ifPresent(body, "tpm_limit", JsonFields::count, key::tpmLimit);
+        OwnerSettings.budget(body, key, now, zone);
         JsonFields.ifPresent(body, "max_parallel_requests", JsonFields::smallCount, key::maxParallelRequests);
         JsonFields.ifPresent(body, "model_max_budget", KeySettings::modelBudgets, key::modelMaxBudget);
         JsonFields.ifPresent(body, "model_rpm_limit", KeySettings::modelLimits, key::modelRpmLimit);

@@ -24,44 +24,29 @@ final class KeyView {
         view.put("token_id", key.tokenHash());
         view.put("key_name", key.keyName());
         view.put("key_alias", key.keyAlias().orElse(null));
-        view.put("spend", Dollars.shown(key.spend()));
-        view.put("max_budget", key.maxBudget().map(Dollars::shown).orElse(null));
-        view.put("expires", time(key.expiresAt()));
+        AccountFields.spendAndMax(view, key.budget());
+        view.put("expires", time(key.lifetime().expiresAt()));
         ArrayNode models = view.putArray("models");
         key.models().forEach(models::add);
-        view.put("user_id", key.userId().orElse(null));
-        view.put("team_id", key.teamId().orElse(null));
-        if (key.maxParallelRequests().isPresent()) {
-            view.put("max_parallel_requests", key.maxParallelRequests().getAsInt());
-        } else {
-            view.putNull("max_parallel_requests");
-        }
+        view.put("user_id", key.owner().userId().orElse(null));
+        view.put("team_id", key.owner().teamId().orElse(null));
+        AccountFields.maxParallelRequests(view, key.limits());
         view.set("metadata", key.metadata());
-        if (key.tpmLimit().isPresent()) {
-            view.put("tpm_limit", key.tpmLimit().getAsLong());
-        } else {
-            view.putNull("tpm_limit");
-        }
-        if (key.rpmLimit().isPresent()) {
-            view.put("rpm_limit", key.rpmLimit().getAsLong());
-        } else {
-            view.putNull("rpm_limit");
-        }
-        view.put("budget_duration", key.budgetDuration().orElse(null));
-        view.put("budget_reset_at", time(key.budgetResetAt()));
+        AccountFields.rateLimits(view, key.limits());
+        AccountFields.period(view, key.budget());
         ObjectNode budgets = view.putObject("model_max_budget");
-        key.modelMaxBudget().forEach((group, budget) -> budgets.putObject(group)
+        key.modelLimits().modelMaxBudget().forEach((group, budget) -> budgets.putObject(group)
                 .put("budget_limit", Dollars.shown(budget.budgetLimit()))
                 .put("time_period", budget.timePeriod().orElse(null)));
         ObjectNode rpm = view.putObject("model_rpm_limit");
-        key.modelRpmLimit().forEach(rpm::put);
+        key.modelLimits().modelRpmLimit().forEach(rpm::put);
         ObjectNode tpm = view.putObject("model_tpm_limit");
-        key.modelTpmLimit().forEach(tpm::put);
+        key.modelLimits().modelTpmLimit().forEach(tpm::put);
         ObjectNode aliases = view.putObject("aliases");
         key.aliases().forEach(aliases::put);
         view.put("blocked", key.blocked());
         view.put("created_at", key.createdAt().toString());
-        view.put("updated_at", key.updatedAt().toString());
+        view.put("updated_at", key.lifetime().updatedAt().toString());
         return view;
     }
 

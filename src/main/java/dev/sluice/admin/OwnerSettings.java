@@ -20,7 +20,11 @@ import java.util.function.Supplier;
 final class OwnerSettings {
     private OwnerSettings() {}
 
-    /** The budget fields every owner has; setting {@code budget_duration} starts a new period now. */
+    /**
+     * The budget and rate-limit fields every account has, keys included: {@code max_budget},
+     * {@code budget_duration} (setting it starts a new period now), {@code rpm_limit},
+     * {@code tpm_limit}, read in that order.
+     */
     static <B extends BudgetHolder.Builder<B>> void budget(ObjectNode body, B holder, Instant now, ZoneId zone) {
         JsonFields.ifPresent(body, "max_budget", JsonFields::dollars, holder::maxBudget);
         JsonFields.ifPresent(body, "budget_duration", JsonFields::duration, period -> {
@@ -30,11 +34,17 @@ final class OwnerSettings {
         });
         JsonFields.ifPresent(body, "rpm_limit", JsonFields::count, holder::rpmLimit);
         JsonFields.ifPresent(body, "tpm_limit", JsonFields::count, holder::tpmLimit);
+    }
+
+    /** {@link #budget}, then the owner's {@code metadata}. */
+    private static <B extends BudgetHolder.Builder<B>> void budgetAndMetadata(ObjectNode body, B holder, Instant now,
+            ZoneId zone) {
+        budget(body, holder, now, zone);
         JsonFields.ifPresent(body, "metadata", JsonFields::object, holder::metadata);
     }
 
     static void user(ObjectNode body, User.Builder user, Instant now, ZoneId zone) {
-        budget(body, user, now, zone);
+        budgetAndMetadata(body, user, now, zone);
         JsonFields.ifPresent(body, "models", JsonFields::names, user::models);
         JsonFields.ifPresent(body, "user_email", JsonFields::name, user::userEmail);
         JsonFields.ifPresent(body, "user_role", OwnerSettings::role, user::userRole);
@@ -42,14 +52,14 @@ final class OwnerSettings {
     }
 
     static void organization(ObjectNode body, Organization.Builder organization, Instant now, ZoneId zone) {
-        budget(body, organization, now, zone);
+        budgetAndMetadata(body, organization, now, zone);
         JsonFields.ifPresent(body, "models", JsonFields::names, organization::models);
         JsonFields.ifPresent(body, "organization_alias", JsonFields::name, organization::organizationAlias);
     }
 
     /** A customer's settings; {@code default_model} and {@code allowed_model_region} are kept in its metadata, not acted on. */
     static void customer(ObjectNode body, Customer.Builder customer, Instant now, ZoneId zone) {
-        budget(body, customer, now, zone);
+        budgetAndMetadata(body, customer, now, zone);
         JsonFields.ifPresent(body, "alias", JsonFields::name, customer::alias);
         JsonFields.ifPresent(body, "blocked", JsonFields::bool, blocked -> customer.blocked(blocked != null && blocked));
     }

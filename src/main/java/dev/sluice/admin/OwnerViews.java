@@ -26,11 +26,7 @@ final class OwnerViews {
         view.put("user_email", user.userEmail().orElse(null));
         view.put("user_role", user.userRole());
         budget(view, user);
-        if (user.maxParallelRequests().isPresent()) {
-            view.put("max_parallel_requests", user.maxParallelRequests().getAsInt());
-        } else {
-            view.putNull("max_parallel_requests");
-        }
+        AccountFields.maxParallelRequests(view, user.limits());
         ArrayNode memberOf = view.putArray("teams");
         teams.forEach(memberOf::add);
         view.set("metadata", user.metadata());
@@ -53,13 +49,12 @@ final class OwnerViews {
         ObjectNode view = Json.MAPPER.createObjectNode();
         view.put("user_id", customer.userId());
         view.put("alias", customer.alias().orElse(null));
-        view.put("spend", Dollars.shown(customer.spend()));
+        view.put("spend", Dollars.shown(customer.budget().spend()));
         view.put("blocked", customer.blocked());
         view.set("allowed_model_region", customer.metadata().get("allowed_model_region"));
         view.set("default_model", customer.metadata().get("default_model"));
-        view.put("max_budget", customer.maxBudget().map(Dollars::shown).orElse(null));
-        view.put("budget_duration", customer.budgetDuration().orElse(null));
-        view.put("budget_reset_at", KeyView.time(customer.budgetResetAt()));
+        AccountFields.maxBudget(view, customer.budget());
+        AccountFields.period(view, customer.budget());
         view.set("litellm_budget_table", budgetTable(customer));
         return view;
     }
@@ -86,33 +81,18 @@ final class OwnerViews {
     }
 
     private static void budget(ObjectNode view, BudgetHolder holder) {
-        view.put("spend", Dollars.shown(holder.spend()));
-        view.put("max_budget", holder.maxBudget().map(Dollars::shown).orElse(null));
+        AccountFields.spendAndMax(view, holder.budget());
         ArrayNode models = view.putArray("models");
         holder.models().forEach(models::add);
-        view.put("budget_duration", holder.budgetDuration().orElse(null));
-        view.put("budget_reset_at", KeyView.time(holder.budgetResetAt()));
-        limits(view, holder);
+        AccountFields.period(view, holder.budget());
+        AccountFields.rateLimits(view, holder.limits());
     }
 
     private static ObjectNode budgetTable(BudgetHolder holder) {
         ObjectNode table = Json.MAPPER.createObjectNode();
-        table.put("max_budget", holder.maxBudget().map(Dollars::shown).orElse(null));
-        table.put("budget_duration", holder.budgetDuration().orElse(null));
-        limits(table, holder);
+        AccountFields.maxBudget(table, holder.budget());
+        table.put("budget_duration", holder.budget().budgetDuration().orElse(null));
+        AccountFields.rateLimits(table, holder.limits());
         return table;
-    }
-
-    private static void limits(ObjectNode view, BudgetHolder holder) {
-        if (holder.tpmLimit().isPresent()) {
-            view.put("tpm_limit", holder.tpmLimit().getAsLong());
-        } else {
-            view.putNull("tpm_limit");
-        }
-        if (holder.rpmLimit().isPresent()) {
-            view.put("rpm_limit", holder.rpmLimit().getAsLong());
-        } else {
-            view.putNull("rpm_limit");
-        }
     }
 }

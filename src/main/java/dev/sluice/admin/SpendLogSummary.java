@@ -40,8 +40,8 @@ final class SpendLogSummary {
     void add(SpendRow row) {
         Day day = days.computeIfAbsent(LocalDate.ofInstant(row.startedAt(), ZoneOffset.UTC), d -> new Day());
         day.spend = day.spend.add(row.cost());
-        row.keyHash().ifPresent(key -> day.keys.merge(key, row.cost(), BigDecimal::add));
-        row.userId().ifPresent(user -> day.users.merge(user, row.cost(), BigDecimal::add));
+        row.accounts().keyHash().ifPresent(key -> day.keys.merge(key, row.cost(), BigDecimal::add));
+        row.accounts().userId().ifPresent(user -> day.users.merge(user, row.cost(), BigDecimal::add));
         day.models.merge(modelOf.apply(row), row.cost(), BigDecimal::add);
     }
 

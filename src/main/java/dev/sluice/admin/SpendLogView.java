@@ -30,11 +30,11 @@ final class SpendLogView {
         ObjectNode view = Json.MAPPER.createObjectNode();
         view.put("request_id", row.callId());
         view.put("call_type", "");
-        view.put("api_key", row.keyHash().orElse(""));
+        view.put("api_key", row.accounts().keyHash().orElse(""));
         view.put("spend", row.cost().doubleValue());
-        view.put("total_tokens", row.totalTokens());
-        view.put("prompt_tokens", row.promptTokens());
-        view.put("completion_tokens", row.completionTokens());
+        view.put("total_tokens", row.tokens().totalTokens());
+        view.put("prompt_tokens", row.tokens().promptTokens());
+        view.put("completion_tokens", row.tokens().completionTokens());
         view.put("startTime", row.startedAt().toString());
         view.put("endTime", row.startedAt().plusMillis(row.durationMs()).toString());
         view.putNull("completionStartTime");
@@ -43,14 +43,14 @@ final class SpendLogView {
         view.put("model_group", row.modelGroup());
         view.put("custom_llm_provider", deployment.map(d -> d.params().provider()).orElse(""));
         view.put("api_base", deployment.flatMap(d -> d.params().apiBase()).map(SpendLogView::withoutSecrets).orElse(""));
-        view.put("user", row.userId().orElse(""));
+        view.put("user", row.accounts().userId().orElse(""));
         view.set("metadata", metadata(row));
         view.put("cache_hit", row.cacheHit() ? "True" : "False");
         view.put("cache_key", row.cacheKey().orElse(""));
         ArrayNode tags = view.putArray("request_tags");
         row.tags().forEach(tags::add);
-        view.put("team_id", row.teamId().orElse(""));
-        view.put("end_user", row.endUser().orElse(""));
+        view.put("team_id", row.accounts().teamId().orElse(""));
+        view.put("end_user", row.accounts().endUser().orElse(""));
         view.put("requester_ip_address", "");
         view.putObject("messages");
         view.putObject("response");
@@ -75,15 +75,15 @@ final class SpendLogView {
     /** LiteLLM's spend log metadata, as far as Sluice knows it; a failed call's HTTP status as its error code. */
     private static ObjectNode metadata(SpendRow row) {
         ObjectNode metadata = Json.MAPPER.createObjectNode();
-        metadata.put("user_api_key", row.keyHash().orElse(null));
-        metadata.put("user_api_key_team_id", row.teamId().orElse(null));
-        metadata.put("user_api_key_user_id", row.userId().orElse(null));
+        metadata.put("user_api_key", row.accounts().keyHash().orElse(null));
+        metadata.put("user_api_key_team_id", row.accounts().teamId().orElse(null));
+        metadata.put("user_api_key_user_id", row.accounts().userId().orElse(null));
         metadata.put("status", succeeded(row) ? "success" : "failure");
         ObjectNode usage = metadata.putObject("usage_object");
-        usage.put("prompt_tokens", row.promptTokens());
-        usage.put("completion_tokens", row.completionTokens());
-        usage.put("total_tokens", row.totalTokens());
-        usage.putObject("prompt_tokens_details").put("cached_tokens", row.cachedTokens());
+        usage.put("prompt_tokens", row.tokens().promptTokens());
+        usage.put("completion_tokens", row.tokens().completionTokens());
+        usage.put("total_tokens", row.tokens().totalTokens());
+        usage.putObject("prompt_tokens_details").put("cached_tokens", row.tokens().cachedTokens());
         if (succeeded(row)) {
             metadata.putNull("error_information");
         } else {

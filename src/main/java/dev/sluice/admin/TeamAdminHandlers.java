@@ -208,7 +208,7 @@ public final class TeamAdminHandlers {
         if (!(call.caller() instanceof Caller.Keyed keyed)) {
             return asked.orElseThrow(() -> JsonFields.missing("team_id"));
         }
-        Optional<String> own = keyed.key().teamId();
+        Optional<String> own = keyed.key().owner().teamId();
         if (own.isEmpty() || asked.filter(id -> !id.equals(own.get())).isPresent()) {
             throw new ApiError(403, "permission_error", "A virtual key may read only the /team/info of its own team; "
                     + keyed.label() + (own.isEmpty() ? " belongs to no team." : " asked about another team."), "team_id",

@@ -21,20 +21,9 @@ final class TeamView {
         view.put("team_alias", team.teamAlias().orElse(null));
         ArrayNode models = view.putArray("models");
         team.models().forEach(models::add);
-        view.put("spend", Dollars.shown(team.spend()));
-        view.put("max_budget", team.maxBudget().map(Dollars::shown).orElse(null));
-        view.put("budget_duration", team.budgetDuration().orElse(null));
-        view.put("budget_reset_at", KeyView.time(team.budgetResetAt()));
-        if (team.tpmLimit().isPresent()) {
-            view.put("tpm_limit", team.tpmLimit().getAsLong());
-        } else {
-            view.putNull("tpm_limit");
-        }
-        if (team.rpmLimit().isPresent()) {
-            view.put("rpm_limit", team.rpmLimit().getAsLong());
-        } else {
-            view.putNull("rpm_limit");
-        }
+        AccountFields.spendAndMax(view, team.budget());
+        AccountFields.period(view, team.budget());
+        AccountFields.rateLimits(view, team.limits());
         view.put("organization_id", team.organizationId().orElse(null));
         view.set("router_settings", team.routerSettings());
         view.set("metadata", team.metadata());

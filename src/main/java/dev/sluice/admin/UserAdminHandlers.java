@@ -158,7 +158,7 @@ public final class UserAdminHandlers {
         if (!(call.caller() instanceof Caller.Keyed keyed)) {
             return asked.orElseThrow(() -> JsonFields.missing("user_id"));
         }
-        java.util.Optional<String> own = keyed.key().userId();
+        java.util.Optional<String> own = keyed.key().owner().userId();
         if (own.isEmpty() || asked.filter(id -> !id.equals(own.get())).isPresent()) {
             throw new ApiError(403, "permission_error", "A virtual key may read only the /user/info of its own user; "
                     + keyed.label() + (own.isEmpty() ? " belongs to no user." : " asked about another user."), "user_id",

@@ -91,7 +91,7 @@ final class CallRecordParts {
             return CallRecord.Key.NONE;
         }
         return new CallRecord.Key(keyed.keyHash(), keyed.key().keyAlias().orElse(null),
-                keyed.team().map(Team::teamId).orElse(keyed.key().teamId().orElse(null)),
-                keyed.team().flatMap(Team::teamAlias).orElse(null), keyed.key().userId().orElse(null));
+                keyed.team().map(Team::teamId).orElse(keyed.key().owner().teamId().orElse(null)),
+                keyed.team().flatMap(Team::teamAlias).orElse(null), keyed.key().owner().userId().orElse(null));
     }
 }

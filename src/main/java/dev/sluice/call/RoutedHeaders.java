@@ -95,7 +95,7 @@ final class RoutedHeaders implements CallListener {
     /** A virtual key's spend is told in {@code x-litellm-key-spend}. */
     @Override
     public void callerKnown(Caller caller) {
-        keySpend = caller instanceof Caller.Keyed keyed ? keyed.key().spend().doubleValue() : Double.NaN;
+        keySpend = caller instanceof Caller.Keyed keyed ? keyed.key().budget().spend().doubleValue() : Double.NaN;
     }
 
     /** What the caller asked of the router: its {@code num_retries} and {@code timeout} are told back. */

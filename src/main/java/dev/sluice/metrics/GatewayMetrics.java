@@ -122,11 +122,11 @@ public final class GatewayMetrics implements RouterEvents {
 
     /** A call ended: its tokens, cost and tags, by the group its spend row names. */
     public void callEnded(SpendRow row) {
-        if (row.promptTokens() > 0) {
-            promptTokens.get(row.modelGroup()).inc(row.promptTokens());
+        if (row.tokens().promptTokens() > 0) {
+            promptTokens.get(row.modelGroup()).inc(row.tokens().promptTokens());
         }
-        if (row.completionTokens() > 0) {
-            completionTokens.get(row.modelGroup()).inc(row.completionTokens());
+        if (row.tokens().completionTokens() > 0) {
+            completionTokens.get(row.modelGroup()).inc(row.tokens().completionTokens());
         }
         double cost = row.cost().doubleValue();
         if (cost > 0) {

@@ -28,7 +28,7 @@ final class RecentCallView {
         if (call.caller() instanceof Caller.Keyed keyed) {
             view.put("key_alias", keyed.key().keyAlias().orElse(null))
                     .put("key_name", keyed.key().keyName())
-                    .put("team_id", keyed.team().map(Team::teamId).orElse(keyed.key().teamId().orElse(null)));
+                    .put("team_id", keyed.team().map(Team::teamId).orElse(keyed.key().owner().teamId().orElse(null)));
         } else {
             view.putNull("key_alias").putNull("key_name").putNull("team_id");
         }

@@ -3,10 +3,10 @@ package dev.sluice.spend;
 import dev.sluice.access.KeyDirectory;
 import dev.sluice.limits.BudgetDuration;
 import dev.sluice.limits.Scope;
+import dev.sluice.store.AccountBudget;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.VirtualKey;
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,18 +50,16 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     @Override
     public void accept(KeyDirectory.Found found) {
         VirtualKey key = found.key();
-        counters.raiseTo(new Scope.Key(key.tokenHash()), stored(key.spend(), key.budgetDuration(), key.budgetResetAt()));
-        found.team().ifPresent(team -> counters.raiseTo(new Scope.Team(team.teamId()),
-                stored(team.spend(), team.budgetDuration(), team.budgetResetAt())));
-        found.owners().user().ifPresent(user -> counters.raiseTo(new Scope.User(user.userId()),
-                stored(user.spend(), user.budgetDuration(), user.budgetResetAt())));
+        counters.raiseTo(new Scope.Key(key.tokenHash()), stored(key.budget()));
+        found.team().ifPresent(team -> counters.raiseTo(new Scope.Team(team.teamId()), stored(team.budget())));
+        found.owners().user().ifPresent(user -> counters.raiseTo(new Scope.User(user.userId()), stored(user.budget())));
         // A member's budget in its team has no period: LiteLLM resets no membership's spend.
         found.owners().member().ifPresent(member -> counters.raiseTo(new Scope.TeamMember(member.teamId(), member.userId()),
                 new StoredSpend(member.spend().doubleValue(), Optional.empty(), Optional.empty())));
         found.owners().organization().ifPresent(organization -> counters.raiseTo(
                 new Scope.Organization(organization.organizationId()),
-                stored(organization.spend(), organization.budgetDuration(), organization.budgetResetAt())));
-        for (Map.Entry<String, ModelBudget> budget : key.modelMaxBudget().entrySet()) {
+                stored(organization.budget())));
+        for (Map.Entry<String, ModelBudget> budget : key.modelLimits().modelMaxBudget().entrySet()) {
             Scope.KeyModel scope = new Scope.KeyModel(key.tokenHash(), budget.getKey());
             Optional<BudgetDuration> period = budget.getValue().timePeriod().map(p -> BudgetDuration.parse("time_period", p));
             if (!counters.isSeeded(scope)) {
@@ -87,12 +85,13 @@ public final class SpendSeeds implements Consumer<KeyDirectory.Found> {
     /** Seeds a customer's counter from its row, read when a call named it. */
     public void customer(dev.sluice.store.Customer customer) {
         counters.raiseTo(new Scope.EndUser(customer.userId()),
-                stored(customer.spend(), customer.budgetDuration(), customer.budgetResetAt()));
+                stored(customer.budget()));
     }
 
-    private static StoredSpend stored(BigDecimal spend, Optional<String> duration, Optional<Instant> resetAt) {
-        Optional<BudgetDuration> period = duration.map(d -> BudgetDuration.parse("budget_duration", d));
-        return new StoredSpend(spend.doubleValue(), period, resetAt);
+    /** What an account's row says it has spent in which period, as the counters take it. */
+    private static StoredSpend stored(AccountBudget budget) {
+        Optional<BudgetDuration> period = budget.budgetDuration().map(d -> BudgetDuration.parse("budget_duration", d));
+        return new StoredSpend(budget.spend().doubleValue(), period, budget.budgetResetAt());
     }
 
     private Instant periodAgo(BudgetDuration period) {

@@ -4,34 +4,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * What a {@link VirtualKey}, a {@link Team}, a {@link User}, an {@link Organization} and a
  * {@link Customer} all hold, in the same columns of their
- * tables: the model groups they may call, a budget with its period and the spend so far,
- * rate limits, the owner's metadata and when they were made.
+ * tables: the model groups they may call, a budget with its period and the spend so far
+ * ({@link AccountBudget}), rate limits ({@link AccountLimits}), the owner's metadata and when
+ * they were made.
  */
 public sealed interface BudgetHolder permits Team, VirtualKey, User, Organization, Customer {
     /** Model groups the holder may call; empty allows every group. */
     List<String> models();
 
-    /** Dollars the holder may spend per budget period (ever, without one). */
-    Optional<BigDecimal> maxBudget();
+    /** The budget the holder sets and its spend so far. */
+    AccountBudget budget();
 
-    /** The budget period as written: {@code 30s}, {@code 30m}, {@code 30h}, {@code 30d}. */
-    Optional<String> budgetDuration();
-
-    /** When spend next goes back to zero. */
-    Optional<Instant> budgetResetAt();
-
-    /** Dollars spent in the current period, {@link Money scale 12}. */
-    BigDecimal spend();
-
-    OptionalLong rpmLimit();
-
-    OptionalLong tpmLimit();
+    /** The rate limits the holder sets. */
+    AccountLimits limits();
 
     /** The owner's JSON object, kept as given. */
     ObjectNode metadata();
@@ -64,12 +53,13 @@ public sealed interface BudgetHolder permits Team, VirtualKey, User, Organizatio
         /** Every shared value of {@code holder}. */
         Builder(BudgetHolder holder) {
             models = holder.models();
-            maxBudget = holder.maxBudget().orElse(null);
-            budgetDuration = holder.budgetDuration().orElse(null);
-            budgetResetAt = holder.budgetResetAt().orElse(null);
-            spend = holder.spend();
-            rpmLimit = Limits.boxed(holder.rpmLimit());
-            tpmLimit = Limits.boxed(holder.tpmLimit());
+            AccountBudget budget = holder.budget();
+            maxBudget = budget.maxBudget().orElse(null);
+            budgetDuration = budget.budgetDuration().orElse(null);
+            budgetResetAt = budget.budgetResetAt().orElse(null);
+            spend = budget.spend();
+            rpmLimit = AccountLimits.boxed(holder.limits().rpmLimit());
+            tpmLimit = AccountLimits.boxed(holder.limits().tpmLimit());
             metadata = holder.metadata();
             createdAt = holder.createdAt();
         }
@@ -117,6 +107,16 @@ public sealed interface BudgetHolder permits Team, VirtualKey, User, Organizatio
         public B createdAt(Instant createdAt) {
             this.createdAt = createdAt;
             return self();
+        }
+
+        /** The budget set so far, checked. */
+        AccountBudget budget() {
+            return AccountBudget.of(maxBudget, budgetDuration, budgetResetAt, spend);
+        }
+
+        /** The rate limits set so far with {@code maxParallelRequests}, checked. */
+        AccountLimits limits(Integer maxParallelRequests) {
+            return AccountLimits.of(rpmLimit, tpmLimit, maxParallelRequests);
         }
 
         @SuppressWarnings("unchecked")

@@ -237,14 +237,15 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
     static int bindBudget(PreparedStatement statement, int from, BudgetHolder holder, boolean withSpend) throws SQLException {
         int at = from;
         statement.setString(at++, JsonColumns.write(holder.models()));
-        Columns.money(statement, at++, holder.maxBudget());
-        Columns.text(statement, at++, holder.budgetDuration());
-        Columns.time(statement, at++, holder.budgetResetAt());
+        AccountBudget budget = holder.budget();
+        Columns.money(statement, at++, budget.maxBudget());
+        Columns.text(statement, at++, budget.budgetDuration());
+        Columns.time(statement, at++, budget.budgetResetAt());
         if (withSpend) {
-            statement.setBigDecimal(at++, holder.spend());
+            statement.setBigDecimal(at++, budget.spend());
         }
-        Columns.bigint(statement, at++, holder.rpmLimit());
-        Columns.bigint(statement, at++, holder.tpmLimit());
+        Columns.bigint(statement, at++, holder.limits().rpmLimit());
+        Columns.bigint(statement, at++, holder.limits().tpmLimit());
         return at;
     }
 
@@ -255,8 +256,8 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
                 .budgetDuration(Columns.text(row, "budget_duration").orElse(null))
                 .budgetResetAt(Columns.time(row, "budget_reset_at").orElse(null))
                 .spend(Money.of(row.getBigDecimal("spend")))
-                .rpmLimit(Limits.boxed(Columns.bigint(row, "rpm_limit")))
-                .tpmLimit(Limits.boxed(Columns.bigint(row, "tpm_limit")))
+                .rpmLimit(AccountLimits.boxed(Columns.bigint(row, "rpm_limit")))
+                .tpmLimit(AccountLimits.boxed(Columns.bigint(row, "tpm_limit")))
                 .metadata(JsonColumns.object("metadata", row.getString("metadata")));
     }
 

@@ -1,12 +1,10 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A customer as stored: the end user a call names in its body's {@code user}, with a budget
@@ -18,12 +16,8 @@ public record Customer(
         String userId,
         Optional<String> alias,
         boolean blocked,
-        Optional<BigDecimal> maxBudget,
-        Optional<String> budgetDuration,
-        Optional<Instant> budgetResetAt,
-        BigDecimal spend,
-        OptionalLong rpmLimit,
-        OptionalLong tpmLimit,
+        AccountBudget budget,
+        AccountLimits limits,
         ObjectNode metadata,
         Instant createdAt) implements BudgetHolder {
 
@@ -33,12 +27,8 @@ public record Customer(
             throw new IllegalArgumentException("user_id: \"" + userId + "\" (expected: a non-blank id)");
         }
         Objects.requireNonNull(alias, "alias");
-        maxBudget = Objects.requireNonNull(maxBudget, "maxBudget").map(b -> Money.nonNegative("max_budget", b));
-        Objects.requireNonNull(budgetDuration, "budgetDuration");
-        budgetResetAt = Columns.micros(Objects.requireNonNull(budgetResetAt, "budgetResetAt"));
-        spend = Money.nonNegative("spend", spend);
-        Limits.check("rpm_limit", rpmLimit);
-        Limits.check("tpm_limit", tpmLimit);
+        Objects.requireNonNull(budget, "budget");
+        limits = Objects.requireNonNull(limits, "limits").withoutParallelLimit("customers");
         metadata = Frozen.object(metadata);
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
     }
@@ -92,9 +82,7 @@ public record Customer(
 
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public Customer build() {
-            return new Customer(userId, Optional.ofNullable(alias), blocked, Optional.ofNullable(maxBudget),
-                    Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
-                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), metadata, createdAt);
+            return new Customer(userId, Optional.ofNullable(alias), blocked, budget(), limits(null), metadata, createdAt);
         }
     }
 }

@@ -33,8 +33,8 @@ public record DailySpend(
     /** The rollup of one spend row under {@code name}. */
     static DailySpend of(LocalDate day, SpendDimension dimension, String name, SpendRow row) {
         boolean succeeded = row.status() < 400;
-        return new DailySpend(day, dimension, name, 1, succeeded ? 1 : 0, succeeded ? 0 : 1, row.promptTokens(),
-                row.completionTokens(), row.cachedTokens(), row.cost());
+        return new DailySpend(day, dimension, name, 1, succeeded ? 1 : 0, succeeded ? 0 : 1, row.tokens().promptTokens(),
+                row.tokens().completionTokens(), row.tokens().cachedTokens(), row.cost());
     }
 
     /** This rollup and {@code other}'s counts together (same day, dimension and name). */

@@ -49,7 +49,7 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
         next = bindKeyLimits(statement, next, key);
         Columns.time(statement, next, key.createdAt());
         statement.setBoolean(next + 1, key.blocked());
-        Columns.time(statement, next + 2, key.updatedAt());
+        Columns.time(statement, next + 2, key.lifetime().updatedAt());
         statement.setString(next + 3, JsonColumns.write(key.aliases()));
     }
 
@@ -59,7 +59,7 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
         next = bindBudget(statement, next, key, false);
         next = bindKeyLimits(statement, next, key);
         statement.setBoolean(next, key.blocked());
-        Columns.time(statement, next + 1, key.updatedAt());
+        Columns.time(statement, next + 1, key.lifetime().updatedAt());
         statement.setString(next + 2, JsonColumns.write(key.aliases()));
         statement.setString(next + 3, key.tokenHash());
     }
@@ -68,8 +68,8 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
     private static int bindOwner(PreparedStatement statement, int from, VirtualKey key) throws SQLException {
         Columns.text(statement, from, key.keyAlias());
         statement.setString(from + 1, key.keyName());
-        Columns.text(statement, from + 2, key.teamId());
-        Columns.text(statement, from + 3, key.userId());
+        Columns.text(statement, from + 2, key.owner().teamId());
+        Columns.text(statement, from + 3, key.owner().userId());
         return from + 4;
     }
 
@@ -78,12 +78,12 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
      * expires_at} from parameter {@code from}; returns the next index.
      */
     private static int bindKeyLimits(PreparedStatement statement, int from, VirtualKey key) throws SQLException {
-        Columns.integer(statement, from, key.maxParallelRequests());
-        statement.setString(from + 1, JsonColumns.writeBudgets(key.modelMaxBudget()));
-        statement.setString(from + 2, JsonColumns.write(key.modelRpmLimit()));
-        statement.setString(from + 3, JsonColumns.write(key.modelTpmLimit()));
+        Columns.integer(statement, from, key.limits().maxParallelRequests());
+        statement.setString(from + 1, JsonColumns.writeBudgets(key.modelLimits().modelMaxBudget()));
+        statement.setString(from + 2, JsonColumns.write(key.modelLimits().modelRpmLimit()));
+        statement.setString(from + 3, JsonColumns.write(key.modelLimits().modelTpmLimit()));
         statement.setString(from + 4, JsonColumns.write(key.metadata()));
-        Columns.time(statement, from + 5, key.expiresAt());
+        Columns.time(statement, from + 5, key.lifetime().expiresAt());
         return from + 6;
     }
 
@@ -94,7 +94,7 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
                 .keyAlias(Columns.text(row, "key_alias").orElse(null))
                 .teamId(Columns.text(row, "team_id").orElse(null))
                 .userId(Columns.text(row, "user_id").orElse(null))
-                .maxParallelRequests(Limits.boxed(Columns.integer(row, "max_parallel_requests")))
+                .maxParallelRequests(AccountLimits.boxed(Columns.integer(row, "max_parallel_requests")))
                 .modelMaxBudget(JsonColumns.budgets("model_max_budget", row.getString("model_max_budget")))
                 .modelRpmLimit(JsonColumns.limits("model_rpm_limit", row.getString("model_rpm_limit")))
                 .modelTpmLimit(JsonColumns.limits("model_tpm_limit", row.getString("model_tpm_limit")))

@@ -1,12 +1,10 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * An organization as stored: the model list that bounds its teams, and the budget and limits
@@ -17,12 +15,8 @@ public record Organization(
         String organizationId,
         Optional<String> organizationAlias,
         List<String> models,
-        Optional<BigDecimal> maxBudget,
-        Optional<String> budgetDuration,
-        Optional<Instant> budgetResetAt,
-        BigDecimal spend,
-        OptionalLong rpmLimit,
-        OptionalLong tpmLimit,
+        AccountBudget budget,
+        AccountLimits limits,
         ObjectNode metadata,
         Instant createdAt) implements BudgetHolder {
 
@@ -33,12 +27,8 @@ public record Organization(
         }
         Objects.requireNonNull(organizationAlias, "organizationAlias");
         models = Frozen.list("models", models);
-        maxBudget = Objects.requireNonNull(maxBudget, "maxBudget").map(b -> Money.nonNegative("max_budget", b));
-        Objects.requireNonNull(budgetDuration, "budgetDuration");
-        budgetResetAt = Columns.micros(Objects.requireNonNull(budgetResetAt, "budgetResetAt"));
-        spend = Money.nonNegative("spend", spend);
-        Limits.check("rpm_limit", rpmLimit);
-        Limits.check("tpm_limit", tpmLimit);
+        Objects.requireNonNull(budget, "budget");
+        limits = Objects.requireNonNull(limits, "limits").withoutParallelLimit("organizations");
         metadata = Frozen.object(metadata);
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
     }
@@ -80,9 +70,8 @@ public record Organization(
 
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public Organization build() {
-            return new Organization(organizationId, Optional.ofNullable(organizationAlias), models,
-                    Optional.ofNullable(maxBudget), Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt),
-                    spend, Limits.optional(rpmLimit), Limits.optional(tpmLimit), metadata, createdAt);
+            return new Organization(organizationId, Optional.ofNullable(organizationAlias), models, budget(), limits(null),
+                    metadata, createdAt);
         }
     }
 }

@@ -39,10 +39,11 @@ final class OwnerSpend {
         Map<String, BigDecimal> byCustomer = new TreeMap<>();
         Map<List<String>, BigDecimal> byMember = new TreeMap<>(MEMBER_ORDER);
         for (SpendRow row : fresh) {
-            row.userId().ifPresent(user -> byUser.merge(user, row.cost(), BigDecimal::add));
-            row.teamId().ifPresent(team -> row.userId().ifPresent(user -> byMember.merge(List.of(team, user), row.cost(),
+            row.accounts().userId().ifPresent(user -> byUser.merge(user, row.cost(), BigDecimal::add));
+            SpendAccounts accounts = row.accounts();
+            accounts.teamId().ifPresent(team -> accounts.userId().ifPresent(user -> byMember.merge(List.of(team, user), row.cost(),
                     BigDecimal::add)));
-            row.endUser().ifPresent(customer -> byCustomer.merge(customer, row.cost(), BigDecimal::add));
+            row.accounts().endUser().ifPresent(customer -> byCustomer.merge(customer, row.cost(), BigDecimal::add));
         }
         for (Map.Entry<String, BigDecimal> user : byUser.entrySet()) {
             users.addSpend(connection, user.getKey(), user.getValue());

@@ -42,23 +42,23 @@ final class PostgresSpendInsert {
         for (int i = 0; i < n; i++) {
             SpendRow row = rows.get(i);
             columns[0][i] = row.callId();
-            columns[1][i] = row.keyHash().orElse(null);
-            columns[2][i] = row.teamId().orElse(null);
-            columns[3][i] = row.userId().orElse(null);
+            columns[1][i] = row.accounts().keyHash().orElse(null);
+            columns[2][i] = row.accounts().teamId().orElse(null);
+            columns[3][i] = row.accounts().userId().orElse(null);
             columns[4][i] = row.modelGroup();
             columns[5][i] = row.deploymentId().orElse(null);
-            columns[6][i] = row.promptTokens();
-            columns[7][i] = row.completionTokens();
-            columns[8][i] = row.totalTokens();
+            columns[6][i] = row.tokens().promptTokens();
+            columns[7][i] = row.tokens().completionTokens();
+            columns[8][i] = row.tokens().totalTokens();
             columns[9][i] = row.cost().toPlainString();
             columns[10][i] = row.status();
             columns[11][i] = row.durationMs();
             columns[12][i] = row.startedAt().toString();
-            columns[13][i] = row.cachedTokens();
+            columns[13][i] = row.tokens().cachedTokens();
             columns[14][i] = row.tags().isEmpty() ? null : JsonColumns.write(row.tags());
             columns[15][i] = row.cacheHit();
             columns[16][i] = row.cacheKey().orElse(null);
-            columns[17][i] = row.endUser().orElse(null);
+            columns[17][i] = row.accounts().endUser().orElse(null);
         }
         String[] types = {"text", "text", "text", "text", "text", "text", "int8", "int8", "int8", "text", "int4", "int8",
             "text", "int8", "text", "bool", "text", "text"};

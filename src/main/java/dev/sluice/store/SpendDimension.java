@@ -56,17 +56,19 @@ public enum SpendDimension {
     /** The names a row counts under in this dimension: none, one, or (tags) several. */
     List<String> namesOf(SpendRow row) {
         return switch (this) {
-            case KEY -> row.keyHash().map(List::of).orElse(List.of());
-            case TEAM -> row.teamId().map(List::of).orElse(List.of());
+            case KEY -> row.accounts().keyHash().map(List::of).orElse(List.of());
+            case TEAM -> row.accounts().teamId().map(List::of).orElse(List.of());
             case MODEL_GROUP -> List.of(row.modelGroup());
             case DEPLOYMENT -> row.deploymentId().map(List::of).orElse(List.of());
             case TAG -> row.tags();
-            case KEY_MODEL -> row.keyHash().map(hash -> List.of(keyModel(hash, row.modelGroup()))).orElse(List.of());
-            case KEY_TEAM -> row.keyHash().flatMap(hash -> row.teamId().map(team -> List.of(keyTeam(hash, team))))
+            case KEY_MODEL -> row.accounts().keyHash().map(hash -> List.of(keyModel(hash, row.modelGroup()))).orElse(List.of());
+            case KEY_TEAM -> row.accounts().keyHash()
+                    .flatMap(hash -> row.accounts().teamId().map(team -> List.of(keyTeam(hash, team))))
                     .orElse(List.of());
             case END_USER -> countedEndUser(row).map(List::of).orElse(List.of());
             case DEPLOYMENT_GROUP -> row.deploymentId().map(id -> List.of(deploymentGroup(id, row.modelGroup()))).orElse(List.of());
-            case END_USER_KEY -> row.keyHash().flatMap(hash -> countedEndUser(row).map(user -> List.of(keyEndUser(hash, user))))
+            case END_USER_KEY -> row.accounts().keyHash()
+                    .flatMap(hash -> countedEndUser(row).map(user -> List.of(keyEndUser(hash, user))))
                     .orElse(List.of());
         };
     }
@@ -92,7 +94,7 @@ public enum SpendDimension {
     }
 
     private static Optional<String> countedEndUser(SpendRow row) {
-        return row.endUser().filter(user -> user.length() <= MAX_END_USER_LENGTH);
+        return row.accounts().endUser().filter(user -> user.length() <= MAX_END_USER_LENGTH);
     }
 
     static SpendDimension ofColumn(String column) {

@@ -76,8 +76,8 @@ public final class SpendLedger implements SpendSink {
             DailyRollup rollup = new DailyRollup();
             for (SpendRow row : fresh) {
                 rollup.add(row);
-                row.keyHash().ifPresent(hash -> byKey.merge(hash, row.cost(), BigDecimal::add));
-                row.teamId().ifPresent(team -> byTeam.merge(team, row.cost(), BigDecimal::add));
+                row.accounts().keyHash().ifPresent(hash -> byKey.merge(hash, row.cost(), BigDecimal::add));
+                row.accounts().teamId().ifPresent(team -> byTeam.merge(team, row.cost(), BigDecimal::add));
             }
             for (Map.Entry<String, BigDecimal> key : byKey.entrySet()) {
                 keys.addSpend(connection, key.getKey(), key.getValue());

@@ -35,9 +35,9 @@ public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, 
 
     public boolean keeps(SpendRow row) {
         return (callId.isEmpty() || callId.equals(Optional.of(row.callId())))
-                && (keyHash.isEmpty() || keyHash.equals(row.keyHash()))
-                && (userId.isEmpty() || userId.equals(row.userId()))
-                && (endUser.isEmpty() || endUser.equals(row.endUser()))
+                && (keyHash.isEmpty() || keyHash.equals(row.accounts().keyHash()))
+                && (userId.isEmpty() || userId.equals(row.accounts().userId()))
+                && (endUser.isEmpty() || endUser.equals(row.accounts().endUser()))
                 && !row.startedAt().isBefore(from) && row.startedAt().isBefore(to);
     }
 

@@ -72,23 +72,23 @@ public final class SpendRepository {
 
     private static void bind(PreparedStatement statement, SpendRow row) throws SQLException {
         statement.setString(1, row.callId());
-        Columns.text(statement, 2, row.keyHash());
-        Columns.text(statement, 3, row.teamId());
-        Columns.text(statement, 4, row.userId());
+        Columns.text(statement, 2, row.accounts().keyHash());
+        Columns.text(statement, 3, row.accounts().teamId());
+        Columns.text(statement, 4, row.accounts().userId());
         statement.setString(5, row.modelGroup());
         Columns.text(statement, 6, row.deploymentId());
-        statement.setLong(7, row.promptTokens());
-        statement.setLong(8, row.completionTokens());
-        statement.setLong(9, row.totalTokens());
+        statement.setLong(7, row.tokens().promptTokens());
+        statement.setLong(8, row.tokens().completionTokens());
+        statement.setLong(9, row.tokens().totalTokens());
         statement.setBigDecimal(10, row.cost());
         statement.setInt(11, row.status());
         statement.setLong(12, row.durationMs());
         Columns.time(statement, 13, row.startedAt());
-        statement.setLong(14, row.cachedTokens());
+        statement.setLong(14, row.tokens().cachedTokens());
         Columns.text(statement, 15, row.tags().isEmpty() ? Optional.empty() : Optional.of(JsonColumns.write(row.tags())));
         statement.setBoolean(16, row.cacheHit());
         Columns.text(statement, 17, row.cacheKey());
-        Columns.text(statement, 18, row.endUser());
+        Columns.text(statement, 18, row.accounts().endUser());
     }
 
     /** The call's row; on the embedded store this reads every block, so it suits a check, not a request. */
@@ -154,7 +154,7 @@ public final class SpendRepository {
             if (database.engine() == Engine.H2 && from.isBefore(nextDay)) {
                 BigDecimal[] blocks = {Money.ZERO};
                 SpendBlocks.scan(connection, from, nextDay, row -> {
-                    if (row.keyHash().filter(keyHash::equals).isPresent() && row.modelGroup().equals(modelGroup)) {
+                    if (row.accounts().keyHash().filter(keyHash::equals).isPresent() && row.modelGroup().equals(modelGroup)) {
                         blocks[0] = blocks[0].add(row.cost());
                     }
                 });
@@ -222,22 +222,18 @@ public final class SpendRepository {
     static SpendRow read(ResultSet row) throws SQLException {
         return new SpendRow(
                 row.getString("call_id"),
-                Columns.text(row, "key_hash"),
-                Columns.text(row, "team_id"),
-                Columns.text(row, "user_id"),
+                new SpendAccounts(Columns.text(row, "key_hash"), Columns.text(row, "team_id"), Columns.text(row, "user_id"),
+                        Columns.text(row, "end_user")),
                 row.getString("model_group"),
                 Columns.text(row, "deployment_id"),
-                row.getLong("prompt_tokens"),
-                row.getLong("completion_tokens"),
-                row.getLong("total_tokens"),
-                row.getLong("cached_tokens"),
+                new SpendTokens(row.getLong("prompt_tokens"), row.getLong("completion_tokens"), row.getLong("total_tokens"),
+                        row.getLong("cached_tokens")),
                 Money.of(row.getBigDecimal("cost")),
                 row.getInt("status"),
                 row.getLong("duration_ms"),
                 Columns.requiredTime(row, "started_at"),
                 tags(Columns.text(row, "request_tags")),
                 row.getBoolean("cache_hit"),
-                Columns.text(row, "cache_key"),
-                Columns.text(row, "end_user"));
+                Columns.text(row, "cache_key"));
     }
 }

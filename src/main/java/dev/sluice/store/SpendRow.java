@@ -14,10 +14,10 @@ import java.util.regex.Pattern;
  * row twice (a flush retried after a lost answer) records the call once.
  *
  * @param callId       the call's id, as in {@code x-litellm-call-id}
- * @param keyHash      the virtual key's {@link VirtualKey#tokenHash()}; empty for the master key or no key
+ * @param accounts     the key, team, user and customer the call is charged to
  * @param modelGroup   the group the caller asked for
  * @param deploymentId the deployment that answered last; empty when none was called
- * @param cachedTokens the prompt tokens read from the provider's prompt cache (part of {@code promptTokens})
+ * @param tokens       the tokens the call used
  * @param cost         dollars, {@link Money scale 12}
  * @param status       the HTTP status the caller got
  * @param durationMs   from the call's start to its last byte
@@ -27,27 +27,20 @@ import java.util.regex.Pattern;
  * @param cacheKey     the response cache's key for the call ({@code namespace:} and a SHA-256 in hex), as LiteLLM's {@code cache_key}:
  *                     the entry that answered it, or that its answer was stored under; empty when the
  *                     cache was not asked
- * @param endUser      the customer the call was made for: its body's {@code user}, whose spend it adds to
  */
 public record SpendRow(
         String callId,
-        Optional<String> keyHash,
-        Optional<String> teamId,
-        Optional<String> userId,
+        SpendAccounts accounts,
         String modelGroup,
         Optional<String> deploymentId,
-        long promptTokens,
-        long completionTokens,
-        long totalTokens,
-        long cachedTokens,
+        SpendTokens tokens,
         BigDecimal cost,
         int status,
         long durationMs,
         Instant startedAt,
         List<String> tags,
         boolean cacheHit,
-        Optional<String> cacheKey,
-        Optional<String> endUser) {
+        Optional<String> cacheKey) {
     /** The most tags a row keeps, and the longest tag, in characters: what a column and a rollup hold. */
     public static final int MAX_TAGS = 32;
     public static final int MAX_TAG_LENGTH = 255;
@@ -61,20 +54,17 @@ public record SpendRow(
         if (callId.isBlank()) {
             throw new IllegalArgumentException("call_id: \"" + callId + "\" (expected: a non-blank id)");
         }
-        Objects.requireNonNull(keyHash, "keyHash");
-        Objects.requireNonNull(teamId, "teamId");
-        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(accounts, "accounts");
         Objects.requireNonNull(modelGroup, "modelGroup");
         Objects.requireNonNull(deploymentId, "deploymentId");
-        nonNegative("prompt_tokens", promptTokens);
-        nonNegative("completion_tokens", completionTokens);
-        nonNegative("total_tokens", totalTokens);
-        nonNegative("cached_tokens", cachedTokens);
+        Objects.requireNonNull(tokens, "tokens");
         cost = Money.nonNegative("cost", cost);
         if (status < 100 || status > 599) {
             throw new IllegalArgumentException("status: " + status + " (expected: an HTTP status from 100 to 599)");
         }
-        nonNegative("duration_ms", durationMs);
+        if (durationMs < 0) {
+            throw new IllegalArgumentException("duration_ms: " + durationMs + " (expected: >= 0)");
+        }
         startedAt = Columns.micros(Objects.requireNonNull(startedAt, "startedAt"));
         tags = tags.isEmpty() ? List.of() : List.copyOf(new LinkedHashSet<>(tags));
         if (tags.size() > MAX_TAGS) {
@@ -87,17 +77,10 @@ public record SpendRow(
             }
         }
         Objects.requireNonNull(cacheKey, "cacheKey");
-        Objects.requireNonNull(endUser, "endUser");
         if (cacheKey.isPresent() && !CACHE_KEY.matcher(cacheKey.get()).matches()) {
             String key = cacheKey.get();
             throw new IllegalArgumentException("cache_key: \"" + (key.length() <= 16 ? key : key.substring(0, 16) + "...")
                     + "\" (expected: 64 lowercase hex digits, after a namespace of up to 256 characters and a colon if any)");
-        }
-    }
-
-    private static void nonNegative(String field, long value) {
-        if (value < 0) {
-            throw new IllegalArgumentException(field + ": " + value + " (expected: >= 0)");
         }
     }
 
@@ -214,10 +197,11 @@ public record SpendRow(
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public SpendRow build() {
             long total = totalTokens != null ? totalTokens : promptTokens + completionTokens;
-            return new SpendRow(callId, Optional.ofNullable(keyHash), Optional.ofNullable(teamId),
-                    Optional.ofNullable(userId), modelGroup, Optional.ofNullable(deploymentId), promptTokens,
-                    completionTokens, total, cachedTokens, cost, status, durationMs, startedAt, tags, cacheHit,
-                    Optional.ofNullable(cacheKey), Optional.ofNullable(endUser));
+            SpendAccounts accounts = new SpendAccounts(Optional.ofNullable(keyHash), Optional.ofNullable(teamId),
+                    Optional.ofNullable(userId), Optional.ofNullable(endUser));
+            SpendTokens tokens = new SpendTokens(promptTokens, completionTokens, total, cachedTokens);
+            return new SpendRow(callId, accounts, modelGroup, Optional.ofNullable(deploymentId), tokens, cost, status,
+                    durationMs, startedAt, tags, cacheHit, Optional.ofNullable(cacheKey));
         }
     }
 }

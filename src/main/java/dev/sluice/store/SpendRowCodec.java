@@ -75,11 +75,11 @@ public final class SpendRowCodec {
             for (byte[] string : strings) {
                 putOptional(out, string);
             }
-            out.putLong(row.promptTokens()).putLong(row.completionTokens()).putLong(row.totalTokens());
+            out.putLong(row.tokens().promptTokens()).putLong(row.tokens().completionTokens()).putLong(row.tokens().totalTokens());
             out.putInt(row.cost().scale()).putInt(unscaled.length).put(unscaled);
             out.putInt(row.status()).putLong(row.durationMs());
             out.putLong(row.startedAt().getEpochSecond()).putInt(row.startedAt().getNano());
-            out.putLong(row.cachedTokens()).putInt(tags.length);
+            out.putLong(row.tokens().cachedTokens()).putInt(tags.length);
             for (byte[] tag : tags) {
                 out.putInt(tag.length).put(tag);
             }
@@ -108,7 +108,8 @@ public final class SpendRowCodec {
      */
     public static Encoded prepare(SpendRow row) {
         byte[][] strings = {
-            utf8(row.callId()), optional(row.keyHash()), optional(row.teamId()), optional(row.userId()),
+            utf8(row.callId()), optional(row.accounts().keyHash()), optional(row.accounts().teamId()),
+            optional(row.accounts().userId()),
             utf8(row.modelGroup()), optional(row.deploymentId())
         };
         byte[][] tags = new byte[row.tags().size()][];
@@ -117,7 +118,7 @@ public final class SpendRowCodec {
         }
         byte[] unscaled = row.cost().unscaledValue().toByteArray();
         byte[] cacheKey = optional(row.cacheKey());
-        byte[] endUser = optional(row.endUser());
+        byte[] endUser = optional(row.accounts().endUser());
         int body = MIN_BODY_BYTES + VERSION_2_FIELD_BYTES + unscaled.length;
         byte version = version(row, cacheKey, endUser);
         if (version >= CACHE_SINCE) {
@@ -181,9 +182,10 @@ public final class SpendRowCodec {
             if (callId == null || modelGroup == null || body.hasRemaining()) {
                 return Optional.empty();
             }
-            return Optional.of(new Decoded(new SpendRow(callId, keyHash, teamId, userId, modelGroup, deploymentId,
-                    prompt, completion, total, cached, cost, status, durationMs, startedAt, tags, cacheHit, cacheKey, endUser),
-                    appendedAt));
+            SpendAccounts accounts = new SpendAccounts(keyHash, teamId, userId, endUser);
+            SpendTokens tokens = new SpendTokens(prompt, completion, total, cached);
+            return Optional.of(new Decoded(new SpendRow(callId, accounts, modelGroup, deploymentId, tokens, cost, status,
+                    durationMs, startedAt, tags, cacheHit, cacheKey), appendedAt));
         } catch (BufferUnderflowException | IllegalArgumentException | ArithmeticException
                 | java.time.DateTimeException e) {
             return Optional.empty();

@@ -29,20 +29,20 @@ final class SpendRowJson {
     static ObjectNode node(SpendRow row) {
         ObjectNode node = Json.MAPPER.createObjectNode();
         node.put("call_id", row.callId());
-        row.keyHash().ifPresent(value -> node.put("key_hash", value));
-        row.teamId().ifPresent(value -> node.put("team_id", value));
-        row.userId().ifPresent(value -> node.put("user_id", value));
+        row.accounts().keyHash().ifPresent(value -> node.put("key_hash", value));
+        row.accounts().teamId().ifPresent(value -> node.put("team_id", value));
+        row.accounts().userId().ifPresent(value -> node.put("user_id", value));
         node.put("model_group", row.modelGroup());
         row.deploymentId().ifPresent(value -> node.put("deployment_id", value));
-        node.put("prompt_tokens", row.promptTokens());
-        node.put("completion_tokens", row.completionTokens());
-        node.put("total_tokens", row.totalTokens());
-        node.put("cached_tokens", row.cachedTokens());
+        node.put("prompt_tokens", row.tokens().promptTokens());
+        node.put("completion_tokens", row.tokens().completionTokens());
+        node.put("total_tokens", row.tokens().totalTokens());
+        node.put("cached_tokens", row.tokens().cachedTokens());
         node.put("cost", row.cost().toPlainString());
         node.put("status", row.status());
         node.put("duration_ms", row.durationMs());
         node.put("started_at", row.startedAt().toString());
-        row.endUser().ifPresent(value -> node.put("end_user", value));
+        row.accounts().endUser().ifPresent(value -> node.put("end_user", value));
         if (!row.tags().isEmpty()) {
             row.tags().forEach(node.putArray("tags")::add);
         }
@@ -83,23 +83,19 @@ final class SpendRowJson {
         try {
             return new SpendRow(
                     text(node, "call_id"),
-                    optionalText(node, "key_hash"),
-                    optionalText(node, "team_id"),
-                    optionalText(node, "user_id"),
+                    new SpendAccounts(optionalText(node, "key_hash"), optionalText(node, "team_id"),
+                            optionalText(node, "user_id"), optionalText(node, "end_user")),
                     text(node, "model_group"),
                     optionalText(node, "deployment_id"),
-                    integer(node, "prompt_tokens"),
-                    integer(node, "completion_tokens"),
-                    integer(node, "total_tokens"),
-                    node.has("cached_tokens") ? integer(node, "cached_tokens") : 0,
+                    new SpendTokens(integer(node, "prompt_tokens"), integer(node, "completion_tokens"),
+                            integer(node, "total_tokens"), node.has("cached_tokens") ? integer(node, "cached_tokens") : 0),
                     new BigDecimal(text(node, "cost")),
                     Math.toIntExact(integer(node, "status")),
                     integer(node, "duration_ms"),
                     Instant.parse(text(node, "started_at")),
                     tags(node),
                     node.has("cache_hit") && bool(node, "cache_hit"),
-                    optionalText(node, "cache_key"),
-                    optionalText(node, "end_user"));
+                    optionalText(node, "cache_key"));
         } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are SpendRow's own refusals.
             throw new IOException(e.getMessage(), e);

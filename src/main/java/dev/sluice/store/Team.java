@@ -2,13 +2,11 @@ package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * A team as stored: the limits and budget its keys share, and its spend so far. Field
@@ -16,10 +14,8 @@ import java.util.OptionalLong;
  * a changed copy.
  *
  * @param models         model groups the team's keys may call; empty allows every group
- * @param maxBudget      dollars the team may spend per budget period (ever, without one)
- * @param budgetDuration the budget period as written: {@code 30s}, {@code 30m}, {@code 30h}, {@code 30d}
- * @param budgetResetAt  when spend next goes back to zero
- * @param spend          dollars spent in the current period, {@link Money scale 12}
+ * @param budget         what the team may spend per budget period, and its spend so far
+ * @param limits         the team's rpm and tpm limits, shared by its keys
  * @param routerSettings the team's {@code router_settings} JSON object (e.g. deployment weights)
  * @param metadata       the owner's JSON object, kept as given
  * @param organizationId the organization the team belongs to, whose models bound the team's and whose budget its calls share
@@ -29,12 +25,8 @@ public record Team(
         String teamId,
         Optional<String> teamAlias,
         List<String> models,
-        Optional<BigDecimal> maxBudget,
-        Optional<String> budgetDuration,
-        Optional<Instant> budgetResetAt,
-        BigDecimal spend,
-        OptionalLong rpmLimit,
-        OptionalLong tpmLimit,
+        AccountBudget budget,
+        AccountLimits limits,
         ObjectNode routerSettings,
         ObjectNode metadata,
         Instant createdAt,
@@ -48,12 +40,8 @@ public record Team(
         }
         Objects.requireNonNull(teamAlias, "teamAlias");
         models = Frozen.list("models", models);
-        maxBudget = Objects.requireNonNull(maxBudget, "maxBudget").map(b -> Money.nonNegative("max_budget", b));
-        Objects.requireNonNull(budgetDuration, "budgetDuration");
-        budgetResetAt = Columns.micros(Objects.requireNonNull(budgetResetAt, "budgetResetAt"));
-        spend = Money.nonNegative("spend", spend);
-        Limits.check("rpm_limit", rpmLimit);
-        Limits.check("tpm_limit", tpmLimit);
+        Objects.requireNonNull(budget, "budget");
+        limits = Objects.requireNonNull(limits, "limits").withoutParallelLimit("teams");
         routerSettings = Frozen.object(routerSettings);
         metadata = Frozen.object(metadata);
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
@@ -142,10 +130,8 @@ public record Team(
 
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public Team build() {
-            return new Team(teamId, Optional.ofNullable(teamAlias), models, Optional.ofNullable(maxBudget),
-                    Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
-                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), routerSettings, metadata, createdAt,
-                    Optional.ofNullable(organizationId), modelAliases);
+            return new Team(teamId, Optional.ofNullable(teamAlias), models, budget(), limits(null), routerSettings, metadata,
+                    createdAt, Optional.ofNullable(organizationId), modelAliases);
         }
     }
 }

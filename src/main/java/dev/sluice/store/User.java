@@ -1,13 +1,10 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -22,13 +19,8 @@ public record User(
         Optional<String> userEmail,
         String userRole,
         List<String> models,
-        Optional<BigDecimal> maxBudget,
-        Optional<String> budgetDuration,
-        Optional<Instant> budgetResetAt,
-        BigDecimal spend,
-        OptionalLong rpmLimit,
-        OptionalLong tpmLimit,
-        OptionalInt maxParallelRequests,
+        AccountBudget budget,
+        AccountLimits limits,
         ObjectNode metadata,
         Instant createdAt) implements BudgetHolder {
 
@@ -48,13 +40,8 @@ public record User(
                     ROLES.stream().sorted().toList()) + ")");
         }
         models = Frozen.list("models", models);
-        maxBudget = Objects.requireNonNull(maxBudget, "maxBudget").map(b -> Money.nonNegative("max_budget", b));
-        Objects.requireNonNull(budgetDuration, "budgetDuration");
-        budgetResetAt = Columns.micros(Objects.requireNonNull(budgetResetAt, "budgetResetAt"));
-        spend = Money.nonNegative("spend", spend);
-        Limits.check("rpm_limit", rpmLimit);
-        Limits.check("tpm_limit", tpmLimit);
-        Limits.check("max_parallel_requests", maxParallelRequests);
+        Objects.requireNonNull(budget, "budget");
+        Objects.requireNonNull(limits, "limits");
         metadata = Frozen.object(metadata);
         createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
     }
@@ -91,7 +78,7 @@ public record User(
             userId = user.userId;
             userEmail = user.userEmail.orElse(null);
             userRole = user.userRole;
-            maxParallelRequests = Limits.boxed(user.maxParallelRequests);
+            maxParallelRequests = AccountLimits.boxed(user.limits.maxParallelRequests());
         }
 
         public Builder userEmail(String userEmail) {
@@ -112,10 +99,8 @@ public record User(
 
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public User build() {
-            return new User(userId, Optional.ofNullable(userEmail), userRole, models, Optional.ofNullable(maxBudget),
-                    Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
-                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), Limits.optional(maxParallelRequests), metadata,
-                    createdAt);
+            return new User(userId, Optional.ofNullable(userEmail), userRole, models, budget(), limits(maxParallelRequests),
+                    metadata, createdAt);
         }
     }
 }

@@ -59,7 +59,7 @@ public final class UserRepository extends BudgetHolderRepository<User> {
     }
 
     private static int bindRest(PreparedStatement statement, int from, User user) throws SQLException {
-        Columns.integer(statement, from, user.maxParallelRequests());
+        Columns.integer(statement, from, user.limits().maxParallelRequests());
         statement.setString(from + 1, JsonColumns.write(user.metadata()));
         return from + 2;
     }
@@ -69,7 +69,7 @@ public final class UserRepository extends BudgetHolderRepository<User> {
         User.Builder user = User.builder(row.getString("user_id"), Columns.requiredTime(row, "created_at"))
                 .userEmail(Columns.text(row, "user_email").orElse(null))
                 .userRole(row.getString("user_role"))
-                .maxParallelRequests(Limits.boxed(Columns.integer(row, "max_parallel_requests")));
+                .maxParallelRequests(AccountLimits.boxed(Columns.integer(row, "max_parallel_requests")));
         readBudget(row, user);
         return user.build();
     }

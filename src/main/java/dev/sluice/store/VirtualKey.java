@@ -2,7 +2,6 @@ package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.json.Json;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -24,17 +21,13 @@ import java.util.regex.Pattern;
  * @param tokenHash           SHA-256 of the key, 64 lowercase hex digits ({@link #hash})
  * @param keyAlias            a unique name the owner gave the key
  * @param keyName             the key masked for display, {@code sk-...abcd} ({@link #maskedName})
+ * @param owner               the key's team and internal user
  * @param models              model groups the key may call; empty allows every group
- * @param maxBudget           dollars the key may spend per budget period (ever, without one)
- * @param budgetDuration      the budget period as written: {@code 30s}, {@code 30m}, {@code 30h}, {@code 30d}
- * @param budgetResetAt       when spend next goes back to zero
- * @param spend               dollars spent in the current period, {@link Money scale 12}
- * @param maxParallelRequests calls the key may have in flight at once
- * @param modelMaxBudget      per model group: a budget and its period
- * @param modelRpmLimit       per model group: requests per minute
- * @param modelTpmLimit       per model group: tokens per minute
+ * @param budget              what the key may spend per budget period, and its spend so far
+ * @param limits              the key's rpm, tpm and parallel-call limits
+ * @param modelLimits         the key's budgets and rate limits per model group
  * @param metadata            the owner's JSON object, kept as given
- * @param expiresAt           after this instant the key is refused
+ * @param lifetime            when the key was made and changed, and when it expires
  * @param blocked             a blocked key is refused until unblocked
  * @param aliases             names the key's calls may send in {@code model}, each to the model it stands for
  */
@@ -42,24 +35,14 @@ public record VirtualKey(
         String tokenHash,
         Optional<String> keyAlias,
         String keyName,
-        Optional<String> teamId,
-        Optional<String> userId,
+        KeyOwner owner,
         List<String> models,
-        Optional<BigDecimal> maxBudget,
-        Optional<String> budgetDuration,
-        Optional<Instant> budgetResetAt,
-        BigDecimal spend,
-        OptionalLong rpmLimit,
-        OptionalLong tpmLimit,
-        OptionalInt maxParallelRequests,
-        Map<String, ModelBudget> modelMaxBudget,
-        Map<String, Long> modelRpmLimit,
-        Map<String, Long> modelTpmLimit,
+        AccountBudget budget,
+        AccountLimits limits,
+        ModelLimits modelLimits,
         ObjectNode metadata,
-        Optional<Instant> expiresAt,
-        Instant createdAt,
+        KeyLifetime lifetime,
         boolean blocked,
-        Instant updatedAt,
         Map<String, String> aliases) implements BudgetHolder {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
@@ -72,24 +55,20 @@ public record VirtualKey(
         }
         Objects.requireNonNull(keyAlias, "keyAlias");
         Objects.requireNonNull(keyName, "keyName");
-        Objects.requireNonNull(teamId, "teamId");
-        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(owner, "owner");
         models = Frozen.list("models", models);
-        maxBudget = Objects.requireNonNull(maxBudget, "maxBudget").map(b -> Money.nonNegative("max_budget", b));
-        Objects.requireNonNull(budgetDuration, "budgetDuration");
-        budgetResetAt = Columns.micros(Objects.requireNonNull(budgetResetAt, "budgetResetAt"));
-        spend = Money.nonNegative("spend", spend);
-        Limits.check("rpm_limit", rpmLimit);
-        Limits.check("tpm_limit", tpmLimit);
-        Limits.check("max_parallel_requests", maxParallelRequests);
-        modelMaxBudget = Frozen.map("model_max_budget", modelMaxBudget);
-        modelRpmLimit = Frozen.limits("model_rpm_limit", modelRpmLimit);
-        modelTpmLimit = Frozen.limits("model_tpm_limit", modelTpmLimit);
+        Objects.requireNonNull(budget, "budget");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(modelLimits, "modelLimits");
         metadata = Frozen.object(metadata);
-        expiresAt = Columns.micros(Objects.requireNonNull(expiresAt, "expiresAt"));
-        createdAt = Columns.micros(Objects.requireNonNull(createdAt, "createdAt"));
-        updatedAt = Columns.micros(Objects.requireNonNull(updatedAt, "updatedAt"));
+        Objects.requireNonNull(lifetime, "lifetime");
         aliases = Frozen.map("aliases", aliases);
+    }
+
+    /** When the key was made. */
+    @Override
+    public Instant createdAt() {
+        return lifetime.createdAt();
     }
 
     /** A copy: the record stays unchanged whatever the caller does with it. */
@@ -166,15 +145,15 @@ public record VirtualKey(
             tokenHash = key.tokenHash;
             keyAlias = key.keyAlias.orElse(null);
             keyName = key.keyName;
-            teamId = key.teamId.orElse(null);
-            userId = key.userId.orElse(null);
-            maxParallelRequests = Limits.boxed(key.maxParallelRequests);
-            modelMaxBudget = key.modelMaxBudget;
-            modelRpmLimit = key.modelRpmLimit;
-            modelTpmLimit = key.modelTpmLimit;
-            expiresAt = key.expiresAt.orElse(null);
+            teamId = key.owner.teamId().orElse(null);
+            userId = key.owner.userId().orElse(null);
+            maxParallelRequests = AccountLimits.boxed(key.limits.maxParallelRequests());
+            modelMaxBudget = key.modelLimits.modelMaxBudget();
+            modelRpmLimit = key.modelLimits.modelRpmLimit();
+            modelTpmLimit = key.modelLimits.modelTpmLimit();
+            expiresAt = key.lifetime.expiresAt().orElse(null);
             blocked = key.blocked;
-            updatedAt = key.updatedAt;
+            updatedAt = key.lifetime.updatedAt();
             aliases = key.aliases;
         }
 
@@ -246,12 +225,12 @@ public record VirtualKey(
 
         /** @throws IllegalArgumentException naming the field, the value and the rule it breaks */
         public VirtualKey build() {
-            return new VirtualKey(tokenHash, Optional.ofNullable(keyAlias), keyName, Optional.ofNullable(teamId),
-                    Optional.ofNullable(userId), models, Optional.ofNullable(maxBudget),
-                    Optional.ofNullable(budgetDuration), Optional.ofNullable(budgetResetAt), spend,
-                    Limits.optional(rpmLimit), Limits.optional(tpmLimit), Limits.optional(maxParallelRequests),
-                    modelMaxBudget, modelRpmLimit, modelTpmLimit, metadata, Optional.ofNullable(expiresAt),
-                    createdAt, blocked, updatedAt == null ? createdAt : updatedAt, aliases);
+            KeyOwner owner = new KeyOwner(Optional.ofNullable(teamId), Optional.ofNullable(userId));
+            ModelLimits modelLimits = new ModelLimits(modelMaxBudget, modelRpmLimit, modelTpmLimit);
+            KeyLifetime lifetime = new KeyLifetime(createdAt, updatedAt == null ? createdAt : updatedAt,
+                    Optional.ofNullable(expiresAt));
+            return new VirtualKey(tokenHash, Optional.ofNullable(keyAlias), keyName, owner, models, budget(),
+                    limits(maxParallelRequests), modelLimits, metadata, lifetime, blocked, aliases);
         }
     }
 }

@@ -203,7 +203,7 @@ class AccessControlTest {
             assertThat(ticket.headers()).isEmpty();
             ticket.finish(new CallEnd("g", Optional.of(priced()), 1, 1, 200));
         }
-        assertThat(rows).hasSize(5).allSatisfy(row -> assertThat(row.keyHash()).isEmpty());
+        assertThat(rows).hasSize(5).allSatisfy(row -> assertThat(row.accounts().keyHash()).isEmpty());
     }
 
     @Test

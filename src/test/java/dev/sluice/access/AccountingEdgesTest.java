@@ -75,7 +75,7 @@ class AccountingEdgesTest {
             BigDecimal expected = sum;
             KeyRepository keys = new KeyRepository(store.database());
             Eventually.until("the key's stored spend is the sum of all three calls", Duration.ofSeconds(10),
-                    () -> keys.findByHash(VirtualKey.hash(key)).orElseThrow().spend().compareTo(expected) == 0);
+                    () -> keys.findByHash(VirtualKey.hash(key)).orElseThrow().budget().spend().compareTo(expected) == 0);
             assertThat(new SpendRepository(store.database()).count()).isEqualTo(3);
         }
     }

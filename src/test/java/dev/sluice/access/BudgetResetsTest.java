@@ -35,23 +35,23 @@ class BudgetResetsTest {
 
         clock.set(T0.plusSeconds(29).plusMillis(999));
         assertThat(resets.runOnce()).isZero();
-        assertThat(keys.findByHash(hash).orElseThrow().spend()).isEqualByComparingTo("2.5");
+        assertThat(keys.findByHash(hash).orElseThrow().budget().spend()).isEqualByComparingTo("2.5");
 
         clock.set(T0.plusSeconds(30));
         assertThat(resets.runOnce()).isEqualTo(1);
         VirtualKey reset = keys.findByHash(hash).orElseThrow();
-        assertThat(reset.spend()).isEqualByComparingTo("0");
-        assertThat(reset.budgetResetAt()).hasValue(T0.plusSeconds(60));
+        assertThat(reset.budget().spend()).isEqualByComparingTo("0");
+        assertThat(reset.budget().budgetResetAt()).hasValue(T0.plusSeconds(60));
         assertThat(resets.runOnce()).as("the same period is not reset twice").isZero();
 
         // Idle for several periods: the next reset keeps the key's cadence.
         keys.addSpend(hash, new BigDecimal("1"));
         clock.set(T0.plusSeconds(3600).plus(Duration.ofSeconds(5)));
         assertThat(resets.runOnce()).isEqualTo(2);
-        assertThat(keys.findByHash(hash).orElseThrow().budgetResetAt()).hasValue(T0.plusSeconds(3630));
+        assertThat(keys.findByHash(hash).orElseThrow().budget().budgetResetAt()).hasValue(T0.plusSeconds(3630));
         Team team = teams.findById("t").orElseThrow();
-        assertThat(team.spend()).isEqualByComparingTo("0");
-        assertThat(team.budgetResetAt()).hasValue(T0.plusSeconds(7200));
+        assertThat(team.budget().spend()).isEqualByComparingTo("0");
+        assertThat(team.budget().budgetResetAt()).hasValue(T0.plusSeconds(7200));
     }
 
     @StoreTest
@@ -62,7 +62,7 @@ class BudgetResetsTest {
         BudgetResets resets = new BudgetResets(keys, new TeamRepository(database), new FakeClock(T0.plusSeconds(60)), ZoneOffset.UTC);
 
         assertThat(resets.runOnce()).isZero();
-        assertThat(keys.findByHash(hash).orElseThrow().spend()).isEqualByComparingTo("3");
+        assertThat(keys.findByHash(hash).orElseThrow().budget().spend()).isEqualByComparingTo("3");
     }
 
     @StoreTest
@@ -77,7 +77,7 @@ class BudgetResetsTest {
         SupervisedLoop resets = new BudgetResets(keys, new TeamRepository(database), clock, ZoneOffset.UTC).start(time.scheduler());
         try {
             Eventually.until("the key's spend reset", Duration.ofSeconds(10),
-                    () -> keys.findByHash(hash).orElseThrow().spend().signum() == 0);
+                    () -> keys.findByHash(hash).orElseThrow().budget().spend().signum() == 0);
             assertThat(clock.failed()).isTrue();
             assertThat(time.restarts().of("budget-resets")).isEqualTo(1);
             assertThat(time.waits()).startsWith(BudgetResets.EVERY, Duration.ofSeconds(1));

@@ -109,7 +109,7 @@ class KeyCopiesTest {
             KeyDirectory.Found served = started.find(used).join().orElseThrow();
             assertThat(served.key()).isEqualTo(read.key());
             assertThat(served.key().models()).containsExactly("g");
-            assertThat(served.key().rpmLimit()).hasValue(7);
+            assertThat(served.key().limits().rpmLimit()).hasValue(7);
             assertThatThrownBy(() -> started.find(unused).join()).isInstanceOfSatisfying(CompletionException.class,
                     e -> assertThat(e.getCause()).isInstanceOf(StoreException.class));
             int readsBefore = reads.get();

@@ -182,12 +182,12 @@ class KeyEnforcementTest {
 
             String callId = first.headers().firstValue("x-litellm-call-id").orElseThrow();
             SpendRow row = awaitRow(store, callId);
-            assertThat(row.keyHash()).hasValue(VirtualKey.hash("sk-budgeted-0001"));
+            assertThat(row.accounts().keyHash()).hasValue(VirtualKey.hash("sk-budgeted-0001"));
             assertThat(row.modelGroup()).isEqualTo("gpt-a");
             assertThat(row.cost().doubleValue()).isEqualTo(perCall);
             assertThat(row.status()).isEqualTo(200);
-            assertThat(row.promptTokens()).isPositive();
-            assertThat(row.totalTokens()).isEqualTo(row.promptTokens() + row.completionTokens());
+            assertThat(row.tokens().promptTokens()).isPositive();
+            assertThat(row.tokens().totalTokens()).isEqualTo(row.tokens().promptTokens() + row.tokens().completionTokens());
         }
     }
 

@@ -41,21 +41,21 @@ class OwnerBudgetResetsTest {
 
         clock.set(T0.plusSeconds(29).plusMillis(999));
         assertThat(resets.runOnce()).isZero();
-        assertThat(users.findById("ada").orElseThrow().spend()).isEqualByComparingTo("2.5");
+        assertThat(users.findById("ada").orElseThrow().budget().spend()).isEqualByComparingTo("2.5");
 
         clock.set(T0.plusSeconds(30));
         assertThat(resets.runOnce()).isEqualTo(2);
         User user = users.findById("ada").orElseThrow();
-        assertThat(user.spend()).isEqualByComparingTo("0");
-        assertThat(user.budgetResetAt()).hasValue(T0.plusSeconds(60));
-        assertThat(organizations.findById("acme").orElseThrow().spend()).isEqualByComparingTo("0");
-        assertThat(customers.findById("buyer").orElseThrow().spend()).isEqualByComparingTo("1");
+        assertThat(user.budget().spend()).isEqualByComparingTo("0");
+        assertThat(user.budget().budgetResetAt()).hasValue(T0.plusSeconds(60));
+        assertThat(organizations.findById("acme").orElseThrow().budget().spend()).isEqualByComparingTo("0");
+        assertThat(customers.findById("buyer").orElseThrow().budget().spend()).isEqualByComparingTo("1");
         assertThat(resets.runOnce()).as("the same period is not reset twice").isZero();
 
         clock.set(T0.plusSeconds(60));
         assertThat(resets.runOnce()).isEqualTo(3);
-        assertThat(customers.findById("buyer").orElseThrow().spend()).isEqualByComparingTo("0");
-        assertThat(customers.findById("lifetime").orElseThrow().spend()).isEqualByComparingTo("9");
+        assertThat(customers.findById("buyer").orElseThrow().budget().spend()).isEqualByComparingTo("0");
+        assertThat(customers.findById("lifetime").orElseThrow().budget().spend()).isEqualByComparingTo("9");
     }
 
     @StoreTest
@@ -70,7 +70,7 @@ class OwnerBudgetResetsTest {
                 clock, ZoneOffset.UTC).start(time.scheduler());
         try {
             Eventually.until("the user's spend reset", Duration.ofSeconds(10),
-                    () -> users.findById("grace").orElseThrow().spend().signum() == 0);
+                    () -> users.findById("grace").orElseThrow().budget().spend().signum() == 0);
             assertThat(clock.failed()).isTrue();
             assertThat(time.restarts().of("owner-budget-resets")).isEqualTo(1);
         } finally {

@@ -110,7 +110,7 @@ class OwnerBudgetsTest {
             UserRepository users = new UserRepository(store.database());
             BigDecimal twoCalls = BigDecimal.valueOf(perCall).multiply(BigDecimal.TWO);
             Eventually.until("the spend reaches the store", Duration.ofSeconds(10),
-                    () -> users.findById("ada").orElseThrow().spend().compareTo(twoCalls) == 0);
+                    () -> users.findById("ada").orElseThrow().budget().spend().compareTo(twoCalls) == 0);
         }
     }
 
@@ -155,7 +155,7 @@ class OwnerBudgetsTest {
             OrganizationRepository organizations = new OrganizationRepository(store.database());
             BigDecimal twoCalls = BigDecimal.valueOf(perCall).multiply(BigDecimal.TWO);
             Eventually.until("the spend reaches the store", Duration.ofSeconds(10),
-                    () -> organizations.findById("acme").orElseThrow().spend().compareTo(twoCalls) == 0);
+                    () -> organizations.findById("acme").orElseThrow().budget().spend().compareTo(twoCalls) == 0);
         }
     }
 
@@ -212,7 +212,7 @@ class OwnerBudgetsTest {
             CustomerRepository customers = new CustomerRepository(store.database());
             BigDecimal twoCalls = BigDecimal.valueOf(perCall).multiply(BigDecimal.TWO);
             Eventually.until("the spend reaches the store", Duration.ofSeconds(10),
-                    () -> customers.findById("buyer-1").orElseThrow().spend().compareTo(twoCalls) == 0);
+                    () -> customers.findById("buyer-1").orElseThrow().budget().spend().compareTo(twoCalls) == 0);
 
             admin(gateway, "/customer/unblock", "{\"user_ids\": [\"buyer-2\"]}");
             assertThat(callFor(gateway, one, "buyer-2").statusCode()).isEqualTo(200);

@@ -79,7 +79,7 @@ class StoreOutageTest {
             BigDecimal sum = costs.stream().map(BigDecimal::valueOf).reduce(BigDecimal.ZERO, BigDecimal::add);
             KeyRepository keys = new KeyRepository(store.database());
             Eventually.until("the key's spend is the exact sum of its calls", Duration.ofSeconds(10),
-                    () -> keys.findByHash(VirtualKey.hash(seen)).orElseThrow().spend().compareTo(sum) == 0);
+                    () -> keys.findByHash(VirtualKey.hash(seen)).orElseThrow().budget().spend().compareTo(sum) == 0);
             assertThat(readiness(gateway).path("db").asText()).isEqualTo("connected");
             // While the store is known down unseen keys are refused at once; one background read per back-off
             // tries the store, and once one has found it back they are read again.

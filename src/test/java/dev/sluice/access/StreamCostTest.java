@@ -48,8 +48,8 @@ class StreamCostTest {
             assertThat(Double.parseDouble(trailer.group(1))).isEqualTo(expected);
 
             SpendRow row = KeyEnforcementTest.awaitRow(store, callId(raw));
-            assertThat(row.promptTokens()).isEqualTo(prompt);
-            assertThat(row.completionTokens()).isEqualTo(completion);
+            assertThat(row.tokens().promptTokens()).isEqualTo(prompt);
+            assertThat(row.tokens().completionTokens()).isEqualTo(completion);
             assertThat(row.cost().doubleValue()).isEqualTo(expected);
         }
     }
@@ -65,8 +65,8 @@ class StreamCostTest {
             Matcher trailer = TRAILER.matcher(raw);
             assertThat(trailer.find()).as(raw).isTrue();
             SpendRow row = KeyEnforcementTest.awaitRow(store, callId(raw));
-            assertThat(row.promptTokens()).isPositive();
-            assertThat(row.completionTokens()).isPositive();
+            assertThat(row.tokens().promptTokens()).isPositive();
+            assertThat(row.tokens().completionTokens()).isPositive();
             assertThat(row.cost().doubleValue()).isEqualTo(Double.parseDouble(trailer.group(1))).isPositive();
         }
     }

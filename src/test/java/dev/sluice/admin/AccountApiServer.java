@@ -122,7 +122,7 @@ final class AccountApiServer implements AutoCloseable {
             return vertx.executeBlocking(() -> {
                 VirtualKey key = keys.findByHash(VirtualKey.hash(presented))
                         .orElseThrow(() -> ApiError.unauthorized("Invalid API key."));
-                Optional<Team> team = key.teamId().flatMap(teams::findById);
+                Optional<Team> team = key.owner().teamId().flatMap(teams::findById);
                 return new Caller.Keyed(key, team, presented);
             }, false);
         };

@@ -61,9 +61,9 @@ class KeyApiTest {
             assertThat(body.get("created_at").asText()).isEqualTo("2025-01-01T00:00:00Z");
 
             VirtualKey stored = new KeyRepository(database).findByHash(token).orElseThrow();
-            assertThat(stored.maxBudget()).contains(new BigDecimal("10.500000000000"));
-            assertThat(stored.modelMaxBudget()).isEqualTo(Map.of("gpt-4o", ModelBudget.of(new BigDecimal("2.000000000000"), "1d")));
-            assertThat(stored.teamId()).contains("team-eu");
+            assertThat(stored.budget().maxBudget()).contains(new BigDecimal("10.500000000000"));
+            assertThat(stored.modelLimits().modelMaxBudget()).isEqualTo(Map.of("gpt-4o", ModelBudget.of(new BigDecimal("2.000000000000"), "1d")));
+            assertThat(stored.owner().teamId()).contains("team-eu");
             String table = StoredText.of(database, "sluice_keys");
             assertThat(table).contains(token).doesNotContain(key).doesNotContain(key.substring(3));
 
@@ -142,8 +142,8 @@ class KeyApiTest {
             assertThat(cleared.get("models")).hasToString("[]");
             assertThat(cleared.get("rpm_limit").isNull()).isTrue();
             VirtualKey stored = new KeyRepository(database).findByHash(VirtualKey.hash(key)).orElseThrow();
-            assertThat(stored.maxBudget()).isEmpty();
-            assertThat(stored.expiresAt()).isEmpty();
+            assertThat(stored.budget().maxBudget()).isEmpty();
+            assertThat(stored.lifetime().expiresAt()).isEmpty();
             assertThat(stored.keyAlias()).isEmpty();
         }
     }

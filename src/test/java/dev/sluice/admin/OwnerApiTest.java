@@ -39,8 +39,8 @@ class OwnerApiTest {
             assertThat(user.get("teams")).hasToString("[\"eu\"]");
             // The key belongs to the user; the user's budget is not copied onto it.
             VirtualKey key = new KeyRepository(database).findByHash(user.get("token").asText()).orElseThrow();
-            assertThat(key.userId()).hasValue("ada");
-            assertThat(key.maxBudget()).isEmpty();
+            assertThat(key.owner().userId()).hasValue("ada");
+            assertThat(key.budget().maxBudget()).isEmpty();
 
             api.clock().advance(java.time.Duration.ofSeconds(1));
             Answer withoutKey = api.post("/user/new", "{\"user_email\": \"bob@example.com\", \"auto_create_key\": false}");

@@ -49,8 +49,8 @@ class CacheHitSpendTest {
             assertThat(hitRow.cost()).isEqualByComparingTo(BigDecimal.ZERO);
             assertThat(hitRow.deploymentId()).isEmpty();
             assertThat(hitRow.modelGroup()).isEqualTo("g");
-            assertThat(hitRow.keyHash()).isEqualTo(missRow.keyHash());
-            assertThat(hitRow.promptTokens()).as("as the stored answer reported").isEqualTo(missRow.promptTokens());
+            assertThat(hitRow.accounts().keyHash()).isEqualTo(missRow.accounts().keyHash());
+            assertThat(hitRow.tokens().promptTokens()).as("as the stored answer reported").isEqualTo(missRow.tokens().promptTokens());
             assertThat(hitRow.status()).isEqualTo(200);
         }
     }

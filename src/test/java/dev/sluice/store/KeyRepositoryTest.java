@@ -58,7 +58,7 @@ class KeyRepositoryTest {
         VirtualKey read = keys.findByHash(key.tokenHash()).orElseThrow();
         assertThat(read).isEqualTo(key);
         assertThat(read.metadata().at("/tags/1").asText()).isEqualTo("eu");
-        assertThat(read.modelMaxBudget().get("gpt-4o-mini").budgetLimit()).isEqualByComparingTo("1234567.123456789012");
+        assertThat(read.modelLimits().modelMaxBudget().get("gpt-4o-mini").budgetLimit()).isEqualByComparingTo("1234567.123456789012");
         assertThat(read.createdAt()).isEqualTo(T0.plusNanos(123_456_000));
         assertThat(keys.findByAlias("billing-prod")).contains(key);
     }
@@ -73,10 +73,10 @@ class KeyRepositoryTest {
         assertThat(read).isEqualTo(key("sk-bare"));
         assertThat(read.keyName()).isEqualTo("sk-...bare");
         assertThat(read.models()).isEmpty();
-        assertThat(read.maxBudget()).isEmpty();
-        assertThat(read.rpmLimit()).isEmpty();
-        assertThat(read.maxParallelRequests()).isEmpty();
-        assertThat(read.spend()).isEqualTo(Money.ZERO);
+        assertThat(read.budget().maxBudget()).isEmpty();
+        assertThat(read.limits().rpmLimit()).isEmpty();
+        assertThat(read.limits().maxParallelRequests()).isEmpty();
+        assertThat(read.budget().spend()).isEqualTo(Money.ZERO);
         assertThat(read.metadata().isEmpty()).isTrue();
         assertThat(read.blocked()).isFalse();
     }
@@ -130,7 +130,7 @@ class KeyRepositoryTest {
 
         keys.update(cleared);
 
-        assertThat(keys.findByHash(full.tokenHash())).contains(cleared.toBuilder().spend(full.spend()).build());
+        assertThat(keys.findByHash(full.tokenHash())).contains(cleared.toBuilder().spend(full.budget().spend()).build());
     }
 
     @StoreTest
@@ -195,7 +195,7 @@ class KeyRepositoryTest {
         keys.addSpend(hash("sk-spend"), new BigDecimal("0.2"));
         keys.addSpend(hash("sk-spend"), Money.of(0.000_002_5 * 1234));
 
-        assertThat(keys.findByHash(hash("sk-spend")).orElseThrow().spend()).isEqualTo(dollars("0.303085"));
+        assertThat(keys.findByHash(hash("sk-spend")).orElseThrow().budget().spend()).isEqualTo(dollars("0.303085"));
     }
 
     @StoreTest
@@ -211,7 +211,7 @@ class KeyRepositoryTest {
             }
         });
 
-        assertThat(keys.findByHash(hash("sk-busy")).orElseThrow().spend())
+        assertThat(keys.findByHash(hash("sk-busy")).orElseThrow().budget().spend())
                 .isEqualTo(dollars("0.000123456789").multiply(BigDecimal.valueOf(threads * perThread)));
     }
 
@@ -237,8 +237,8 @@ class KeyRepositoryTest {
         assertThat(keys.resetSpend(hash("sk-reset"), next)).isFalse();
 
         VirtualKey read = keys.findByHash(hash("sk-reset")).orElseThrow();
-        assertThat(read.spend()).isEqualTo(dollars("0.5"));
-        assertThat(read.budgetResetAt()).contains(next);
+        assertThat(read.budget().spend()).isEqualTo(dollars("0.5"));
+        assertThat(read.budget().budgetResetAt()).contains(next);
     }
 
     @StoreTest
@@ -248,7 +248,7 @@ class KeyRepositoryTest {
 
         assertThat(keys.resetSpend(hash("sk-first-reset"), T0)).isTrue();
 
-        assertThat(keys.findByHash(hash("sk-first-reset")).orElseThrow().spend()).isEqualTo(Money.ZERO);
+        assertThat(keys.findByHash(hash("sk-first-reset")).orElseThrow().budget().spend()).isEqualTo(Money.ZERO);
     }
 
     @StoreTest

@@ -41,7 +41,7 @@ class LegacySpendBufferTest {
         SpendRow full = read.getFirst();
         assertThat(full.cost()).isEqualTo(new BigDecimal("123456.000000000001"));
         assertThat(full.tags()).containsExactly("batch", "team:eu");
-        assertThat(read.get(1).keyHash()).isEmpty();
+        assertThat(read.get(1).accounts().keyHash()).isEmpty();
         assertThat(read.get(1).cost().toPlainString()).isEqualTo("0.000000000001");
     }
 

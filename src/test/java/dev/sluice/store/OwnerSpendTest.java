@@ -36,9 +36,9 @@ class OwnerSpendTest {
         assertThat(ledger.post(batch, mark)).isEqualTo(3);
         assertThat(ledger.post(batch, mark)).isZero();
 
-        assertThat(users.findById("ada").orElseThrow().spend()).isEqualTo(dollars("0.75"));
-        assertThat(organizations.findById("acme").orElseThrow().spend()).isEqualTo(dollars("0.75"));
-        assertThat(customers.findById("buyer").orElseThrow().spend()).isEqualTo(dollars("2.5"));
+        assertThat(users.findById("ada").orElseThrow().budget().spend()).isEqualTo(dollars("0.75"));
+        assertThat(organizations.findById("acme").orElseThrow().budget().spend()).isEqualTo(dollars("0.75"));
+        assertThat(customers.findById("buyer").orElseThrow().budget().spend()).isEqualTo(dollars("2.5"));
     }
 
     @org.junit.jupiter.api.Test
@@ -58,9 +58,9 @@ class OwnerSpendTest {
     }
 
     private static SpendRow withOwners(SpendRow row, String userId, String endUser) {
-        return new SpendRow(row.callId(), row.keyHash(), row.teamId(), java.util.Optional.ofNullable(userId), row.modelGroup(),
-                row.deploymentId(), row.promptTokens(), row.completionTokens(), row.totalTokens(), row.cachedTokens(),
-                row.cost(), row.status(), row.durationMs(), row.startedAt(), row.tags(), row.cacheHit(), row.cacheKey(),
-                java.util.Optional.ofNullable(endUser));
+        SpendAccounts accounts = new SpendAccounts(row.accounts().keyHash(), row.accounts().teamId(),
+                java.util.Optional.ofNullable(userId), java.util.Optional.ofNullable(endUser));
+        return new SpendRow(row.callId(), accounts, row.modelGroup(), row.deploymentId(), row.tokens(), row.cost(),
+                row.status(), row.durationMs(), row.startedAt(), row.tags(), row.cacheHit(), row.cacheKey());
     }
 }

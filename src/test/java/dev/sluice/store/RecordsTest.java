@@ -117,8 +117,8 @@ class RecordsTest {
 
     @Test
     void aSpendRowCountsTotalTokensUnlessTold() {
-        assertThat(SpendRow.builder("c", "g", T0).promptTokens(10).completionTokens(5).build().totalTokens()).isEqualTo(15);
-        assertThat(SpendRow.builder("c", "g", T0).promptTokens(10).totalTokens(12).build().totalTokens()).isEqualTo(12);
+        assertThat(SpendRow.builder("c", "g", T0).promptTokens(10).completionTokens(5).build().tokens().totalTokens()).isEqualTo(15);
+        assertThat(SpendRow.builder("c", "g", T0).promptTokens(10).totalTokens(12).build().tokens().totalTokens()).isEqualTo(12);
     }
 
     @Test

@@ -43,7 +43,7 @@ class SpendBlocksTest {
         assertThat(log.count()).isEqualTo(2);
         assertThat(log.find("c-tagged")).contains(tagged);
         assertThat(log.find(Set.of("c-tagged", "c-plain", "c-missing"))).containsOnlyKeys("c-tagged", "c-plain");
-        assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(dollars("0.5"));
+        assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("0.5"));
         assertThat(new SpendLedger(database).shippedThrough(JOURNAL))
                 .isEqualTo(database.engine() == Engine.H2 ? Optional.of(mark(0, 400)) : Optional.empty());
     }
@@ -61,7 +61,7 @@ class SpendBlocksTest {
         assertThat(ledger.post(second, mark(4, 0))).as("the last batch again").isZero();
         assertThat(new SpendLedger(database).post(first, mark(3, 200))).as("by a ledger made afterwards").isZero();
 
-        assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(dollars("7"));
+        assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("7"));
         assertThat(new SpendRepository(database).count()).isEqualTo(3);
         assertThat(new DailySpendRepository(database).of(SpendDimension.KEY, hash("sk-a"), DAY0, DAY0))
                 .singleElement().satisfies(day -> assertThat(day.requests()).isEqualTo(3));
@@ -89,7 +89,7 @@ class SpendBlocksTest {
         again.add(row("new-1", "sk-a", null, "g", "4", T0.plusSeconds(60)));
         assertThat(new SpendLedger(database).post(again, mark(0, 300))).isEqualTo(1);
 
-        assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(dollars("7"));
+        assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("7"));
         assertThat(new SpendRepository(database).find(Set.of("old-1", "old-2", "new-1"))).hasSize(3);
         assertThat(new SpendRepository(database).count()).isEqualTo(3);
     }

@@ -30,9 +30,9 @@ class SpendLedgerTest {
                 row("c4", null, "t", "gpt-4o", "1", T0)));
 
         assertThat(posted).isEqualTo(4);
-        assertThat(keys.findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(dollars("0.75"));
-        assertThat(keys.findByHash(hash("sk-b")).orElseThrow().spend()).isEqualTo(dollars("0.125"));
-        assertThat(teams.findById("t").orElseThrow().spend()).isEqualTo(dollars("1.75"));
+        assertThat(keys.findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("0.75"));
+        assertThat(keys.findByHash(hash("sk-b")).orElseThrow().budget().spend()).isEqualTo(dollars("0.125"));
+        assertThat(teams.findById("t").orElseThrow().budget().spend()).isEqualTo(dollars("1.75"));
         assertThat(new SpendRepository(database).count()).isEqualTo(4);
     }
 
@@ -51,8 +51,8 @@ class SpendLedgerTest {
         retried.add(row("c3", "sk-a", "t", "gpt-4o", "2", T0));
         assertThat(ledger.post(retried)).isEqualTo(1);
 
-        assertThat(keys.findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(dollars("2.75"));
-        assertThat(teams.findById("t").orElseThrow().spend()).isEqualTo(dollars("2.75"));
+        assertThat(keys.findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("2.75"));
+        assertThat(teams.findById("t").orElseThrow().budget().spend()).isEqualTo(dollars("2.75"));
     }
 
     @StoreTest
@@ -78,7 +78,7 @@ class SpendLedgerTest {
             }
         });
 
-        assertThat(keys.findByHash(hash("sk-a")).orElseThrow().spend()).isEqualTo(dollars("0.16"));
-        assertThat(keys.findByHash(hash("sk-b")).orElseThrow().spend()).isEqualTo(dollars("0.32"));
+        assertThat(keys.findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("0.16"));
+        assertThat(keys.findByHash(hash("sk-b")).orElseThrow().budget().spend()).isEqualTo(dollars("0.32"));
     }
 }

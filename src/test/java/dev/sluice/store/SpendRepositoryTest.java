@@ -40,7 +40,7 @@ class SpendRepositoryTest {
 
         SpendRow read = spend.find("chatcmpl-call-1").orElseThrow();
         assertThat(read).isEqualTo(everyField());
-        assertThat(read.totalTokens()).isEqualTo(1545);
+        assertThat(read.tokens().totalTokens()).isEqualTo(1545);
         assertThat(read.cost()).isEqualTo(dollars("0.006450000001"));
     }
 

@@ -100,7 +100,7 @@ class TeamRepositoryTest {
         assertThat(teams.delete("gone")).isTrue();
 
         assertThat(teams.findById("gone")).isEmpty();
-        assertThat(keys.findByHash(StoreFixtures.hash("sk-member")).orElseThrow().teamId()).contains("gone");
+        assertThat(keys.findByHash(StoreFixtures.hash("sk-member")).orElseThrow().owner().teamId()).contains("gone");
     }
 
     @StoreTest
@@ -126,7 +126,7 @@ class TeamRepositoryTest {
             }
         });
 
-        assertThat(teams.findById("busy").orElseThrow().spend()).isEqualTo(dollars("4"));
+        assertThat(teams.findById("busy").orElseThrow().budget().spend()).isEqualTo(dollars("4"));
     }
 
     @StoreTest
@@ -140,8 +140,8 @@ class TeamRepositoryTest {
         assertThat(teams.resetSpend("r", next)).isFalse();
 
         Team read = teams.findById("r").orElseThrow();
-        assertThat(read.spend()).isEqualTo(dollars("1"));
-        assertThat(read.budgetResetAt()).contains(next);
+        assertThat(read.budget().spend()).isEqualTo(dollars("1"));
+        assertThat(read.budget().budgetResetAt()).contains(next);
     }
 
     @StoreTest

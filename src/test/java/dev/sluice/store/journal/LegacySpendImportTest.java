@@ -170,9 +170,9 @@ class LegacySpendImportTest {
             assertThat(spendLog.find(row.callId())).contains(row);
         }
         String keyHash = VirtualKey.hash(RAW_KEY);
-        List<SpendRow> ofKey = rows.stream().filter(row -> row.keyHash().equals(Optional.of(keyHash))).toList();
+        List<SpendRow> ofKey = rows.stream().filter(row -> row.accounts().keyHash().equals(Optional.of(keyHash))).toList();
         assertThat(ofKey).hasSize(rows.size() - 1);
-        assertThat(new KeyRepository(database).findByHash(keyHash).orElseThrow().spend())
+        assertThat(new KeyRepository(database).findByHash(keyHash).orElseThrow().budget().spend())
                 .isEqualByComparingTo(LegacySpendFixtures.sum(ofKey));
     }
 

@@ -56,7 +56,7 @@ class RecordCodecTest {
 
         assertThat(read).isEqualTo(row);
         assertThat(read.tags()).containsExactly("team-é", "batch", "prod");
-        assertThat(read.cachedTokens()).isEqualTo(64);
+        assertThat(read.tokens().cachedTokens()).isEqualTo(64);
     }
 
     @Test
