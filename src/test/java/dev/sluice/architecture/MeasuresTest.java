@@ -17,13 +17,15 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The measures the main code keeps: no source file over 400 lines, and no method or
+ * The measures the main code keeps: no source file over 400 lines, no method or
  * constructor that takes 7 or more parameters (a record's canonical constructor is its
- * fields, not a parameter list, and is not counted).
+ * fields, not a parameter list, and is not counted), and no record of more than 12
+ * components: a wider value is split into the smaller values it is made of.
  */
 class MeasuresTest {
     static final int MAX_FILE_LINES = 400;
     static final int MAX_PARAMETERS = 6;
+    static final int MAX_RECORD_COMPONENTS = 12;
 
     @Test
     void noMainSourceFileIsOver400Lines() throws IOException {
@@ -41,11 +43,8 @@ class MeasuresTest {
 
     @Test
     void noMethodOrConstructorTakesSevenOrMoreParameters() {
-        JavaClasses classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.sluice");
         List<String> wide = new ArrayList<>();
-        for (JavaClass type : classes) {
+        for (JavaClass type : mainClasses()) {
             for (JavaCodeUnit unit : type.getCodeUnits()) {
                 if (unit.getRawParameterTypes().size() > MAX_PARAMETERS && counts(type, unit)) {
                     wide.add(unit.getFullName());
@@ -53,6 +52,28 @@ class MeasuresTest {
             }
         }
         assertThat(wide).as("methods and constructors with more than %d parameters", MAX_PARAMETERS).isEmpty();
+    }
+
+    @Test
+    void noRecordHasMoreThanTwelveComponents() {
+        List<String> wide = new ArrayList<>();
+        for (JavaClass type : mainClasses()) {
+            if (type.isRecord()) {
+                long components = type.getFields().stream()
+                        .filter(f -> !f.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.STATIC))
+                        .count();
+                if (components > MAX_RECORD_COMPONENTS) {
+                    wide.add(type.getName() + ": " + components + " components");
+                }
+            }
+        }
+        assertThat(wide).as("records with more than %d components", MAX_RECORD_COMPONENTS).isEmpty();
+    }
+
+    private static JavaClasses mainClasses() {
+        return new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.sluice");
     }
 
     /** Compiler-made code (lambdas, accessors) and a record's canonical constructor do not count. */
