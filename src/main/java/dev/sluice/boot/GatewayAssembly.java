@@ -125,7 +125,7 @@ final class GatewayAssembly {
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(
                 store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store)));
         // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
-        Duration redisCallBudget = config.router().redisSocketTimeout().orElse(options.redisCallBudget());
+        Duration redisCallBudget = config.router().redis().redisSocketTimeout().orElse(options.redisCallBudget());
         SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
@@ -195,7 +195,7 @@ final class GatewayAssembly {
 
     /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */
     private Router.Picking picking(RoutingSignals signals, ModelCatalog catalog) {
-        Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), time.clock(), options.random());
+        Strategies strategies = new Strategies(signals, catalog, config.router().routing().routingStrategyArgs(), time.clock(), options.random());
         PreCallChecks checks = new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock());
         return new Router.Picking(strategies, checks, options.random());
     }

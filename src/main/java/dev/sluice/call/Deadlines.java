@@ -15,8 +15,8 @@ public final class Deadlines {
      * router's {@code timeout}, which covers the whole call.
      */
     public static Duration attempt(RouterSettings router, Deployment deployment) {
-        Duration own = deployment.params().timeout().orElse(router.timeout());
-        return own.compareTo(router.timeout()) < 0 ? own : router.timeout();
+        Duration own = deployment.params().timeout().orElse(router.timeouts().timeout());
+        return own.compareTo(router.timeouts().timeout()) < 0 ? own : router.timeouts().timeout();
     }
 
     /**
@@ -25,7 +25,7 @@ public final class Deadlines {
      */
     static Duration betweenChunks(RouterSettings router, Deployment deployment) {
         return deployment.params().streamTimeout()
-                .or(router::streamTimeout)
+                .or(router.timeouts()::streamTimeout)
                 .orElseGet(() -> attempt(router, deployment));
     }
 

@@ -183,8 +183,8 @@ final class RoutedHeaders {
 
     /** The retries the call was allowed and the timeout its last deployment was called with. */
     private void putLimits(HttpServerResponse response) {
-        response.putHeader(MAX_RETRIES, Integer.toString(overrides.numRetries().orElse(settings.numRetries())));
-        Duration timeout = last == null ? settings.timeout() : Deadlines.attempt(settings, last);
+        response.putHeader(MAX_RETRIES, Integer.toString(overrides.numRetries().orElse(settings.retries().numRetries())));
+        Duration timeout = last == null ? settings.timeouts().timeout() : Deadlines.attempt(settings, last);
         Duration asked = overrides.timeout().orElse(null);
         if (asked != null && (last == null || asked.compareTo(timeout) < 0)) {
             timeout = asked;

@@ -86,7 +86,7 @@ final class TokenCounter {
                                 .withVendorHeaders(request.headers());
                         services.bodies().holdParsed(json, done.future());
                         String name = RequestedName.resolve(who.result(),
-                                services.router().settings().current().modelGroupAlias(), decoded.group());
+                                services.router().settings().current().routing().modelGroupAlias(), decoded.group());
                         ModelGroup group = services.models().current().find(name)
                                 .orElseThrow(() -> services.access().unknownGroup(who.result(), decoded.group(),
                                         services.models().current().names()));

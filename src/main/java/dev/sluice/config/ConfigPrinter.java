@@ -92,37 +92,37 @@ public final class ConfigPrinter {
         Map<String, String> sources = router.sources();
         yaml.comment(0, "Each router setting says where its value came from.");
         yaml.open(0, "router_settings", null);
-        setting(yaml, sources, "routing_strategy", YamlWriter.string(router.routingStrategy()));
-        setting(yaml, sources, "num_retries", String.valueOf(router.numRetries()));
-        setting(yaml, sources, "timeout", YamlWriter.seconds(router.timeout()));
-        setting(yaml, sources, "stream_timeout", orNull(router.streamTimeout().map(YamlWriter::seconds)));
-        setting(yaml, sources, "max_client_num_retries", String.valueOf(router.maxClientNumRetries()));
+        setting(yaml, sources, "routing_strategy", YamlWriter.string(router.routing().routingStrategy()));
+        setting(yaml, sources, "num_retries", String.valueOf(router.retries().numRetries()));
+        setting(yaml, sources, "timeout", YamlWriter.seconds(router.timeouts().timeout()));
+        setting(yaml, sources, "stream_timeout", orNull(router.timeouts().streamTimeout().map(YamlWriter::seconds)));
+        setting(yaml, sources, "max_client_num_retries", String.valueOf(router.retries().maxClientNumRetries()));
         String clientTimeoutSource = source(sources, "max_client_timeout");
-        yaml.entry(1, "max_client_timeout", YamlWriter.seconds(router.maxClientTimeout()),
+        yaml.entry(1, "max_client_timeout", YamlWriter.seconds(router.timeouts().maxClientTimeout()),
                 clientTimeoutSource.equals(RouterSettingsParser.FROM_DEFAULT) ? "default: timeout" : clientTimeoutSource);
-        setting(yaml, sources, "allowed_fails", String.valueOf(router.allowedFails()));
-        setting(yaml, sources, "cooldown_time", YamlWriter.seconds(router.cooldownTime()));
-        setting(yaml, sources, "disable_cooldowns", String.valueOf(router.disableCooldowns()));
-        fallbacks(yaml, sources, "fallbacks", router.fallbacks());
-        fallbacks(yaml, sources, "context_window_fallbacks", router.contextWindowFallbacks());
-        fallbacks(yaml, sources, "content_policy_fallbacks", router.contentPolicyFallbacks());
-        setting(yaml, sources, "default_fallbacks", YamlWriter.strings(router.defaultFallbacks()));
-        setting(yaml, sources, "max_fallbacks", String.valueOf(router.maxFallbacks()));
-        counts(yaml, 1, "retry_policy", router.retryPolicy(), source(sources, "retry_policy"));
-        groupRetryPolicy(yaml, sources, router.modelGroupRetryPolicy());
-        counts(yaml, 1, "allowed_fails_policy", router.allowedFailsPolicy(), source(sources, "allowed_fails_policy"));
-        setting(yaml, sources, "enable_pre_call_checks", String.valueOf(router.enablePreCallChecks()));
-        setting(yaml, sources, "optional_pre_call_checks", YamlWriter.strings(router.optionalPreCallChecks()));
-        setting(yaml, sources, "enable_tag_filtering", String.valueOf(router.enableTagFiltering()));
-        setting(yaml, sources, "tag_filtering_match_any", String.valueOf(router.tagFilteringMatchAny()));
-        setting(yaml, sources, "routing_strategy_args", YamlWriter.flow(router.routingStrategyArgs()));
-        setting(yaml, sources, "redis_host", orNull(router.redisHost().map(YamlWriter::string)));
-        setting(yaml, sources, "redis_port", orNull(text(router.redisPort())));
-        setting(yaml, sources, "redis_password", orNull(router.redisPassword().map(ConfigPrinter::secret)));
-        setting(yaml, sources, "redis_db", orNull(text(router.redisDb())));
-        setting(yaml, sources, "redis_url", orNull(router.redisUrl().map(ConfigPrinter::secret)));
-        setting(yaml, sources, "redis_key_prefix", YamlWriter.string(router.redisKeyPrefix()));
-        setting(yaml, sources, "redis_socket_timeout", orNull(router.redisSocketTimeout().map(YamlWriter::seconds)));
+        setting(yaml, sources, "allowed_fails", String.valueOf(router.cooldowns().allowedFails()));
+        setting(yaml, sources, "cooldown_time", YamlWriter.seconds(router.cooldowns().cooldownTime()));
+        setting(yaml, sources, "disable_cooldowns", String.valueOf(router.cooldowns().disableCooldowns()));
+        fallbacks(yaml, sources, "fallbacks", router.fallbacks().fallbacks());
+        fallbacks(yaml, sources, "context_window_fallbacks", router.fallbacks().contextWindowFallbacks());
+        fallbacks(yaml, sources, "content_policy_fallbacks", router.fallbacks().contentPolicyFallbacks());
+        setting(yaml, sources, "default_fallbacks", YamlWriter.strings(router.fallbacks().defaultFallbacks()));
+        setting(yaml, sources, "max_fallbacks", String.valueOf(router.fallbacks().maxFallbacks()));
+        counts(yaml, 1, "retry_policy", router.retries().retryPolicy(), source(sources, "retry_policy"));
+        groupRetryPolicy(yaml, sources, router.retries().modelGroupRetryPolicy());
+        counts(yaml, 1, "allowed_fails_policy", router.cooldowns().allowedFailsPolicy(), source(sources, "allowed_fails_policy"));
+        setting(yaml, sources, "enable_pre_call_checks", String.valueOf(router.preCallChecks().enablePreCallChecks()));
+        setting(yaml, sources, "optional_pre_call_checks", YamlWriter.strings(router.preCallChecks().optionalPreCallChecks()));
+        setting(yaml, sources, "enable_tag_filtering", String.valueOf(router.preCallChecks().enableTagFiltering()));
+        setting(yaml, sources, "tag_filtering_match_any", String.valueOf(router.preCallChecks().tagFilteringMatchAny()));
+        setting(yaml, sources, "routing_strategy_args", YamlWriter.flow(router.routing().routingStrategyArgs()));
+        setting(yaml, sources, "redis_host", orNull(router.redis().redisHost().map(YamlWriter::string)));
+        setting(yaml, sources, "redis_port", orNull(text(router.redis().redisPort())));
+        setting(yaml, sources, "redis_password", orNull(router.redis().redisPassword().map(ConfigPrinter::secret)));
+        setting(yaml, sources, "redis_db", orNull(text(router.redis().redisDb())));
+        setting(yaml, sources, "redis_url", orNull(router.redis().redisUrl().map(ConfigPrinter::secret)));
+        setting(yaml, sources, "redis_key_prefix", YamlWriter.string(router.redis().redisKeyPrefix()));
+        setting(yaml, sources, "redis_socket_timeout", orNull(router.redis().redisSocketTimeout().map(YamlWriter::seconds)));
     }
 
     private static void general(YamlWriter yaml, GeneralSettings general) {

@@ -63,9 +63,9 @@ public final class Router {
     public <T> Future<RouteOutcome<T>> route(RouteRequest<T> request) {
         // One set of settings for the whole request, however the settings change while it runs.
         RouterSettings settings = this.settings.current();
-        Duration total = request.overrides().timeout().orElse(settings.timeout());
+        Duration total = request.overrides().timeout().orElse(settings.timeouts().timeout());
         long deadlineNanos = timing.nanoTime().getAsLong() + total.toNanos();
-        RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routingStrategy()));
+        RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routing().routingStrategy()));
         return new AttemptLoop<>(this, settings, request, strategy, deadlineNanos).run();
     }
 

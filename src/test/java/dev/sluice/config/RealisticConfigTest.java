@@ -104,13 +104,13 @@ class RealisticConfigTest {
     void routerSettingsWinOverLitellmSettingsAndSayWhereEachValueCameFrom() throws ConfigException {
         RouterSettings router = Configs.parse(CONFIG, ENV).router();
 
-        assertThat(router.numRetries()).isEqualTo(3);
-        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(45));
-        assertThat(router.allowedFails()).isEqualTo(2);
-        assertThat(router.cooldownTime()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(router.maxFallbacks()).isEqualTo(5);
-        assertThat(router.fallbacks()).containsExactly(entry("gpt-4o", List.of("llama-3")));
-        assertThat(router.contextWindowFallbacks()).containsExactly(entry("llama-3", List.of("gpt-4o")));
+        assertThat(router.retries().numRetries()).isEqualTo(3);
+        assertThat(router.timeouts().timeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(router.cooldowns().allowedFails()).isEqualTo(2);
+        assertThat(router.cooldowns().cooldownTime()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(router.fallbacks().maxFallbacks()).isEqualTo(5);
+        assertThat(router.fallbacks().fallbacks()).containsExactly(entry("gpt-4o", List.of("llama-3")));
+        assertThat(router.fallbacks().contextWindowFallbacks()).containsExactly(entry("llama-3", List.of("gpt-4o")));
 
         assertThat(router.sources()).contains(
                 entry("routing_strategy", "router_settings"),

@@ -153,10 +153,10 @@ class YamlReadingTest {
                   redis_password: 123456
                 """));
 
-        assertThat(config.router().disableCooldowns()).isTrue();
-        assertThat(config.router().numRetries()).isEqualTo(3);
-        assertThat(config.router().timeout()).hasSeconds(1000);
-        assertThat(config.router().redisPassword()).contains(new Secret("123456"));
+        assertThat(config.router().cooldowns().disableCooldowns()).isTrue();
+        assertThat(config.router().retries().numRetries()).isEqualTo(3);
+        assertThat(config.router().timeouts().timeout()).hasSeconds(1000);
+        assertThat(config.router().redis().redisPassword()).contains(new Secret("123456"));
     }
 
     private Path write(String name, String text) throws IOException {

@@ -88,7 +88,7 @@ class KubernetesManifestsTest {
         SluiceConfig config = DeployFiles.load(config(), environment());
         assertThat(config.general().masterKey()).isPresent();
         assertThat(config.general().databaseUrl().orElseThrow().value()).startsWith("postgresql://");
-        assertThat(config.router().redisHost()).hasValue("redis");
+        assertThat(config.router().redis().redisHost()).hasValue("redis");
 
         Map<String, Object> mount = mount("config");
         List<String> args = DeployFiles.list(container.get("args")).stream().map(String::valueOf).toList();
