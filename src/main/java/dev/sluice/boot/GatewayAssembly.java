@@ -225,7 +225,7 @@ final class GatewayAssembly {
         SpendCounters counters = new SpendCounters(time.clock());
         Optional<KeyDirectory> directory = accounts.map(store -> {
             SpendSeeds seeds = new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock());
-            Duration copyLifetime = config.general().keyCopyLifetime();
+            Duration copyLifetime = config.general().store().keyCopyLifetime();
             KeyCopies copies = shared.redis().filter(link -> !copyLifetime.isZero())
                     .<KeyCopies>map(link -> new RedisKeyCopies(link, copyLifetime)).orElse(KeyCopies.NONE);
             return KeyDirectory.of(store, KeyDirectory.DEFAULT_TTL, time.ticker(), seeds, seeds::customer, copies);

@@ -15,7 +15,7 @@ public final class Deadlines {
      * router's {@code timeout}, which covers the whole call.
      */
     public static Duration attempt(RouterSettings router, Deployment deployment) {
-        Duration own = deployment.params().timeout().orElse(router.timeouts().timeout());
+        Duration own = deployment.params().attempts().timeout().orElse(router.timeouts().timeout());
         return own.compareTo(router.timeouts().timeout()) < 0 ? own : router.timeouts().timeout();
     }
 
@@ -24,7 +24,7 @@ public final class Deadlines {
      * else the router's {@code stream_timeout}, else the attempt deadline.
      */
     static Duration betweenChunks(RouterSettings router, Deployment deployment) {
-        return deployment.params().streamTimeout()
+        return deployment.params().attempts().streamTimeout()
                 .or(router.timeouts()::streamTimeout)
                 .orElseGet(() -> attempt(router, deployment));
     }

@@ -162,7 +162,7 @@ record DeploymentCall(CallServices services, UpstreamClient upstreams, ModelCall
         if (!call.requestFor(plan).stream()) {
             return plan.deadline();
         }
-        Optional<Duration> streamTimeout = plan.deployment().params().streamTimeout().or(() -> plan.settings().timeouts().streamTimeout());
+        Optional<Duration> streamTimeout = plan.deployment().params().attempts().streamTimeout().or(() -> plan.settings().timeouts().streamTimeout());
         if (streamTimeout.isEmpty()) {
             return plan.deadline();
         }

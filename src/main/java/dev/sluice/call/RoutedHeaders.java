@@ -170,7 +170,7 @@ final class RoutedHeaders {
             putLimits(response);
         }
         if (servedBy != null) {
-            servedBy.params().apiBase().ifPresent(base -> response.putHeader(API_BASE, values.shownBase(base)));
+            servedBy.params().endpoint().apiBase().ifPresent(base -> response.putHeader(API_BASE, values.shownBase(base)));
             response.putHeader(RESPONSE_DURATION, HeaderValues.millis(Math.round((now - started) / 1000.0)));
         }
         if (!Double.isNaN(keySpend)) {

@@ -117,7 +117,7 @@ final class TokenCounter {
     /** @param hops the hop marks the call arrived with, passed on so that gateways calling each other stop */
     private Future<Counted> count(ModelGroup group, ModelRequest request, String hops) {
         for (Deployment deployment : group.deployments()) {
-            if (!deployment.params().unsetVariables().isEmpty()) {
+            if (!deployment.params().endpoint().unsetVariables().isEmpty()) {
                 continue; // without its credentials it cannot count either
             }
             Provider provider = services.providers().forDeployment(deployment);
@@ -144,7 +144,7 @@ final class TokenCounter {
             Map<String, String> headers = new LinkedHashMap<>(authorized.headers());
             headers.put(Hops.HEADER, Hops.next(hops, services.instance()));
             UpstreamExchange exchange = upstreams.open(authorized.withHeaders(headers),
-                    deployment.params().timeout().orElse(DEFAULT_DEADLINE));
+                    deployment.params().attempts().timeout().orElse(DEFAULT_DEADLINE));
             return exchange.answered().compose(answered -> exchange.bodyUpTo(64 * 1024)).compose(body -> {
                 int status = exchange.status();
                 if (status == 400 || status == 413) {

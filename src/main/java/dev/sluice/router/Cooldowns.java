@@ -220,7 +220,7 @@ public final class Cooldowns {
 
     /** {@code litellm_params.cooldown_time}, else {@code model_info.cooldown_time}, else the router's. */
     private static Duration cooldownTime(RouterSettings router, Deployment deployment) {
-        return deployment.params().cooldownTime()
+        return deployment.params().attempts().cooldownTime()
                 .or(() -> deployment.info().cooldownTime())
                 .orElse(router.cooldowns().cooldownTime());
     }

@@ -26,8 +26,8 @@ class EnvironmentTest {
         assertThat(deployment.modelName()).isEqualTo("gpt-4o");
         assertThat(deployment.params().provider()).isEqualTo("azure");
         assertThat(deployment.params().providerModel()).isEqualTo("gpt-4o-eu");
-        assertThat(deployment.params().apiBase()).contains("https://eu.example.com");
-        assertThat(deployment.params().apiKey()).contains(new Secret("k-1"));
+        assertThat(deployment.params().endpoint().apiBase()).contains("https://eu.example.com");
+        assertThat(deployment.params().endpoint().apiKey()).contains(new Secret("k-1"));
     }
 
     @Test
@@ -64,9 +64,9 @@ class EnvironmentTest {
         SluiceConfig config = Configs.parse(yaml, env);
 
         LitellmParams params = config.deployments().getFirst().params();
-        assertThat(params.rpm()).hasValue(120);
+        assertThat(params.capacity().rpm()).hasValue(120);
         assertThat(params.weight()).hasValue(0.5);
-        assertThat(params.timeout()).contains(Duration.ofMillis(1500));
+        assertThat(params.attempts().timeout()).contains(Duration.ofMillis(1500));
         assertThat(config.router().retries().numRetries()).isZero();
         assertThat(config.router().cooldowns().disableCooldowns()).isTrue();
     }
@@ -141,7 +141,7 @@ class EnvironmentTest {
                 Map.of("LITELLM_MASTER_KEY", "sk-env-master", "DATABASE_URL", "postgresql://db/litellm")).general();
 
         assertThat(general.masterKey()).contains(new Secret("sk-env-master"));
-        assertThat(general.databaseUrl()).contains(new Secret("postgresql://db/litellm"));
+        assertThat(general.store().databaseUrl()).contains(new Secret("postgresql://db/litellm"));
     }
 
     @Test

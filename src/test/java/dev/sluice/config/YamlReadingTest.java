@@ -130,10 +130,10 @@ class YamlReadingTest {
                 """);
 
         LitellmParams first = config.deployments().get(0).params();
-        assertThat(first.apiBase()).contains("https://eu.example.com");
-        assertThat(first.apiVersion()).contains("2024-06-01");
-        assertThat(first.rpm()).hasValue(5);
-        assertThat(config.deployments().get(1).params().apiBase()).contains("https://eu.example.com");
+        assertThat(first.endpoint().apiBase()).contains("https://eu.example.com");
+        assertThat(first.endpoint().apiVersion()).contains("2024-06-01");
+        assertThat(first.capacity().rpm()).hasValue(5);
+        assertThat(config.deployments().get(1).params().endpoint().apiBase()).contains("https://eu.example.com");
         assertThat(config.ignoredKeys()).containsExactly("x-azure");
     }
 
