@@ -339,10 +339,10 @@ public final class AccessControl {
             return FallbackGate.OPEN;
         }
         return (name, target) -> {
-            if (general.enforceFallbackModelAccess() && !ModelAccess.allows(keyed, new CalledModel(name, target.name()), accessGroups.get())) {
+            if (general.fallbackChecks().enforceFallbackModelAccess() && !ModelAccess.allows(keyed, new CalledModel(name, target.name()), accessGroups.get())) {
                 return Optional.of(SkipReason.NO_ACCESS);
             }
-            if (!general.enforceFallbackBudget()) {
+            if (!general.fallbackChecks().enforceFallbackBudget()) {
                 return Optional.empty();
             }
             List<Budget> budgets = budgets(keyed, new CalledModel(name, target.name()));

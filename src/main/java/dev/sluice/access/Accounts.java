@@ -97,7 +97,7 @@ public final class Accounts implements AutoCloseable {
         if (!general.usesStore()) {
             return Optional.empty();
         }
-        StoreLocation location = StoreLocation.of(general.databaseUrl(), general.storePath());
+        StoreLocation location = StoreLocation.of(general.store().databaseUrl(), general.store().storePath());
         JournaledSpend spend = JournaledSpend.open(spendJournalFolder(general), spendBufferFolder(general));
         Database database;
         try {
@@ -163,12 +163,12 @@ public final class Accounts implements AutoCloseable {
 
     /** The spend journal's folder: {@code spend-journal} beside {@code store_path}'s file, whichever store is used. */
     static Path spendJournalFolder(GeneralSettings general) {
-        return general.storePath().toAbsolutePath().getParent().resolve("spend-journal");
+        return general.store().storePath().toAbsolutePath().getParent().resolve("spend-journal");
     }
 
     /** Where earlier versions kept spend rows the store had not taken: {@code spend-buffer} beside the journal. */
     static Path spendBufferFolder(GeneralSettings general) {
-        Path parent = general.storePath().toAbsolutePath().getParent();
+        Path parent = general.store().storePath().toAbsolutePath().getParent();
         return parent.resolve("spend-buffer");
     }
 

@@ -188,7 +188,7 @@ public final class ModelAdminHandlers {
             throw ApiError.invalidRequest("The model is not valid: " + e.getMessage(), e.field(), e.code());
         }
         if (!checked) {
-            refused = parsed.deployment().params().apiBase().flatMap(apiBases::refusal);
+            refused = parsed.deployment().params().endpoint().apiBase().flatMap(apiBases::refusal);
         }
         if (refused.isPresent()) {
             throw refusedUrl(API_BASE, refused.get(), List.of());

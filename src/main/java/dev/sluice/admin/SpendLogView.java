@@ -42,7 +42,7 @@ final class SpendLogView {
         view.put("model_id", row.deploymentId().orElse(""));
         view.put("model_group", row.modelGroup());
         view.put("custom_llm_provider", deployment.map(d -> d.params().provider()).orElse(""));
-        view.put("api_base", deployment.flatMap(d -> d.params().apiBase()).map(SpendLogView::withoutSecrets).orElse(""));
+        view.put("api_base", deployment.flatMap(d -> d.params().endpoint().apiBase()).map(SpendLogView::withoutSecrets).orElse(""));
         view.put("user", row.accounts().userId().orElse(""));
         view.set("metadata", metadata(row));
         view.put("cache_hit", row.cacheHit() ? "True" : "False");

@@ -132,7 +132,7 @@ final class GatewayAssembly {
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(
                 store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store, scheduler)));
         // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
-        Duration redisCallBudget = config.router().redisSocketTimeout().orElse(options.redisCallBudget());
+        Duration redisCallBudget = config.router().redis().redisSocketTimeout().orElse(options.redisCallBudget());
         SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
         Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
         preloadTokenizers(accounts.isPresent());
@@ -204,7 +204,7 @@ final class GatewayAssembly {
 
     /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */
     private Router.Picking picking(RoutingSignals signals, ModelCatalog catalog) {
-        Strategies strategies = new Strategies(signals, catalog, config.router().routingStrategyArgs(), time.clock(), options.random());
+        Strategies strategies = new Strategies(signals, catalog, config.router().routing().routingStrategyArgs(), time.clock(), options.random());
         PreCallChecks checks = new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock());
         return new Router.Picking(strategies, checks, options.random());
     }
@@ -234,7 +234,7 @@ final class GatewayAssembly {
         SpendCounters counters = new SpendCounters(time.clock());
         Optional<KeyDirectory> directory = accounts.map(store -> {
             SpendSeeds seeds = new SpendSeeds(counters, store.spendLog(), config.general().spendLogs().retention(), time.clock());
-            Duration copyLifetime = config.general().keyCopyLifetime();
+            Duration copyLifetime = config.general().store().keyCopyLifetime();
             KeyCopies copies = shared.redis().filter(link -> !copyLifetime.isZero())
                     .<KeyCopies>map(link -> new RedisKeyCopies(link, copyLifetime)).orElse(KeyCopies.NONE);
             return KeyDirectory.of(store, KeyDirectory.DEFAULT_TTL, time.ticker(), seeds, seeds::customer, copies);

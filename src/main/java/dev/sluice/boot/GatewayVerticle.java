@@ -159,8 +159,8 @@ final class GatewayVerticle extends VerticleBase {
      * start-up, stored changes included (they are read before the server listens).
      */
     static Duration idleTimeout(RouterSettings settings) {
-        Duration longest = settings.maxClientTimeout().compareTo(settings.timeout()) > 0 ? settings.maxClientTimeout()
-                : settings.timeout();
+        Duration longest = settings.timeouts().maxClientTimeout().compareTo(settings.timeouts().timeout()) > 0 ? settings.timeouts().maxClientTimeout()
+                : settings.timeouts().timeout();
         return longest.plus(Duration.ofSeconds(60));
     }
 

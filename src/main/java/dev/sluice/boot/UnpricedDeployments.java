@@ -60,7 +60,7 @@ final class UnpricedDeployments {
      */
     private static List<Deployment> unpriced(List<Deployment> deployments, ModelCatalog catalog) {
         return deployments.stream()
-                .filter(d -> catalog.prices(d).isEmpty() && !d.params().unitPrices().any())
+                .filter(d -> catalog.prices(d).isEmpty() && !d.params().prices().unitPrices().any())
                 .filter(d -> !WildcardPattern.isPattern(d.params().model()))
                 .filter(d -> d.info().mode().filter(mode -> mode == ModelMode.MODERATION).isEmpty())
                 .toList();

@@ -147,7 +147,7 @@ final class CallRecording implements CallListener {
     private CallRecord build(CallEnd end, double cost, boolean success) {
         Optional<Deployment> deployment = end.deployment().or(() -> Optional.ofNullable(routedTo));
         CallRecord.Served served = deployment.map(d -> new CallRecord.Served(d.id(), d.params().provider(),
-                d.params().providerModel(), d.params().apiBase().orElse(null))).orElse(null);
+                d.params().providerModel(), d.params().endpoint().apiBase().orElse(null))).orElse(null);
         CallRecord.Result result = new CallRecord.Result(success, end.status(), end.promptTokens(), end.completionTokens(),
                 Math.max(0, cost), responseModel(), finishReasons(), response(), success ? null : error(end.status(), deployment));
         long now = nanoTime.getAsLong();

@@ -238,7 +238,7 @@ public final class ModelCallPipeline {
     private Void resolve(ModelCall call) {
         String asked = call.decoded().group();
         // The team's model_aliases, the key's aliases, then router_settings.model_group_alias, before groups and wildcards are looked up.
-        String name = RequestedName.resolve(call.caller(), services.router().settings().current().modelGroupAlias(), asked);
+        String name = RequestedName.resolve(call.caller(), services.router().settings().current().routing().modelGroupAlias(), asked);
         ModelGroup group = services.models().current().find(name)
                 .orElseThrow(() -> unknownGroup(call, asked));
         refuseUnservedProviders(call, asked, group);

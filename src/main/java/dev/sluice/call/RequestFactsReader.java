@@ -48,15 +48,15 @@ public final class RequestFactsReader {
 
     /** Whether any request may need its tokens counted, so the tokenizer tables are loaded at start-up. */
     public static boolean countsTokens(RouterSettings router) {
-        return router.enablePreCallChecks() || router.optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING)
-                || STRATEGIES_READING_TOKENS.contains(router.routingStrategy());
+        return router.preCallChecks().enablePreCallChecks() || router.preCallChecks().optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING)
+                || STRATEGIES_READING_TOKENS.contains(router.routing().routingStrategy());
     }
 
     Future<Read> read(ModelRequest request, ModelGroup group, Optional<String> strategy, int bodyBytes) {
         RouterSettings router = settings.get();
-        boolean caching = router.optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING);
-        boolean count = caching || router.enablePreCallChecks()
-                || STRATEGIES_READING_TOKENS.contains(strategy.orElse(router.routingStrategy()));
+        boolean caching = router.preCallChecks().optionalPreCallChecks().contains(PreCallChecks.PROMPT_CACHING);
+        boolean count = caching || router.preCallChecks().enablePreCallChecks()
+                || STRATEGIES_READING_TOKENS.contains(strategy.orElse(router.routing().routingStrategy()));
         if (!count) {
             return Future.succeededFuture(new Read(new RequestFacts(group.name(), 0, request.stream(), Optional.empty()), CacheKeys.NONE));
         }

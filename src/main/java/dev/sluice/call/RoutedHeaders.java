@@ -193,7 +193,7 @@ final class RoutedHeaders implements CallListener {
             putLimits(response);
         }
         if (servedBy != null) {
-            servedBy.params().apiBase().ifPresent(base -> response.putHeader(API_BASE, values.shownBase(base)));
+            servedBy.params().endpoint().apiBase().ifPresent(base -> response.putHeader(API_BASE, values.shownBase(base)));
             response.putHeader(RESPONSE_DURATION, HeaderValues.millis(Math.round((now - started) / 1000.0)));
         }
         if (!Double.isNaN(keySpend)) {
@@ -206,8 +206,8 @@ final class RoutedHeaders implements CallListener {
 
     /** The retries the call was allowed and the timeout its last deployment was called with. */
     private void putLimits(HttpServerResponse response) {
-        response.putHeader(MAX_RETRIES, Integer.toString(overrides.numRetries().orElse(settings.numRetries())));
-        Duration timeout = last == null ? settings.timeout() : Deadline.own(settings, last);
+        response.putHeader(MAX_RETRIES, Integer.toString(overrides.numRetries().orElse(settings.retries().numRetries())));
+        Duration timeout = last == null ? settings.timeouts().timeout() : Deadline.own(settings, last);
         Duration asked = overrides.timeout().orElse(null);
         if (asked != null && (last == null || asked.compareTo(timeout) < 0)) {
             timeout = asked;

@@ -104,7 +104,7 @@ final class TokenCounter {
                                 .withVendorHeaders(request.headers());
                         services.bodies().holdParsed(json, done.future());
                         String name = RequestedName.resolve(who.result(),
-                                services.settings().current().modelGroupAlias(), decoded.group());
+                                services.settings().current().routing().modelGroupAlias(), decoded.group());
                         ModelGroup group = services.models().current().find(name)
                                 .orElseThrow(() -> services.access().unknownGroup(who.result(), decoded.group(),
                                         services.models().current().names()));
@@ -135,7 +135,7 @@ final class TokenCounter {
     /** @param hops the hop marks the call arrived with, passed on so that gateways calling each other stop */
     private Future<Counted> count(ModelGroup group, ModelRequest request, String hops) {
         for (Deployment deployment : group.deployments()) {
-            if (!deployment.params().unsetVariables().isEmpty()) {
+            if (!deployment.params().endpoint().unsetVariables().isEmpty()) {
                 continue; // without its credentials it cannot count either
             }
             Provider provider = services.providers().forDeployment(deployment);
@@ -162,7 +162,7 @@ final class TokenCounter {
             Map<String, String> headers = new LinkedHashMap<>(authorized.headers());
             headers.put(Hops.HEADER, Hops.next(hops, services.instance()));
             UpstreamExchange exchange = upstreams.open(authorized.withHeaders(headers),
-                    deployment.params().timeout().orElse(DEFAULT_DEADLINE));
+                    deployment.params().attempts().timeout().orElse(DEFAULT_DEADLINE));
             return exchange.answered().compose(answered -> exchange.bodyUpTo(64 * 1024)).compose(body -> {
                 int status = exchange.status();
                 if (status == 400 || status == 413) {

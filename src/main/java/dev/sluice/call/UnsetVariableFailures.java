@@ -25,7 +25,7 @@ final class UnsetVariableFailures {
 
     /** The failure of an attempt at {@code deployment}, when it names unset variables. */
     static Optional<Failure> of(Deployment deployment) {
-        List<String> unset = deployment.params().unsetVariables();
+        List<String> unset = deployment.params().endpoint().unsetVariables();
         if (unset.isEmpty()) {
             return Optional.empty();
         }

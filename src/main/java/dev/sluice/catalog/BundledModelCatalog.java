@@ -71,8 +71,8 @@ public final class BundledModelCatalog implements ModelCatalog {
     public Optional<Prices> prices(Deployment deployment) {
         LitellmParams params = deployment.params();
         Optional<Entry> entry = entry(deployment);
-        OptionalDouble input = firstOf(params.inputCostPerToken(), deployment.info().inputCostPerToken());
-        OptionalDouble output = firstOf(params.outputCostPerToken(), deployment.info().outputCostPerToken());
+        OptionalDouble input = firstOf(params.prices().inputCostPerToken(), deployment.info().inputCostPerToken());
+        OptionalDouble output = firstOf(params.prices().outputCostPerToken(), deployment.info().outputCostPerToken());
         if (entry.isEmpty() && input.isEmpty() && output.isEmpty()) {
             return Optional.empty();
         }

@@ -225,7 +225,7 @@ public final class Main {
         SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes(), strict);
         List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env).misconfigurations(config.deployments(), config::fileIndex));
         try {
-            LatencyArgs.from(config.router().routingStrategyArgs());
+            LatencyArgs.from(config.router().routing().routingStrategyArgs());
         } catch (IllegalArgumentException e) {
             problems.add("router_settings." + e.getMessage());
         }

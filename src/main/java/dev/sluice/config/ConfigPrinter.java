@@ -35,26 +35,26 @@ public final class ConfigPrinter {
                     deployment.info().id().isPresent() ? "model_info.id" : "derived from model_name and litellm_params");
             yaml.entry(2, "provider", YamlWriter.string(params.provider()), null);
             yaml.entry(2, "provider_model", YamlWriter.string(params.providerModel()), null);
-            if (!params.unsetVariables().isEmpty()) {
-                yaml.entry(2, "unset_variables", YamlWriter.strings(params.unsetVariables()),
+            if (!params.endpoint().unsetVariables().isEmpty()) {
+                yaml.entry(2, "unset_variables", YamlWriter.strings(params.endpoint().unsetVariables()),
                         "not set: every call to this deployment fails until they are");
             }
             yaml.open(2, "litellm_params", null);
             yaml.entry(3, "model", YamlWriter.string(params.model()), null);
-            optional(yaml, 3, "api_base", params.apiBase().map(YamlWriter::string));
-            optional(yaml, 3, "api_key", params.apiKey().map(ConfigPrinter::secret));
-            optional(yaml, 3, "api_version", params.apiVersion().map(YamlWriter::string));
-            optional(yaml, 3, "rpm", text(params.rpm()));
-            optional(yaml, 3, "tpm", text(params.tpm()));
+            optional(yaml, 3, "api_base", params.endpoint().apiBase().map(YamlWriter::string));
+            optional(yaml, 3, "api_key", params.endpoint().apiKey().map(ConfigPrinter::secret));
+            optional(yaml, 3, "api_version", params.endpoint().apiVersion().map(YamlWriter::string));
+            optional(yaml, 3, "rpm", text(params.capacity().rpm()));
+            optional(yaml, 3, "tpm", text(params.capacity().tpm()));
             optional(yaml, 3, "weight", text(params.weight()));
             optional(yaml, 3, "order", text(params.order()));
-            optional(yaml, 3, "timeout", params.timeout().map(YamlWriter::seconds));
-            optional(yaml, 3, "stream_timeout", params.streamTimeout().map(YamlWriter::seconds));
-            optional(yaml, 3, "max_retries", text(params.maxRetries()));
-            optional(yaml, 3, "cooldown_time", params.cooldownTime().map(YamlWriter::seconds));
-            optional(yaml, 3, "input_cost_per_token", text(params.inputCostPerToken()));
-            optional(yaml, 3, "output_cost_per_token", text(params.outputCostPerToken()));
-            UnitPrices units = params.unitPrices();
+            optional(yaml, 3, "timeout", params.attempts().timeout().map(YamlWriter::seconds));
+            optional(yaml, 3, "stream_timeout", params.attempts().streamTimeout().map(YamlWriter::seconds));
+            optional(yaml, 3, "max_retries", text(params.attempts().maxRetries()));
+            optional(yaml, 3, "cooldown_time", params.attempts().cooldownTime().map(YamlWriter::seconds));
+            optional(yaml, 3, "input_cost_per_token", text(params.prices().inputCostPerToken()));
+            optional(yaml, 3, "output_cost_per_token", text(params.prices().outputCostPerToken()));
+            UnitPrices units = params.prices().unitPrices();
             optional(yaml, 3, "output_cost_per_image", text(units.outputCostPerImage()));
             optional(yaml, 3, "input_cost_per_pixel", text(units.inputCostPerPixel()));
             optional(yaml, 3, "input_cost_per_character", text(units.inputCostPerCharacter()));
@@ -92,50 +92,50 @@ public final class ConfigPrinter {
         Map<String, String> sources = router.sources();
         yaml.comment(0, "Each router setting says where its value came from.");
         yaml.open(0, "router_settings", null);
-        setting(yaml, sources, "routing_strategy", YamlWriter.string(router.routingStrategy()));
-        setting(yaml, sources, "num_retries", String.valueOf(router.numRetries()));
-        setting(yaml, sources, "timeout", YamlWriter.seconds(router.timeout()));
-        setting(yaml, sources, "stream_timeout", orNull(router.streamTimeout().map(YamlWriter::seconds)));
-        setting(yaml, sources, "max_client_num_retries", String.valueOf(router.maxClientNumRetries()));
+        setting(yaml, sources, "routing_strategy", YamlWriter.string(router.routing().routingStrategy()));
+        setting(yaml, sources, "num_retries", String.valueOf(router.retries().numRetries()));
+        setting(yaml, sources, "timeout", YamlWriter.seconds(router.timeouts().timeout()));
+        setting(yaml, sources, "stream_timeout", orNull(router.timeouts().streamTimeout().map(YamlWriter::seconds)));
+        setting(yaml, sources, "max_client_num_retries", String.valueOf(router.retries().maxClientNumRetries()));
         String clientTimeoutSource = source(sources, "max_client_timeout");
-        yaml.entry(1, "max_client_timeout", YamlWriter.seconds(router.maxClientTimeout()),
+        yaml.entry(1, "max_client_timeout", YamlWriter.seconds(router.timeouts().maxClientTimeout()),
                 clientTimeoutSource.equals(RouterSettingsParser.FROM_DEFAULT) ? "default: timeout" : clientTimeoutSource);
-        setting(yaml, sources, "allowed_fails", String.valueOf(router.allowedFails()));
-        setting(yaml, sources, "cooldown_time", YamlWriter.seconds(router.cooldownTime()));
-        setting(yaml, sources, "disable_cooldowns", String.valueOf(router.disableCooldowns()));
-        fallbacks(yaml, sources, "fallbacks", router.fallbacks());
-        fallbacks(yaml, sources, "context_window_fallbacks", router.contextWindowFallbacks());
-        fallbacks(yaml, sources, "content_policy_fallbacks", router.contentPolicyFallbacks());
-        setting(yaml, sources, "default_fallbacks", YamlWriter.strings(router.defaultFallbacks()));
-        setting(yaml, sources, "max_fallbacks", String.valueOf(router.maxFallbacks()));
-        counts(yaml, 1, "retry_policy", router.retryPolicy(), source(sources, "retry_policy"));
-        groupRetryPolicy(yaml, sources, router.modelGroupRetryPolicy());
-        counts(yaml, 1, "allowed_fails_policy", router.allowedFailsPolicy(), source(sources, "allowed_fails_policy"));
-        setting(yaml, sources, "enable_pre_call_checks", String.valueOf(router.enablePreCallChecks()));
-        setting(yaml, sources, "optional_pre_call_checks", YamlWriter.strings(router.optionalPreCallChecks()));
-        setting(yaml, sources, "enable_tag_filtering", String.valueOf(router.enableTagFiltering()));
-        setting(yaml, sources, "tag_filtering_match_any", String.valueOf(router.tagFilteringMatchAny()));
-        setting(yaml, sources, "routing_strategy_args", YamlWriter.flow(router.routingStrategyArgs()));
-        setting(yaml, sources, "redis_host", orNull(router.redisHost().map(YamlWriter::string)));
-        setting(yaml, sources, "redis_port", orNull(text(router.redisPort())));
-        setting(yaml, sources, "redis_password", orNull(router.redisPassword().map(ConfigPrinter::secret)));
-        setting(yaml, sources, "redis_db", orNull(text(router.redisDb())));
-        setting(yaml, sources, "redis_url", orNull(router.redisUrl().map(ConfigPrinter::secret)));
-        setting(yaml, sources, "redis_key_prefix", YamlWriter.string(router.redisKeyPrefix()));
-        setting(yaml, sources, "redis_socket_timeout", orNull(router.redisSocketTimeout().map(YamlWriter::seconds)));
+        setting(yaml, sources, "allowed_fails", String.valueOf(router.cooldowns().allowedFails()));
+        setting(yaml, sources, "cooldown_time", YamlWriter.seconds(router.cooldowns().cooldownTime()));
+        setting(yaml, sources, "disable_cooldowns", String.valueOf(router.cooldowns().disableCooldowns()));
+        fallbacks(yaml, sources, "fallbacks", router.fallbacks().fallbacks());
+        fallbacks(yaml, sources, "context_window_fallbacks", router.fallbacks().contextWindowFallbacks());
+        fallbacks(yaml, sources, "content_policy_fallbacks", router.fallbacks().contentPolicyFallbacks());
+        setting(yaml, sources, "default_fallbacks", YamlWriter.strings(router.fallbacks().defaultFallbacks()));
+        setting(yaml, sources, "max_fallbacks", String.valueOf(router.fallbacks().maxFallbacks()));
+        counts(yaml, 1, "retry_policy", router.retries().retryPolicy(), source(sources, "retry_policy"));
+        groupRetryPolicy(yaml, sources, router.retries().modelGroupRetryPolicy());
+        counts(yaml, 1, "allowed_fails_policy", router.cooldowns().allowedFailsPolicy(), source(sources, "allowed_fails_policy"));
+        setting(yaml, sources, "enable_pre_call_checks", String.valueOf(router.preCallChecks().enablePreCallChecks()));
+        setting(yaml, sources, "optional_pre_call_checks", YamlWriter.strings(router.preCallChecks().optionalPreCallChecks()));
+        setting(yaml, sources, "enable_tag_filtering", String.valueOf(router.preCallChecks().enableTagFiltering()));
+        setting(yaml, sources, "tag_filtering_match_any", String.valueOf(router.preCallChecks().tagFilteringMatchAny()));
+        setting(yaml, sources, "routing_strategy_args", YamlWriter.flow(router.routing().routingStrategyArgs()));
+        setting(yaml, sources, "redis_host", orNull(router.redis().redisHost().map(YamlWriter::string)));
+        setting(yaml, sources, "redis_port", orNull(text(router.redis().redisPort())));
+        setting(yaml, sources, "redis_password", orNull(router.redis().redisPassword().map(ConfigPrinter::secret)));
+        setting(yaml, sources, "redis_db", orNull(text(router.redis().redisDb())));
+        setting(yaml, sources, "redis_url", orNull(router.redis().redisUrl().map(ConfigPrinter::secret)));
+        setting(yaml, sources, "redis_key_prefix", YamlWriter.string(router.redis().redisKeyPrefix()));
+        setting(yaml, sources, "redis_socket_timeout", orNull(router.redis().redisSocketTimeout().map(YamlWriter::seconds)));
     }
 
     private static void general(YamlWriter yaml, GeneralSettings general) {
         yaml.open(0, "general_settings", null);
         yaml.entry(1, "master_key", orNull(general.masterKey().map(ConfigPrinter::secret)), null);
-        yaml.entry(1, "database_url", orNull(general.databaseUrl().map(ConfigPrinter::secret)), null);
+        yaml.entry(1, "database_url", orNull(general.store().databaseUrl().map(ConfigPrinter::secret)), null);
         double megabytes = general.maxRequestBytes() / (1024.0 * 1024.0);
         yaml.entry(1, "max_request_size_mb", YamlWriter.number(megabytes), general.maxRequestBytes() + " bytes");
-        yaml.entry(1, "store_path", YamlWriter.string(general.storePath().toString()),
-                general.databaseUrl().isPresent() ? "unused: database_url names the store"
+        yaml.entry(1, "store_path", YamlWriter.string(general.store().storePath().toString()),
+                general.store().databaseUrl().isPresent() ? "unused: database_url names the store"
                         : general.usesStore() ? null : "unused: no master_key or database_url, so no store");
-        yaml.entry(1, "enforce_fallback_model_access", Boolean.toString(general.enforceFallbackModelAccess()), null);
-        yaml.entry(1, "enforce_fallback_budget", Boolean.toString(general.enforceFallbackBudget()), null);
+        yaml.entry(1, "enforce_fallback_model_access", Boolean.toString(general.fallbackChecks().enforceFallbackModelAccess()), null);
+        yaml.entry(1, "enforce_fallback_budget", Boolean.toString(general.fallbackChecks().enforceFallbackBudget()), null);
         HealthCheckSettings health = general.healthChecks();
         yaml.entry(1, "background_health_checks", Boolean.toString(health.background()), null);
         yaml.entry(1, "health_check_interval", YamlWriter.seconds(health.interval()),
@@ -172,8 +172,8 @@ public final class ConfigPrinter {
         yaml.entry(1, "drain_timeout_seconds", YamlWriter.seconds(general.drainTimeout()), null);
         yaml.entry(1, "public_metrics", Boolean.toString(general.metrics().namesPublic()), general.metrics().keyRequired()
                 ? "/metrics needs a key (litellm_settings.require_auth_for_metrics_endpoint)" : null);
-        yaml.entry(1, "virtual_key_copy_ttl_hours", Long.toString(general.keyCopyLifetime().toHours()),
-                general.keyCopyLifetime().isZero() ? "no copies" : null);
+        yaml.entry(1, "virtual_key_copy_ttl_hours", Long.toString(general.store().keyCopyLifetime().toHours()),
+                general.store().keyCopyLifetime().isZero() ? "no copies" : null);
         yaml.entry(1, "maximum_spend_logs_retention_period", YamlWriter.string(SpendLogSettings.text(general.spendLogs().retention())),
                 null);
         yaml.entry(1, "maximum_spend_logs_retention_interval", YamlWriter.string(SpendLogSettings.text(general.spendLogs().interval())),

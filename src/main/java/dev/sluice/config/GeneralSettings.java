@@ -7,15 +7,10 @@ import java.util.Optional;
  * {@code general_settings}.
  *
  * @param masterKey                    {@code master_key}, else the {@code LITELLM_MASTER_KEY} variable
- * @param databaseUrl                  {@code database_url}, else the {@code DATABASE_URL} variable
  * @param maxRequestBytes              largest request body accepted, from {@code max_request_size_mb} (default 32)
- * @param storePath                    Sluice's {@code store_path}: the embedded store's file when there is no
- *                                     {@code database_url} (default {@code sluice-data/sluice}); the spend
- *                                     buffer lives in a folder beside it
- * @param enforceFallbackModelAccess   {@code enforce_fallback_model_access} (default true): a fallback group the
- *                                     caller's key or team may not use is skipped
- * @param enforceFallbackBudget        {@code enforce_fallback_budget} (default true): a fallback group the caller's
- *                                     budgets do not cover is skipped
+ * @param store                        where keys, teams and spend are kept: {@code database_url}, Sluice's
+ *                                     {@code store_path} and {@code virtual_key_copy_ttl_hours}
+ * @param fallbackChecks               whether fallback groups are held to the caller's model access and budgets
  * @param healthChecks                 how {@code GET /health} probes the deployments: {@code background_health_checks},
  *                                     {@code health_check_interval} and Sluice's {@code health_check_timeout} and
  *                                     {@code health_check_bench_unhealthy}
@@ -32,24 +27,19 @@ import java.util.Optional;
  * @param metrics                      who may read {@code /metrics} and see its named series: Sluice's
  *                                     {@code public_metrics} and LiteLLM's
  *                                     {@code litellm_settings.require_auth_for_metrics_endpoint}
- * @param keyCopyLifetime              Sluice's {@code virtual_key_copy_ttl_hours} (default 6): how long the Redis copy
- *                                     of a key read from the store lives after its last read; zero keeps no copies
  */
 public record GeneralSettings(
         Optional<Secret> masterKey,
-        Optional<Secret> databaseUrl,
         long maxRequestBytes,
-        Path storePath,
-        boolean enforceFallbackModelAccess,
-        boolean enforceFallbackBudget,
+        StoreSettings store,
+        FallbackChecks fallbackChecks,
         HealthCheckSettings healthChecks,
         ModelApiSettings modelApi,
         AuthFailureSettings authFailures,
         EdgeSettings edge,
         java.time.Duration drainTimeout,
         SpendLogSettings spendLogs,
-        MetricsAccess metrics,
-        java.time.Duration keyCopyLifetime) {
+        MetricsAccess metrics) {
 
     public static final java.time.Duration DEFAULT_DRAIN_TIMEOUT = java.time.Duration.ofSeconds(30);
     /** How long a key's Redis copy lives after the store last answered for it, unless configured. */
@@ -60,12 +50,12 @@ public record GeneralSettings(
 
     /** The same settings with the embedded store in {@code path}. */
     public GeneralSettings withStorePath(Path path) {
-        return new GeneralSettings(masterKey, databaseUrl, maxRequestBytes, path, enforceFallbackModelAccess, enforceFallbackBudget,
-                healthChecks, modelApi, authFailures, edge, drainTimeout, spendLogs, metrics, keyCopyLifetime);
+        return new GeneralSettings(masterKey, maxRequestBytes, store.withStorePath(path), fallbackChecks, healthChecks, modelApi,
+                authFailures, edge, drainTimeout, spendLogs, metrics);
     }
 
     /** Whether keys, teams and spend need the store: a master key turns virtual keys on, a database URL names one. */
     public boolean usesStore() {
-        return masterKey.isPresent() || databaseUrl.isPresent();
+        return masterKey.isPresent() || store.databaseUrl().isPresent();
     }
 }

@@ -31,24 +31,27 @@ record GeneralSettingsParser(FieldReader read, IgnoredKeys ignored, EnvResolver 
         if (masterKey.isEmpty()) {
             refuseUnbuiltAuth(general);
         }
-        GeneralSettings settings = new GeneralSettings(
-                masterKey,
-                secretOrEnv(general.take("database_url"), FallbackVariables.DATABASE_URL),
-                maxRequestBytes(general.take("max_request_size_mb")),
-                read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH),
+        // Read in the order written here, which is the order problems are listed in.
+        Optional<Secret> databaseUrl = secretOrEnv(general.take("database_url"), FallbackVariables.DATABASE_URL);
+        long maxRequestBytes = maxRequestBytes(general.take("max_request_size_mb"));
+        Path storePath = read.string(general.take("store_path")).map(Path::of).orElse(GeneralSettings.DEFAULT_STORE_PATH);
+        FallbackChecks fallbackChecks = new FallbackChecks(
                 read.bool(general.take("enforce_fallback_model_access")).orElse(true),
-                read.bool(general.take("enforce_fallback_budget")).orElse(true),
-                healthChecks(general),
-                new ModelApiSettingsParser(read).parse(general),
-                new AuthFailureSettings(read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
-                        read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW)),
-                new EdgeSettingsParser(read).parse(general, budget -> megabytes(budget, Long.MAX_VALUE)),
-                read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT),
-                new SpendLogSettings(
-                        period(general.take("maximum_spend_logs_retention_period")).orElse(SpendLogSettings.DEFAULTS.retention()),
-                        period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval())),
-                metrics(general.take("public_metrics"), requireAuthForMetrics),
-                keyCopyLifetime(general));
+                read.bool(general.take("enforce_fallback_budget")).orElse(true));
+        HealthCheckSettings healthChecks = healthChecks(general);
+        ModelApiSettings modelApi = new ModelApiSettingsParser(read).parse(general);
+        AuthFailureSettings authFailures = new AuthFailureSettings(
+                read.intAtLeast(general.take("auth_failure_limit"), 0).orElse(AuthFailureSettings.DEFAULT_LIMIT),
+                read.positiveSeconds(general.take("auth_failure_window_seconds")).orElse(AuthFailureSettings.DEFAULT_WINDOW));
+        EdgeSettings edge = new EdgeSettingsParser(read).parse(general, budget -> megabytes(budget, Long.MAX_VALUE));
+        Duration drainTimeout = read.positiveSeconds(general.take("drain_timeout_seconds")).orElse(GeneralSettings.DEFAULT_DRAIN_TIMEOUT);
+        SpendLogSettings spendLogs = new SpendLogSettings(
+                period(general.take("maximum_spend_logs_retention_period")).orElse(SpendLogSettings.DEFAULTS.retention()),
+                period(general.take("maximum_spend_logs_retention_interval")).orElse(SpendLogSettings.DEFAULTS.interval()));
+        MetricsAccess metrics = metrics(general.take("public_metrics"), requireAuthForMetrics);
+        StoreSettings store = new StoreSettings(databaseUrl, storePath, keyCopyLifetime(general));
+        GeneralSettings settings = new GeneralSettings(masterKey, maxRequestBytes, store, fallbackChecks, healthChecks, modelApi,
+                authFailures, edge, drainTimeout, spendLogs, metrics);
         general.finish();
         return settings;
     }

@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -60,28 +62,27 @@ final class LitellmParamsParser {
         String model = model(params.take("model")).orElse("");
         Set<String> unset = new LinkedHashSet<>();
         FieldReader credentials = toleratesUnsetVariables ? read.tolerating(unset) : read;
-        LitellmParams parsed = new LitellmParams(
-                model,
-                providerOf(model),
-                providerModelOf(model),
-                credentials.httpUrl(params.take("api_base")),
-                credentials.secret(params.take("api_key")),
-                credentials.string(params.take("api_version")),
-                read.nonNegativeInt(params.take("rpm")),
-                read.nonNegativeInt(params.take("tpm")),
-                read.nonNegativeNumber(params.take("weight")),
-                read.intAtLeast(params.take("order"), 1),
+        // Read in the order written here, which is the order problems are listed in.
+        Optional<String> apiBase = credentials.httpUrl(params.take("api_base"));
+        Optional<Secret> apiKey = credentials.secret(params.take("api_key"));
+        Optional<String> apiVersion = credentials.string(params.take("api_version"));
+        CapacityParams capacity = new CapacityParams(read.nonNegativeInt(params.take("rpm")), read.nonNegativeInt(params.take("tpm")));
+        OptionalDouble weight = read.nonNegativeNumber(params.take("weight"));
+        OptionalInt order = read.intAtLeast(params.take("order"), 1);
+        AttemptParams attempts = new AttemptParams(
                 read.positiveSeconds(params.take("timeout")),
                 read.positiveSeconds(params.take("stream_timeout")),
                 read.nonNegativeInt(params.take("max_retries")),
-                read.nonNegativeSeconds(params.take("cooldown_time")),
-                read.nonNegativeNumber(params.take("input_cost_per_token")),
-                read.nonNegativeNumber(params.take("output_cost_per_token")),
-                guardrails(params.take("guardrails")),
-                tags(params.take("tags")),
-                vendor(params, credentials),
-                List.copyOf(unset),
-                unitPrices(params));
+                read.nonNegativeSeconds(params.take("cooldown_time")));
+        OptionalDouble inputCostPerToken = read.nonNegativeNumber(params.take("input_cost_per_token"));
+        OptionalDouble outputCostPerToken = read.nonNegativeNumber(params.take("output_cost_per_token"));
+        List<String> guardrails = guardrails(params.take("guardrails"));
+        List<String> tags = tags(params.take("tags"));
+        VendorParams vendor = vendor(params, credentials);
+        EndpointParams endpoint = new EndpointParams(apiBase, apiKey, apiVersion, List.copyOf(unset));
+        PriceParams prices = new PriceParams(inputCostPerToken, outputCostPerToken, unitPrices(params));
+        LitellmParams parsed = new LitellmParams(model, providerOf(model), providerModelOf(model), endpoint, capacity, weight, order,
+                attempts, prices, guardrails, tags, vendor);
         params.finish();
         return parsed;
     }

@@ -1,22 +1,16 @@
 package dev.sluice.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.sluice.settings.RouterVocabulary;
-import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,28 +31,18 @@ public final class RouterSettingOverrides {
     /** The source of a setting whose value comes from the database. */
     public static final String FROM_DATABASE = "database";
 
-    /** The settings that may change while the gateway runs. */
-    public static final List<String> NAMES = List.of(
-            "routing_strategy",
-            "num_retries",
-            "timeout",
-            "allowed_fails",
-            "cooldown_time",
-            "fallbacks",
-            "context_window_fallbacks",
-            "content_policy_fallbacks",
-            "default_fallbacks",
-            "enable_tag_filtering");
+    /** The names of the settings that may change at run time ({@link RouterSetting#UPDATABLE}). */
+    public static final List<String> NAMES = RouterSetting.UPDATABLE.stream().map(RouterSetting::name).toList();
 
-    public static final RouterSettingOverrides NONE = new RouterSettingOverrides(Map.of(), Map.of());
+    public static final RouterSettingOverrides NONE = new RouterSettingOverrides(List.of(), Map.of());
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    /** Typed values by name, in {@link #NAMES} order. */
-    private final Map<String, Object> typed;
+    /** Typed values, in {@link #NAMES} order. */
+    private final List<Value<?>> typed;
     private final Map<String, JsonNode> values;
 
-    private RouterSettingOverrides(Map<String, Object> typed, Map<String, JsonNode> values) {
+    private RouterSettingOverrides(List<Value<?>> typed, Map<String, JsonNode> values) {
         this.typed = typed;
         this.values = values;
     }
@@ -136,7 +120,8 @@ public final class RouterSettingOverrides {
         List<Refusal> refusals = new ArrayList<>();
         for (Map.Entry<String, JsonNode> field : body.properties()) {
             String name = field.getKey();
-            if (!NAMES.contains(name)) {
+            Optional<RouterSetting<?>> setting = RouterSetting.named(name);
+            if (setting.isEmpty()) {
                 refusals.add(new Refusal(name, known.contains(name) ? Refusal.Kind.NOT_UPDATABLE : Refusal.Kind.UNKNOWN, List.of()));
                 continue;
             }
@@ -145,11 +130,11 @@ public final class RouterSettingOverrides {
                 continue;
             }
             List<String> problems = new ArrayList<>();
-            Object value = read(name, field.getValue(), groups, problems);
+            Optional<? extends Value<?>> value = read(setting.get(), field.getValue(), groups, problems);
             if (!problems.isEmpty()) {
                 refusals.add(new Refusal(name, Refusal.Kind.INVALID, problems));
             } else {
-                set.put(name, canonical(value));
+                set.put(name, value.orElseThrow().json());
             }
         }
         if (!refusals.isEmpty()) {
@@ -165,26 +150,26 @@ public final class RouterSettingOverrides {
      * against the groups served: a group since removed is skipped when a call falls back.
      */
     public static Read readStored(Map<String, JsonNode> stored) {
-        Map<String, Object> typed = new LinkedHashMap<>();
+        List<Value<?>> typed = new ArrayList<>();
         Map<String, JsonNode> values = new LinkedHashMap<>();
         List<String> skipped = new ArrayList<>();
-        for (String name : NAMES) {
-            JsonNode value = stored.get(name);
+        for (RouterSetting<?> setting : RouterSetting.UPDATABLE) {
+            JsonNode value = stored.get(setting.name());
             if (value == null || value.isNull()) {
                 continue;
             }
             List<String> problems = new ArrayList<>();
-            Object read = read(name, value, Set.of(), problems);
+            Optional<? extends Value<?>> read = read(setting, value, Set.of(), problems);
             if (problems.isEmpty()) {
-                typed.put(name, read);
-                values.put(name, canonical(read));
+                typed.add(read.orElseThrow());
+                values.put(setting.name(), read.orElseThrow().json());
             } else {
                 skipped.add(String.join("; ", problems));
             }
         }
         stored.keySet().stream().filter(name -> !NAMES.contains(name))
                 .forEach(name -> skipped.add(name + ": not a setting that changes at run time"));
-        return new Read(new RouterSettingOverrides(Collections.unmodifiableMap(typed), Collections.unmodifiableMap(values)),
+        return new Read(new RouterSettingOverrides(List.copyOf(typed), Collections.unmodifiableMap(values)),
                 List.copyOf(skipped));
     }
 
@@ -205,43 +190,13 @@ public final class RouterSettingOverrides {
         if (typed.isEmpty()) {
             return file;
         }
+        RouterSettings applied = file;
+        for (Value<?> value : typed) {
+            applied = value.applyTo(applied);
+        }
         Map<String, String> sources = new LinkedHashMap<>(file.sources());
-        typed.keySet().forEach(name -> sources.put(name, FROM_DATABASE));
-        Duration timeout = value("timeout", file.timeout());
-        boolean clientTimeoutFollows = RouterSettingsParser.FROM_DEFAULT.equals(
-                file.sources().getOrDefault("max_client_timeout", RouterSettingsParser.FROM_DEFAULT));
-        return new RouterSettings(
-                value("routing_strategy", file.routingStrategy()),
-                value("num_retries", file.numRetries()),
-                timeout,
-                file.streamTimeout(),
-                file.maxClientNumRetries(),
-                clientTimeoutFollows ? timeout : file.maxClientTimeout(),
-                value("allowed_fails", file.allowedFails()),
-                value("cooldown_time", file.cooldownTime()),
-                file.disableCooldowns(),
-                value("fallbacks", file.fallbacks()),
-                value("context_window_fallbacks", file.contextWindowFallbacks()),
-                value("content_policy_fallbacks", file.contentPolicyFallbacks()),
-                value("default_fallbacks", file.defaultFallbacks()),
-                file.maxFallbacks(),
-                file.retryPolicy(),
-                file.modelGroupRetryPolicy(),
-                file.allowedFailsPolicy(),
-                file.enablePreCallChecks(),
-                file.optionalPreCallChecks(),
-                value("enable_tag_filtering", file.enableTagFiltering()),
-                file.tagFilteringMatchAny(),
-                file.routingStrategyArgs(),
-                file.redisHost(),
-                file.redisPort(),
-                file.redisPassword(),
-                file.redisDb(),
-                file.redisUrl(),
-                file.redisKeyPrefix(),
-                file.redisSocketTimeout(),
-                file.modelGroupAlias(),
-                Collections.unmodifiableMap(sources));
+        typed.forEach(value -> sources.put(value.setting().name(), FROM_DATABASE));
+        return applied.withSources(Collections.unmodifiableMap(sources));
     }
 
     /** These overrides with {@code change} made: its values set, its resets dropped. */
@@ -252,29 +207,35 @@ public final class RouterSettingOverrides {
         return readStored(merged).overrides();
     }
 
-    @SuppressWarnings("unchecked")
-    private <T> T value(String name, T file) {
-        Object value = typed.get(name);
-        return value == null ? file : (T) value;
+    /** One setting's value, typed as its key reads it. */
+    private record Value<T>(RouterSetting<T> setting, T value) {
+        RouterSettings applyTo(RouterSettings settings) {
+            return setting.with(settings, value);
+        }
+
+        JsonNode json() {
+            return setting.json(value);
+        }
     }
 
     /** One value by the rules of its {@code router_settings} key; problems are added to {@code problems}. */
-    private static Object read(String name, JsonNode value, Set<String> groups, List<String> problems) {
+    private static <T> Optional<Value<T>> read(RouterSetting<T> setting, JsonNode value, Set<String> groups, List<String> problems) {
         Problems found = new Problems();
-        ConfigNode node = ConfigNode.root(JSON.objectNode().set(name, value)).get(name);
-        Object read = null;
+        ConfigNode node = ConfigNode.root(JSON.objectNode().set(setting.name(), value)).get(setting.name());
+        Optional<T> read = Optional.empty();
         if (referencesEnvironment(value)) {
             found.add(node, ShownValue.of(value, false), "a value written out; os.environ/ references are read from the config file only");
         } else {
             FieldReader reader = new FieldReader(new EnvResolver(Map.of(), found), found);
-            read = new RouterVocabulary(groups).read(name, reader.written(node)).orElse(null);
+            read = setting.read(new RouterVocabulary(groups), reader.written(node));
         }
         try {
             found.throwIfAny();
         } catch (ConfigException e) {
             problems.addAll(e.problems());
+            return Optional.empty();
         }
-        return read;
+        return Optional.of(new Value<>(setting, read.orElseThrow()));
     }
 
     private static boolean referencesEnvironment(JsonNode value) {
@@ -287,41 +248,5 @@ public final class RouterSettingOverrides {
             }
         }
         return false;
-    }
-
-    /** The JSON a typed value is stored and shown as. */
-    static JsonNode canonical(Object value) {
-        return switch (value) {
-            case String text -> TextNode.valueOf(text);
-            case Boolean flag -> BooleanNode.valueOf(flag);
-            case Integer count -> IntNode.valueOf(count);
-            case Duration duration -> seconds(duration);
-            case List<?> list -> strings(list);
-            case Map<?, ?> fallbacks -> fallbackList(fallbacks);
-            default -> throw new IllegalArgumentException("no JSON form for " + value.getClass().getSimpleName());
-        };
-    }
-
-    /** A duration as a number of seconds: {@code 30}, {@code 0.5}. */
-    static JsonNode seconds(Duration duration) {
-        BigDecimal seconds = BigDecimal.valueOf(duration.getSeconds()).add(BigDecimal.valueOf(duration.getNano(), 9))
-                .stripTrailingZeros();
-        if (seconds.scale() <= 0 && seconds.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0) {
-            return JSON.numberNode(seconds.longValueExact());
-        }
-        return DecimalNode.valueOf(seconds);
-    }
-
-    static ArrayNode strings(List<?> list) {
-        ArrayNode array = JSON.arrayNode();
-        list.forEach(item -> array.add(String.valueOf(item)));
-        return array;
-    }
-
-    /** LiteLLM's form of a fallback map: a list of single-key maps. */
-    static ArrayNode fallbackList(Map<?, ?> fallbacks) {
-        ArrayNode array = JSON.arrayNode();
-        fallbacks.forEach((group, targets) -> array.addObject().set(String.valueOf(group), strings((List<?>) targets)));
-        return array;
     }
 }

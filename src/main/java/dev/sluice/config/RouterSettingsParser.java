@@ -81,46 +81,52 @@ final class RouterSettingsParser {
 
         int numRetries = shared("num_retries", vocabulary::count).orElse(DEFAULT_NUM_RETRIES);
         Duration timeout = shared("timeout", vocabulary::timeout).orElse(DEFAULT_TIMEOUT);
-        RouterSettings settings = new RouterSettings(
-                routingStrategy,
-                numRetries,
-                timeout,
-                setting("stream_timeout", read::positiveSeconds),
-                setting("max_client_num_retries", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_CLIENT_NUM_RETRIES),
-                setting("max_client_timeout", read::positiveSeconds).orElse(timeout),
-                shared("allowed_fails", vocabulary::count).orElse(DEFAULT_ALLOWED_FAILS),
-                shared("cooldown_time", vocabulary::cooldownTime).orElse(DEFAULT_COOLDOWN_TIME),
-                setting("disable_cooldowns", read::bool).orElse(false),
+        // Read in check-config's order, which is the order problems and sources are listed in.
+        Optional<Duration> streamTimeout = setting("stream_timeout", read::positiveSeconds);
+        int maxClientNumRetries = setting("max_client_num_retries", node -> boxed(read.nonNegativeInt(node)))
+                .orElse(DEFAULT_MAX_CLIENT_NUM_RETRIES);
+        TimeoutSettings timeouts = new TimeoutSettings(timeout, streamTimeout,
+                setting("max_client_timeout", read::positiveSeconds).orElse(timeout));
+        int allowedFails = shared("allowed_fails", vocabulary::count).orElse(DEFAULT_ALLOWED_FAILS);
+        Duration cooldownTime = shared("cooldown_time", vocabulary::cooldownTime).orElse(DEFAULT_COOLDOWN_TIME);
+        boolean disableCooldowns = setting("disable_cooldowns", read::bool).orElse(false);
+        FallbackSettings fallbacks = new FallbackSettings(
                 shared("fallbacks", vocabulary::fallbacks).orElse(Map.of()),
                 shared("context_window_fallbacks", vocabulary::fallbacks).orElse(Map.of()),
                 shared("content_policy_fallbacks", vocabulary::fallbacks).orElse(Map.of()),
                 shared("default_fallbacks", vocabulary::targets).orElse(List.of()),
-                setting("max_fallbacks", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_FALLBACKS),
+                setting("max_fallbacks", node -> boxed(read.nonNegativeInt(node))).orElse(DEFAULT_MAX_FALLBACKS));
+        RetrySettings retries = new RetrySettings(numRetries, maxClientNumRetries,
                 shared("retry_policy", written -> present(written, vocabulary.retryPolicy(written))).orElse(Map.of()),
                 shared("model_group_retry_policy", written -> present(written, vocabulary.modelGroupRetryPolicy(written)))
-                        .orElse(Map.of()),
+                        .orElse(Map.of()));
+        CooldownSettings cooldowns = new CooldownSettings(allowedFails, cooldownTime, disableCooldowns,
                 shared("allowed_fails_policy", written -> present(written, vocabulary.allowedFailsPolicy(written)))
-                        .orElse(Map.of()),
+                        .orElse(Map.of()));
+        PreCallCheckSettings preCallChecks = new PreCallCheckSettings(
                 setting("enable_pre_call_checks", read::bool).orElse(false),
                 setting("optional_pre_call_checks", this::preCallChecks).orElse(List.of()),
                 shared("enable_tag_filtering", vocabulary::flag).orElse(false),
-                setting("tag_filtering_match_any", read::bool).orElse(true),
-                setting("routing_strategy_args", read::plainMap).orElse(Map.of()),
+                setting("tag_filtering_match_any", read::bool).orElse(true));
+        Map<String, Object> strategyArgs = setting("routing_strategy_args", read::plainMap).orElse(Map.of());
+        RedisSettings redis = new RedisSettings(
                 settingOrEnv("redis_host", FallbackVariables.REDIS_HOST, read::string),
                 unboxed(settingOrEnv("redis_port", FallbackVariables.REDIS_PORT, node -> boxed(read.intBetween(node, 1, 65535)))),
                 settingOrEnv("redis_password", FallbackVariables.REDIS_PASSWORD, read::secret),
                 unboxed(setting("redis_db", node -> boxed(read.nonNegativeInt(node)))),
                 setting("redis_url", read::secret),
                 setting("redis_key_prefix", read::string).orElse(DEFAULT_REDIS_KEY_PREFIX),
-                settingOrEnv("redis_socket_timeout", FallbackVariables.REDIS_SOCKET_TIMEOUT, read::positiveSeconds),
-                setting("model_group_alias", this::groupAliases).orElse(Map.of()),
+                settingOrEnv("redis_socket_timeout", FallbackVariables.REDIS_SOCKET_TIMEOUT, read::positiveSeconds));
+        RoutingSettings routing = new RoutingSettings(routingStrategy, strategyArgs,
+                setting("model_group_alias", this::groupAliases).orElse(Map.of()));
+        RouterSettings settings = new RouterSettings(routing, preCallChecks, retries, timeouts, cooldowns, fallbacks, redis,
                 Collections.unmodifiableMap(new LinkedHashMap<>(sources)));
         // Not a router setting, but litellm_settings is read here, and an untaken key would be listed as ignored.
         jsonLogs = read.bool(litellm.take("json_logs")).orElse(false);
         dropParams = read.bool(litellm.take("drop_params")).orElse(false);
         requireAuthForMetrics = litellm.take("require_auth_for_metrics_endpoint"); // read with general_settings.public_metrics
         cache = new CacheSettingsParser(read, ignored, env).parse(litellm.take("cache"), litellm.take("cache_params"),
-                settings.redisHost().isPresent() || settings.redisUrl().isPresent());
+                redis.redisHost().isPresent() || redis.redisUrl().isPresent());
         callbacks = new CallbackSettingsParser(read, ignored, env).parse(litellm);
         router.finish();
         litellm.finish();

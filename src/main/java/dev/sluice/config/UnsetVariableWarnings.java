@@ -18,7 +18,7 @@ public final class UnsetVariableWarnings {
         List<Deployment> deployments = config.deployments();
         for (int i = 0; i < deployments.size(); i++) {
             Deployment d = deployments.get(i);
-            List<String> unset = d.params().unsetVariables();
+            List<String> unset = d.params().endpoint().unsetVariables();
             if (!unset.isEmpty()) {
                 lines.add("model_list[" + config.fileIndex(i) + "] (model_name " + d.modelName() + ", id " + d.id()
                         + "): environment variable" + (unset.size() == 1 ? " " : "s ") + String.join(", ", unset)

@@ -56,8 +56,8 @@ public final class Deadline {
      *                       {@code timeout} and {@code stream_timeout}
      */
     public static Deadline start(TimeSource time, Optional<Duration> callersTimeout, RouterSettings router) {
-        Duration total = callersTimeout.orElse(router.timeout());
-        return new Deadline(time, time.nanos() + total.toNanos(), router.timeout(), router.streamTimeout());
+        Duration total = callersTimeout.orElse(router.timeouts().timeout());
+        return new Deadline(time, time.nanos() + total.toNanos(), router.timeouts().timeout(), router.timeouts().streamTimeout());
     }
 
     /** What is left of the total now; zero or negative once it has run out. */
@@ -73,7 +73,7 @@ public final class Deadline {
     /** What an attempt on {@code deployment} sent now is allowed, fixed at this moment. */
     public Attempt attempt(Deployment deployment) {
         return new Attempt(own(routerTimeout, deployment), left(),
-                deployment.params().streamTimeout().or(() -> routerStreamTimeout));
+                deployment.params().attempts().streamTimeout().or(() -> routerStreamTimeout));
     }
 
     /**
@@ -82,11 +82,11 @@ public final class Deadline {
      * {@code timeout}, never more than the router's {@code timeout}.
      */
     public static Duration own(RouterSettings router, Deployment deployment) {
-        return own(router.timeout(), deployment);
+        return own(router.timeouts().timeout(), deployment);
     }
 
     private static Duration own(Duration routerTimeout, Deployment deployment) {
-        return shorter(deployment.params().timeout().orElse(routerTimeout), routerTimeout);
+        return shorter(deployment.params().attempts().timeout().orElse(routerTimeout), routerTimeout);
     }
 
     private static Duration shorter(Duration a, Duration b) {

@@ -54,9 +54,9 @@ final class HealthProbe {
 
     /** Probes {@code deployment} on the calling event loop; the future never fails. */
     Future<ProbeResult> probe(Deployment deployment, UpstreamClient upstreams) {
-        if (!deployment.params().unsetVariables().isEmpty()) {
+        if (!deployment.params().endpoint().unsetVariables().isEmpty()) {
             return Future.succeededFuture(ProbeResult.uncallable(deployment, "cannot be called: environment variable(s) "
-                    + String.join(", ", deployment.params().unsetVariables()) + " not set"));
+                    + String.join(", ", deployment.params().endpoint().unsetVariables()) + " not set"));
         }
         Provider provider;
         UpstreamRequest laidOut;

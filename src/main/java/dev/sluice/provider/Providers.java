@@ -133,7 +133,7 @@ public final class Providers {
         List<String> problems = new ArrayList<>();
         for (int i = 0; i < deployments.size(); i++) {
             Deployment d = deployments.get(i);
-            if (!d.params().unsetVariables().isEmpty()) {
+            if (!d.params().endpoint().unsetVariables().isEmpty()) {
                 continue; // its calls fail naming the unset variables, which say more than what they leave missing
             }
             Optional<String> problem = forDeployment(d).misconfiguration(d);

@@ -119,7 +119,7 @@ final class AttemptLoop<T> {
         if (group.isEmpty()) {
             return Optional.of(SkipReason.UNKNOWN_GROUP);
         }
-        if (fallbacksTried >= settings.maxFallbacks()) {
+        if (fallbacksTried >= settings.fallbacks().maxFallbacks()) {
             return Optional.of(SkipReason.MAX_FALLBACKS);
         }
         if (deadline.passed()) {
@@ -141,7 +141,7 @@ final class AttemptLoop<T> {
      * {@code model_group_alias}, then the group of that name, then a wildcard group serving it.
      */
     private Optional<ModelGroup> fallbackGroup(String target) {
-        return router.groups().find(GroupAliases.target(settings.modelGroupAlias(), target));
+        return router.groups().find(GroupAliases.target(settings.routing().modelGroupAlias(), target));
     }
 
     private Future<GroupEnd<T>> runGroup(ModelGroup group, String target) {

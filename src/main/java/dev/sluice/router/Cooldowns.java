@@ -84,7 +84,7 @@ public final class Cooldowns {
         RouterSettings router = settings.current();
 
         // The operator switched benching off for the whole router.
-        if (router.disableCooldowns()) {
+        if (router.cooldowns().disableCooldowns()) {
             return Optional.empty();
         }
         // With one deployment there is nowhere else to go; a bench would only refuse callers.
@@ -110,7 +110,7 @@ public final class Cooldowns {
         if (atOnce) {
             return bench(group, deployment, failure, now, cooldown);
         }
-        int allowed = policy.orElse(router.allowedFails());
+        int allowed = policy.orElse(router.cooldowns().allowedFails());
         int failures = store.countFailure(deployment.id(), kind, now, FAILURE_WINDOW, allowed,
                 // Failures other replicas saw, learnt after the answer, put the shared total over the allowance.
                 () -> bench(group, deployment, failure, clock.instant(), cooldown));
@@ -156,7 +156,7 @@ public final class Cooldowns {
      */
     public Optional<Instant> benchUntil(ModelGroup group, Deployment deployment, Failure failure, Instant until) {
         RouterSettings router = settings.current();
-        if (router.disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()
+        if (router.cooldowns().disableCooldowns() || group.deployments().size() < 2 || !failure.kind().countsTowardBench()
                 || cooldownTime(router, deployment).isZero()) {
             return Optional.empty();
         }
@@ -220,9 +220,9 @@ public final class Cooldowns {
 
     /** {@code litellm_params.cooldown_time}, else {@code model_info.cooldown_time}, else the router's. */
     private static Duration cooldownTime(RouterSettings router, Deployment deployment) {
-        return deployment.params().cooldownTime()
+        return deployment.params().attempts().cooldownTime()
                 .or(() -> deployment.info().cooldownTime())
-                .orElse(router.cooldownTime());
+                .orElse(router.cooldowns().cooldownTime());
     }
 
     /** The allowance an {@code allowed_fails_policy} sets for the class: the deployment's, else the router's. */
@@ -233,7 +233,7 @@ public final class Cooldowns {
         }
         Integer allowed = deployment.info().allowedFailsPolicy().get(key);
         if (allowed == null) {
-            allowed = router.allowedFailsPolicy().get(key);
+            allowed = router.cooldowns().allowedFailsPolicy().get(key);
         }
         return allowed == null ? OptionalInt.empty() : OptionalInt.of(allowed);
     }

@@ -50,14 +50,14 @@ final class DeploymentChooser {
         for (Deployment d : state.candidates) {
             if (!router.cooldowns().isBenched(d)) {
                 healthy.add(d);
-                if (!d.params().unsetVariables().isEmpty()) {
+                if (!d.params().endpoint().unsetVariables().isEmpty()) {
                     uncallable++;
                 }
             }
         }
         if (uncallable > 0 && uncallable < healthy.size()) {
             // Almost never: only a config naming unset variables pays for a second list.
-            return choose(healthy.stream().filter(d -> d.params().unsetVariables().isEmpty()).toList());
+            return choose(healthy.stream().filter(d -> d.params().endpoint().unsetVariables().isEmpty()).toList());
         }
         if (!healthy.isEmpty()) {
             return choose(healthy);

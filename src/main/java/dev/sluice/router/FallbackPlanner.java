@@ -34,8 +34,8 @@ final class FallbackPlanner {
             return List.of();
         }
         List<String> specific = switch (endedWith.fallbacks()) {
-            case CONTEXT_WINDOW -> listFor(group, caller.contextWindowFallbacks(), router.contextWindowFallbacks());
-            case CONTENT_POLICY -> listFor(group, caller.contentPolicyFallbacks(), router.contentPolicyFallbacks());
+            case CONTEXT_WINDOW -> listFor(group, caller.contextWindowFallbacks(), router.fallbacks().contextWindowFallbacks());
+            case CONTENT_POLICY -> listFor(group, caller.contentPolicyFallbacks(), router.fallbacks().contentPolicyFallbacks());
             case GENERAL, NONE -> null;
         };
         if (specific != null) {
@@ -44,12 +44,12 @@ final class FallbackPlanner {
         if (caller.fallbacks().isPresent()) {
             return caller.fallbacks().get();
         }
-        List<String> own = router.fallbacks().get(group);
+        List<String> own = router.fallbacks().fallbacks().get(group);
         if (own != null) {
             return own;
         }
-        List<String> wildcard = router.fallbacks().get("*");
-        return wildcard != null ? wildcard : router.defaultFallbacks();
+        List<String> wildcard = router.fallbacks().fallbacks().get("*");
+        return wildcard != null ? wildcard : router.fallbacks().defaultFallbacks();
     }
 
     private static List<String> listFor(String group, Map<String, List<String>> fromCaller, Map<String, List<String>> fromConfig) {

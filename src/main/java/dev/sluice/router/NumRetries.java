@@ -22,17 +22,17 @@ final class NumRetries {
         if (key != null) {
             Integer fromGroup = lookup(caller.modelGroupRetryPolicy(), group, key);
             if (fromGroup == null) {
-                fromGroup = lookup(router.modelGroupRetryPolicy(), group, key);
+                fromGroup = lookup(router.retries().modelGroupRetryPolicy(), group, key);
             }
             if (fromGroup != null) {
                 return fromGroup;
             }
-            Integer fromRouter = router.retryPolicy().get(key);
+            Integer fromRouter = router.retries().retryPolicy().get(key);
             if (fromRouter != null) {
                 return fromRouter;
             }
         }
-        return router.numRetries();
+        return router.retries().numRetries();
     }
 
     private static Integer lookup(Map<String, Map<String, Integer>> byGroup, String group, String key) {

@@ -59,7 +59,7 @@ public final class Router {
         // One set of settings for the whole request, however the settings change while it runs.
         RouterSettings settings = this.settings.current();
         Deadline deadline = Deadline.start(timing.time(), request.overrides().timeout(), settings);
-        RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routingStrategy()));
+        RoutingStrategy strategy = picking.strategies().named(request.overrides().routingStrategy().orElse(settings.routing().routingStrategy()));
         return new AttemptLoop<>(this, settings, request, strategy, deadline).run();
     }
 

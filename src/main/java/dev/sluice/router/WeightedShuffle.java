@@ -83,17 +83,17 @@ public final class WeightedShuffle {
         for (Deployment d : candidates) {
             LitellmParams p = d.params();
             anyWeight |= p.weight().isPresent();
-            allRpm &= p.rpm().isPresent();
-            allTpm &= p.tpm().isPresent();
+            allRpm &= p.capacity().rpm().isPresent();
+            allTpm &= p.capacity().tpm().isPresent();
         }
         for (int i = 0; i < n; i++) {
             LitellmParams p = candidates.get(i).params();
             if (anyWeight) {
                 shares[i] = p.weight().orElse(1.0);
             } else if (allRpm) {
-                shares[i] = p.rpm().getAsInt();
+                shares[i] = p.capacity().rpm().getAsInt();
             } else if (allTpm) {
-                shares[i] = p.tpm().getAsInt();
+                shares[i] = p.capacity().tpm().getAsInt();
             } else {
                 shares[i] = 1.0;
             }

@@ -39,10 +39,10 @@ final class DeploymentStateView {
                 .put("model_name", deployment.modelName())
                 .put("provider", p.provider())
                 .put("model", p.model())
-                .put("api_base", p.apiBase().map(ShownApiBase::of).orElse(null));
+                .put("api_base", p.endpoint().apiBase().map(ShownApiBase::of).orElse(null));
         put(view, "weight", p.weight());
-        put(view, "rpm", p.rpm());
-        put(view, "tpm", p.tpm());
+        put(view, "rpm", p.capacity().rpm());
+        put(view, "tpm", p.capacity().tpm());
         put(view, "order", p.order());
         Optional<Instant> benchedUntil = live.cooldowns().benchEnd(deployment);
         String state = benchedUntil.isPresent() ? "benched" : live.cooldowns().counting(deployment) ? "counting" : "routable";

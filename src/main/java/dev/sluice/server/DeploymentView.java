@@ -28,18 +28,18 @@ final class DeploymentView {
         ObjectNode view = f.objectNode().put("model_name", deployment.modelName());
         LitellmParams p = deployment.params();
         ObjectNode params = view.putObject("litellm_params").put("model", p.model());
-        p.apiBase().ifPresent(base -> params.put("api_base", base));
-        p.apiVersion().ifPresent(version -> params.put("api_version", version));
-        put(params, "rpm", p.rpm());
-        put(params, "tpm", p.tpm());
+        p.endpoint().apiBase().ifPresent(base -> params.put("api_base", base));
+        p.endpoint().apiVersion().ifPresent(version -> params.put("api_version", version));
+        put(params, "rpm", p.capacity().rpm());
+        put(params, "tpm", p.capacity().tpm());
         put(params, "weight", p.weight());
         put(params, "order", p.order());
-        put(params, "timeout", p.timeout());
-        put(params, "stream_timeout", p.streamTimeout());
-        put(params, "max_retries", p.maxRetries());
-        put(params, "cooldown_time", p.cooldownTime());
-        put(params, "input_cost_per_token", p.inputCostPerToken());
-        put(params, "output_cost_per_token", p.outputCostPerToken());
+        put(params, "timeout", p.attempts().timeout());
+        put(params, "stream_timeout", p.attempts().streamTimeout());
+        put(params, "max_retries", p.attempts().maxRetries());
+        put(params, "cooldown_time", p.attempts().cooldownTime());
+        put(params, "input_cost_per_token", p.prices().inputCostPerToken());
+        put(params, "output_cost_per_token", p.prices().outputCostPerToken());
         if (!p.guardrails().isEmpty()) {
             p.guardrails().forEach(params.putArray("guardrails")::add);
         }
@@ -52,7 +52,7 @@ final class DeploymentView {
         info.put("id", deployment.id())
                 .put("db_model", added)
                 .put("provider", p.provider())
-                .put("has_api_key", p.apiKey().isPresent());
+                .put("has_api_key", p.endpoint().apiKey().isPresent());
         put(info, "max_input_tokens", i.maxInputTokens());
         put(info, "max_output_tokens", i.maxOutputTokens());
         put(info, "cooldown_time", i.cooldownTime());

@@ -87,7 +87,7 @@ public record HealthHandlers(Vertx vertx, EdgeServices gateway, Authenticator au
         Deployment d = result.deployment();
         ObjectNode endpoint = JsonNodeFactory.instance.objectNode()
                 .put("model", d.params().model())
-                .put("api_base", d.params().apiBase().orElse(null))
+                .put("api_base", d.params().endpoint().apiBase().orElse(null))
                 .put("model_name", d.modelName())
                 .put("model_id", d.id());
         if (!result.healthy()) {

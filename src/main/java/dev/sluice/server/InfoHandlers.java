@@ -49,7 +49,7 @@ public record InfoHandlers(Vertx vertx, EdgeServices gateway, Authenticator auth
         QueryParams query = QueryParams.of(request);
         boolean onlyAccessGroups = query.flag("only_model_access_groups", false);
         boolean withAccessGroups = onlyAccessGroups || query.flag("include_model_access_groups", false);
-        CallableModels callable = new CallableModels(gateway.models().current(), gateway.routerSettings().current().modelGroupAlias(),
+        CallableModels callable = new CallableModels(gateway.models().current(), gateway.routerSettings().current().routing().modelGroupAlias(),
                 caller instanceof Caller.Keyed keyed ? keyed.key().models() : List.of(), called -> gateway.access().mayUse(caller, called));
         List<String> names = new ArrayList<>(onlyAccessGroups ? List.of() : callable.names());
         if (withAccessGroups) {

@@ -45,8 +45,8 @@ final class ModelGroupView {
                 inputCost.see(OptionalDouble.of(prices.inputPerToken()));
                 outputCost.see(OptionalDouble.of(prices.outputPerToken()));
             });
-            tpm.add(deployment.params().tpm());
-            rpm.add(deployment.params().rpm());
+            tpm.add(deployment.params().capacity().tpm());
+            rpm.add(deployment.params().capacity().rpm());
             for (var field : deployment.info().written().entrySet()) {
                 JsonNode value = field.getValue();
                 if (field.getKey().startsWith("supports_") && value.isBoolean() && value.asBoolean()) {

@@ -63,7 +63,7 @@ record ModelLookupHandlers(EdgeServices gateway, Authenticator authenticator) {
 
     /** The group serving {@code name} to {@code caller}, found as its call's model is (aliases, group, wildcard), when it may call it. */
     private Optional<ModelGroup> visible(Caller caller, String name) {
-        String resolved = RequestedName.resolve(caller, gateway.routerSettings().current().modelGroupAlias(), name);
+        String resolved = RequestedName.resolve(caller, gateway.routerSettings().current().routing().modelGroupAlias(), name);
         return gateway.models().current().find(resolved)
                 .filter(group -> gateway.access().mayUse(caller, new CalledModel(name, group.name())));
     }

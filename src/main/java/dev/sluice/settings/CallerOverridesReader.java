@@ -51,17 +51,18 @@ public final class CallerOverridesReader {
         CallerOverrides.Builder overrides = CallerOverrides.builder();
         Optional<Integer> numRetries = UNCHECKED.count(field(override, body, RouterVocabulary.NUM_RETRIES)
                 .orElseGet(() -> JsonWritten.header(headers.get(NUM_RETRIES_HEADER), NUM_RETRIES_HEADER)));
-        numRetries.ifPresent(n -> overrides.numRetries(OptionalInt.of(Math.min(n, router.maxClientNumRetries()))));
+        numRetries.ifPresent(n -> overrides.numRetries(OptionalInt.of(Math.min(n, router.retries().maxClientNumRetries()))));
         Optional<Duration> timeout = UNCHECKED.timeout(field(override, body, RouterVocabulary.TIMEOUT)
                 .orElseGet(() -> JsonWritten.header(headers.get(TIMEOUT_HEADER), TIMEOUT_HEADER)));
-        overrides.timeout(timeout.map(t -> t.compareTo(router.maxClientTimeout()) > 0 ? router.maxClientTimeout() : t));
+        Duration maxTimeout = router.timeouts().maxClientTimeout();
+        overrides.timeout(timeout.map(t -> t.compareTo(maxTimeout) > 0 ? maxTimeout : t));
         overrides.fallbacks(fallbacks(field(override, body, RouterVocabulary.FALLBACKS), group).map(byGroup -> byGroup.get(group)));
         overrides.contextWindowFallbacks(fallbacks(field(override, body, RouterVocabulary.CONTEXT_WINDOW_FALLBACKS), group)
                 .orElse(Map.of()));
         overrides.contentPolicyFallbacks(fallbacks(field(override, body, RouterVocabulary.CONTENT_POLICY_FALLBACKS), group)
                 .orElse(Map.of()));
         overrides.modelGroupRetryPolicy(capped(UNCHECKED.modelGroupRetryPolicy(inOverride(override,
-                RouterVocabulary.MODEL_GROUP_RETRY_POLICY)), router.maxClientNumRetries()));
+                RouterVocabulary.MODEL_GROUP_RETRY_POLICY)), router.retries().maxClientNumRetries()));
         overrides.routingStrategy(UNCHECKED.routingStrategy(inOverride(override, RouterVocabulary.ROUTING_STRATEGY)));
         overrides.deploymentWeights(UNCHECKED.deploymentWeights(inOverride(override, RouterVocabulary.DEPLOYMENT_WEIGHTS))
                 .orElse(Map.of()));
@@ -85,11 +86,12 @@ public final class CallerOverridesReader {
             return CallerOverrides.builder().deploymentWeights(asked.deploymentWeights()).build();
         }
         RouterSettings router = settings.get();
+        Duration maxTimeout = router.timeouts().maxClientTimeout();
         return asked.toBuilder()
                 .numRetries(asked.numRetries().isPresent()
-                        ? OptionalInt.of(Math.min(asked.numRetries().getAsInt(), router.maxClientNumRetries()))
+                        ? OptionalInt.of(Math.min(asked.numRetries().getAsInt(), router.retries().maxClientNumRetries()))
                         : OptionalInt.empty())
-                .timeout(asked.timeout().map(t -> t.compareTo(router.maxClientTimeout()) > 0 ? router.maxClientTimeout() : t))
+                .timeout(asked.timeout().map(t -> t.compareTo(maxTimeout) > 0 ? maxTimeout : t))
                 .build();
     }
 
@@ -133,7 +135,7 @@ public final class CallerOverridesReader {
             return Optional.empty();
         }
         Set<String> targets = new HashSet<>(models.current().names());
-        targets.addAll(settings.get().modelGroupAlias().keySet());
+        targets.addAll(settings.get().routing().modelGroupAlias().keySet());
         return new RouterVocabulary(targets).fallbacks(written.get(), group);
     }
 

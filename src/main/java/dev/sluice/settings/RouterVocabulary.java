@@ -107,24 +107,4 @@ public final class RouterVocabulary {
     public Optional<Map<String, Double>> deploymentWeights(Written written) {
         return DeploymentWeights.read(written);
     }
-
-    /**
-     * One setting by name, for sources that take settings by name: its typed value, empty
-     * when absent or wrong.
-     *
-     * @throws IllegalArgumentException for a name with no single-value reader here
-     */
-    public Optional<?> read(String name, Written written) {
-        return switch (name) {
-            case ROUTING_STRATEGY -> routingStrategy(written);
-            case NUM_RETRIES, ALLOWED_FAILS -> count(written);
-            case TIMEOUT -> timeout(written);
-            case COOLDOWN_TIME -> cooldownTime(written);
-            case FALLBACKS, CONTEXT_WINDOW_FALLBACKS, CONTENT_POLICY_FALLBACKS -> fallbacks(written);
-            case DEFAULT_FALLBACKS -> targets(written);
-            case DEPLOYMENT_WEIGHTS -> deploymentWeights(written);
-            case ENABLE_TAG_FILTERING -> flag(written);
-            default -> throw new IllegalArgumentException("no reader for router setting " + name);
-        };
-    }
 }

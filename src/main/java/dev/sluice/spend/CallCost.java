@@ -41,7 +41,7 @@ public final class CallCost {
 
     /** Whether calls of {@code deployment} have a known price, so that their tokens (or other units) decide their cost. */
     public boolean priced(Deployment deployment) {
-        return catalog.prices(deployment).isPresent() || deployment.params().unitPrices().any();
+        return catalog.prices(deployment).isPresent() || deployment.params().prices().unitPrices().any();
     }
 
     /**
@@ -51,7 +51,7 @@ public final class CallCost {
      */
     public Cost of(Deployment deployment, TokenUsage usage, BilledUnits units) {
         Cost tokens = of(deployment, usage);
-        UnitPrices prices = deployment.params().unitPrices();
+        UnitPrices prices = deployment.params().prices().unitPrices();
         if (!prices.any()) {
             return tokens;
         }

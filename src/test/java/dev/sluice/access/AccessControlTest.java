@@ -37,12 +37,13 @@ class AccessControlTest {
     private final List<SpendRow> rows = new ArrayList<>();
 
     private AccessControl access(SpendRecorder spend) {
-        GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), Optional.empty(), 1024,
-                GeneralSettings.DEFAULT_STORE_PATH, true, true, HealthCheckSettings.DEFAULTS,
+        GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), 1024,
+                new dev.sluice.config.StoreSettings(Optional.empty(), GeneralSettings.DEFAULT_STORE_PATH,
+                        GeneralSettings.DEFAULT_KEY_COPY_LIFETIME),
+                new dev.sluice.config.FallbackChecks(true, true), HealthCheckSettings.DEFAULTS,
                 dev.sluice.config.ModelApiSettings.DEFAULTS, dev.sluice.config.AuthFailureSettings.DEFAULTS,
                 dev.sluice.config.EdgeSettings.DEFAULTS, GeneralSettings.DEFAULT_DRAIN_TIMEOUT,
-                dev.sluice.config.SpendLogSettings.DEFAULTS, dev.sluice.config.MetricsAccess.DEFAULTS,
-                GeneralSettings.DEFAULT_KEY_COPY_LIFETIME);
+                dev.sluice.config.SpendLogSettings.DEFAULTS, dev.sluice.config.MetricsAccess.DEFAULTS);
         return new AccessControl(general, Optional.empty(), new RateLimits(clock),
                 new AccessControl.Ledger(counters, new CallCost(new BundledModelCatalog()), spend),
                 new dev.sluice.time.TimeSource(clock, nanos::get), java.util.Map::of);

@@ -26,8 +26,8 @@ class EnvironmentTest {
         assertThat(deployment.modelName()).isEqualTo("gpt-4o");
         assertThat(deployment.params().provider()).isEqualTo("azure");
         assertThat(deployment.params().providerModel()).isEqualTo("gpt-4o-eu");
-        assertThat(deployment.params().apiBase()).contains("https://eu.example.com");
-        assertThat(deployment.params().apiKey()).contains(new Secret("k-1"));
+        assertThat(deployment.params().endpoint().apiBase()).contains("https://eu.example.com");
+        assertThat(deployment.params().endpoint().apiKey()).contains(new Secret("k-1"));
     }
 
     @Test
@@ -64,11 +64,11 @@ class EnvironmentTest {
         SluiceConfig config = Configs.parse(yaml, env);
 
         LitellmParams params = config.deployments().getFirst().params();
-        assertThat(params.rpm()).hasValue(120);
+        assertThat(params.capacity().rpm()).hasValue(120);
         assertThat(params.weight()).hasValue(0.5);
-        assertThat(params.timeout()).contains(Duration.ofMillis(1500));
-        assertThat(config.router().numRetries()).isZero();
-        assertThat(config.router().disableCooldowns()).isTrue();
+        assertThat(params.attempts().timeout()).contains(Duration.ofMillis(1500));
+        assertThat(config.router().retries().numRetries()).isZero();
+        assertThat(config.router().cooldowns().disableCooldowns()).isTrue();
     }
 
     @Test
@@ -104,7 +104,7 @@ class EnvironmentTest {
                 Configs.withSection("router_settings:\n  routing_strategy_args: {ttl: os.environ/TTL, nested: [os.environ/TTL]}"),
                 Map.of("TTL", "60"));
 
-        assertThat(config.router().routingStrategyArgs())
+        assertThat(config.router().routing().routingStrategyArgs())
                 .containsExactly(entry("ttl", "60"), entry("nested", java.util.List.of("60")));
     }
 
@@ -113,9 +113,9 @@ class EnvironmentTest {
         RouterSettings router = Configs.parse(Configs.withSection(""),
                 Map.of("REDIS_HOST", "redis.internal", "REDIS_PORT", "6380", "REDIS_PASSWORD", "redis-pass")).router();
 
-        assertThat(router.redisHost()).contains("redis.internal");
-        assertThat(router.redisPort()).hasValue(6380);
-        assertThat(router.redisPassword()).contains(new Secret("redis-pass"));
+        assertThat(router.redis().redisHost()).contains("redis.internal");
+        assertThat(router.redis().redisPort()).hasValue(6380);
+        assertThat(router.redis().redisPassword()).contains(new Secret("redis-pass"));
         assertThat(router.sources()).contains(
                 entry("redis_host", "environment"), entry("redis_port", "environment"), entry("redis_password", "environment"));
     }
@@ -125,7 +125,7 @@ class EnvironmentTest {
         RouterSettings router = Configs.parse(Configs.withSection("router_settings: {redis_host: from-file}"),
                 Map.of("REDIS_HOST", "from-env")).router();
 
-        assertThat(router.redisHost()).contains("from-file");
+        assertThat(router.redis().redisHost()).contains("from-file");
         assertThat(router.sources()).contains(entry("redis_host", "router_settings"));
     }
 
@@ -141,7 +141,7 @@ class EnvironmentTest {
                 Map.of("LITELLM_MASTER_KEY", "sk-env-master", "DATABASE_URL", "postgresql://db/litellm")).general();
 
         assertThat(general.masterKey()).contains(new Secret("sk-env-master"));
-        assertThat(general.databaseUrl()).contains(new Secret("postgresql://db/litellm"));
+        assertThat(general.store().databaseUrl()).contains(new Secret("postgresql://db/litellm"));
     }
 
     @Test
@@ -163,7 +163,7 @@ class EnvironmentTest {
     void kubernetesServiceLinkFormOfRedisPortGivesThePort() throws Exception {
         RouterSettings router = Configs.parse(Configs.withSection(""), Map.of("REDIS_PORT", "tcp://10.0.0.7:6380")).router();
 
-        assertThat(router.redisPort()).hasValue(6380);
+        assertThat(router.redis().redisPort()).hasValue(6380);
     }
 
     @Test

@@ -16,7 +16,7 @@ class GeneralSettingsTest {
         GeneralSettings general = Configs.parse(Configs.withSection("")).general();
 
         assertThat(general.masterKey()).isEmpty();
-        assertThat(general.databaseUrl()).isEmpty();
+        assertThat(general.store().databaseUrl()).isEmpty();
         assertThat(general.maxRequestBytes()).isEqualTo(32L * 1024 * 1024);
         assertThat(general.authFailures()).isEqualTo(AuthFailureSettings.DEFAULTS);
         assertThat(general.edge().requestHeadTimeout()).hasSeconds(30);
@@ -114,6 +114,6 @@ class GeneralSettingsTest {
                 """)).general();
 
         assertThat(general.masterKey()).contains(new Secret("sk-1234"));
-        assertThat(general.databaseUrl()).contains(new Secret("postgresql://user:pass@db:5432/litellm"));
+        assertThat(general.store().databaseUrl()).contains(new Secret("postgresql://user:pass@db:5432/litellm"));
     }
 }

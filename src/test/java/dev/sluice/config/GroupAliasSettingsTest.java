@@ -21,7 +21,7 @@ class GroupAliasSettingsTest {
                     gpt-4-mini: {model: gpt-4o-mini, hidden: true}
                 """));
 
-        assertThat(config.router().modelGroupAlias()).containsExactly(
+        assertThat(config.router().routing().modelGroupAlias()).containsExactly(
                 java.util.Map.entry("gpt-4", new GroupAlias("gpt-4o", false)),
                 java.util.Map.entry("gpt-4-mini", new GroupAlias("gpt-4o-mini", true)));
         assertThat(config.ignoredKeys()).isEmpty();
@@ -29,7 +29,7 @@ class GroupAliasSettingsTest {
 
     @Test
     void noAliasesUnlessWritten() throws ConfigException {
-        assertThat(Configs.parse(Configs.withSection("")).router().modelGroupAlias()).isEmpty();
+        assertThat(Configs.parse(Configs.withSection("")).router().routing().modelGroupAlias()).isEmpty();
     }
 
     @Test

@@ -14,16 +14,16 @@ class KeyCopyLifetimeSettingTest {
 
     @Test
     void defaultsToSixHours() throws ConfigException {
-        assertThat(Configs.parse(Configs.withSection("general_settings: {}")).general().keyCopyLifetime())
+        assertThat(Configs.parse(Configs.withSection("general_settings: {}")).general().store().keyCopyLifetime())
                 .isEqualTo(Duration.ofHours(6));
     }
 
     @Test
     void takesWholeHoursAndZero() throws ConfigException {
         assertThat(Configs.parse(Configs.withSection("general_settings: {virtual_key_copy_ttl_hours: 24}")).general()
-                .keyCopyLifetime()).isEqualTo(Duration.ofHours(24));
+                .store().keyCopyLifetime()).isEqualTo(Duration.ofHours(24));
         assertThat(Configs.parse(Configs.withSection("general_settings: {virtual_key_copy_ttl_hours: 0}")).general()
-                .keyCopyLifetime()).isZero();
+                .store().keyCopyLifetime()).isZero();
     }
 
     @Test

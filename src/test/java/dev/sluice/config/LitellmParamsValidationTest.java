@@ -87,7 +87,7 @@ class LitellmParamsValidationTest {
     void fractionalSecondsBecomeExactDurations() throws ConfigException {
         LitellmParams params = Configs.parse(Configs.withParam("timeout: 0.25")).deployments().getFirst().params();
 
-        assertThat(params.timeout()).contains(Duration.ofMillis(250));
+        assertThat(params.attempts().timeout()).contains(Duration.ofMillis(250));
     }
 
     @ParameterizedTest(name = "{0}")

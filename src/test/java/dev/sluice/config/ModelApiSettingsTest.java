@@ -70,6 +70,6 @@ class ModelApiSettingsTest {
     @Test
     void aConfigFileDeploymentIsTrustedWhereverItPoints() throws ConfigException {
         assertThat(Configs.parse(Configs.singleDeployment("http://169.254.169.254", "")).deployments().getFirst().params()
-                .apiBase()).contains("http://169.254.169.254");
+                .endpoint().apiBase()).contains("http://169.254.169.254");
     }
 }

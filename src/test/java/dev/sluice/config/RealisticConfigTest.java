@@ -76,41 +76,42 @@ class RealisticConfigTest {
         assertThat(azure.id()).isEqualTo("azure-eu");
         assertThat(azure.params()).isEqualTo(new LitellmParams(
                 "azure/gpt-4o-eu", "azure", "gpt-4o-eu",
-                Optional.of("https://eu.openai.azure.com/"),
-                Optional.of(new Secret("azure-eu-secret-0001")),
-                Optional.of("2024-06-01"),
-                OptionalInt.of(600), OptionalInt.of(100000), OptionalDouble.of(2), OptionalInt.empty(),
-                Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
-                OptionalInt.empty(), Optional.empty(), OptionalDouble.empty(), OptionalDouble.empty(), List.of(), List.of(),
-                VendorParams.NONE.withDropParams(true), List.of(), UnitPrices.NONE));
+                new EndpointParams(Optional.of("https://eu.openai.azure.com/"),
+                        Optional.of(new Secret("azure-eu-secret-0001")),
+                        Optional.of("2024-06-01"), List.of()),
+                new CapacityParams(OptionalInt.of(600), OptionalInt.of(100000)), OptionalDouble.of(2), OptionalInt.empty(),
+                new AttemptParams(Optional.of(Duration.ofSeconds(30)), Optional.of(Duration.ofMillis(500)),
+                        OptionalInt.empty(), Optional.empty()),
+                new PriceParams(OptionalDouble.empty(), OptionalDouble.empty(), UnitPrices.NONE), List.of(), List.of(),
+                VendorParams.NONE.withDropParams(true)));
         assertThat(azure.info().maxInputTokens()).hasValue(128000);
 
         Deployment openai = config.deployments().get(1);
         assertThat(openai.params().provider()).isEqualTo("openai");
         assertThat(openai.params().providerModel()).isEqualTo("gpt-4o");
-        assertThat(openai.params().apiKey()).contains(new Secret("sk-openai-secret-0002"));
-        assertThat(openai.params().maxRetries()).hasValue(1);
-        assertThat(openai.params().inputCostPerToken()).hasValue(0.0000025);
+        assertThat(openai.params().endpoint().apiKey()).contains(new Secret("sk-openai-secret-0002"));
+        assertThat(openai.params().attempts().maxRetries()).hasValue(1);
+        assertThat(openai.params().prices().inputCostPerToken()).hasValue(0.0000025);
         assertThat(openai.id()).matches("[0-9a-f]{64}");
         assertThat(openai.info()).isEqualTo(ModelInfo.EMPTY);
 
         Deployment vllm = config.deployments().get(2);
         assertThat(vllm.params().provider()).isEqualTo("hosted_vllm");
         assertThat(vllm.params().providerModel()).isEqualTo("meta-llama/Meta-Llama-3-8B-Instruct");
-        assertThat(vllm.params().apiBase()).contains("http://vllm.internal:8000/v1");
+        assertThat(vllm.params().endpoint().apiBase()).contains("http://vllm.internal:8000/v1");
     }
 
     @Test
     void routerSettingsWinOverLitellmSettingsAndSayWhereEachValueCameFrom() throws ConfigException {
         RouterSettings router = Configs.parse(CONFIG, ENV).router();
 
-        assertThat(router.numRetries()).isEqualTo(3);
-        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(45));
-        assertThat(router.allowedFails()).isEqualTo(2);
-        assertThat(router.cooldownTime()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(router.maxFallbacks()).isEqualTo(5);
-        assertThat(router.fallbacks()).containsExactly(entry("gpt-4o", List.of("llama-3")));
-        assertThat(router.contextWindowFallbacks()).containsExactly(entry("llama-3", List.of("gpt-4o")));
+        assertThat(router.retries().numRetries()).isEqualTo(3);
+        assertThat(router.timeouts().timeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(router.cooldowns().allowedFails()).isEqualTo(2);
+        assertThat(router.cooldowns().cooldownTime()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(router.fallbacks().maxFallbacks()).isEqualTo(5);
+        assertThat(router.fallbacks().fallbacks()).containsExactly(entry("gpt-4o", List.of("llama-3")));
+        assertThat(router.fallbacks().contextWindowFallbacks()).containsExactly(entry("llama-3", List.of("gpt-4o")));
 
         assertThat(router.sources()).contains(
                 entry("routing_strategy", "router_settings"),
@@ -129,7 +130,7 @@ class RealisticConfigTest {
         GeneralSettings general = Configs.parse(CONFIG, ENV).general();
 
         assertThat(general.masterKey()).contains(new Secret("sk-master-secret-0003"));
-        assertThat(general.databaseUrl()).isEmpty();
+        assertThat(general.store().databaseUrl()).isEmpty();
         assertThat(general.maxRequestBytes()).isEqualTo(8L * 1024 * 1024);
     }
 

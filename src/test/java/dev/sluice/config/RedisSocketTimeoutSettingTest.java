@@ -19,7 +19,7 @@ class RedisSocketTimeoutSettingTest {
     void isUnsetWhenNotWritten() throws ConfigException {
         RouterSettings router = Configs.parse(Configs.withSection("")).router();
 
-        assertThat(router.redisSocketTimeout()).isEmpty();
+        assertThat(router.redis().redisSocketTimeout()).isEmpty();
         assertThat(router.sources()).contains(entry("redis_socket_timeout", "default"));
     }
 
@@ -53,7 +53,7 @@ class RedisSocketTimeoutSettingTest {
     void readsLiteLlmsVariableWhenTheFileDoesNotSetIt() throws ConfigException {
         RouterSettings router = Configs.parse(Configs.withSection(""), Map.of("REDIS_SOCKET_TIMEOUT", "0.1")).router();
 
-        assertThat(router.redisSocketTimeout()).contains(Duration.ofMillis(100));
+        assertThat(router.redis().redisSocketTimeout()).contains(Duration.ofMillis(100));
         assertThat(router.sources()).contains(entry("redis_socket_timeout", "environment"));
     }
 
@@ -62,7 +62,7 @@ class RedisSocketTimeoutSettingTest {
         RouterSettings router = Configs.parse(Configs.withSection("router_settings: {redis_socket_timeout: 2}"),
                 Map.of("REDIS_SOCKET_TIMEOUT", "0.1")).router();
 
-        assertThat(router.redisSocketTimeout()).contains(Duration.ofSeconds(2));
+        assertThat(router.redis().redisSocketTimeout()).contains(Duration.ofSeconds(2));
         assertThat(router.sources()).contains(entry("redis_socket_timeout", "router_settings"));
     }
 
@@ -73,6 +73,6 @@ class RedisSocketTimeoutSettingTest {
     }
 
     private static Duration timeout(String section) throws ConfigException {
-        return Configs.parse(Configs.withSection(section)).router().redisSocketTimeout().orElseThrow();
+        return Configs.parse(Configs.withSection(section)).router().redis().redisSocketTimeout().orElseThrow();
     }
 }

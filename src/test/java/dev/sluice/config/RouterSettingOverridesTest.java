@@ -78,12 +78,12 @@ class RouterSettingOverridesTest {
                 body("{\"num_retries\": 0, \"timeout\": 5, \"fallbacks\": [{\"gpt-4o\": [\"gpt-4o-mini\"]}]}"), Set.of(), GROUPS));
 
         RouterSettings live = overrides.applyTo(file);
-        assertThat(live.numRetries()).isZero();
-        assertThat(live.timeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(live.maxClientTimeout()).as("an unset max_client_timeout follows timeout").isEqualTo(Duration.ofSeconds(5));
-        assertThat(live.fallbacks()).containsExactly(Map.entry("gpt-4o", List.of("gpt-4o-mini")));
-        assertThat(live.allowedFails()).isEqualTo(4);
-        assertThat(live.maxFallbacks()).isEqualTo(2);
+        assertThat(live.retries().numRetries()).isZero();
+        assertThat(live.timeouts().timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(live.timeouts().maxClientTimeout()).as("an unset max_client_timeout follows timeout").isEqualTo(Duration.ofSeconds(5));
+        assertThat(live.fallbacks().fallbacks()).containsExactly(Map.entry("gpt-4o", List.of("gpt-4o-mini")));
+        assertThat(live.cooldowns().allowedFails()).isEqualTo(4);
+        assertThat(live.fallbacks().maxFallbacks()).isEqualTo(2);
         assertThat(live.sources()).containsEntry("num_retries", "database").containsEntry("timeout", "database")
                 .containsEntry("fallbacks", "database").containsEntry("allowed_fails", "router_settings")
                 .containsEntry("routing_strategy", "default");
@@ -92,7 +92,7 @@ class RouterSettingOverridesTest {
         assertThat(RouterSettingsJson.configKey(file, "timeout")).hasValue("litellm_settings.request_timeout");
 
         RouterSettingOverrides back = overrides.with(RouterSettingOverrides.readChange(body("{\"timeout\": null}"), Set.of(), GROUPS));
-        assertThat(back.applyTo(file).timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(back.applyTo(file).timeouts().timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(back.applyTo(file).sources()).containsEntry("timeout", "litellm_settings").containsEntry("num_retries", "database");
     }
 
@@ -101,7 +101,7 @@ class RouterSettingOverridesTest {
         RouterSettings file = file("router_settings: {max_client_timeout: 50}");
         RouterSettings live = RouterSettingOverrides.NONE.with(RouterSettingOverrides.readChange(body("{\"timeout\": 5}"), Set.of(),
                 GROUPS)).applyTo(file);
-        assertThat(live.maxClientTimeout()).isEqualTo(Duration.ofSeconds(50));
+        assertThat(live.timeouts().maxClientTimeout()).isEqualTo(Duration.ofSeconds(50));
     }
 
     @Test
@@ -118,9 +118,9 @@ class RouterSettingOverridesTest {
         assertThat(read.skipped()).containsExactly("num_retries: -2 (expected: >= 0)",
                 "max_parallel_requests: not a setting that changes at run time");
         RouterSettings live = read.overrides().applyTo(file(""));
-        assertThat(live.cooldownTime()).isEqualTo(Duration.ofSeconds(7));
-        assertThat(live.fallbacks()).as("a group since removed is skipped when a call falls back")
+        assertThat(live.cooldowns().cooldownTime()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(live.fallbacks().fallbacks()).as("a group since removed is skipped when a call falls back")
                 .containsExactly(Map.entry("gpt-4o", List.of("removed-since")));
-        assertThat(live.numRetries()).isEqualTo(2);
+        assertThat(live.retries().numRetries()).isEqualTo(2);
     }
 }

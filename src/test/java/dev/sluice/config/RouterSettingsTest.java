@@ -19,36 +19,36 @@ class RouterSettingsTest {
     void defaultsWhenNothingIsWritten() throws ConfigException {
         RouterSettings router = Configs.parse(Configs.withSection("")).router();
 
-        assertThat(router.routingStrategy()).isEqualTo("simple-shuffle");
-        assertThat(router.numRetries()).isEqualTo(2);
-        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(600));
-        assertThat(router.streamTimeout()).isEmpty();
-        assertThat(router.maxClientNumRetries()).isEqualTo(5);
-        assertThat(router.maxClientTimeout()).isEqualTo(Duration.ofSeconds(600));
-        assertThat(router.allowedFails()).isEqualTo(3);
-        assertThat(router.cooldownTime()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(router.disableCooldowns()).isFalse();
-        assertThat(router.fallbacks()).isEmpty();
-        assertThat(router.contextWindowFallbacks()).isEmpty();
-        assertThat(router.contentPolicyFallbacks()).isEmpty();
-        assertThat(router.defaultFallbacks()).isEmpty();
-        assertThat(router.maxFallbacks()).isEqualTo(5);
-        assertThat(router.retryPolicy()).isEmpty();
-        assertThat(router.modelGroupRetryPolicy()).isEmpty();
-        assertThat(router.allowedFailsPolicy()).isEmpty();
-        assertThat(router.enablePreCallChecks()).isFalse();
-        assertThat(router.optionalPreCallChecks()).isEmpty();
-        assertThat(router.routingStrategyArgs()).isEmpty();
-        assertThat(router.redisHost()).isEmpty();
-        assertThat(router.redisPort()).isEmpty();
-        assertThat(router.redisPassword()).isEmpty();
-        assertThat(router.redisDb()).isEmpty();
-        assertThat(router.redisUrl()).isEmpty();
-        assertThat(router.redisKeyPrefix()).isEqualTo("sluice:");
-        assertThat(router.redisSocketTimeout()).isEmpty();
-        assertThat(router.enableTagFiltering()).isFalse();
-        assertThat(router.tagFilteringMatchAny()).isTrue();
-        assertThat(router.modelGroupAlias()).isEmpty();
+        assertThat(router.routing().routingStrategy()).isEqualTo("simple-shuffle");
+        assertThat(router.retries().numRetries()).isEqualTo(2);
+        assertThat(router.timeouts().timeout()).isEqualTo(Duration.ofSeconds(600));
+        assertThat(router.timeouts().streamTimeout()).isEmpty();
+        assertThat(router.retries().maxClientNumRetries()).isEqualTo(5);
+        assertThat(router.timeouts().maxClientTimeout()).isEqualTo(Duration.ofSeconds(600));
+        assertThat(router.cooldowns().allowedFails()).isEqualTo(3);
+        assertThat(router.cooldowns().cooldownTime()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(router.cooldowns().disableCooldowns()).isFalse();
+        assertThat(router.fallbacks().fallbacks()).isEmpty();
+        assertThat(router.fallbacks().contextWindowFallbacks()).isEmpty();
+        assertThat(router.fallbacks().contentPolicyFallbacks()).isEmpty();
+        assertThat(router.fallbacks().defaultFallbacks()).isEmpty();
+        assertThat(router.fallbacks().maxFallbacks()).isEqualTo(5);
+        assertThat(router.retries().retryPolicy()).isEmpty();
+        assertThat(router.retries().modelGroupRetryPolicy()).isEmpty();
+        assertThat(router.cooldowns().allowedFailsPolicy()).isEmpty();
+        assertThat(router.preCallChecks().enablePreCallChecks()).isFalse();
+        assertThat(router.preCallChecks().optionalPreCallChecks()).isEmpty();
+        assertThat(router.routing().routingStrategyArgs()).isEmpty();
+        assertThat(router.redis().redisHost()).isEmpty();
+        assertThat(router.redis().redisPort()).isEmpty();
+        assertThat(router.redis().redisPassword()).isEmpty();
+        assertThat(router.redis().redisDb()).isEmpty();
+        assertThat(router.redis().redisUrl()).isEmpty();
+        assertThat(router.redis().redisKeyPrefix()).isEqualTo("sluice:");
+        assertThat(router.redis().redisSocketTimeout()).isEmpty();
+        assertThat(router.preCallChecks().enableTagFiltering()).isFalse();
+        assertThat(router.preCallChecks().tagFilteringMatchAny()).isTrue();
+        assertThat(router.routing().modelGroupAlias()).isEmpty();
         assertThat(router.sources()).hasSize(30).allSatisfy((key, source) -> assertThat(source).isEqualTo("default"));
     }
 
@@ -88,37 +88,37 @@ class RouterSettingsTest {
                   model_group_alias: {gpt-4: gpt-4o}
                 """)).router();
 
-        assertThat(router.routingStrategy()).isEqualTo("latency-based-routing");
-        assertThat(router.numRetries()).isEqualTo(4);
-        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(20));
-        assertThat(router.streamTimeout()).contains(Duration.ofMillis(2500));
-        assertThat(router.maxClientNumRetries()).isZero();
-        assertThat(router.maxClientTimeout()).isEqualTo(Duration.ofMillis(30_500));
-        assertThat(router.allowedFails()).isEqualTo(1);
-        assertThat(router.cooldownTime()).isEqualTo(Duration.ZERO);
-        assertThat(router.disableCooldowns()).isTrue();
-        assertThat(router.fallbacks()).containsExactly(entry("gpt-4o", List.of("gpt-4o-mini")));
-        assertThat(router.contextWindowFallbacks()).containsExactly(entry("gpt-4o-mini", List.of("gpt-4o")));
-        assertThat(router.contentPolicyFallbacks()).containsExactly(entry("gpt-4o", List.of("gpt-4o-mini", "gpt-4o")));
-        assertThat(router.defaultFallbacks()).containsExactly("gpt-4o-mini");
-        assertThat(router.maxFallbacks()).isZero();
-        assertThat(router.retryPolicy())
+        assertThat(router.routing().routingStrategy()).isEqualTo("latency-based-routing");
+        assertThat(router.retries().numRetries()).isEqualTo(4);
+        assertThat(router.timeouts().timeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(router.timeouts().streamTimeout()).contains(Duration.ofMillis(2500));
+        assertThat(router.retries().maxClientNumRetries()).isZero();
+        assertThat(router.timeouts().maxClientTimeout()).isEqualTo(Duration.ofMillis(30_500));
+        assertThat(router.cooldowns().allowedFails()).isEqualTo(1);
+        assertThat(router.cooldowns().cooldownTime()).isEqualTo(Duration.ZERO);
+        assertThat(router.cooldowns().disableCooldowns()).isTrue();
+        assertThat(router.fallbacks().fallbacks()).containsExactly(entry("gpt-4o", List.of("gpt-4o-mini")));
+        assertThat(router.fallbacks().contextWindowFallbacks()).containsExactly(entry("gpt-4o-mini", List.of("gpt-4o")));
+        assertThat(router.fallbacks().contentPolicyFallbacks()).containsExactly(entry("gpt-4o", List.of("gpt-4o-mini", "gpt-4o")));
+        assertThat(router.fallbacks().defaultFallbacks()).containsExactly("gpt-4o-mini");
+        assertThat(router.fallbacks().maxFallbacks()).isZero();
+        assertThat(router.retries().retryPolicy())
                 .containsExactly(entry("RateLimitErrorRetries", 3), entry("AuthenticationErrorRetries", 0));
-        assertThat(router.modelGroupRetryPolicy()).containsExactly(entry("gpt-4o", Map.of("TimeoutErrorRetries", 1)));
-        assertThat(router.allowedFailsPolicy()).containsExactly(entry("NotFoundErrorAllowedFails", 0));
-        assertThat(router.enablePreCallChecks()).isTrue();
-        assertThat(router.optionalPreCallChecks()).containsExactly("prompt_caching");
-        assertThat(router.routingStrategyArgs()).containsExactly(entry("ttl", 60), entry("lowest_latency_buffer", 0.5));
-        assertThat(router.redisHost()).contains("redis.internal");
-        assertThat(router.redisPort()).hasValue(6380);
-        assertThat(router.redisPassword()).contains(new Secret("redis-secret-value"));
-        assertThat(router.redisDb()).hasValue(2);
-        assertThat(router.redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
-        assertThat(router.redisKeyPrefix()).isEqualTo("staging:");
-        assertThat(router.redisSocketTimeout()).contains(Duration.ofMillis(200));
-        assertThat(router.enableTagFiltering()).isTrue();
-        assertThat(router.tagFilteringMatchAny()).isFalse();
-        assertThat(router.modelGroupAlias()).containsExactly(entry("gpt-4", new GroupAlias("gpt-4o", false)));
+        assertThat(router.retries().modelGroupRetryPolicy()).containsExactly(entry("gpt-4o", Map.of("TimeoutErrorRetries", 1)));
+        assertThat(router.cooldowns().allowedFailsPolicy()).containsExactly(entry("NotFoundErrorAllowedFails", 0));
+        assertThat(router.preCallChecks().enablePreCallChecks()).isTrue();
+        assertThat(router.preCallChecks().optionalPreCallChecks()).containsExactly("prompt_caching");
+        assertThat(router.routing().routingStrategyArgs()).containsExactly(entry("ttl", 60), entry("lowest_latency_buffer", 0.5));
+        assertThat(router.redis().redisHost()).contains("redis.internal");
+        assertThat(router.redis().redisPort()).hasValue(6380);
+        assertThat(router.redis().redisPassword()).contains(new Secret("redis-secret-value"));
+        assertThat(router.redis().redisDb()).hasValue(2);
+        assertThat(router.redis().redisUrl()).contains(new Secret("redis://redis.internal:6380/2"));
+        assertThat(router.redis().redisKeyPrefix()).isEqualTo("staging:");
+        assertThat(router.redis().redisSocketTimeout()).contains(Duration.ofMillis(200));
+        assertThat(router.preCallChecks().enableTagFiltering()).isTrue();
+        assertThat(router.preCallChecks().tagFilteringMatchAny()).isFalse();
+        assertThat(router.routing().modelGroupAlias()).containsExactly(entry("gpt-4", new GroupAlias("gpt-4o", false)));
         assertThat(router.sources()).hasSize(30).allSatisfy((key, source) -> assertThat(source).isEqualTo("router_settings"));
     }
 
@@ -136,14 +136,14 @@ class RouterSettingsTest {
                   default_fallbacks: ["gpt-4o"]
                 """)).router();
 
-        assertThat(router.numRetries()).isEqualTo(6);
-        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(router.allowedFails()).isEqualTo(7);
-        assertThat(router.maxFallbacks()).isEqualTo(8);
-        assertThat(router.fallbacks()).containsOnlyKeys("gpt-4o");
-        assertThat(router.contextWindowFallbacks()).containsOnlyKeys("gpt-4o-mini");
-        assertThat(router.contentPolicyFallbacks()).containsOnlyKeys("gpt-4o");
-        assertThat(router.defaultFallbacks()).containsExactly("gpt-4o");
+        assertThat(router.retries().numRetries()).isEqualTo(6);
+        assertThat(router.timeouts().timeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(router.cooldowns().allowedFails()).isEqualTo(7);
+        assertThat(router.fallbacks().maxFallbacks()).isEqualTo(8);
+        assertThat(router.fallbacks().fallbacks()).containsOnlyKeys("gpt-4o");
+        assertThat(router.fallbacks().contextWindowFallbacks()).containsOnlyKeys("gpt-4o-mini");
+        assertThat(router.fallbacks().contentPolicyFallbacks()).containsOnlyKeys("gpt-4o");
+        assertThat(router.fallbacks().defaultFallbacks()).containsExactly("gpt-4o");
         assertThat(router.sources()).contains(
                 entry("num_retries", "litellm_settings"),
                 entry("timeout", "litellm_settings"),
@@ -167,8 +167,8 @@ class RouterSettingsTest {
                   num_retries: 6
                 """)).router();
 
-        assertThat(router.timeout()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(router.numRetries()).isZero();
+        assertThat(router.timeouts().timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(router.retries().numRetries()).isZero();
         assertThat(router.sources()).contains(entry("timeout", "router_settings"), entry("num_retries", "router_settings"));
     }
 
@@ -178,10 +178,10 @@ class RouterSettingsTest {
         RouterSettings fromRouter = Configs.parse(Configs.withSection("router_settings: {timeout: 20}")).router();
         RouterSettings written = Configs.parse(Configs.withSection("router_settings: {timeout: 20, max_client_timeout: 45}")).router();
 
-        assertThat(fromLitellm.maxClientTimeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(fromRouter.maxClientTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(fromLitellm.timeouts().maxClientTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(fromRouter.timeouts().maxClientTimeout()).isEqualTo(Duration.ofSeconds(20));
         assertThat(fromRouter.sources()).containsEntry("max_client_timeout", "default");
-        assertThat(written.maxClientTimeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(written.timeouts().maxClientTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(written.sources()).containsEntry("max_client_timeout", "router_settings");
     }
 
@@ -193,7 +193,7 @@ class RouterSettingsTest {
                   max_client_timeout: 1
                 """));
 
-        assertThat(config.router().maxClientNumRetries()).isEqualTo(5);
+        assertThat(config.router().retries().maxClientNumRetries()).isEqualTo(5);
         assertThat(config.ignoredKeys()).containsExactly("litellm_settings.max_client_num_retries", "litellm_settings.max_client_timeout");
     }
 
@@ -213,8 +213,8 @@ class RouterSettingsTest {
                   stream_timeout: 5
                 """));
 
-        assertThat(config.router().cooldownTime()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(config.router().streamTimeout()).isEmpty();
+        assertThat(config.router().cooldowns().cooldownTime()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.router().timeouts().streamTimeout()).isEmpty();
         assertThat(config.ignoredKeys()).containsExactly("litellm_settings.cooldown_time", "litellm_settings.stream_timeout");
     }
 
@@ -328,7 +328,7 @@ class RouterSettingsTest {
                     - gpt-4o: ["gpt-4o-mini", "gpt-4o"]
                 """)).router();
 
-        assertThat(router.fallbacks()).containsExactly(
+        assertThat(router.fallbacks().fallbacks()).containsExactly(
                 entry("gpt-4o-mini", List.of("gpt-4o")), entry("gpt-4o", List.of("gpt-4o-mini", "gpt-4o")));
     }
 
@@ -349,7 +349,7 @@ class RouterSettingsTest {
         SluiceConfig config = Configs.parse(Configs.withSection(
                 "router_settings:\n  optional_pre_call_checks: [prompt_caching, router_budget_limiting, prompt_caching]"));
 
-        assertThat(config.router().optionalPreCallChecks()).containsExactly("prompt_caching", "router_budget_limiting");
+        assertThat(config.router().preCallChecks().optionalPreCallChecks()).containsExactly("prompt_caching", "router_budget_limiting");
         assertThat(config.ignoredKeys()).containsExactly("router_settings.optional_pre_call_checks[1]");
     }
 }

@@ -52,8 +52,8 @@ class TagRoutingSettingsTest {
     void filteringIsOffAndMatchingAnyTagUnlessWritten() throws ConfigException {
         RouterSettings router = Configs.parse(Configs.withSection("")).router();
 
-        assertThat(router.enableTagFiltering()).isFalse();
-        assertThat(router.tagFilteringMatchAny()).isTrue();
+        assertThat(router.preCallChecks().enableTagFiltering()).isFalse();
+        assertThat(router.preCallChecks().tagFilteringMatchAny()).isTrue();
         assertThat(router.sources()).contains(entry("enable_tag_filtering", "default"), entry("tag_filtering_match_any", "default"));
     }
 
@@ -65,8 +65,8 @@ class TagRoutingSettingsTest {
                   tag_filtering_match_any: false
                 """), Map.of("TAG_ROUTING", "True")).router();
 
-        assertThat(router.enableTagFiltering()).isTrue();
-        assertThat(router.tagFilteringMatchAny()).isFalse();
+        assertThat(router.preCallChecks().enableTagFiltering()).isTrue();
+        assertThat(router.preCallChecks().tagFilteringMatchAny()).isFalse();
         assertThat(router.sources()).contains(entry("enable_tag_filtering", "router_settings"),
                 entry("tag_filtering_match_any", "router_settings"));
     }
@@ -77,8 +77,8 @@ class TagRoutingSettingsTest {
                 litellm_settings: {enable_tag_filtering: true, tag_filtering_match_any: false}
                 """));
 
-        assertThat(config.router().enableTagFiltering()).isFalse();
-        assertThat(config.router().tagFilteringMatchAny()).isTrue();
+        assertThat(config.router().preCallChecks().enableTagFiltering()).isFalse();
+        assertThat(config.router().preCallChecks().tagFilteringMatchAny()).isTrue();
         assertThat(config.ignoredKeys()).containsExactly("litellm_settings.enable_tag_filtering",
                 "litellm_settings.tag_filtering_match_any");
     }
@@ -104,7 +104,7 @@ class TagRoutingSettingsTest {
         RouterSettingOverrides.Change on = RouterSettingOverrides.readChange(
                 (ObjectNode) Json.MAPPER.readTree("{\"enable_tag_filtering\": true}"), known, Set.of());
         RouterSettings served = RouterSettingOverrides.NONE.with(on).applyTo(file);
-        assertThat(served.enableTagFiltering()).isTrue();
+        assertThat(served.preCallChecks().enableTagFiltering()).isTrue();
         assertThat(served.sources()).contains(entry("enable_tag_filtering", "database"));
         assertThat(RouterSettingOverrides.NONE.with(on).values().get("enable_tag_filtering").isBoolean()).isTrue();
 

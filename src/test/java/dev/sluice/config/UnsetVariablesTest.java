@@ -46,13 +46,13 @@ class UnsetVariablesTest {
         SluiceConfig config = Configs.parse(CONFIG, ENV);
 
         assertThat(config.deployments()).extracting(Deployment::id).containsExactly("openai-main", "azure-eu", "claude-1");
-        assertThat(config.deployments().get(0).params().unsetVariables()).isEmpty();
+        assertThat(config.deployments().get(0).params().endpoint().unsetVariables()).isEmpty();
         LitellmParams azure = config.deployments().get(1).params();
-        assertThat(azure.unsetVariables()).containsExactly("AZURE_API_BASE", "AZURE_API_KEY");
-        assertThat(azure.apiBase()).isEmpty();
-        assertThat(azure.apiKey()).isEmpty();
-        assertThat(azure.apiVersion()).contains("2024-06-01");
-        assertThat(config.deployments().get(2).params().unsetVariables()).containsExactly("AWS_SECRET_ACCESS_KEY");
+        assertThat(azure.endpoint().unsetVariables()).containsExactly("AZURE_API_BASE", "AZURE_API_KEY");
+        assertThat(azure.endpoint().apiBase()).isEmpty();
+        assertThat(azure.endpoint().apiKey()).isEmpty();
+        assertThat(azure.endpoint().apiVersion()).contains("2024-06-01");
+        assertThat(config.deployments().get(2).params().endpoint().unsetVariables()).containsExactly("AWS_SECRET_ACCESS_KEY");
     }
 
     @Test
@@ -102,7 +102,7 @@ class UnsetVariablesTest {
         SluiceConfig config = Configs.parse(CONFIG, Map.of("OPENAI_API_KEY", "k", "AZURE_API_BASE", "https://eu.example.com",
                 "AZURE_API_KEY", "k2", "AZURE_API_VERSION", "v", "AWS_ACCESS_KEY_ID", "a", "AWS_SECRET_ACCESS_KEY", "s"));
 
-        assertThat(config.deployments()).allSatisfy(d -> assertThat(d.params().unsetVariables()).isEmpty());
+        assertThat(config.deployments()).allSatisfy(d -> assertThat(d.params().endpoint().unsetVariables()).isEmpty());
         assertThat(UnsetVariableWarnings.of(config)).isEmpty();
     }
 

@@ -130,10 +130,10 @@ class YamlReadingTest {
                 """);
 
         LitellmParams first = config.deployments().get(0).params();
-        assertThat(first.apiBase()).contains("https://eu.example.com");
-        assertThat(first.apiVersion()).contains("2024-06-01");
-        assertThat(first.rpm()).hasValue(5);
-        assertThat(config.deployments().get(1).params().apiBase()).contains("https://eu.example.com");
+        assertThat(first.endpoint().apiBase()).contains("https://eu.example.com");
+        assertThat(first.endpoint().apiVersion()).contains("2024-06-01");
+        assertThat(first.capacity().rpm()).hasValue(5);
+        assertThat(config.deployments().get(1).params().endpoint().apiBase()).contains("https://eu.example.com");
         assertThat(config.ignoredKeys()).containsExactly("x-azure");
     }
 
@@ -153,10 +153,10 @@ class YamlReadingTest {
                   redis_password: 123456
                 """));
 
-        assertThat(config.router().disableCooldowns()).isTrue();
-        assertThat(config.router().numRetries()).isEqualTo(3);
-        assertThat(config.router().timeout()).hasSeconds(1000);
-        assertThat(config.router().redisPassword()).contains(new Secret("123456"));
+        assertThat(config.router().cooldowns().disableCooldowns()).isTrue();
+        assertThat(config.router().retries().numRetries()).isEqualTo(3);
+        assertThat(config.router().timeouts().timeout()).hasSeconds(1000);
+        assertThat(config.router().redis().redisPassword()).contains(new Secret("123456"));
     }
 
     private Path write(String name, String text) throws IOException {

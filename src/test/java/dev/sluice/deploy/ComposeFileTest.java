@@ -60,9 +60,9 @@ class ComposeFileTest {
         SluiceConfig config = DeployFiles.load(DeployFiles.text(mountedConfig()), env);
         // Required, with no default: a published port must not come up with a well-known admin key.
         assertThat(config.general().masterKey().orElseThrow().value()).isEqualTo("required-LITELLM_MASTER_KEY");
-        assertThat(config.general().databaseUrl().orElseThrow().value()).isEqualTo(env.get("DATABASE_URL"));
-        assertThat(config.router().redisHost()).hasValue("redis");
-        assertThat(config.router().redisPort()).hasValue(6379);
+        assertThat(config.general().store().databaseUrl().orElseThrow().value()).isEqualTo(env.get("DATABASE_URL"));
+        assertThat(config.router().redis().redisHost()).hasValue("redis");
+        assertThat(config.router().redis().redisPort()).hasValue(6379);
         assertThat(config.deployments()).extracting(d -> d.modelName()).containsExactly("gpt-4o", "claude-sonnet");
     }
 

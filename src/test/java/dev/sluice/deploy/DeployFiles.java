@@ -139,7 +139,7 @@ final class DeployFiles {
 
     /** The folder the gateway writes its embedded store and spend journal to, run from {@code workdir}. */
     static String storeFolder(String workdir, SluiceConfig config) {
-        Path store = Path.of(workdir).resolve(config.general().storePath()).getParent();
+        Path store = Path.of(workdir).resolve(config.general().store().storePath()).getParent();
         return store.toString();
     }
 

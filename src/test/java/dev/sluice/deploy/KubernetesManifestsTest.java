@@ -87,8 +87,8 @@ class KubernetesManifestsTest {
         assertThat(config()).isEqualTo(DeployFiles.text(DeployFiles.EXAMPLE_CONFIG));
         SluiceConfig config = DeployFiles.load(config(), environment());
         assertThat(config.general().masterKey()).isPresent();
-        assertThat(config.general().databaseUrl().orElseThrow().value()).startsWith("postgresql://");
-        assertThat(config.router().redisHost()).hasValue("redis");
+        assertThat(config.general().store().databaseUrl().orElseThrow().value()).startsWith("postgresql://");
+        assertThat(config.router().redis().redisHost()).hasValue("redis");
 
         Map<String, Object> mount = mount("config");
         List<String> args = DeployFiles.list(container.get("args")).stream().map(String::valueOf).toList();

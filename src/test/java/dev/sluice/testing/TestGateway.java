@@ -102,7 +102,7 @@ public final class TestGateway implements AutoCloseable {
             SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
             Path storeFolder = null;
             GeneralSettings general = config.general();
-            if (general.usesStore() && general.storePath().equals(GeneralSettings.DEFAULT_STORE_PATH)) {
+            if (general.usesStore() && general.store().storePath().equals(GeneralSettings.DEFAULT_STORE_PATH)) {
                 // Each test gateway keeps its embedded store in its own folder, removed on close.
                 storeFolder = Files.createTempDirectory("sluice-gateway-store-");
                 config = config.withGeneral(general.withStorePath(storeFolder.resolve("sluice")));

@@ -31,7 +31,7 @@ final class AnthropicEndpoint {
      * users write both; {@code ANTHROPIC_API_BASE} (or {@code ANTHROPIC_BASE_URL}) fills it in.
      */
     String url(Deployment deployment) {
-        String base = deployment.params().apiBase()
+        String base = deployment.params().endpoint().apiBase()
                 .or(() -> Optional.ofNullable(env.get("ANTHROPIC_API_BASE")))
                 .or(() -> Optional.ofNullable(env.get("ANTHROPIC_BASE_URL")))
                 .orElse(DEFAULT_API_BASE).strip();
@@ -48,7 +48,7 @@ final class AnthropicEndpoint {
     }
 
     Optional<Secret> key(Deployment deployment) {
-        return deployment.params().apiKey()
+        return deployment.params().endpoint().apiKey()
                 .or(() -> deployment.ambient().variable(env, "ANTHROPIC_API_KEY").filter(k -> !k.isBlank()).map(Secret::new));
     }
 

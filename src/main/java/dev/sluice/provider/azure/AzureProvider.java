@@ -58,7 +58,7 @@ public final class AzureProvider implements Provider {
             return Provider.super.request(deployment, request);
         }
         String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
-        String version = deployment.params().apiVersion().filter(v -> v.endsWith("-preview") && v.compareTo(RESPONSES_API_VERSION) >= 0)
+        String version = deployment.params().endpoint().apiVersion().filter(v -> v.endsWith("-preview") && v.compareTo(RESPONSES_API_VERSION) >= 0)
                 .orElse(RESPONSES_API_VERSION);
         Map<String, String> headers = key(deployment).map(k -> Map.of("api-key", k.value())).orElse(Map.of());
         return new UpstreamRequest(base + "/openai/responses?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8),
@@ -79,7 +79,7 @@ public final class AzureProvider implements Provider {
     @Override
     public UpstreamRequest request(Deployment deployment, Operation endpoint, ObjectNode body) {
         String base = base(deployment).orElseThrow(() -> new IllegalStateException(misconfiguration(deployment).orElseThrow()));
-        String version = deployment.params().apiVersion()
+        String version = deployment.params().endpoint().apiVersion()
                 .or(() -> Optional.ofNullable(env.get("AZURE_API_VERSION")))
                 .orElse(DEFAULT_API_VERSION);
         String url = base + "/openai/deployments/"
@@ -97,7 +97,7 @@ public final class AzureProvider implements Provider {
 
     @Override
     public Optional<Secret> key(Deployment deployment) {
-        return deployment.params().apiKey()
+        return deployment.params().endpoint().apiKey()
                 .or(() -> deployment.ambient().variable(env, "AZURE_API_KEY").map(Secret::new));
     }
 
@@ -111,7 +111,7 @@ public final class AzureProvider implements Provider {
     }
 
     private Optional<String> base(Deployment deployment) {
-        return deployment.params().apiBase()
+        return deployment.params().endpoint().apiBase()
                 .or(() -> Optional.ofNullable(env.get("AZURE_API_BASE")))
                 .map(b -> b.endsWith("/") ? b.substring(0, b.length() - 1) : b);
     }

@@ -32,7 +32,7 @@ final class BedrockEndpoint {
     /** The runtime endpoint without a trailing slash; empty when neither it nor a region is known. */
     Optional<String> base(Deployment deployment) {
         return deployment.params().vendor().awsBedrockRuntimeEndpoint()
-                .or(() -> deployment.params().apiBase())
+                .or(() -> deployment.params().endpoint().apiBase())
                 .or(() -> region(deployment).map(region -> "https://bedrock-runtime." + region + ".amazonaws.com"))
                 .map(base -> base.endsWith("/") ? base.substring(0, base.length() - 1) : base);
     }

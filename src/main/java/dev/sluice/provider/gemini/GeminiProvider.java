@@ -120,7 +120,7 @@ public final class GeminiProvider implements Provider {
 
     @Override
     public Optional<Secret> key(Deployment deployment) {
-        return deployment.params().apiKey().or(() -> deployment.ambient().variable(env, "GEMINI_API_KEY").map(Secret::new));
+        return deployment.params().endpoint().apiKey().or(() -> deployment.ambient().variable(env, "GEMINI_API_KEY").map(Secret::new));
     }
 
     @Override
@@ -132,7 +132,7 @@ public final class GeminiProvider implements Provider {
     }
 
     private static String base(Deployment deployment) {
-        String base = deployment.params().apiBase().orElse(DEFAULT_BASE);
+        String base = deployment.params().endpoint().apiBase().orElse(DEFAULT_BASE);
         return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     }
 

@@ -81,7 +81,7 @@ public final class OpenAiCompatibleProvider implements Provider {
 
     @Override
     public Optional<Secret> key(Deployment deployment) {
-        return deployment.params().apiKey()
+        return deployment.params().endpoint().apiKey()
                 .or(() -> deployment.ambient().variable(env, flavour.keyVariable()).map(Secret::new));
     }
 
@@ -95,7 +95,7 @@ public final class OpenAiCompatibleProvider implements Provider {
     }
 
     private Optional<String> base(Deployment deployment) {
-        return deployment.params().apiBase().map(this::normalise).or(flavour::defaultBase);
+        return deployment.params().endpoint().apiBase().map(this::normalise).or(flavour::defaultBase);
     }
 
     private String normalise(String apiBase) {

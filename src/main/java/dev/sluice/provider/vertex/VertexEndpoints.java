@@ -45,7 +45,7 @@ public final class VertexEndpoints {
 
     /** The scheme and host calls go to, without a trailing slash. */
     public String host(Deployment deployment) {
-        Optional<String> base = deployment.params().apiBase();
+        Optional<String> base = deployment.params().endpoint().apiBase();
         if (base.isPresent()) {
             String b = base.get();
             return b.endsWith("/") ? b.substring(0, b.length() - 1) : b;

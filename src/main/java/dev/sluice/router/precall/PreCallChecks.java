@@ -52,8 +52,8 @@ public final class PreCallChecks {
     private final Clock clock;
 
     public PreCallChecks(RouterSettings settings, ModelCatalog catalog, CachePins pins, Clock clock) {
-        this.contextWindow = settings.enablePreCallChecks();
-        this.promptCaching = settings.optionalPreCallChecks().contains(PROMPT_CACHING);
+        this.contextWindow = settings.preCallChecks().enablePreCallChecks();
+        this.promptCaching = settings.preCallChecks().optionalPreCallChecks().contains(PROMPT_CACHING);
         this.catalog = catalog;
         this.pins = pins;
         this.clock = clock;

@@ -54,7 +54,7 @@ public final class TagFilter {
 
     /** The filter a request routed with {@code settings} uses. */
     public static TagFilter of(RouterSettings settings) {
-        return settings.enableTagFiltering() ? new TagFilter(true, settings.tagFilteringMatchAny()) : OFF;
+        return settings.preCallChecks().enableTagFiltering() ? new TagFilter(true, settings.preCallChecks().tagFilteringMatchAny()) : OFF;
     }
 
     /**

@@ -53,15 +53,15 @@ final class CapacityCheck {
     }
 
     static boolean fits(LitellmParams params, Usage used, int promptTokens) {
-        return UsageWindows.hasRoom(used, params.rpm(), params.tpm(), promptTokens);
+        return UsageWindows.hasRoom(used, params.capacity().rpm(), params.capacity().tpm(), promptTokens);
     }
 
     private static boolean overTpm(LitellmParams params, Usage used, int promptTokens) {
-        return params.tpm().isPresent() && used.tokens() + promptTokens > params.tpm().getAsInt();
+        return params.capacity().tpm().isPresent() && used.tokens() + promptTokens > params.capacity().tpm().getAsInt();
     }
 
     private static boolean overRpm(LitellmParams params, Usage used) {
-        return params.rpm().isPresent() && used.requests() + 1 > params.rpm().getAsInt();
+        return params.capacity().rpm().isPresent() && used.requests() + 1 > params.capacity().rpm().getAsInt();
     }
 
     /**
@@ -81,11 +81,11 @@ final class CapacityCheck {
             boolean overTpm = overTpm(p, used[i], request.promptTokens());
             if (overTpm) {
                 reason.append(used[i].tokens()).append(" + ").append(request.promptTokens())
-                        .append(" tokens > tpm ").append(p.tpm().getAsInt());
+                        .append(" tokens > tpm ").append(p.capacity().tpm().getAsInt());
             }
             if (overRpm(p, used[i])) {
                 reason.append(overTpm ? ", " : "").append(used[i].requests())
-                        .append(" + 1 requests > rpm ").append(p.rpm().getAsInt());
+                        .append(" + 1 requests > rpm ").append(p.capacity().rpm().getAsInt());
             }
         }
         return reason.toString();

@@ -39,11 +39,11 @@ public record SignalRecorder(RoutingSignals signals, LatencyArgs latencyArgs, Cl
      */
     public Future<Boolean> claim(Deployment deployment, int promptTokens, boolean withinLimits) {
         LitellmParams params = deployment.params();
-        if (!withinLimits || (params.rpm().isEmpty() && params.tpm().isEmpty())) {
+        if (!withinLimits || (params.capacity().rpm().isEmpty() && params.capacity().tpm().isEmpty())) {
             signals.usage().record(deployment.id(), clock.instant(), 1, 0);
             return CLAIMED;
         }
-        return signals.usage().claim(deployment.id(), clock.instant(), params.rpm(), params.tpm(), promptTokens);
+        return signals.usage().claim(deployment.id(), clock.instant(), params.capacity().rpm(), params.capacity().tpm(), promptTokens);
     }
 
     /**

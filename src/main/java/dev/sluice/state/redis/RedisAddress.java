@@ -1,6 +1,7 @@
 package dev.sluice.state.redis;
 
 import dev.sluice.config.CacheSettings;
+import dev.sluice.config.RedisSettings;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.config.Secret;
 import io.vertx.core.net.NetClientOptions;
@@ -20,11 +21,12 @@ record RedisAddress(RedisOptions options, String where) {
 
     /** The Redis the router settings name ({@code redis_url}, else {@code redis_host} and the rest), if any. */
     static Optional<RedisAddress> of(RouterSettings router) {
-        if (router.redisUrl().isEmpty() && router.redisHost().isEmpty()) {
+        RedisSettings redis = router.redis();
+        if (redis.redisUrl().isEmpty() && redis.redisHost().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(of(router.redisUrl(), router.redisHost(), router.redisPort().orElse(6379), router.redisDb().orElse(0),
-                router.redisPassword()));
+        return Optional.of(of(redis.redisUrl(), redis.redisHost(), redis.redisPort().orElse(6379), redis.redisDb().orElse(0),
+                redis.redisPassword()));
     }
 
     /** The response cache's own Redis ({@code cache_params}: {@code url}, else {@code host} and {@code port}). */

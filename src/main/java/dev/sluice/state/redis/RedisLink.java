@@ -113,7 +113,7 @@ public final class RedisLink implements AutoCloseable {
      * {@code budget}. Not connected until {@link #start}.
      */
     public static Optional<RedisLink> configured(RouterSettings router, Duration budget, Clock clock) {
-        return RedisAddress.of(router).map(address -> new RedisLink(address, router.redisKeyPrefix(), budget,
+        return RedisAddress.of(router).map(address -> new RedisLink(address, router.redis().redisKeyPrefix(), budget,
                 ReplicaPresence.BEAT_EVERY, clock));
     }
 

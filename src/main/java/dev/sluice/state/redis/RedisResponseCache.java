@@ -85,7 +85,7 @@ public final class RedisResponseCache implements CacheStore {
     public static RedisResponseCache open(CacheSettings settings, RouterSettings router) {
         RedisAddress address = settings.redis().map(RedisAddress::of).or(() -> RedisAddress.of(router))
                 .orElseThrow(() -> new IllegalStateException("a Redis cache without a Redis"));
-        return new RedisResponseCache(address, router.redisKeyPrefix(), settings.socketTimeout(),
+        return new RedisResponseCache(address, router.redis().redisKeyPrefix(), settings.socketTimeout(),
                 TimeSource.system().clock()::millis);
     }
 

@@ -58,7 +58,7 @@ public final class RouterHarness {
         ModelCatalog catalog = new BundledModelCatalog();
         cooldowns = new Cooldowns(settings, new InMemoryCooldownStore(), time.clock(), events);
         router = new Router(models, settings, cooldowns,
-                new Router.Picking(new Strategies(signals, catalog, config.router().routingStrategyArgs(), time.clock(), random),
+                new Router.Picking(new Strategies(signals, catalog, config.router().routing().routingStrategyArgs(), time.clock(), random),
                         new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock()), random),
                 new Router.Timing(time.source(), backoff), events);
     }
