@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  */
 public final class Launcher {
     private static final int REQUIRED_RELEASE = 21;
-    private static final String MAIN_CLASS = "dev.sluice.cli.Main";
+    private static final String MAIN_CLASS = "dev.sluice.boot.cli.Main";
 
     /** The system property that tells the gateway which launcher started it. */
     static final String PARENT_PID_PROPERTY = "sluice.launcher.pid";

@@ -22,7 +22,7 @@ class LauncherTest {
     void withNoOptionsTheDefaultsComeBeforeTheGatewaysClassAndArguments() {
         assertThat(command()).containsExactly("/jdk/bin/java", "-Xmx112m", "-Xms112m", "-XX:+UseSerialGC",
                 "-XX:NewRatio=1", "-XX:MaxMetaspaceSize=128m", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-Dsluice.launch=here", "-cp",
-                "sluice.jar", "dev.sluice.cli.Main", "--config", "c.yaml");
+                "sluice.jar", "dev.sluice.boot.cli.Main", "--config", "c.yaml");
     }
 
     @Test

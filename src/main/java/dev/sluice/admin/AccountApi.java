@@ -1,7 +1,7 @@
 package dev.sluice.admin;
 
-import dev.sluice.access.AccountChanges;
-import dev.sluice.access.Caller;
+import dev.sluice.accounts.AccountChanges;
+import dev.sluice.accounts.Caller;
 import dev.sluice.http.BodyLimits;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.TeamRepository;
@@ -17,7 +17,7 @@ import java.util.function.LongSupplier;
  * from the gateway.
  *
  * @param authenticate    who made a request; a failed future holding an
- *                        {@link dev.sluice.api.ApiError} is answered as it is
+ *                        {@link dev.sluice.wire.ApiError} is answered as it is
  * @param keys            the stored virtual keys
  * @param teams           the stored teams
  * @param clock           now, for creation times, expiry and budget resets; its zone is the

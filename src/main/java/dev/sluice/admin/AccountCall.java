@@ -1,7 +1,7 @@
 package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.access.Caller;
+import dev.sluice.accounts.Caller;
 import dev.sluice.http.QueryParams;
 
 /**

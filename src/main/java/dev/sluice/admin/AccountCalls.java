@@ -2,16 +2,16 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.access.Caller;
-import dev.sluice.api.ApiError;
-import dev.sluice.http.JsonFields;
+import dev.sluice.accounts.Caller;
 import dev.sluice.http.QueryParams;
+import dev.sluice.http.Replies;
 import dev.sluice.http.RequestBodyReader;
-import dev.sluice.http.Responses;
-import dev.sluice.json.Json;
-import dev.sluice.json.JsonReading;
-import dev.sluice.json.JsonProblems;
 import dev.sluice.store.StoreException;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.Json;
+import dev.sluice.wire.JsonFields;
+import dev.sluice.wire.JsonProblems;
+import dev.sluice.wire.JsonReading;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -67,7 +67,7 @@ final class AccountCalls {
         try {
             query = QueryParams.of(request);
         } catch (ApiError e) {
-            Responses.error(request.response(), e);
+            Replies.error(request.response(), e);
             return;
         }
         WrittenAccounts written = new WrittenAccounts();
@@ -82,7 +82,7 @@ final class AccountCalls {
                 .onComplete(done -> {
                     written.tell(api.changes());
                     if (done.succeeded()) {
-                        Responses.json(request.response(), 200, Json.buffer(done.result()));
+                        Replies.json(request.response(), 200, Json.buffer(done.result()));
                     } else {
                         fail(request, route, done.cause());
                     }
@@ -142,14 +142,14 @@ final class AccountCalls {
             request.resume();
         }
         switch (failure) {
-            case ApiError error -> Responses.error(request.response(), error);
+            case ApiError error -> Replies.error(request.response(), error);
             case StoreException e when e.reason() == StoreException.Reason.UNAVAILABLE ->
-                    Responses.error(request.response(), new ApiError(503, "server_error",
+                    Replies.error(request.response(), new ApiError(503, "server_error",
                             "The key store cannot be reached (" + e.getMessage() + "); try again.", null, "store_unavailable"));
             case StoreException e when e.reason() == StoreException.Reason.CONFLICT ->
-                    Responses.error(request.response(), new ApiError(409, "invalid_request_error",
+                    Replies.error(request.response(), new ApiError(409, "invalid_request_error",
                             "The change conflicts with what is stored: " + e.getMessage() + ".", null, "conflict"));
-            default -> Responses.internalError(request.response(), route, failure);
+            default -> Replies.internalError(request.response(), route, failure);
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.api.ApiError;
+import dev.sluice.wire.ApiError;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.sluice.admin;
 
-import dev.sluice.api.ApiError;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.VirtualKey;
+import dev.sluice.wire.ApiError;
 import java.util.Optional;
 
 /**

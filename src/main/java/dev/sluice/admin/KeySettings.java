@@ -2,18 +2,19 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
-import dev.sluice.http.JsonFields;
-import dev.sluice.settings.ModelAliases;
-import dev.sluice.limits.BudgetDuration;
+import dev.sluice.accounts.AccountTimes;
+import dev.sluice.accounts.settings.ModelAliases;
 import dev.sluice.store.ModelBudget;
 import dev.sluice.store.VirtualKey;
+import dev.sluice.time.BudgetDuration;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.JsonFields;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
-import java.util.Map.Entry;
 import java.util.Map;
+import java.util.Map.Entry;
 import java.util.Optional;
 
 /**

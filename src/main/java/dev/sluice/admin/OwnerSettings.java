@@ -1,12 +1,13 @@
 package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
-import dev.sluice.http.JsonFields;
+import dev.sluice.accounts.AccountTimes;
 import dev.sluice.store.BudgetHolder;
 import dev.sluice.store.Customer;
 import dev.sluice.store.Organization;
 import dev.sluice.store.User;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.JsonFields;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.function.Supplier;

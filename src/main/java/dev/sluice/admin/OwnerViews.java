@@ -2,12 +2,12 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.BudgetHolder;
 import dev.sluice.store.Customer;
 import dev.sluice.store.Organization;
 import dev.sluice.store.TeamMember;
 import dev.sluice.store.User;
+import dev.sluice.wire.Json;
 import java.util.List;
 
 /**

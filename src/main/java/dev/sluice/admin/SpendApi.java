@@ -1,7 +1,7 @@
 package dev.sluice.admin;
 
+import dev.sluice.accounts.spend.CallCost;
 import dev.sluice.router.ModelRegistry;
-import dev.sluice.spend.CallCost;
 import dev.sluice.store.DailySpendRepository;
 import dev.sluice.store.SpendLogReader;
 import java.util.Objects;

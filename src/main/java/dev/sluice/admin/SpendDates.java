@@ -1,7 +1,7 @@
 package dev.sluice.admin;
 
-import dev.sluice.api.ApiError;
 import dev.sluice.http.QueryParams;
+import dev.sluice.wire.ApiError;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

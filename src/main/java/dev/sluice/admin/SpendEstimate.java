@@ -2,15 +2,15 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
+import dev.sluice.accounts.spend.CallCost;
 import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.Deployment;
-import dev.sluice.http.JsonFields;
-import dev.sluice.json.Json;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.ModelRegistry;
-import dev.sluice.spend.CallCost;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.Json;
+import dev.sluice.wire.JsonFields;
 import java.util.Optional;
 
 /**

@@ -2,8 +2,8 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.SpendRow;
+import dev.sluice.wire.Json;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

@@ -2,10 +2,10 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.DailySpend;
 import dev.sluice.store.DailySpendRepository;
 import dev.sluice.store.SpendDimension;
+import dev.sluice.wire.Json;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;

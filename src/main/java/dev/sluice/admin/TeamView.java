@@ -2,8 +2,8 @@ package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.Team;
+import dev.sluice.wire.Json;
 
 /**
  * A stored team as the team API shows it, in the field names of LiteLLM's

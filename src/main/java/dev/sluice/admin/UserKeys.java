@@ -1,9 +1,9 @@
 package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.VirtualKey;
+import dev.sluice.wire.Json;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.sluice.admin;
 
-import dev.sluice.access.AccountChanges;
-import dev.sluice.limits.Scope;
+import dev.sluice.accounts.AccountChanges;
+import dev.sluice.accounts.limits.Scope;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,12 +1,12 @@
 package dev.sluice.boot;
 
 import dev.sluice.config.EdgeSettings;
+import dev.sluice.edge.ConnectionRefusals;
+import dev.sluice.edge.OpenConnections;
 import dev.sluice.http.BodyLimits;
 import dev.sluice.http.ClientAddresses;
-import dev.sluice.metrics.GatewayMetrics;
-import dev.sluice.overload.Overload;
-import dev.sluice.server.ConnectionRefusals;
-import dev.sluice.server.OpenConnections;
+import dev.sluice.ops.metrics.GatewayMetrics;
+import dev.sluice.ops.overload.Overload;
 import java.util.List;
 import java.util.Map;
 

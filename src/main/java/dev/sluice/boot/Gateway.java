@@ -1,13 +1,13 @@
 package dev.sluice.boot;
 
-import dev.sluice.responses.MemoryResponses;
-import dev.sluice.access.Accounts;
+import dev.sluice.accounts.Accounts;
 import dev.sluice.call.CallServices;
 import dev.sluice.config.SluiceConfig;
-import dev.sluice.server.EdgeServices;
-import dev.sluice.sync.StoredModelSync;
-import dev.sluice.sync.StoredRouterSettingsSync;
+import dev.sluice.edge.EdgeServices;
+import dev.sluice.state.sync.StoredModelSync;
+import dev.sluice.state.sync.StoredRouterSettingsSync;
 import dev.sluice.time.TimeSource;
+import dev.sluice.vendors.openai.responses.store.MemoryResponses;
 import java.util.Optional;
 
 /**

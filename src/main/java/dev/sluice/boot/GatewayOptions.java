@@ -1,11 +1,11 @@
 package dev.sluice.boot;
 
 import dev.sluice.config.SluiceConfig;
-import dev.sluice.router.Backoff;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.router.ThreadLocalRandomSource;
+import dev.sluice.store.redis.RedisLink;
+import dev.sluice.time.Backoff;
 import dev.sluice.time.TimeSource;
-import dev.sluice.state.redis.RedisLink;
 import java.time.Duration;
 import java.util.Map;
 import java.util.random.RandomGenerator;

@@ -1,11 +1,11 @@
 package dev.sluice.boot;
 
-import dev.sluice.time.TimeSource;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.http.Drain;
-import dev.sluice.overload.Liveness;
-import io.vertx.core.Future;
+import dev.sluice.ops.overload.Liveness;
+import dev.sluice.time.TimeSource;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Duration;

@@ -1,16 +1,16 @@
 package dev.sluice.boot;
 
-import dev.sluice.cache.ResponseCache;
-import dev.sluice.access.Accounts;
-import dev.sluice.background.JobRestarts;
+import dev.sluice.accounts.Accounts;
+import dev.sluice.call.cache.ResponseCache;
 import dev.sluice.config.Deployment;
-import dev.sluice.metrics.GatewayMetrics;
+import dev.sluice.ops.metrics.GatewayMetrics;
 import dev.sluice.router.Cooldowns;
 import dev.sluice.router.ModelRegistry;
-import dev.sluice.state.RoutingSignals;
-import dev.sluice.state.redis.RedisLatencySamples;
-import dev.sluice.state.redis.RedisLink;
-import dev.sluice.sync.StoredModelSync;
+import dev.sluice.router.signals.RoutingSignals;
+import dev.sluice.state.RedisLatencySamples;
+import dev.sluice.state.sync.StoredModelSync;
+import dev.sluice.store.redis.RedisLink;
+import dev.sluice.time.JobRestarts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

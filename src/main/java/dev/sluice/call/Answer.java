@@ -1,7 +1,7 @@
 package dev.sluice.call;
 
-import dev.sluice.spend.BilledUnits;
-import dev.sluice.spend.TokenUsage;
+import dev.sluice.accounts.spend.BilledUnits;
+import dev.sluice.accounts.spend.TokenUsage;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 

@@ -1,10 +1,10 @@
 package dev.sluice.call;
 
+import dev.sluice.accounts.spend.PythonFloats;
 import dev.sluice.config.Deployment;
-import dev.sluice.http.Responses;
-import dev.sluice.provider.Providers;
+import dev.sluice.http.Replies;
 import dev.sluice.router.RouteOutcome;
-import dev.sluice.spend.PythonFloats;
+import dev.sluice.vendors.Providers;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -39,7 +39,7 @@ final class AnswerWriter {
         if (whole.contentType() != null) {
             response.putHeader("Content-Type", whole.contentType());
         }
-        Responses.raw(response, whole.status(), whole.body());
+        Replies.raw(response, whole.status(), whole.body());
     }
 
     /** The head of a stream of {@code deployment}, just before it goes out with its first event. */

@@ -1,10 +1,10 @@
 package dev.sluice.call;
 
-import dev.sluice.guardrail.Guardrails;
-import dev.sluice.provider.Providers;
+import dev.sluice.call.guardrail.Guardrails;
+import dev.sluice.ops.tracing.GatewayTracing;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.router.strategy.SignalRecorder;
-import dev.sluice.tracing.GatewayTracing;
+import dev.sluice.vendors.Providers;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.LongSupplier;

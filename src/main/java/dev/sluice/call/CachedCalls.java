@@ -1,13 +1,13 @@
 package dev.sluice.call;
 
-import dev.sluice.access.CallEnd;
-import dev.sluice.cache.CachePlan;
-import dev.sluice.cache.CachedAnswer;
-import dev.sluice.cache.ResponseCache;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.spend.TokenUsage;
+import dev.sluice.call.cache.CachePlan;
+import dev.sluice.call.cache.CachedAnswer;
+import dev.sluice.call.cache.ResponseCache;
 import dev.sluice.http.Drain;
-import dev.sluice.http.Responses;
-import dev.sluice.ingress.StreamEncoding;
-import dev.sluice.spend.TokenUsage;
+import dev.sluice.http.Replies;
+import dev.sluice.vendors.entry.StreamEncoding;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
@@ -77,7 +77,7 @@ final class CachedCalls {
             response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");
             response.end(Buffer.buffer(hit.body()));
         } else {
-            Responses.raw(response, hit.status(), Buffer.buffer(hit.body()));
+            Replies.raw(response, hit.status(), Buffer.buffer(hit.body()));
         }
         return Future.succeededFuture();
     }

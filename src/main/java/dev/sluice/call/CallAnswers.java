@@ -1,6 +1,6 @@
 package dev.sluice.call;
 
-import dev.sluice.access.CallEnd;
+import dev.sluice.accounts.CallEnd;
 import dev.sluice.http.Drain;
 import dev.sluice.router.RouteOutcome;
 import io.vertx.core.Future;

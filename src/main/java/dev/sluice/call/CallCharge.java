@@ -1,13 +1,13 @@
 package dev.sluice.call;
 
-import dev.sluice.llm.ModelRequest;
-import dev.sluice.spend.BilledUnits;
-import dev.sluice.spend.TokenUsage;
-import dev.sluice.access.CallEnd;
-import dev.sluice.access.CallTicket;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.CallTicket;
+import dev.sluice.accounts.spend.BilledUnits;
+import dev.sluice.accounts.spend.TokenUsage;
 import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.Deployment;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.strategy.RequestFacts;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +76,7 @@ final class CallCharge implements CallListener {
     }
 
     /** The tokens of a stream answer of {@code deployment} received whole (for an HTTP/1.0 caller, or a guardrail). */
-    TokenUsage streamUsage(Deployment deployment, Buffer events, java.util.Optional<dev.sluice.llm.Usage> reported) {
+    TokenUsage streamUsage(Deployment deployment, Buffer events, java.util.Optional<dev.sluice.model.Usage> reported) {
         StreamTally tally = new StreamTally(ticket.needsTokens(deployment));
         tally.saw(events);
         reported.ifPresent(tally::reported);

@@ -1,16 +1,16 @@
 package dev.sluice.call;
 
-import dev.sluice.access.CallEnd;
-import dev.sluice.access.Caller;
-import dev.sluice.cache.CachedAnswer;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.Caller;
+import dev.sluice.accounts.spend.TokenUsage;
+import dev.sluice.call.cache.CachedAnswer;
 import dev.sluice.config.Deployment;
-import dev.sluice.llm.ModelRequest;
-import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
-import dev.sluice.spend.TokenUsage;
+import dev.sluice.vendors.stream.StreamTranslator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;

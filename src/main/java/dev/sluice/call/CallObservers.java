@@ -1,8 +1,8 @@
 package dev.sluice.call;
 
-import dev.sluice.callbacks.Callbacks;
-import dev.sluice.metrics.GatewayMetrics;
-import dev.sluice.tracing.GatewayTracing;
+import dev.sluice.ops.callbacks.Callbacks;
+import dev.sluice.ops.metrics.GatewayMetrics;
+import dev.sluice.ops.tracing.GatewayTracing;
 import java.util.Optional;
 
 /**

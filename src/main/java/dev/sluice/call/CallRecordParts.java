@@ -3,10 +3,10 @@ package dev.sluice.call;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.access.Caller;
-import dev.sluice.callbacks.CallRecord;
-import dev.sluice.llm.Dialect;
-import dev.sluice.llm.ModelRequest;
+import dev.sluice.accounts.Caller;
+import dev.sluice.model.Dialect;
+import dev.sluice.model.ModelRequest;
+import dev.sluice.ops.callbacks.CallRecord;
 import dev.sluice.store.Team;
 import java.util.List;
 

@@ -1,14 +1,14 @@
 package dev.sluice.call;
 
+import dev.sluice.accounts.AccessControl;
+import dev.sluice.call.cache.ResponseCache;
+import dev.sluice.call.guardrail.Guardrails;
 import dev.sluice.http.BodyLimits;
-import dev.sluice.access.AccessControl;
-import dev.sluice.cache.ResponseCache;
-import dev.sluice.guardrail.Guardrails;
-import dev.sluice.overload.Overload;
-import dev.sluice.provider.Providers;
+import dev.sluice.ops.overload.Overload;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
 import dev.sluice.time.TimeSource;
+import dev.sluice.vendors.Providers;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package dev.sluice.call;
 
-import dev.sluice.upstream.UpstreamExchange;
+import dev.sluice.vendors.upstream.UpstreamExchange;
 
 /**
  * What one caller's request currently has open upstream, so that a hang-up can cancel it.

@@ -1,13 +1,13 @@
 package dev.sluice.call;
 
-import dev.sluice.api.ErrorBodies;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.ModelMode;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
-import dev.sluice.json.Json;
-import dev.sluice.llm.Operation;
-import dev.sluice.provider.Provider;
+import dev.sluice.model.Operation;
+import dev.sluice.vendors.Provider;
+import dev.sluice.wire.ErrorBodies;
+import dev.sluice.wire.Json;
 import java.util.Optional;
 
 /**

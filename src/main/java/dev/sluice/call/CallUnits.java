@@ -2,8 +2,8 @@ package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.llm.Operation;
-import dev.sluice.spend.BilledUnits;
+import dev.sluice.accounts.spend.BilledUnits;
+import dev.sluice.model.Operation;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

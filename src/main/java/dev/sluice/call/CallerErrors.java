@@ -1,12 +1,12 @@
 package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
-import dev.sluice.api.ErrorBodies;
-import dev.sluice.http.Responses;
-import dev.sluice.ingress.WrittenError;
-import dev.sluice.ingress.IngressCodec;
-import dev.sluice.json.Json;
+import dev.sluice.http.Replies;
+import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.entry.WrittenError;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.ErrorBodies;
+import dev.sluice.wire.Json;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -18,7 +18,7 @@ final class CallerErrors {
 
     static void write(HttpServerResponse response, IngressCodec codec, ApiError error) {
         if (response.headWritten()) {
-            Responses.error(response, error); // too late for a body: the response is reset
+            Replies.error(response, error); // too late for a body: the response is reset
             return;
         }
         error.headers().forEach(response::putHeader);
@@ -28,6 +28,6 @@ final class CallerErrors {
     /** An error whose OpenAI-shaped body is already written: an upstream's own, say. */
     static void json(HttpServerResponse response, IngressCodec codec, int status, ObjectNode openAiBody) {
         WrittenError shaped = codec.error(status, openAiBody);
-        Responses.json(response, shaped.status(), Json.buffer(shaped.body()));
+        Replies.json(response, shaped.status(), Json.buffer(shaped.body()));
     }
 }

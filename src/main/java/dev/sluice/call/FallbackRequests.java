@@ -2,9 +2,9 @@ package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
-import dev.sluice.llm.Dialect;
-import dev.sluice.llm.ModelRequest;
+import dev.sluice.model.Dialect;
+import dev.sluice.model.ModelRequest;
+import dev.sluice.wire.ApiError;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package dev.sluice.call;
 
+import dev.sluice.call.guardrail.GuardrailRefusal;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
-import dev.sluice.guardrail.GuardrailRefusal;
 import io.vertx.core.buffer.Buffer;
 import java.util.Optional;
 

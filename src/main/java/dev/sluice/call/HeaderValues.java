@@ -1,7 +1,7 @@
 package dev.sluice.call;
 
+import dev.sluice.accounts.spend.PythonFloats;
 import dev.sluice.config.RouterSettings;
-import dev.sluice.spend.PythonFloats;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,16 +1,16 @@
 package dev.sluice.call;
 
-import dev.sluice.access.Caller;
-import dev.sluice.access.CallTicket;
-import dev.sluice.cache.CachePlan;
+import dev.sluice.accounts.CallTicket;
+import dev.sluice.accounts.Caller;
+import dev.sluice.call.cache.CachePlan;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
-import dev.sluice.ingress.IngressCodec;
-import dev.sluice.ingress.AnswerEncoding;
-import dev.sluice.llm.ModelRequest;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.strategy.RequestFacts;
+import dev.sluice.vendors.entry.AnswerEncoding;
+import dev.sluice.vendors.entry.IngressCodec;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -170,7 +170,7 @@ final class ModelCall {
         return Objects.requireNonNull(ticket, "the ticket is read before admission");
     }
 
-    /** The call's tags ({@link dev.sluice.access.CallTags}): for its spend row and for tag-based routing. */
+    /** The call's tags ({@link dev.sluice.accounts.CallTags}): for its spend row and for tag-based routing. */
     List<String> tags() {
         return Objects.requireNonNull(tags, "the tags are read before admission");
     }

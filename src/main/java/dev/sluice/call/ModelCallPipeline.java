@@ -1,30 +1,30 @@
 package dev.sluice.call;
 
-import dev.sluice.json.JsonReading;
-import dev.sluice.access.CallEnd;
-import dev.sluice.access.CalledModel;
-import dev.sluice.access.CallTags;
-import dev.sluice.access.EndUsers;
-import dev.sluice.access.Caller;
-import dev.sluice.api.ApiError;
+import dev.sluice.accounts.Authenticator;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.CallTags;
+import dev.sluice.accounts.CalledModel;
+import dev.sluice.accounts.Caller;
+import dev.sluice.accounts.EndUsers;
+import dev.sluice.accounts.settings.CallerOverridesReader;
 import dev.sluice.catalog.TokenEncoding;
-import dev.sluice.http.Authenticator;
 import dev.sluice.http.CallIds;
 import dev.sluice.http.Drain;
 import dev.sluice.http.Hops;
+import dev.sluice.http.Replies;
 import dev.sluice.http.RequestBodyReader;
-import dev.sluice.http.Responses;
 import dev.sluice.http.SluiceVersion;
-import dev.sluice.ingress.IngressCodec;
-import dev.sluice.llm.ModelRequest;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Delays;
 import dev.sluice.router.FallbackGate;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteRequest;
-import dev.sluice.settings.CallerOverridesReader;
-import dev.sluice.upstream.UpstreamClient;
+import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.upstream.UpstreamClient;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.JsonReading;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *   <li>decode it through the entry API's {@link IngressCodec};
  *   <li>resolve the group it names, the caller's and its team's routing overrides, and the
  *       guardrails it names;
- *   <li>admit it: model access, budgets and rate limits ({@link dev.sluice.access.AccessControl});
+ *   <li>admit it: model access, budgets and rate limits ({@link dev.sluice.accounts.AccessControl});
  *   <li>answer it from the response cache when it holds the answer ({@link CachedCalls});
  *   <li>count what routing reads of it (prompt tokens, cache keys);
  *   <li>route it: attempts, retries, sibling failover, fallbacks ({@link dev.sluice.router.Router},
@@ -349,6 +349,6 @@ public final class ModelCallPipeline {
             return;
         }
         log.error("request.internal_error where=model_call call_id={}", call.callId, t);
-        CallerErrors.write(call.response, call.codec, Responses.internal());
+        CallerErrors.write(call.response, call.codec, Replies.internal());
     }
 }

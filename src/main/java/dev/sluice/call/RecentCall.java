@@ -1,13 +1,13 @@
 package dev.sluice.call;
 
-import dev.sluice.access.CallEnd;
-import dev.sluice.access.Caller;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.Caller;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureText;
-import dev.sluice.provider.Providers;
 import dev.sluice.router.RouteOutcome;
+import dev.sluice.vendors.Providers;
 import io.vertx.core.MultiMap;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.sluice.call;
 
-import dev.sluice.access.CallEnd;
-import dev.sluice.access.Caller;
-import dev.sluice.cache.CachedAnswer;
-import dev.sluice.llm.ModelRequest;
-import dev.sluice.provider.Providers;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.Caller;
+import dev.sluice.call.cache.CachedAnswer;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
+import dev.sluice.vendors.Providers;
 import io.vertx.core.MultiMap;
 import java.util.function.LongSupplier;
 

@@ -1,7 +1,7 @@
 package dev.sluice.call;
 
-import dev.sluice.access.Caller;
-import dev.sluice.api.ApiError;
+import dev.sluice.accounts.Caller;
+import dev.sluice.wire.ApiError;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package dev.sluice.call;
 
-import dev.sluice.llm.ModelRequest;
 import dev.sluice.catalog.CachePrefixes;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.RouterSettings;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.CostBasedStrategy;

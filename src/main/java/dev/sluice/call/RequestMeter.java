@@ -1,10 +1,10 @@
 package dev.sluice.call;
 
-import dev.sluice.metrics.GatewayMetrics;
-import dev.sluice.tracing.GatewayTracing;
+import dev.sluice.ops.metrics.GatewayMetrics;
+import dev.sluice.ops.tracing.GatewayTracing;
+import io.vertx.core.http.HttpServerRequest;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
-import io.vertx.core.http.HttpServerRequest;
 import java.util.function.LongSupplier;
 
 /**

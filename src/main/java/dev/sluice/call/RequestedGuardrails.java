@@ -2,8 +2,8 @@ package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
-import dev.sluice.guardrail.Guardrails;
+import dev.sluice.call.guardrail.Guardrails;
+import dev.sluice.wire.ApiError;
 import java.util.ArrayList;
 import java.util.List;
 

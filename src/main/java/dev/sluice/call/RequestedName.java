@@ -1,6 +1,6 @@
 package dev.sluice.call;
 
-import dev.sluice.access.Caller;
+import dev.sluice.accounts.Caller;
 import dev.sluice.config.GroupAlias;
 import dev.sluice.router.GroupAliases;
 import java.util.Map;

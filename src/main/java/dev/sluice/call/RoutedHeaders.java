@@ -1,20 +1,19 @@
 package dev.sluice.call;
 
-import java.time.Duration;
-import java.util.List;
-
-import dev.sluice.access.CallEnd;
-import dev.sluice.access.Caller;
-import dev.sluice.cache.CachedAnswer;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.accounts.Caller;
+import dev.sluice.accounts.spend.PythonFloats;
+import dev.sluice.call.cache.CachedAnswer;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
-import dev.sluice.deadline.Deadline;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
+import dev.sluice.router.Deadline;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
-import dev.sluice.spend.PythonFloats;
 import io.vertx.core.http.HttpServerResponse;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;

@@ -1,8 +1,8 @@
 package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.cache.ResponseCache;
-import dev.sluice.ingress.StreamEncoding;
+import dev.sluice.call.cache.ResponseCache;
+import dev.sluice.vendors.entry.StreamEncoding;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;

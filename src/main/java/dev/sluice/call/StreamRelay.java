@@ -1,15 +1,15 @@
 package dev.sluice.call;
 
-import dev.sluice.api.ErrorBodies;
-import dev.sluice.deadline.Deadline;
-import dev.sluice.json.Json;
-import dev.sluice.provider.stream.StreamFailure;
-import dev.sluice.ingress.StreamEncoding;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
-import dev.sluice.provider.stream.StreamTranslator;
-import dev.sluice.upstream.UpstreamExchange;
-import dev.sluice.upstream.UpstreamFailure;
+import dev.sluice.failure.UpstreamFailure;
+import dev.sluice.router.Deadline;
+import dev.sluice.vendors.entry.StreamEncoding;
+import dev.sluice.vendors.stream.StreamFailure;
+import dev.sluice.vendors.stream.StreamTranslator;
+import dev.sluice.vendors.upstream.UpstreamExchange;
+import dev.sluice.wire.ErrorBodies;
+import dev.sluice.wire.Json;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

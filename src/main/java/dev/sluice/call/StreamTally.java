@@ -1,10 +1,10 @@
 package dev.sluice.call;
 
-import dev.sluice.spend.TokenUsage;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.accounts.spend.TokenUsage;
 import dev.sluice.catalog.TokenEncoding;
-import dev.sluice.guardrail.AnswerText;
-import dev.sluice.json.Json;
+import dev.sluice.model.AnswerText;
+import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +44,7 @@ final class StreamTally {
      * The vendor reported the stream's tokens apart from its events (a translated stream
      * keeps them whether or not the caller asked for a usage chunk): they are the stream's.
      */
-    void reported(dev.sluice.llm.Usage usage) {
+    void reported(dev.sluice.model.Usage usage) {
         if (counts) {
             reported = new TokenUsage(usage.promptTokens(), usage.completionTokens(), usage.cachedPromptTokens(),
                     usage.cacheCreationTokens());

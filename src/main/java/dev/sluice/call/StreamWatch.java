@@ -1,9 +1,9 @@
 package dev.sluice.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
-import dev.sluice.llm.Usage;
-import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.model.Usage;
+import dev.sluice.vendors.stream.StreamTranslator;
+import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

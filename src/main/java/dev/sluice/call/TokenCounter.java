@@ -1,30 +1,30 @@
 package dev.sluice.call;
 
-import dev.sluice.json.JsonReading;
-import dev.sluice.access.CalledModel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.api.ApiError;
+import dev.sluice.accounts.AccessControl;
+import dev.sluice.accounts.Authenticator;
+import dev.sluice.accounts.CalledModel;
 import dev.sluice.catalog.PromptTokens;
 import dev.sluice.catalog.TokenEncoding;
 import dev.sluice.config.Deployment;
-import dev.sluice.http.Authenticator;
-import dev.sluice.http.Hops;
-import dev.sluice.http.RequestBodyReader;
-import dev.sluice.http.Responses;
-import dev.sluice.ingress.IngressCodec;
-import dev.sluice.json.Json;
-import dev.sluice.llm.ModelRequest;
-import dev.sluice.provider.Provider;
-import dev.sluice.provider.UpstreamRequest;
-import dev.sluice.access.AccessControl;
 import dev.sluice.http.BodyLimits;
-import dev.sluice.provider.Providers;
+import dev.sluice.http.Hops;
+import dev.sluice.http.Replies;
+import dev.sluice.http.RequestBodyReader;
+import dev.sluice.model.ModelRequest;
 import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelGroup;
 import dev.sluice.router.ModelRegistry;
-import dev.sluice.upstream.UpstreamClient;
-import dev.sluice.upstream.UpstreamExchange;
+import dev.sluice.vendors.Provider;
+import dev.sluice.vendors.Providers;
+import dev.sluice.vendors.UpstreamRequest;
+import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.upstream.UpstreamClient;
+import dev.sluice.vendors.upstream.UpstreamExchange;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.Json;
+import dev.sluice.wire.JsonReading;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -120,14 +120,14 @@ final class TokenCounter {
                 .onSuccess(counted -> {
                     response.putHeader(SOURCE_HEADER, counted.source());
                     ObjectNode answer = Json.MAPPER.createObjectNode().put("input_tokens", counted.inputTokens());
-                    Responses.json(response, 200, Json.buffer(answer));
+                    Replies.json(response, 200, Json.buffer(answer));
                 })
                 .onFailure(t -> {
                     if (t instanceof ApiError error) {
                         CallerErrors.write(response, codec, error);
                     } else {
                         log.error("request.internal_error where=count_tokens", t);
-                        CallerErrors.write(response, codec, Responses.internal());
+                        CallerErrors.write(response, codec, Replies.internal());
                     }
                 });
     }

@@ -1,10 +1,10 @@
 package dev.sluice.call;
 
-import dev.sluice.api.ErrorBodies;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
-import dev.sluice.json.Json;
-import dev.sluice.provider.UnsupportedParam;
+import dev.sluice.vendors.UnsupportedParam;
+import dev.sluice.wire.ErrorBodies;
+import dev.sluice.wire.Json;
 import java.util.Optional;
 
 /**

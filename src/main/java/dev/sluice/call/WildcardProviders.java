@@ -1,10 +1,10 @@
 package dev.sluice.call;
 
-import dev.sluice.api.ApiError;
 import dev.sluice.config.Deployment;
-import dev.sluice.provider.Providers;
+import dev.sluice.config.WildcardPattern;
 import dev.sluice.router.ModelGroup;
-import dev.sluice.router.WildcardPattern;
+import dev.sluice.vendors.Providers;
+import dev.sluice.wire.ApiError;
 import java.util.Optional;
 
 /**

@@ -3,7 +3,7 @@ package dev.sluice.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.LitellmParams;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import dev.sluice.llm.Operation;
+import dev.sluice.model.Operation;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

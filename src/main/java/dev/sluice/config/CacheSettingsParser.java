@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.sluice.llm.Operation;
+import dev.sluice.model.Operation;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;

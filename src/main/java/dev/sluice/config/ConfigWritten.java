@@ -1,6 +1,5 @@
 package dev.sluice.config;
 
-import dev.sluice.settings.Written;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

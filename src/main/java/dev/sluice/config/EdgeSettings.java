@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
-import dev.sluice.egress.Cidr;
-import dev.sluice.json.JsonLimits;
+import dev.sluice.net.Cidr;
+import dev.sluice.wire.JsonLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalInt;

@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import dev.sluice.json.JsonLimits;
+import dev.sluice.wire.JsonLimits;
 import java.util.OptionalLong;
 import java.util.function.ToLongFunction;
 

@@ -1,8 +1,8 @@
 package dev.sluice.config;
 
-import dev.sluice.egress.Cidr;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.EnvResolver.Resolved;
+import dev.sluice.net.Cidr;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
@@ -54,7 +54,7 @@ final class FieldReader {
         return new FieldReader(env.tolerating(unset), problems);
     }
 
-    /** The node as the router-settings vocabulary ({@link dev.sluice.settings.RouterVocabulary}) reads it. */
+    /** The node as the router-settings vocabulary ({@link dev.sluice.config.RouterVocabulary}) reads it. */
     ConfigWritten written(ConfigNode node) {
         return new ConfigWritten(node, env, problems);
     }

@@ -1,6 +1,6 @@
 package dev.sluice.config;
 
-import dev.sluice.egress.Cidr;
+import dev.sluice.net.Cidr;
 import java.util.List;
 import java.util.Set;
 

@@ -1,12 +1,10 @@
 package dev.sluice.config;
 
-import dev.sluice.settings.RouterVocabulary;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads one deployment's {@code model_info}. */

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.sluice.settings.RouterVocabulary;
-import dev.sluice.settings.Written;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

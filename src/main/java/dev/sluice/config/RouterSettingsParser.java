@@ -1,8 +1,6 @@
 package dev.sluice.config;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.sluice.settings.RouterVocabulary;
-import dev.sluice.settings.Written;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.sluice.failure;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

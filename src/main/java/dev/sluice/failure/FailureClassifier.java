@@ -1,6 +1,5 @@
 package dev.sluice.failure;
 
-import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.sluice.failure;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.util.function.UnaryOperator;
 

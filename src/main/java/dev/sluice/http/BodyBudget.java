@@ -1,6 +1,6 @@
 package dev.sluice.http;
 
-import dev.sluice.api.ApiError;
+import dev.sluice.wire.ApiError;
 import io.vertx.core.Future;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

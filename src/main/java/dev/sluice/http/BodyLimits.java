@@ -1,8 +1,8 @@
 package dev.sluice.http;
 
-import dev.sluice.api.ApiError;
-import dev.sluice.json.JsonLimits;
-import dev.sluice.json.JsonReading;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.JsonLimits;
+import dev.sluice.wire.JsonReading;
 import io.vertx.core.Future;
 import java.time.Duration;
 

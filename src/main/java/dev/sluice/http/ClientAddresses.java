@@ -1,7 +1,7 @@
 package dev.sluice.http;
 
-import dev.sluice.egress.Cidr;
-import dev.sluice.egress.HostLiterals;
+import dev.sluice.net.Cidr;
+import dev.sluice.net.HostLiterals;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.InetAddress;
 import java.util.List;

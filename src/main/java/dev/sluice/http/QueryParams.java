@@ -1,6 +1,6 @@
 package dev.sluice.http;
 
-import dev.sluice.api.ApiError;
+import dev.sluice.wire.ApiError;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.URLDecoder;

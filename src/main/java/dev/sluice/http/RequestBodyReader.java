@@ -1,6 +1,6 @@
 package dev.sluice.http;
 
-import dev.sluice.api.ApiError;
+import dev.sluice.wire.ApiError;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;

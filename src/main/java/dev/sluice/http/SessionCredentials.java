@@ -4,13 +4,13 @@ import io.vertx.core.http.HttpServerRequest;
 
 /**
  * Where a request that sends no key header may still present one: the admin UI's session
- * cookie, honoured only with its CSRF token ({@code dev.sluice.ui.CookieSessions}).
+ * cookie, honoured only with its CSRF token ({@code dev.sluice.admin.ui.CookieSessions}).
  */
 @FunctionalInterface
 public interface SessionCredentials {
     /**
      * The key the request's session presents, or null when it carries no session. Throws an
-     * {@link dev.sluice.api.ApiError} for a session that is no good (expired, tampered with)
+     * {@link dev.sluice.wire.ApiError} for a session that is no good (expired, tampered with)
      * or sent without its CSRF token.
      */
     String presentedKey(HttpServerRequest request);

@@ -2,7 +2,6 @@ package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
-import dev.sluice.deadline.Deadline;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.DeploymentChooser.Choice;

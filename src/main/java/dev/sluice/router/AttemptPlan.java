@@ -2,7 +2,6 @@ package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
-import dev.sluice.deadline.Deadline;
 
 /**
  * One attempt the router asks for: call this deployment of this group within this deadline.

@@ -4,8 +4,7 @@ import dev.sluice.config.Deployment;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
-import dev.sluice.state.CooldownStore;
-
+import dev.sluice.router.signals.CooldownStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,7 @@
 package dev.sluice.router;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.config.WildcardPattern;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
 package dev.sluice.router;
 
 import dev.sluice.config.RouterSettings;
-import dev.sluice.deadline.Deadline;
 import dev.sluice.router.precall.PreCallChecks;
 import dev.sluice.router.strategy.RoutingStrategy;
 import dev.sluice.router.strategy.SignalRecorder;
 import dev.sluice.router.strategy.Strategies;
+import dev.sluice.time.Backoff;
 import dev.sluice.time.TimeSource;
 import io.vertx.core.Future;
 import java.time.Clock;

@@ -3,7 +3,6 @@ package dev.sluice.router;
 import dev.sluice.config.Deployment;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
-
 import java.time.Instant;
 import java.util.Optional;
 

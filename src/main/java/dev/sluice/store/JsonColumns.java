@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;

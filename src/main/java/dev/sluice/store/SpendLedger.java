@@ -1,9 +1,9 @@
 package dev.sluice.store;
 
+import dev.sluice.time.TimeSource;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
-import dev.sluice.time.TimeSource;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

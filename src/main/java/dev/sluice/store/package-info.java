@@ -20,3 +20,4 @@
  * or something else failed.
  */
 package dev.sluice.store;
+

@@ -1,20 +1,20 @@
 package dev.sluice.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.access.AccountChanges;
-import dev.sluice.access.Caller;
-import dev.sluice.api.ApiError;
-import dev.sluice.json.Json;
+import dev.sluice.accounts.AccountChanges;
+import dev.sluice.accounts.Caller;
 import dev.sluice.store.CustomerRepository;
 import dev.sluice.store.Database;
-import dev.sluice.store.OrganizationRepository;
-import dev.sluice.store.TeamMemberRepository;
-import dev.sluice.store.UserRepository;
 import dev.sluice.store.KeyRepository;
+import dev.sluice.store.OrganizationRepository;
 import dev.sluice.store.Team;
+import dev.sluice.store.TeamMemberRepository;
 import dev.sluice.store.TeamRepository;
+import dev.sluice.store.UserRepository;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.wire.ApiError;
+import dev.sluice.wire.Json;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
@@ -95,7 +95,7 @@ final class AccountApiServer implements AutoCloseable {
         try {
             ApiVerticle verticle = new ApiVerticle(loop -> new AccountApi(authentication(loop, masterKeySet, keys, teams), keys,
                     teams, clock, recorder, new dev.sluice.http.BodyLimits(MAX_REQUEST_BYTES, new dev.sluice.http.BodyBudget(Long.MAX_VALUE),
-                    dev.sluice.json.JsonLimits.DEFAULTS, java.time.Duration.ofSeconds(15)), System::nanoTime, new OwnerRepositories(new UserRepository(database),
+                    dev.sluice.wire.JsonLimits.DEFAULTS, java.time.Duration.ofSeconds(15)), System::nanoTime, new OwnerRepositories(new UserRepository(database),
                     new TeamMemberRepository(database), new OrganizationRepository(database), new CustomerRepository(database))));
             vertx.deployVerticle(verticle).await(30, TimeUnit.SECONDS);
             return new AccountApiServer(vertx, verticle.server.actualPort(), clock, changes);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.store.Engine;
 import dev.sluice.store.SpendLedger;
@@ -19,6 +18,7 @@ import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.admin.AccountApiServer.Answer;
-import dev.sluice.json.Json;
 import dev.sluice.router.strategy.Strategies;
 import dev.sluice.store.Database;
 import dev.sluice.store.KeyFilter;
@@ -13,6 +12,7 @@ import dev.sluice.store.StoredText;
 import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.StoreTest;
+import dev.sluice.wire.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

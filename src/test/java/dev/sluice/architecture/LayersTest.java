@@ -1,6 +1,7 @@
 package dev.sluice.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -10,10 +11,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The package boundaries the tree is meant to show, checked on the compiled main classes.
- * The router decides; it knows nothing of HTTP, entry APIs, vendors or the call path that
- * feeds it. Entry APIs and vendors meet only in the internal model. Only the command line
- * starts the composition root.
+ * The package boundaries the tree is meant to show, checked on the compiled main classes
+ * (docs/architecture.md draws them). The top-level packages form no cycle, so each can be
+ * read, changed and tested knowing only the ones below it. The router decides; it knows
+ * nothing of HTTP, vendors or the call path that feeds it. Entry codecs and provider
+ * adapters meet only in the internal model. Only the command line starts the composition
+ * root.
  */
 class LayersTest {
     private static JavaClasses classes;
@@ -26,47 +29,55 @@ class LayersTest {
     }
 
     @Test
-    void theRouterKnowsNothingOfHttpEntryApisVendorsOrTheCallPath() {
+    void theTopLevelPackagesFormNoCycle() {
+        check(slices().matching("dev.sluice.(*)..").should().beFreeOfCycles());
+    }
+
+    @Test
+    void theRouterKnowsNothingOfHttpVendorsAccountsOrTheCallPath() {
         check(noClasses().that().resideInAPackage("dev.sluice.router..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.http..", "dev.sluice.call..",
-                        "dev.sluice.ingress..", "dev.sluice.provider..", "dev.sluice.boot..", "dev.sluice.admin..",
-                        "dev.sluice.access..", "dev.sluice.store..", "dev.sluice.spend..", "dev.sluice.upstream..",
-                        "dev.sluice.responses..", "io.vertx.core.http.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.edge..", "dev.sluice.http..",
+                        "dev.sluice.call..", "dev.sluice.vendors..", "dev.sluice.boot..", "dev.sluice.admin..",
+                        "dev.sluice.accounts..", "dev.sluice.store..", "dev.sluice.state..", "io.vertx.core.http.."));
     }
 
     @Test
-    void providersKnowNothingOfTheRouterTheCallPathOrEntryApis() {
-        check(noClasses().that().resideInAPackage("dev.sluice.provider..")
+    void providerAdaptersKnowNothingOfTheRouterTheCallPathOrEntryCodecs() {
+        check(noClasses().that().resideInAnyPackage("dev.sluice.vendors.*.provider..", "dev.sluice.vendors",
+                        "dev.sluice.vendors.stream..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.router..", "dev.sluice.call..",
-                        "dev.sluice.server..", "dev.sluice.http..", "dev.sluice.ingress..", "dev.sluice.boot..",
-                        "dev.sluice.access..", "dev.sluice.spend.."));
+                        "dev.sluice.edge..", "dev.sluice.http..", "dev.sluice.vendors.entry..",
+                        "dev.sluice.vendors.*.entry..", "dev.sluice.vendors.*.responses.entry..", "dev.sluice.boot..",
+                        "dev.sluice.accounts.."));
     }
 
     @Test
-    void entryApisKnowNothingOfTheRouterProvidersOrTheCallPath() {
-        check(noClasses().that().resideInAPackage("dev.sluice.ingress..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.router..", "dev.sluice.provider..",
-                        "dev.sluice.call..", "dev.sluice.server..", "dev.sluice.boot..", "dev.sluice.upstream.."));
+    void entryCodecsKnowNothingOfTheRouterProviderAdaptersOrTheCallPath() {
+        check(noClasses().that().resideInAnyPackage("dev.sluice.vendors.entry..", "dev.sluice.vendors.*.entry..",
+                        "dev.sluice.vendors.*.responses.entry..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.router..", "dev.sluice.vendors",
+                        "dev.sluice.vendors.stream..", "dev.sluice.vendors.*.provider..", "dev.sluice.vendors.upstream..",
+                        "dev.sluice.call..", "dev.sluice.edge..", "dev.sluice.boot.."));
     }
 
     @Test
     void theInternalModelStandsOnItsOwn() {
-        check(noClasses().that().resideInAPackage("dev.sluice.llm..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.router..", "dev.sluice.provider..",
-                        "dev.sluice.call..", "dev.sluice.server..", "dev.sluice.http..", "dev.sluice.ingress..",
-                        "dev.sluice.boot..", "dev.sluice.config..", "dev.sluice.upstream..", "io.vertx.."));
+        check(noClasses().that().resideInAPackage("dev.sluice.model..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.router..", "dev.sluice.vendors..",
+                        "dev.sluice.call..", "dev.sluice.edge..", "dev.sluice.http..", "dev.sluice.boot..",
+                        "dev.sluice.config..", "io.vertx.."));
     }
 
     @Test
     void theFailureTaxonomyKnowsNothingOfWhatReadsIt() {
         check(noClasses().that().resideInAPackage("dev.sluice.failure..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.router..", "dev.sluice.call..",
-                        "dev.sluice.server..", "dev.sluice.provider..", "dev.sluice.boot.."));
+                        "dev.sluice.edge..", "dev.sluice.vendors..", "dev.sluice.boot.."));
     }
 
     @Test
     void theHttpEdgeAndTheCallPathDoNotReachBackIntoTheCompositionRoot() {
-        check(noClasses().that().resideInAnyPackage("dev.sluice.server..", "dev.sluice.call..", "dev.sluice.http..",
+        check(noClasses().that().resideInAnyPackage("dev.sluice.edge..", "dev.sluice.call..", "dev.sluice.http..",
                         "dev.sluice.admin..")
                 .should().dependOnClassesThat().resideInAPackage("dev.sluice.boot.."));
     }
@@ -74,28 +85,29 @@ class LayersTest {
     @Test
     void theCallPathDoesNotReachIntoTheRoutesOrTheAdminApis() {
         check(noClasses().that().resideInAPackage("dev.sluice.call..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.admin.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.edge..", "dev.sluice.admin.."));
     }
 
     @Test
     void onlyTheCommandLineStartsTheCompositionRoot() {
-        check(noClasses().that().resideOutsideOfPackages("dev.sluice.boot..", "dev.sluice.cli..", "dev.sluice.demo..")
+        check(noClasses().that().resideOutsideOfPackages("dev.sluice.boot..")
                 .should().dependOnClassesThat().resideInAPackage("dev.sluice.boot.."));
     }
 
     @Test
     void theSharedHttpPiecesKnowNothingOfWhatUsesThem() {
         check(noClasses().that().resideInAPackage("dev.sluice.http..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.call..",
-                        "dev.sluice.admin..", "dev.sluice.router.."));
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.edge..", "dev.sluice.call..",
+                        "dev.sluice.admin..", "dev.sluice.router..", "dev.sluice.accounts..", "dev.sluice.vendors.."));
     }
 
     @Test
     void theResponseStoreKnowsTheStoreButNothingOfWhatCallsIt() {
-        check(noClasses().that().resideInAPackage("dev.sluice.responses..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.server..", "dev.sluice.call..",
-                        "dev.sluice.router..", "dev.sluice.http..", "dev.sluice.ingress..", "dev.sluice.provider..",
-                        "dev.sluice.admin..", "dev.sluice.access..", "dev.sluice.boot..", "io.vertx.core.http.."));
+        check(noClasses().that().resideInAPackage("dev.sluice.vendors.openai.responses.store..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.sluice.edge..", "dev.sluice.call..",
+                        "dev.sluice.router..", "dev.sluice.http..", "dev.sluice.vendors.openai.responses.entry..",
+                        "dev.sluice.vendors.*.provider..", "dev.sluice.admin..", "dev.sluice.accounts..",
+                        "dev.sluice.boot..", "io.vertx.core.http.."));
     }
 
     private static void check(ArchRule rule) {

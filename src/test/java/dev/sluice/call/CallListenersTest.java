@@ -2,8 +2,8 @@ package dev.sluice.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.access.CallEnd;
-import dev.sluice.provider.stream.StreamTranslator;
+import dev.sluice.accounts.CallEnd;
+import dev.sluice.vendors.stream.StreamTranslator;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
@@ -110,7 +110,7 @@ class CallListenersTest {
 
         RecentCall keyed = new RecentCall("b", 0, 0);
         RecentCallListener known = new RecentCallListener(keyed, ring, null, () -> 2_000_000, MultiMap.caseInsensitiveMultiMap());
-        known.callerKnown(new dev.sluice.access.Caller.Admin());
+        known.callerKnown(new dev.sluice.accounts.Caller.Admin());
         known.ended(200);
         known.ended(499);
         assertThat(ring.newestFirst()).containsExactly(keyed);

@@ -3,9 +3,9 @@ package dev.sluice.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.sluice.llm.Dialect;
-import dev.sluice.llm.ModelRequest;
-import dev.sluice.llm.Operation;
+import dev.sluice.model.Dialect;
+import dev.sluice.model.ModelRequest;
+import dev.sluice.model.Operation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -2,7 +2,7 @@ package dev.sluice.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.spend.PythonFloats;
+import dev.sluice.accounts.spend.PythonFloats;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

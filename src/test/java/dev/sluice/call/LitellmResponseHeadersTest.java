@@ -2,7 +2,6 @@ package dev.sluice.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.json.Json;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Chunk;
@@ -11,6 +10,7 @@ import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;

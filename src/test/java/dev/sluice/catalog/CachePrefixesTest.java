@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;

@@ -5,8 +5,8 @@ import static dev.sluice.catalog.TokenEncoding.O200K_BASE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.Deployments;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

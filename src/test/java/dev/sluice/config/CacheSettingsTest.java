@@ -2,7 +2,7 @@ package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.llm.Operation;
+import dev.sluice.model.Operation;
 import dev.sluice.testing.Configs;
 import java.time.Duration;
 import java.util.Map;

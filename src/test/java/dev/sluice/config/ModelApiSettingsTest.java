@@ -2,7 +2,7 @@ package dev.sluice.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.egress.Cidr;
+import dev.sluice.net.Cidr;
 import dev.sluice.testing.Configs;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

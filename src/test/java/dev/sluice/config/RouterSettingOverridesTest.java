@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.Configs;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.Configs;
+import dev.sluice.wire.Json;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

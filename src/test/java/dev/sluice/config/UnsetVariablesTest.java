@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.Configs;
+import dev.sluice.wire.Json;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

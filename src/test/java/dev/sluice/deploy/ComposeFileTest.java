@@ -2,7 +2,7 @@ package dev.sluice.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.Main;
+import dev.sluice.boot.cli.Main;
 import dev.sluice.config.SluiceConfig;
 import java.net.URI;
 import java.nio.file.Path;

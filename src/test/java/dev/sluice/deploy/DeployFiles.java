@@ -3,14 +3,14 @@ package dev.sluice.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sluice.cli.Main;
+import dev.sluice.boot.cli.Main;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.FallbackVariables;
 import dev.sluice.config.GeneralSettings;
 import dev.sluice.config.SluiceConfig;
-import dev.sluice.logging.LogFormat;
-import dev.sluice.provider.Providers;
+import dev.sluice.ops.logging.LogFormat;
+import dev.sluice.vendors.Providers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

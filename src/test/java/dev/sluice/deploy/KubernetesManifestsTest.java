@@ -3,7 +3,7 @@ package dev.sluice.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.Launcher;
-import dev.sluice.cli.Main;
+import dev.sluice.boot.cli.Main;
 import dev.sluice.config.SluiceConfig;
 import java.io.IOException;
 import java.nio.file.Files;

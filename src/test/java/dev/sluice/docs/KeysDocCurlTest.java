@@ -2,8 +2,8 @@ package dev.sluice.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.json.Json;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -2,7 +2,6 @@ package dev.sluice.failure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.upstream.UpstreamFailure;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;

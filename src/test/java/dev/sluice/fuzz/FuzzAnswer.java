@@ -2,7 +2,7 @@ package dev.sluice.fuzz;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.fuzz.RouteSeeds.Seed;
-import dev.sluice.json.Json;
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -2,7 +2,7 @@ package dev.sluice.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.egress.Cidr;
+import dev.sluice.net.Cidr;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

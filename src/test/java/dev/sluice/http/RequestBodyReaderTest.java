@@ -38,7 +38,7 @@ class RequestBodyReaderTest {
         HttpServer server = vertx.createHttpServer();
         server.requestHandler(request -> {
             RequestBodyReader bodies = new RequestBodyReader(vertx, new BodyLimits(4L * SIZE, budget,
-                    dev.sluice.json.JsonLimits.DEFAULTS, java.time.Duration.ofSeconds(15)), System::nanoTime);
+                    dev.sluice.wire.JsonLimits.DEFAULTS, java.time.Duration.ofSeconds(15)), System::nanoTime);
             open.set(request);
             bodies.read(request, doneWithBody.future()).onSuccess(body -> read.set(new WeakReference<>(body)));
         });

@@ -3,11 +3,11 @@ package dev.sluice.registry;
 import static dev.sluice.registry.ReplicaPair.assertServed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.sluice.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.Ports;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,12 +3,12 @@ package dev.sluice.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TestRedis;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -75,7 +75,7 @@ final class ReplicaPair implements AutoCloseable {
      * {@code routerSettings} (lines of {@code router_settings}, indented two spaces).
      */
     void start(Path folder, String modelList, String topLevel, String routerSettings) {
-        mock(MockOptions.defaults("warm-up", dev.sluice.mock.MockMode.OK));
+        mock(MockOptions.defaults("warm-up", dev.sluice.vendors.mock.MockMode.OK));
         String yaml = "model_list:\n" + deployment("warm-up", "warm-up", "warm-up", "") + modelList + topLevel
                 + "router_settings:\n" + routerSettings + TestRedis.routerSettings(TestRedis.PORT, prefix);
         List<GatewayProcess> replicas = GatewayProcess.startAll(yaml, folder, "a", "b");

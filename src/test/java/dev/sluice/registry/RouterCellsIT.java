@@ -6,14 +6,14 @@ import static dev.sluice.registry.ReplicaPair.errorCode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.MetricSamples;
 import dev.sluice.testing.Ports;
 import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -3,12 +3,12 @@ package dev.sluice.registry;
 import static dev.sluice.registry.ReplicaPair.servedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
 import dev.sluice.testing.CalendarMinutes;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TestRedis;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,14 +2,14 @@ package dev.sluice.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

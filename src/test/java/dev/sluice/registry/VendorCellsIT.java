@@ -4,10 +4,10 @@ import static dev.sluice.registry.ReplicaPair.assertServed;
 import static dev.sluice.registry.ReplicaPair.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockApi;
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
 import dev.sluice.testing.GatewayProcess;
+import dev.sluice.vendors.mock.MockApi;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

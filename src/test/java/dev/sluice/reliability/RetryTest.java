@@ -11,9 +11,9 @@ import dev.sluice.testing.TestGateway;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Failures that say the backend was unavailable (transport, timeout, 429, 5xx, 408, 425) are

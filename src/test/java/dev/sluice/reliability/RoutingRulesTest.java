@@ -2,14 +2,14 @@ package dev.sluice.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.RecordedEvents;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.List;

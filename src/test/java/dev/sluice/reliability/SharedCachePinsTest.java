@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
+import dev.sluice.wire.Json;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

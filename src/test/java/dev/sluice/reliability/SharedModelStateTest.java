@@ -3,13 +3,13 @@ package dev.sluice.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -2,7 +2,6 @@ package dev.sluice.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.json.Json;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Configs;
 import dev.sluice.testing.ScriptedUpstream;
@@ -10,6 +9,7 @@ import dev.sluice.testing.ScriptedUpstream.Chunk;
 import dev.sluice.testing.ScriptedUpstream.End;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.wire.Json;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;

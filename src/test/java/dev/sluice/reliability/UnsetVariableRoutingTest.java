@@ -3,10 +3,10 @@ package dev.sluice.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
+import dev.sluice.wire.Json;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import dev.sluice.failure.FailureClass;
 import dev.sluice.router.harness.OutcomeLine;
 import dev.sluice.router.harness.RouterHarness;
 import dev.sluice.router.harness.Step;
+import dev.sluice.time.Backoff;
 import java.time.Duration;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;

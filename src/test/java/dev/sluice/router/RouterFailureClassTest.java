@@ -8,6 +8,7 @@ import dev.sluice.router.harness.ConfigText;
 import dev.sluice.router.harness.OutcomeLine;
 import dev.sluice.router.harness.RouterHarness;
 import dev.sluice.router.harness.Step;
+import dev.sluice.time.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
-import dev.sluice.provider.Providers;
+import dev.sluice.vendors.Providers;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -6,8 +6,8 @@ import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import java.time.LocalDate;
 import java.util.TimeZone;
-import org.h2.util.DateTimeUtils;
 import org.assertj.core.groups.Tuple;
+import org.h2.util.DateTimeUtils;
 
 /** Migration 6 rolls up, by UTC day, what the spend log held before it, and the log keeps its rows. */
 class DailySpendMigrationTest {

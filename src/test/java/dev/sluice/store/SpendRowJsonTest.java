@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package dev.sluice.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.json.Json;
 import dev.sluice.testing.Concurrently;
 import dev.sluice.testing.TestDatabase;
+import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

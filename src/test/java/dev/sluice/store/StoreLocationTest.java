@@ -7,9 +7,9 @@ import dev.sluice.config.Secret;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** database_url in LiteLLM's forms, and the embedded default. */
 class StoreLocationTest {

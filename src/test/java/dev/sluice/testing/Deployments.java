@@ -2,7 +2,7 @@ package dev.sluice.testing;
 
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
-import dev.sluice.provider.Providers;
+import dev.sluice.vendors.Providers;
 import java.util.List;
 import java.util.Map;
 

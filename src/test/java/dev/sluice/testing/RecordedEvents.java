@@ -1,9 +1,9 @@
 package dev.sluice.testing;
 
-import dev.sluice.router.SkipReason;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouterEvents;
+import dev.sluice.router.SkipReason;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,9 +1,9 @@
 package dev.sluice.testing;
 
-import dev.sluice.background.JobRestarts;
-import dev.sluice.background.RestartBackoff;
-import dev.sluice.background.Scheduler;
-import dev.sluice.background.Supervision;
+import dev.sluice.time.JobRestarts;
+import dev.sluice.time.RestartBackoff;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.Supervision;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,8 +2,8 @@ package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.config.LitellmParams;
-import dev.sluice.state.UsageWindows;
-import dev.sluice.state.UsageWindows.Usage;
+import dev.sluice.router.signals.UsageWindows;
+import dev.sluice.router.signals.UsageWindows.Usage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.router.signals.LatencySamples;
+import dev.sluice.router.signals.LatencySeries;
+import dev.sluice.router.signals.UsageWindows;
 import dev.sluice.router.strategy.CapacityCheck.Fit;
-import dev.sluice.state.LatencySamples;
-import dev.sluice.state.LatencySeries;
-import dev.sluice.state.UsageWindows;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

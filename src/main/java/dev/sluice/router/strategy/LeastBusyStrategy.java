@@ -1,7 +1,7 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
-import dev.sluice.state.InFlightCounts;
+import dev.sluice.router.signals.InFlightCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

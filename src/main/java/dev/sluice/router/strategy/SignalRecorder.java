@@ -2,9 +2,9 @@ package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
 import dev.sluice.config.LitellmParams;
+import dev.sluice.router.signals.LatencySeries;
+import dev.sluice.router.signals.RoutingSignals;
 import io.vertx.core.Future;
-import dev.sluice.state.LatencySeries;
-import dev.sluice.state.RoutingSignals;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

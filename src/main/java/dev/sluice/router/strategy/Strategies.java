@@ -1,8 +1,8 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.catalog.ModelCatalog;
-import dev.sluice.settings.RouterVocabulary;
-import dev.sluice.state.RoutingSignals;
+import dev.sluice.config.RouterVocabulary;
+import dev.sluice.router.signals.RoutingSignals;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.sluice.router.strategy;
 
 import dev.sluice.config.Deployment;
+import dev.sluice.router.signals.UsageWindows;
 import dev.sluice.router.strategy.CapacityCheck.Fit;
-import dev.sluice.state.UsageWindows;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.time.SupervisedLoop;
+import dev.sluice.time.Supervision;
 import dev.sluice.time.TimeSource;
-import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;

@@ -1,13 +1,13 @@
 package dev.sluice.store.journal;
 
-import dev.sluice.time.TimeSource;
-import dev.sluice.background.SupervisedLoop;
-import dev.sluice.background.Supervision;
 import dev.sluice.store.DeadLetters;
 import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.store.StoreException;
+import dev.sluice.time.SupervisedLoop;
+import dev.sluice.time.Supervision;
+import dev.sluice.time.TimeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

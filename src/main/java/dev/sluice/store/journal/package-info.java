@@ -11,3 +11,4 @@
  * idempotent sink absorbs.
  */
 package dev.sluice.store.journal;
+

@@ -2,7 +2,7 @@ package dev.sluice.router.strategy;
 
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
-import dev.sluice.provider.Providers;
+import dev.sluice.vendors.Providers;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
-import dev.sluice.state.InMemoryUsageWindows;
+import dev.sluice.router.signals.InMemoryUsageWindows;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;

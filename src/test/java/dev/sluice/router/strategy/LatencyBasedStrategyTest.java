@@ -8,8 +8,8 @@ import static dev.sluice.router.strategy.Candidates.streamRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.Deployment;
-import dev.sluice.state.InMemoryUsageWindows;
-import dev.sluice.state.RoutingSignals;
+import dev.sluice.router.signals.InMemoryUsageWindows;
+import dev.sluice.router.signals.RoutingSignals;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;

@@ -7,7 +7,7 @@ import static dev.sluice.router.strategy.Candidates.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.Deployment;
-import dev.sluice.state.InMemoryInFlightCounts;
+import dev.sluice.router.signals.InMemoryInFlightCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

@@ -4,8 +4,8 @@ import static dev.sluice.router.strategy.Candidates.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.Deployment;
-import dev.sluice.state.RoutingSignals;
-import dev.sluice.state.UsageWindows.Usage;
+import dev.sluice.router.signals.RoutingSignals;
+import dev.sluice.router.signals.UsageWindows.Usage;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;

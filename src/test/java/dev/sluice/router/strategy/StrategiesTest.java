@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
-import dev.sluice.state.RoutingSignals;
+import dev.sluice.router.signals.RoutingSignals;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import java.util.HashMap;

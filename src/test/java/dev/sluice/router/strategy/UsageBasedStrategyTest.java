@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.Deployment;
-import dev.sluice.state.InMemoryUsageWindows;
+import dev.sluice.router.signals.InMemoryUsageWindows;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;

@@ -2,14 +2,14 @@ package dev.sluice.store.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.store.Database;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

@@ -6,7 +6,6 @@ import static dev.sluice.store.journal.JournalFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.Database;
 import dev.sluice.store.DeadLetters;
 import dev.sluice.store.SpendLedger;
@@ -15,6 +14,7 @@ import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.store.StoreFailures;
 import dev.sluice.testing.StoreTest;
+import dev.sluice.wire.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,8 +7,8 @@ import static dev.sluice.store.journal.JournalShipperTest.append;
 import static dev.sluice.store.journal.JournalShipperTest.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.Eventually;
 import dev.sluice.store.JournalMark;
+import dev.sluice.testing.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,12 +8,12 @@ import static dev.sluice.store.journal.JournalFixtures.small;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sluice.json.Json;
 import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.TestSupervision;
+import dev.sluice.wire.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,15 +2,15 @@ package dev.sluice.store.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.mock.MockMode;
-import dev.sluice.mock.MockOptions;
-import dev.sluice.mock.MockUpstream;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.vendors.mock.MockMode;
+import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.MockUpstream;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,0 @@
-package dev.sluice.callbacks;
-
-import java.util.List;
-
-/** How a callback's receiver reads a batch: the JSON body one post carries. */
-@FunctionalInterface
-interface BatchFormat {
-    byte[] body(List<CallRecord> batch);
-}

@@ -1,8 +1,0 @@
-package dev.sluice.cli;
-
-/** A command line that cannot be run as given; the message says what is wrong. */
-final class UsageException extends RuntimeException {
-    UsageException(String message) {
-        super(message, null, false, false);
-    }
-}

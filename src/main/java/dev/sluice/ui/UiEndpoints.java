@@ -1,4 +1,0 @@
-package dev.sluice.ui;
-
-/** What answers under {@code /ui}: the UI's files and its session API. One per event loop. */
-public record UiEndpoints(UiPages pages, SessionHandlers sessions) {}

@@ -1,0 +1,102 @@
+package dev.sluice.vendors.gemini.provider;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.model.ChatAnswer;
+import dev.sluice.model.ChatRequest;
+import dev.sluice.model.ModelRequest;
+import dev.sluice.vendors.OpenAiShape;
+import dev.sluice.vendors.UnsupportedParam;
+import dev.sluice.vendors.gemini.wire.GeminiBlocked;
+import dev.sluice.vendors.gemini.wire.GeminiChat;
+import dev.sluice.vendors.gemini.wire.GeminiRequest;
+import dev.sluice.vendors.gemini.wire.ToolCallIds;
+import dev.sluice.vendors.openai.wire.OpenAiChat;
+import dev.sluice.vendors.stream.SseFraming;
+import dev.sluice.vendors.stream.StreamFailure;
+import dev.sluice.vendors.stream.StreamTranslator;
+import dev.sluice.vendors.stream.TranslatedStream;
+import dev.sluice.wire.Json;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The chat half of every adapter that calls Gemini models, whoever hosts them (Google AI
+ * Studio, Vertex AI): the caller's OpenAI body written as a {@code GenerateContentRequest},
+ * the answer and the stream read back as OpenAI's, a blocked prompt failed as a
+ * content-policy refusal. Only the URL and the credentials differ between hosts.
+ */
+public final class GeminiChatCalls {
+    private final Clock clock;
+    private final ToolCallIds ids;
+
+    public GeminiChatCalls(Clock clock, ToolCallIds ids) {
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    /**
+     * A chat body in Gemini's format, and the caller's parameters left out of it.
+     *
+     * @param openAiBody the caller's body (or a health probe's), {@code model} set and Sluice's own fields removed
+     * @param dropParams whether what Gemini cannot take is dropped rather than refused
+     * @throws UnsupportedParam when Gemini cannot take a parameter and {@code dropParams} is off
+     * @throws IllegalArgumentException when the conversation has something Gemini has no place for
+     */
+    public Written write(ObjectNode openAiBody, boolean dropParams) {
+        ChatRequest chat = OpenAiChat.decodeRequest(openAiBody);
+        GeminiRequest encoded = GeminiChat.encodeRequest(chat);
+        if (!dropParams && !encoded.unsupported().isEmpty()) {
+            throw new UnsupportedParam(encoded.unsupported().get(0), "Gemini");
+        }
+        return new Written(Json.bytes(encoded.body()), encoded.unsupported(), chat.stream());
+    }
+
+    /**
+     * @param body          the {@code GenerateContentRequest}
+     * @param droppedParams the caller's parameters left out under {@code drop_params}
+     * @param stream        whether the caller asked for a stream
+     */
+    public record Written(byte[] body, List<String> droppedParams, boolean stream) {}
+
+    /**
+     * A {@code GenerateContentResponse} as an OpenAI chat completion; empty when it is not JSON.
+     *
+     * @throws StreamFailure carrying a content-policy failure when Gemini blocked the prompt
+     */
+    public Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
+        JsonNode tree;
+        try {
+            tree = Json.parse(body.getBytes());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        if (!tree.isObject()) {
+            return Optional.empty();
+        }
+        ChatAnswer answer;
+        try {
+            answer = GeminiChat.decodeAnswer(tree, model, ids);
+        } catch (GeminiBlocked blocked) {
+            throw new StreamFailure(GoogleErrors.blocked(blocked));
+        } catch (IllegalArgumentException unreadable) {
+            return Optional.empty();
+        }
+        return Optional.of(OpenAiShape.answer(OpenAiChat.encodeAnswer(answer, clock.instant().getEpochSecond())));
+    }
+
+    /** What turns one {@code alt=sse} stream into OpenAI's chunks. */
+    public StreamTranslator streamTranslator(String model, ModelRequest request) {
+        boolean includeUsage = request.body().path("stream_options").path("include_usage").asBoolean(false);
+        return new TranslatedStream(new SseFraming(), new GeminiEventDecoder(GeminiChat.chunkDecoder(model, ids), clock),
+                includeUsage, clock.instant().getEpochSecond());
+    }
+
+    /** Whether a 2xx body is a {@code GenerateContentResponse}, for callers that were not told what was asked. */
+    public static boolean isChatAnswer(JsonNode tree) {
+        return tree.has("candidates") || tree.has("promptFeedback");
+    }
+}
