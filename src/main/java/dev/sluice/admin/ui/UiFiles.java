@@ -17,13 +17,13 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The UI's files, read once from the classpath ({@code dev/sluice/ui/}: {@code index.html} and
+ * The UI's files, read once from the classpath ({@code dev/sluice/admin/ui/}: {@code index.html} and
  * everything under {@code assets/} of a served type) into memory, by their path under
  * {@code /ui/}. A request's path is only ever a key into this map: nothing it holds reaches
  * the class loader or the file system.
  */
 public final class UiFiles {
-    private static final String ROOT = "dev/sluice/ui/";
+    private static final String ROOT = "dev/sluice/admin/ui/";
     static final String INDEX = "index.html";
     private static final Map<String, String> TYPES = Map.of(
             "html", "text/html; charset=utf-8",

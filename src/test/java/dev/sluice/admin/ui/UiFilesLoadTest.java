@@ -20,11 +20,11 @@ class UiFilesLoadTest {
     void filesAreReadFromAJarByTheirPathUnderUi(@TempDir Path folder) throws IOException {
         Path jar = folder.resolve("ui.jar");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            add(out, "dev/sluice/ui/index.html", "<!doctype html>");
-            add(out, "dev/sluice/ui/assets/app.js", "export {}");
-            add(out, "dev/sluice/ui/assets/pages/models.js", "export async function render() {}");
-            add(out, "dev/sluice/ui/assets/notes.txt", "not served");
-            add(out, "dev/sluice/ui/SessionSeal.class", "not served");
+            add(out, "dev/sluice/admin/ui/index.html", "<!doctype html>");
+            add(out, "dev/sluice/admin/ui/assets/app.js", "export {}");
+            add(out, "dev/sluice/admin/ui/assets/pages/models.js", "export async function render() {}");
+            add(out, "dev/sluice/admin/ui/assets/notes.txt", "not served");
+            add(out, "dev/sluice/admin/ui/SessionSeal.class", "not served");
         }
         try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
             UiFiles files = UiFiles.load(loader);

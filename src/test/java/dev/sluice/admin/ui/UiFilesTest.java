@@ -94,7 +94,7 @@ class UiFilesTest {
     @Test
     void pathsThatTryToClimbOutOfTheUiFolderAre404() throws IOException {
         String[] attempts = {
-                "/ui/assets/../index.html", "/ui/assets/../../dev/sluice/ui/SessionSeal.class",
+                "/ui/assets/../index.html", "/ui/assets/../../dev/sluice/admin/ui/SessionSeal.class",
                 "/ui/assets/..%2findex.html", "/ui/assets/%2e%2e/index.html", "/ui/assets/%2E%2E%2Findex.html",
                 "/ui/assets/..\\index.html", "/ui/assets\\app.js", "/ui/assets//app.js", "/ui/assets/./app.js",
                 "/ui/assets/app%2ejs", "/ui/..", "/ui/%2e%2e/%2e%2e/META-INF/MANIFEST.MF",

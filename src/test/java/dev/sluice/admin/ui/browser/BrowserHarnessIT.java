@@ -108,7 +108,7 @@ class BrowserHarnessIT {
     }
 
     private static String uiAsset(String name) throws IOException {
-        try (InputStream in = BrowserHarnessIT.class.getResourceAsStream("/dev/sluice/ui/assets/" + name)) {
+        try (InputStream in = BrowserHarnessIT.class.getResourceAsStream("/dev/sluice/admin/ui/assets/" + name)) {
             if (in == null) {
                 throw new IllegalStateException("no UI asset " + name + " on the class path");
             }
