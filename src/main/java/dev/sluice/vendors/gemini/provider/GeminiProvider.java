@@ -4,25 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
-import dev.sluice.failure.Failure;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
 import dev.sluice.vendors.DropParams;
 import dev.sluice.vendors.ForwardedBody;
 import dev.sluice.vendors.OpenAiShape;
-import dev.sluice.vendors.Provider;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.wire.Json;
-import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +31,7 @@ import java.util.Optional;
  * {@code api_base} replaces the host {@code https://generativelanguage.googleapis.com} (a base
  * ending in the API version, {@code /v1beta} or {@code /v1}, replaces the version root too).
  */
-public final class GeminiProvider implements Provider {
+public final class GeminiProvider implements GoogleApiProvider {
     public static final String DEFAULT_BASE = "https://generativelanguage.googleapis.com";
 
     private final Map<String, String> env;
@@ -93,29 +89,18 @@ public final class GeminiProvider implements Provider {
 
     @Override
     public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
-        return chat.streamTranslator(deployment.params().providerModel(), request);
+        return chat.streamTranslator(deployment, request);
     }
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
-        String model = request.body().path("model").asText("gemini");
-        return request.operation() == Operation.EMBEDDINGS ? GeminiEmbeddings.answer(model, body, request.body()) : chat.answer(model, body);
+        return chat.answer(request, body, GeminiEmbeddings::answer);
     }
 
     /** A health probe's answer, read by its shape since the probe does not say what it asked. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
         return isEmbeddings(body) ? GeminiEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body);
-    }
-
-    @Override
-    public Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
-        return GoogleErrors.classify(status, body, headers, now);
-    }
-
-    @Override
-    public ObjectNode normaliseError(int status, Buffer body) {
-        return GoogleErrors.normalise(status, body);
     }
 
     @Override
