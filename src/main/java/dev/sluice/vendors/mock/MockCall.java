@@ -114,8 +114,11 @@ public record MockCall(
         return results.toString();
     }
 
-    /** A message content is a string or an array of parts, of which text parts count. */
-    private static String contentText(JsonNode content) {
+    /**
+     * The text of a message's content, or of a Responses item's content or output: a string,
+     * or an array of parts whose {@code text}s count.
+     */
+    public static String contentText(JsonNode content) {
         if (content.isTextual()) {
             return content.asText();
         }

@@ -45,13 +45,13 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
         for (JsonNode item : conversation) {
             switch (type(item)) {
                 case "message" -> {
-                    String text = text(item.path("content"));
+                    String text = MockCall.contentText(item.path("content"));
                     texts.add(text);
                     if ("user".equals(item.path("role").asText())) {
                         lastUserText = text;
                     }
                 }
-                case "function_call_output" -> texts.add(text(item.path("output")));
+                case "function_call_output" -> texts.add(MockCall.contentText(item.path("output")));
                 default -> { } // function calls and other items carry no prompt text
             }
         }
@@ -102,7 +102,7 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
         }
         StringBuilder outputs = new StringBuilder();
         for (JsonNode item : conversation.subList(first, conversation.size())) {
-            outputs.append(text(item.path("output")));
+            outputs.append(MockCall.contentText(item.path("output")));
         }
         return outputs.toString();
     }
@@ -121,17 +121,5 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
             }
         }
         return null;
-    }
-
-    /** A content or output: a string, or an array of parts whose {@code text}s count. */
-    private static String text(JsonNode content) {
-        if (content.isTextual()) {
-            return content.asText();
-        }
-        StringBuilder text = new StringBuilder();
-        for (JsonNode part : content) {
-            text.append(part.path("text").asText(""));
-        }
-        return text.toString();
     }
 }

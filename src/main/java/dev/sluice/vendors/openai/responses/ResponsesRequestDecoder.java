@@ -25,6 +25,7 @@ import dev.sluice.model.Sampling;
 import dev.sluice.model.Tool;
 import dev.sluice.model.ToolChoice;
 import dev.sluice.model.WireFields;
+import dev.sluice.vendors.openai.wire.OpenAiToolChoices;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,20 +183,6 @@ final class ResponsesRequestDecoder {
     }
 
     private static ToolChoice toolChoice(JsonNode choice) {
-        if (absent(choice)) {
-            return null;
-        }
-        if (choice.isTextual()) {
-            return switch (choice.textValue()) {
-                case "auto" -> ToolChoice.AUTO;
-                case "none" -> ToolChoice.NONE;
-                case "required" -> ToolChoice.REQUIRED;
-                default -> throw refused("tool_choice", choice, CHOICES);
-            };
-        }
-        if (!choice.isObject() || !"function".equals(choice.path("type").asText(null))) {
-            throw refused("tool_choice", choice, CHOICES);
-        }
-        return ToolChoice.tool(nonBlank(choice, "name", "tool_choice"));
+        return OpenAiToolChoices.read(choice, CHOICES, forced -> nonBlank(forced, "name", "tool_choice"));
     }
 }

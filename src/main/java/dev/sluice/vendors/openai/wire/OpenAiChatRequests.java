@@ -121,25 +121,16 @@ final class OpenAiChatRequests {
     }
 
     private static ToolChoice toolChoice(JsonNode choice) {
-        if (absent(choice)) {
-            return null;
-        }
-        if (choice.isTextual()) {
-            return switch (choice.textValue()) {
-                case "auto" -> ToolChoice.AUTO;
-                case "none" -> ToolChoice.NONE;
-                case "required" -> ToolChoice.REQUIRED;
-                default -> throw refused("tool_choice", choice, CHOICES);
-            };
-        }
-        if (!choice.isObject() || !"function".equals(choice.path("type").asText(null))) {
-            throw refused("tool_choice", choice, CHOICES);
-        }
+        return OpenAiToolChoices.read(choice, CHOICES, OpenAiChatRequests::forcedTool);
+    }
+
+    /** The name in a forced choice's {@code function}, which must not be blank. */
+    private static String forcedTool(JsonNode choice) {
         String name = text(object(choice.get("function"), "tool_choice.function"), "name", "tool_choice.function");
         if (name.isBlank()) {
             throw refused("tool_choice.function.name", choice.get("function").get("name"), "a non-blank string");
         }
-        return ToolChoice.tool(name);
+        return name;
     }
 
     static ObjectNode encode(ChatRequest request) {
