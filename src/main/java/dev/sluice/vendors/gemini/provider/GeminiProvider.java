@@ -9,6 +9,8 @@ import dev.sluice.model.Operation;
 import dev.sluice.vendors.DropParams;
 import dev.sluice.vendors.ForwardedBody;
 import dev.sluice.vendors.OpenAiShape;
+import dev.sluice.vendors.Provider;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
@@ -31,7 +33,7 @@ import java.util.Optional;
  * {@code api_base} replaces the host {@code https://generativelanguage.googleapis.com} (a base
  * ending in the API version, {@code /v1beta} or {@code /v1}, replaces the version root too).
  */
-public final class GeminiProvider implements GoogleApiProvider {
+public final class GeminiProvider implements Provider {
     public static final String DEFAULT_BASE = "https://generativelanguage.googleapis.com";
 
     private final Map<String, String> env;
@@ -101,6 +103,11 @@ public final class GeminiProvider implements GoogleApiProvider {
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
         return isEmbeddings(body) ? GeminiEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body);
+    }
+
+    @Override
+    public UpstreamErrors errors() {
+        return GoogleErrors.ERRORS;
     }
 
     @Override

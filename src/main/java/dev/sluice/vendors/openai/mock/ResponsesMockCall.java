@@ -7,6 +7,7 @@ import dev.sluice.vendors.mock.MockCall;
 import dev.sluice.vendors.mock.MockRoute;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * One call of OpenAI's Responses API ({@code POST /v1/responses}) as the mock reads it. The
@@ -56,7 +57,7 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
             }
         }
         String toolResults = trailingToolOutputs(conversation);
-        String tool = toolResults == null ? toolToCall(body) : null;
+        String tool = toolResults == null ? MockCall.toolToCall(body, UnaryOperator.identity()) : null;
         String model = body.path("model").asText(MockCall.UNNAMED_MODEL);
         MockCall call = new MockCall(MockRoute.Kind.RESPONSES, model, body.path("stream").asBoolean(false), false,
                 List.copyOf(texts), lastUserText, texts.stream().mapToInt(String::length).sum(), tool, toolResults);
@@ -105,21 +106,5 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
             outputs.append(MockCall.contentText(item.path("output")));
         }
         return outputs.toString();
-    }
-
-    /** The function tool to call, read from {@code tools} and {@code tool_choice}; null when none is to be called. */
-    private static String toolToCall(JsonNode body) {
-        JsonNode choice = body.path("tool_choice");
-        if (choice.isTextual() && "none".equals(choice.textValue())) {
-            return null;
-        }
-        for (JsonNode tool : body.path("tools")) {
-            if ("function".equals(tool.path("type").asText())) {
-                return "function".equals(choice.path("type").asText())
-                        ? choice.path("name").asText()
-                        : tool.path("name").asText();
-            }
-        }
-        return null;
     }
 }

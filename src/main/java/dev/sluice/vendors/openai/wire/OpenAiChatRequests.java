@@ -88,40 +88,32 @@ final class OpenAiChatRequests {
     }
 
     private static List<Tool> tools(JsonNode tools) {
-        if (absent(tools)) {
-            return List.of();
+        return OpenAiToolFields.functions(tools, "function", OpenAiChatRequests::tool);
+    }
+
+    /** A function tool, its name, description and schema under {@code function}. */
+    private static Tool tool(ObjectNode tool, String path) {
+        String functionPath = path(path, "function");
+        ObjectNode function = object(tool.get("function"), functionPath);
+        String name = text(function, "name", functionPath);
+        if (name.isBlank()) {
+            throw refused(path(functionPath, "name"), function.get("name"), "a non-blank string");
         }
-        ArrayNode array = array(tools, "tools");
-        List<Tool> decoded = new ArrayList<>();
-        for (int i = 0; i < array.size(); i++) {
-            String path = path("tools", i);
-            ObjectNode tool = object(array.get(i), path);
-            if (!"function".equals(text(tool, "type", path))) {
-                throw refused(path(path, "type"), tool.get("type"), "function");
-            }
-            String functionPath = path(path, "function");
-            ObjectNode function = object(tool.get("function"), functionPath);
-            String name = text(function, "name", functionPath);
-            if (name.isBlank()) {
-                throw refused(path(functionPath, "name"), function.get("name"), "a non-blank string");
-            }
-            JsonNode parameters = function.get("parameters");
-            if (!absent(parameters)) {
-                object(parameters, path(functionPath, "parameters"));
-            }
-            // LiteLLM reads the breakpoint on the tool, else inside its function.
-            CacheControl cache = OpenAiCacheControl.read(tool, path);
-            if (cache == null) {
-                cache = OpenAiCacheControl.read(function, functionPath);
-            }
-            decoded.add(new Tool(name, optionalText(function, "description", functionPath),
-                    absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(function, "strict", functionPath), cache));
+        JsonNode parameters = function.get("parameters");
+        if (!absent(parameters)) {
+            object(parameters, path(functionPath, "parameters"));
         }
-        return decoded;
+        // LiteLLM reads the breakpoint on the tool, else inside its function.
+        CacheControl cache = OpenAiCacheControl.read(tool, path);
+        if (cache == null) {
+            cache = OpenAiCacheControl.read(function, functionPath);
+        }
+        return new Tool(name, optionalText(function, "description", functionPath),
+                absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(function, "strict", functionPath), cache);
     }
 
     private static ToolChoice toolChoice(JsonNode choice) {
-        return OpenAiToolChoices.read(choice, CHOICES, OpenAiChatRequests::forcedTool);
+        return OpenAiToolFields.choice(choice, CHOICES, OpenAiChatRequests::forcedTool);
     }
 
     /** The name in a forced choice's {@code function}, which must not be blank. */

@@ -11,10 +11,12 @@ import dev.sluice.model.Operation;
 import dev.sluice.vendors.DropParams;
 import dev.sluice.vendors.ForwardedBody;
 import dev.sluice.vendors.OpenAiShape;
+import dev.sluice.vendors.Provider;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.anthropic.provider.AnthropicCalls;
 import dev.sluice.vendors.gemini.provider.GeminiChatCalls;
-import dev.sluice.vendors.gemini.provider.GoogleApiProvider;
+import dev.sluice.vendors.gemini.provider.GoogleErrors;
 import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.wire.Json;
@@ -36,7 +38,7 @@ import java.util.Optional;
  * model: Anthropic's Claude ({@code claude-*}, through {@code rawPredict}), then Gemini, which
  * serves any other.
  */
-public final class VertexProvider implements GoogleApiProvider {
+public final class VertexProvider implements Provider {
     private final VertexEndpoints endpoints;
     private final VertexCredentials credentials;
     private final List<VertexFamily> families;
@@ -100,6 +102,11 @@ public final class VertexProvider implements GoogleApiProvider {
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
         return familyReading(body).normaliseSuccess(body);
+    }
+
+    @Override
+    public UpstreamErrors errors() {
+        return GoogleErrors.ERRORS;
     }
 
     @Override
