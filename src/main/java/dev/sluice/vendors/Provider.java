@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
 import dev.sluice.failure.Failure;
-import dev.sluice.failure.FailureClassifier;
 import dev.sluice.model.Dialect;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
@@ -163,12 +162,17 @@ public interface Provider {
         return normaliseSuccess(body);
     }
 
+    /** How this vendor's non-2xx answers read: by default as OpenAI's. */
+    default UpstreamErrors errors() {
+        return UpstreamErrors.OPENAI;
+    }
+
     /**
      * A non-2xx answer classified into the failure taxonomy, with its headers kept: the
      * router reads only the class, never a vendor's format.
      */
     default Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
-        return FailureClassifier.fromAnswer(status, body, headers, now);
+        return errors().classifier().classify(status, body, headers, now);
     }
 
     /**
@@ -177,6 +181,6 @@ public interface Provider {
      * refused to translate fails with such a body.
      */
     default ObjectNode normaliseError(int status, Buffer body) {
-        return OpenAiShape.error(status, body);
+        return errors().normaliser().normalise(status, body);
     }
 }

@@ -5,6 +5,7 @@ import dev.sluice.vendors.openai.mock.ResponsesMockCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The parts of a model call's JSON body that the mock's behaviour depends on. The prompt
@@ -55,7 +56,7 @@ public record MockCall(
         };
         int promptChars = texts.stream().mapToInt(String::length).sum();
         String toolResult = route.kind() == MockRoute.Kind.CHAT ? trailingToolResults(body.path("messages")) : null;
-        String tool = route.kind() == MockRoute.Kind.CHAT && toolResult == null ? toolToCall(body) : null;
+        String tool = route.kind() == MockRoute.Kind.CHAT && toolResult == null ? toolToCall(body, named -> named.path("function")) : null;
         return new MockCall(route.kind(), model, stream, includeUsage, List.copyOf(texts), lastUserText, promptChars,
                 tool, toolResult);
     }
@@ -79,8 +80,14 @@ public record MockCall(
         return lastUser;
     }
 
-    /** The function tool to call, read from {@code tools} and {@code tool_choice}; null when none is to be called. */
-    private static String toolToCall(JsonNode body) {
+    /**
+     * The function tool to call, read from {@code tools} and {@code tool_choice}; null when
+     * none is to be called.
+     *
+     * @param function where a tool or a forced choice keeps its {@code name}: under
+     *                 {@code function} in a chat body, at its top in a Responses body
+     */
+    public static String toolToCall(JsonNode body, UnaryOperator<JsonNode> function) {
         JsonNode choice = body.path("tool_choice");
         if (choice.isTextual() && "none".equals(choice.textValue())) {
             return null;
@@ -88,8 +95,8 @@ public record MockCall(
         for (JsonNode tool : body.path("tools")) {
             if ("function".equals(tool.path("type").asText())) {
                 return "function".equals(choice.path("type").asText())
-                        ? choice.path("function").path("name").asText()
-                        : tool.path("function").path("name").asText();
+                        ? function.apply(choice).path("name").asText()
+                        : function.apply(tool).path("name").asText();
             }
         }
         return null;
@@ -114,8 +121,11 @@ public record MockCall(
         return results.toString();
     }
 
-    /** A message content is a string or an array of parts, of which text parts count. */
-    private static String contentText(JsonNode content) {
+    /**
+     * The text of a message's content, or of a Responses item's content or output: a string,
+     * or an array of parts whose {@code text}s count.
+     */
+    public static String contentText(JsonNode content) {
         if (content.isTextual()) {
             return content.asText();
         }

@@ -1,7 +1,6 @@
 package dev.sluice.vendors.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -62,8 +61,7 @@ public final class MockHandler implements Handler<HttpServerRequest> {
 
     private void serveModelCall(HttpServerRequest request, MockRoute route, Buffer rawBody) {
         MockMode mode = schedule.next();
-        Optional<JsonNode> body = MockJson.parse(rawBody);
-        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         if (body.isEmpty() || !body.get().isObject()) {
             MockResponses.error(request.response(), errors.badJson());
             return;

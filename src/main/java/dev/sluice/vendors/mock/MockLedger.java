@@ -1,7 +1,9 @@
 package dev.sluice.vendors.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import java.util.ArrayDeque;
 import java.util.Collections;
@@ -9,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,6 +33,16 @@ public final class MockLedger {
     private final ArrayDeque<Received> received = new ArrayDeque<>();
 
     private record Received(JsonNode body, Map<String, String> headers) {}
+
+    /**
+     * Records a model call sent with {@code rawBody}, and returns that body as JSON: empty,
+     * and kept as JSON null, when it is not JSON at all.
+     */
+    public Optional<JsonNode> recordCall(Buffer rawBody, MultiMap headers) {
+        Optional<JsonNode> body = MockJson.parse(rawBody);
+        recordCall(body.orElse(NullNode.getInstance()), headers);
+        return body;
+    }
 
     public void recordCall(JsonNode body, MultiMap headers) {
         modelCalls.incrementAndGet();

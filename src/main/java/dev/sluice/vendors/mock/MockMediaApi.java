@@ -2,7 +2,6 @@ package dev.sluice.vendors.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -42,8 +41,7 @@ final class MockMediaApi {
             return;
         }
         request.body().onSuccess(raw -> {
-            Optional<JsonNode> body = MockJson.parse(raw);
-            ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+            Optional<JsonNode> body = ledger.recordCall(raw, request.headers());
             if (body.isEmpty() || !body.get().isObject()) {
                 MockResponses.error(request.response(), errors.badJson());
                 return;

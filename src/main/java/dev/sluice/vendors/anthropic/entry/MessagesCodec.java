@@ -9,7 +9,7 @@ import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
 import dev.sluice.vendors.entry.AnswerEncoding;
 import dev.sluice.vendors.entry.ApproximateChat;
-import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.entry.AbstractIngressCodec;
 import dev.sluice.vendors.entry.WrittenError;
 import dev.sluice.vendors.openai.entry.OpenAiFields;
 import dev.sluice.wire.ApiError;
@@ -28,32 +28,16 @@ import java.util.Optional;
  * that serve the Messages API, which get it untranslated. Answers, streams and errors are
  * written in Anthropic's shapes.
  */
-public final class MessagesCodec implements IngressCodec {
+public final class MessagesCodec extends AbstractIngressCodec {
     public static final MessagesCodec MESSAGES = new MessagesCodec("messages", true);
     /** {@code POST /v1/messages/count_tokens}: the same body, {@code max_tokens} not needed. */
     public static final MessagesCodec COUNT_TOKENS = new MessagesCodec("count_tokens", false);
 
-    private final String name;
     private final boolean needsMaxTokens;
 
     private MessagesCodec(String name, boolean needsMaxTokens) {
-        this.name = name;
+        super(name, Operation.CHAT_COMPLETIONS, Dialect.ANTHROPIC);
         this.needsMaxTokens = needsMaxTokens;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Operation operation() {
-        return Operation.CHAT_COMPLETIONS;
-    }
-
-    @Override
-    public Dialect dialect() {
-        return Dialect.ANTHROPIC;
     }
 
     @Override

@@ -2,14 +2,12 @@ package dev.sluice.vendors.anthropic.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.vendors.mock.MockApi;
 import dev.sluice.vendors.mock.MockCall;
 import dev.sluice.vendors.mock.MockError;
 import dev.sluice.vendors.mock.MockExchange;
 import dev.sluice.vendors.mock.MockHandler;
-import dev.sluice.vendors.mock.MockJson;
 import dev.sluice.vendors.mock.MockLedger;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockModeSchedule;
@@ -92,8 +90,7 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
     /** @param vertexModel the model named in a Vertex AI path, or null for Anthropic's own {@code /v1/messages} */
     private void serve(HttpServerRequest request, Buffer rawBody, String vertexModel) {
         MockMode mode = schedule.next();
-        Optional<JsonNode> body = MockJson.parse(rawBody);
-        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         if (vertexModel != null && body.isPresent() && body.get() instanceof ObjectNode vertexBody) {
             if (!VERTEX_VERSION.equals(vertexBody.path("anthropic_version").asText(null))) {
                 MockResponses.error(request.response(), errors.missingField("anthropic_version"));
@@ -133,8 +130,7 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
      */
     private void countTokens(HttpServerRequest request, Buffer rawBody) {
         MockMode mode = schedule.next();
-        Optional<JsonNode> body = MockJson.parse(rawBody);
-        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         if (body.isEmpty() || !body.get().isObject() || body.get().path("model").isMissingNode()
                 || body.get().path("messages").isMissingNode()) {
             MockResponses.error(request.response(), body.isPresent() && body.get().isObject()

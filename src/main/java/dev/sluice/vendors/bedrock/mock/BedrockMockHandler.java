@@ -1,12 +1,10 @@
 package dev.sluice.vendors.bedrock.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import dev.sluice.vendors.anthropic.mock.AnthropicMockReplies;
 import dev.sluice.vendors.mock.MockApi;
 import dev.sluice.vendors.mock.MockExchange;
 import dev.sluice.vendors.mock.MockHandler;
-import dev.sluice.vendors.mock.MockJson;
 import dev.sluice.vendors.mock.MockLedger;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockModeSchedule;
@@ -75,8 +73,7 @@ public final class BedrockMockHandler implements Handler<HttpServerRequest> {
 
     private void serve(HttpServerRequest request, BedrockMockCall route, Buffer rawBody) {
         MockMode mode = schedule.next();
-        Optional<JsonNode> body = MockJson.parse(rawBody);
-        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         HttpServerResponse response = request.response();
         String authorization = request.getHeader("Authorization");
         if (authorization == null || !authorization.startsWith(SIGV4)) {

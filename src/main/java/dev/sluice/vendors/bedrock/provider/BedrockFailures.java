@@ -7,6 +7,7 @@ import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureClassifier;
 import dev.sluice.vendors.OpenAiShape;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.bedrock.wire.BedrockErrors;
 import dev.sluice.wire.ErrorBodies;
 import dev.sluice.wire.Json;
@@ -36,6 +37,9 @@ import java.util.Optional;
  */
 final class BedrockFailures {
     static final String ERROR_TYPE_HEADER = "x-amzn-ErrorType";
+
+    /** Bedrock's errors as its adapter names them. */
+    static final UpstreamErrors ERRORS = new UpstreamErrors(BedrockFailures::classify, BedrockFailures::normalise);
 
     private BedrockFailures() {}
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
-import dev.sluice.failure.Failure;
 import dev.sluice.model.ChatRequest;
 import dev.sluice.model.Dialect;
 import dev.sluice.model.ModelRequest;
@@ -14,6 +13,7 @@ import dev.sluice.vendors.ForwardedBody;
 import dev.sluice.vendors.OpenAiShape;
 import dev.sluice.vendors.Provider;
 import dev.sluice.vendors.UnsupportedParam;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.anthropic.provider.AnthropicCalls;
 import dev.sluice.vendors.bedrock.wire.BedrockConverse;
@@ -28,7 +28,6 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -196,13 +195,8 @@ public final class BedrockProvider implements Provider {
     }
 
     @Override
-    public Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
-        return BedrockFailures.classify(status, body, headers, now);
-    }
-
-    @Override
-    public ObjectNode normaliseError(int status, Buffer body) {
-        return BedrockFailures.normalise(status, body);
+    public UpstreamErrors errors() {
+        return BedrockFailures.ERRORS;
     }
 
     private static String missingRegion() {

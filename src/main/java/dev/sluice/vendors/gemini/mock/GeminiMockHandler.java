@@ -1,13 +1,11 @@
 package dev.sluice.vendors.gemini.mock;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.vendors.mock.MockApi;
 import dev.sluice.vendors.mock.MockError;
 import dev.sluice.vendors.mock.MockExchange;
 import dev.sluice.vendors.mock.MockHandler;
-import dev.sluice.vendors.mock.MockJson;
 import dev.sluice.vendors.mock.MockLedger;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockModeSchedule;
@@ -63,8 +61,7 @@ public final class GeminiMockHandler implements Handler<HttpServerRequest> {
 
     private void serveModelCall(HttpServerRequest request, GeminiMockRoute route, Buffer rawBody) {
         MockMode mode = schedule.next();
-        Optional<JsonNode> body = MockJson.parse(rawBody);
-        ledger.recordCall(body.orElse(NullNode.getInstance()), request.headers());
+        Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         if (body.isEmpty() || !body.get().isObject()) {
             MockResponses.error(request.response(), errors.badJson());
             return;

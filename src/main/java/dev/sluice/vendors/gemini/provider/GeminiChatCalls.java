@@ -2,9 +2,11 @@ package dev.sluice.vendors.gemini.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.config.Deployment;
 import dev.sluice.model.ChatAnswer;
 import dev.sluice.model.ChatRequest;
 import dev.sluice.model.ModelRequest;
+import dev.sluice.model.Operation;
 import dev.sluice.vendors.OpenAiShape;
 import dev.sluice.vendors.UnsupportedParam;
 import dev.sluice.vendors.gemini.wire.GeminiBlocked;
@@ -88,8 +90,26 @@ public final class GeminiChatCalls {
         return Optional.of(OpenAiShape.answer(OpenAiChat.encodeAnswer(answer, clock.instant().getEpochSecond())));
     }
 
-    /** What turns one {@code alt=sse} stream into OpenAI's chunks. */
-    public StreamTranslator streamTranslator(String model, ModelRequest request) {
+    /**
+     * The answer to {@code request}, as OpenAI's: an embeddings list as the host's
+     * {@code embeddings} read it, else a chat completion.
+     *
+     * @throws StreamFailure carrying a content-policy failure when Gemini blocked the prompt
+     */
+    public Optional<OpenAiShape.ShapedAnswer> answer(ModelRequest request, Buffer body, Embeddings embeddings) {
+        String model = request.body().path("model").asText("gemini");
+        return request.operation() == Operation.EMBEDDINGS ? embeddings.answer(model, body, request.body()) : answer(model, body);
+    }
+
+    /** How one host's embeddings answer reads as OpenAI's; empty when it is not one. */
+    @FunctionalInterface
+    public interface Embeddings {
+        Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body, JsonNode request);
+    }
+
+    /** What turns one {@code alt=sse} stream from {@code deployment} into OpenAI's chunks. */
+    public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
+        String model = deployment.params().providerModel();
         boolean includeUsage = request.body().path("stream_options").path("include_usage").asBoolean(false);
         return new TranslatedStream(new SseFraming(), new GeminiEventDecoder(GeminiChat.chunkDecoder(model, ids), clock),
                 includeUsage, clock.instant().getEpochSecond());

@@ -4,25 +4,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
-import dev.sluice.failure.Failure;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
 import dev.sluice.vendors.DropParams;
 import dev.sluice.vendors.ForwardedBody;
 import dev.sluice.vendors.OpenAiShape;
 import dev.sluice.vendors.Provider;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.wire.Json;
-import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -93,13 +91,12 @@ public final class GeminiProvider implements Provider {
 
     @Override
     public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
-        return chat.streamTranslator(deployment.params().providerModel(), request);
+        return chat.streamTranslator(deployment, request);
     }
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
-        String model = request.body().path("model").asText("gemini");
-        return request.operation() == Operation.EMBEDDINGS ? GeminiEmbeddings.answer(model, body, request.body()) : chat.answer(model, body);
+        return chat.answer(request, body, GeminiEmbeddings::answer);
     }
 
     /** A health probe's answer, read by its shape since the probe does not say what it asked. */
@@ -109,13 +106,8 @@ public final class GeminiProvider implements Provider {
     }
 
     @Override
-    public Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
-        return GoogleErrors.classify(status, body, headers, now);
-    }
-
-    @Override
-    public ObjectNode normaliseError(int status, Buffer body) {
-        return GoogleErrors.normalise(status, body);
+    public UpstreamErrors errors() {
+        return GoogleErrors.ERRORS;
     }
 
     @Override

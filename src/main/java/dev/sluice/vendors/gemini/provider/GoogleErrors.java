@@ -6,6 +6,7 @@ import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.failure.FailureClassifier;
 import dev.sluice.vendors.OpenAiShape;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.gemini.wire.GeminiBlocked;
 import dev.sluice.wire.ErrorBodies;
 import dev.sluice.wire.Json;
@@ -33,6 +34,9 @@ public final class GoogleErrors {
     private static final String RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
     private static final Pattern SECONDS = Pattern.compile("(\\d+(?:\\.\\d+)?)s");
     private static final String TOKEN_LIMIT = "exceeds the maximum number of tokens";
+
+    /** Google's errors as an adapter names them. */
+    public static final UpstreamErrors ERRORS = new UpstreamErrors(GoogleErrors::classify, GoogleErrors::normalise);
 
     private GoogleErrors() {}
 

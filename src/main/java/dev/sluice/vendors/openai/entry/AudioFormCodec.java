@@ -6,7 +6,7 @@ import dev.sluice.model.Dialect;
 import dev.sluice.model.FormBody;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
-import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.entry.AbstractIngressCodec;
 import dev.sluice.wire.ApiError;
 import dev.sluice.wire.JsonReading;
 import io.vertx.core.buffer.Buffer;
@@ -20,31 +20,12 @@ import java.util.Optional;
  * {@code model} replaced; its text fields are the call's JSON view, which the gateway's
  * rules read.
  */
-public final class AudioFormCodec implements IngressCodec {
+public final class AudioFormCodec extends AbstractIngressCodec {
     public static final AudioFormCodec TRANSCRIPTIONS = new AudioFormCodec(Operation.AUDIO_TRANSCRIPTIONS, "audio_transcriptions");
     public static final AudioFormCodec TRANSLATIONS = new AudioFormCodec(Operation.AUDIO_TRANSLATIONS, "audio_translations");
 
-    private final Operation operation;
-    private final String name;
-
     private AudioFormCodec(Operation operation, String name) {
-        this.operation = operation;
-        this.name = name;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Operation operation() {
-        return operation;
-    }
-
-    @Override
-    public Dialect dialect() {
-        return Dialect.OPENAI;
+        super(name, operation, Dialect.OPENAI);
     }
 
     @Override
@@ -54,7 +35,7 @@ public final class AudioFormCodec implements IngressCodec {
 
     @Override
     public ModelRequest decode(Buffer bytes, String contentType, JsonReading json) {
-        FormBody form = MultipartForms.parse(bytes.getBytes(), contentType, "/v1" + operation.path());
+        FormBody form = MultipartForms.parse(bytes.getBytes(), contentType, "/v1" + operation().path());
         ObjectNode fields = JsonNodeFactory.instance.objectNode();
         for (FormBody.Part part : form.parts()) {
             if (part.filename().isEmpty() && !fields.has(part.name())) {
@@ -69,6 +50,6 @@ public final class AudioFormCodec implements IngressCodec {
             throw ApiError.invalidRequest("Invalid 'file': the file is empty. Expected an audio file.", "file", "invalid_value");
         }
         String group = OpenAiFields.requireString(fields, "model");
-        return new ModelRequest(operation, Dialect.OPENAI, fields, group, false, Map.of(), fields, Optional.of(form));
+        return new ModelRequest(operation(), Dialect.OPENAI, fields, group, false, Map.of(), fields, Optional.of(form));
     }
 }

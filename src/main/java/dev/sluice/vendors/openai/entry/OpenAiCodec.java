@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.model.Dialect;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
-import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.entry.AbstractIngressCodec;
 import dev.sluice.wire.JsonReading;
 import io.vertx.core.buffer.Buffer;
 
@@ -17,7 +17,7 @@ import io.vertx.core.buffer.Buffer;
  * operation requires. Everything else is the upstream's to judge, and errors read as
  * OpenAI's own do.
  */
-public final class OpenAiCodec implements IngressCodec {
+public final class OpenAiCodec extends AbstractIngressCodec {
     public static final OpenAiCodec CHAT_COMPLETIONS = new OpenAiCodec(Operation.CHAT_COMPLETIONS, "chat_completions");
     public static final OpenAiCodec COMPLETIONS = new OpenAiCodec(Operation.COMPLETIONS, "completions");
     public static final OpenAiCodec EMBEDDINGS = new OpenAiCodec(Operation.EMBEDDINGS, "embeddings");
@@ -32,31 +32,13 @@ public final class OpenAiCodec implements IngressCodec {
      */
     public static final String DEFAULT_MODERATION_GROUP = "omni-moderation-latest";
 
-    private final Operation operation;
-    private final String name;
-
     private OpenAiCodec(Operation operation, String name) {
-        this.operation = operation;
-        this.name = name;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Operation operation() {
-        return operation;
-    }
-
-    @Override
-    public Dialect dialect() {
-        return Dialect.OPENAI;
+        super(name, operation, Dialect.OPENAI);
     }
 
     @Override
     public ModelRequest decode(Buffer bytes, JsonReading json) {
+        Operation operation = operation();
         ObjectNode body = OpenAiFields.object(bytes, json);
         String group = operation == Operation.MODERATIONS && !body.hasNonNull("model") ? DEFAULT_MODERATION_GROUP
                 : OpenAiFields.requireString(body, "model");

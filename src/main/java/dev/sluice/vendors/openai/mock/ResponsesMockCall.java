@@ -7,6 +7,7 @@ import dev.sluice.vendors.mock.MockCall;
 import dev.sluice.vendors.mock.MockRoute;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * One call of OpenAI's Responses API ({@code POST /v1/responses}) as the mock reads it. The
@@ -45,18 +46,18 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
         for (JsonNode item : conversation) {
             switch (type(item)) {
                 case "message" -> {
-                    String text = text(item.path("content"));
+                    String text = MockCall.contentText(item.path("content"));
                     texts.add(text);
                     if ("user".equals(item.path("role").asText())) {
                         lastUserText = text;
                     }
                 }
-                case "function_call_output" -> texts.add(text(item.path("output")));
+                case "function_call_output" -> texts.add(MockCall.contentText(item.path("output")));
                 default -> { } // function calls and other items carry no prompt text
             }
         }
         String toolResults = trailingToolOutputs(conversation);
-        String tool = toolResults == null ? toolToCall(body) : null;
+        String tool = toolResults == null ? MockCall.toolToCall(body, UnaryOperator.identity()) : null;
         String model = body.path("model").asText(MockCall.UNNAMED_MODEL);
         MockCall call = new MockCall(MockRoute.Kind.RESPONSES, model, body.path("stream").asBoolean(false), false,
                 List.copyOf(texts), lastUserText, texts.stream().mapToInt(String::length).sum(), tool, toolResults);
@@ -102,36 +103,8 @@ public record ResponsesMockCall(MockCall call, JsonNode body, List<JsonNode> con
         }
         StringBuilder outputs = new StringBuilder();
         for (JsonNode item : conversation.subList(first, conversation.size())) {
-            outputs.append(text(item.path("output")));
+            outputs.append(MockCall.contentText(item.path("output")));
         }
         return outputs.toString();
-    }
-
-    /** The function tool to call, read from {@code tools} and {@code tool_choice}; null when none is to be called. */
-    private static String toolToCall(JsonNode body) {
-        JsonNode choice = body.path("tool_choice");
-        if (choice.isTextual() && "none".equals(choice.textValue())) {
-            return null;
-        }
-        for (JsonNode tool : body.path("tools")) {
-            if ("function".equals(tool.path("type").asText())) {
-                return "function".equals(choice.path("type").asText())
-                        ? choice.path("name").asText()
-                        : tool.path("name").asText();
-            }
-        }
-        return null;
-    }
-
-    /** A content or output: a string, or an array of parts whose {@code text}s count. */
-    private static String text(JsonNode content) {
-        if (content.isTextual()) {
-            return content.asText();
-        }
-        StringBuilder text = new StringBuilder();
-        for (JsonNode part : content) {
-            text.append(part.path("text").asText(""));
-        }
-        return text.toString();
     }
 }

@@ -2,7 +2,6 @@ package dev.sluice.vendors.openai.responses;
 
 import static dev.sluice.model.WireFields.NODES;
 import static dev.sluice.model.WireFields.absent;
-import static dev.sluice.model.WireFields.array;
 import static dev.sluice.model.WireFields.object;
 import static dev.sluice.model.WireFields.optionalBoolean;
 import static dev.sluice.model.WireFields.optionalCount;
@@ -14,7 +13,6 @@ import static dev.sluice.model.WireFields.text;
 import static dev.sluice.vendors.openai.responses.ResponsesFields.nonBlank;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.model.ChatRequest;
 import dev.sluice.model.Dialect;
@@ -25,6 +23,7 @@ import dev.sluice.model.Sampling;
 import dev.sluice.model.Tool;
 import dev.sluice.model.ToolChoice;
 import dev.sluice.model.WireFields;
+import dev.sluice.vendors.openai.wire.OpenAiToolFields;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -160,42 +159,20 @@ final class ResponsesRequestDecoder {
     }
 
     private static List<Tool> tools(JsonNode tools) {
-        if (absent(tools)) {
-            return List.of();
+        return OpenAiToolFields.functions(tools, "function; hosted tools are not served", ResponsesRequestDecoder::tool);
+    }
+
+    /** A function tool, its name, description and schema at its top. */
+    private static Tool tool(ObjectNode tool, String path) {
+        JsonNode parameters = tool.get("parameters");
+        if (!absent(parameters)) {
+            object(parameters, path(path, "parameters"));
         }
-        ArrayNode array = array(tools, "tools");
-        List<Tool> decoded = new ArrayList<>();
-        for (int i = 0; i < array.size(); i++) {
-            String path = path("tools", i);
-            ObjectNode tool = object(array.get(i), path);
-            if (!"function".equals(text(tool, "type", path))) {
-                throw refused(path(path, "type"), tool.get("type"), "function; hosted tools are not served");
-            }
-            JsonNode parameters = tool.get("parameters");
-            if (!absent(parameters)) {
-                object(parameters, path(path, "parameters"));
-            }
-            decoded.add(new Tool(nonBlank(tool, "name", path), optionalText(tool, "description", path),
-                    absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(tool, "strict", path)));
-        }
-        return decoded;
+        return new Tool(nonBlank(tool, "name", path), optionalText(tool, "description", path),
+                absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(tool, "strict", path));
     }
 
     private static ToolChoice toolChoice(JsonNode choice) {
-        if (absent(choice)) {
-            return null;
-        }
-        if (choice.isTextual()) {
-            return switch (choice.textValue()) {
-                case "auto" -> ToolChoice.AUTO;
-                case "none" -> ToolChoice.NONE;
-                case "required" -> ToolChoice.REQUIRED;
-                default -> throw refused("tool_choice", choice, CHOICES);
-            };
-        }
-        if (!choice.isObject() || !"function".equals(choice.path("type").asText(null))) {
-            throw refused("tool_choice", choice, CHOICES);
-        }
-        return ToolChoice.tool(nonBlank(choice, "name", "tool_choice"));
+        return OpenAiToolFields.choice(choice, CHOICES, forced -> nonBlank(forced, "name", "tool_choice"));
     }
 }

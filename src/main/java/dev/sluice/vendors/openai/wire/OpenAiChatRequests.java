@@ -88,58 +88,41 @@ final class OpenAiChatRequests {
     }
 
     private static List<Tool> tools(JsonNode tools) {
-        if (absent(tools)) {
-            return List.of();
+        return OpenAiToolFields.functions(tools, "function", OpenAiChatRequests::tool);
+    }
+
+    /** A function tool, its name, description and schema under {@code function}. */
+    private static Tool tool(ObjectNode tool, String path) {
+        String functionPath = path(path, "function");
+        ObjectNode function = object(tool.get("function"), functionPath);
+        String name = text(function, "name", functionPath);
+        if (name.isBlank()) {
+            throw refused(path(functionPath, "name"), function.get("name"), "a non-blank string");
         }
-        ArrayNode array = array(tools, "tools");
-        List<Tool> decoded = new ArrayList<>();
-        for (int i = 0; i < array.size(); i++) {
-            String path = path("tools", i);
-            ObjectNode tool = object(array.get(i), path);
-            if (!"function".equals(text(tool, "type", path))) {
-                throw refused(path(path, "type"), tool.get("type"), "function");
-            }
-            String functionPath = path(path, "function");
-            ObjectNode function = object(tool.get("function"), functionPath);
-            String name = text(function, "name", functionPath);
-            if (name.isBlank()) {
-                throw refused(path(functionPath, "name"), function.get("name"), "a non-blank string");
-            }
-            JsonNode parameters = function.get("parameters");
-            if (!absent(parameters)) {
-                object(parameters, path(functionPath, "parameters"));
-            }
-            // LiteLLM reads the breakpoint on the tool, else inside its function.
-            CacheControl cache = OpenAiCacheControl.read(tool, path);
-            if (cache == null) {
-                cache = OpenAiCacheControl.read(function, functionPath);
-            }
-            decoded.add(new Tool(name, optionalText(function, "description", functionPath),
-                    absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(function, "strict", functionPath), cache));
+        JsonNode parameters = function.get("parameters");
+        if (!absent(parameters)) {
+            object(parameters, path(functionPath, "parameters"));
         }
-        return decoded;
+        // LiteLLM reads the breakpoint on the tool, else inside its function.
+        CacheControl cache = OpenAiCacheControl.read(tool, path);
+        if (cache == null) {
+            cache = OpenAiCacheControl.read(function, functionPath);
+        }
+        return new Tool(name, optionalText(function, "description", functionPath),
+                absent(parameters) ? null : parameters.deepCopy(), optionalBoolean(function, "strict", functionPath), cache);
     }
 
     private static ToolChoice toolChoice(JsonNode choice) {
-        if (absent(choice)) {
-            return null;
-        }
-        if (choice.isTextual()) {
-            return switch (choice.textValue()) {
-                case "auto" -> ToolChoice.AUTO;
-                case "none" -> ToolChoice.NONE;
-                case "required" -> ToolChoice.REQUIRED;
-                default -> throw refused("tool_choice", choice, CHOICES);
-            };
-        }
-        if (!choice.isObject() || !"function".equals(choice.path("type").asText(null))) {
-            throw refused("tool_choice", choice, CHOICES);
-        }
+        return OpenAiToolFields.choice(choice, CHOICES, OpenAiChatRequests::forcedTool);
+    }
+
+    /** The name in a forced choice's {@code function}, which must not be blank. */
+    private static String forcedTool(JsonNode choice) {
         String name = text(object(choice.get("function"), "tool_choice.function"), "name", "tool_choice.function");
         if (name.isBlank()) {
             throw refused("tool_choice.function.name", choice.get("function").get("name"), "a non-blank string");
         }
-        return ToolChoice.tool(name);
+        return name;
     }
 
     static ObjectNode encode(ChatRequest request) {

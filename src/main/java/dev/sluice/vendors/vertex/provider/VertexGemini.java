@@ -60,13 +60,12 @@ final class VertexGemini implements VertexFamily {
 
     @Override
     public StreamTranslator streamTranslator(Deployment deployment, ModelRequest request) {
-        return chat.streamTranslator(deployment.params().providerModel(), request);
+        return chat.streamTranslator(deployment, request);
     }
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(ModelRequest request, Buffer body) {
-        String model = request.body().path("model").asText("gemini");
-        return request.operation() == Operation.EMBEDDINGS ? VertexEmbeddings.answer(model, body, request.body()) : chat.answer(model, body);
+        return chat.answer(request, body, VertexEmbeddings::answer);
     }
 
     @Override

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
-import dev.sluice.failure.Failure;
 import dev.sluice.model.Dialect;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
@@ -13,6 +12,7 @@ import dev.sluice.vendors.DropParams;
 import dev.sluice.vendors.ForwardedBody;
 import dev.sluice.vendors.OpenAiShape;
 import dev.sluice.vendors.Provider;
+import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.anthropic.provider.AnthropicCalls;
 import dev.sluice.vendors.gemini.provider.GeminiChatCalls;
@@ -21,12 +21,10 @@ import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.wire.Json;
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,13 +105,8 @@ public final class VertexProvider implements Provider {
     }
 
     @Override
-    public Failure classify(int status, Buffer body, MultiMap headers, Instant now) {
-        return GoogleErrors.classify(status, body, headers, now);
-    }
-
-    @Override
-    public ObjectNode normaliseError(int status, Buffer body) {
-        return GoogleErrors.normalise(status, body);
+    public UpstreamErrors errors() {
+        return GoogleErrors.ERRORS;
     }
 
     @Override

@@ -12,7 +12,7 @@ import dev.sluice.model.Operation;
 import dev.sluice.store.StoredResponse;
 import dev.sluice.vendors.entry.AnswerEncoding;
 import dev.sluice.vendors.entry.ApproximateChat;
-import dev.sluice.vendors.entry.IngressCodec;
+import dev.sluice.vendors.entry.AbstractIngressCodec;
 import dev.sluice.vendors.openai.entry.OpenAiFields;
 import dev.sluice.vendors.openai.responses.ResponseMeta;
 import dev.sluice.vendors.openai.responses.ResponsesApi;
@@ -41,7 +41,7 @@ import java.util.function.Supplier;
  * kept carries that conversation's turns before its own input, whichever deployment answers.
  * Errors are OpenAI's, as on the chat route.
  */
-public final class ResponsesCodec implements IngressCodec {
+public final class ResponsesCodec extends AbstractIngressCodec {
     private final ResponseStore store;
     private final PreviousResponses previousResponses;
     private final Clock clock;
@@ -49,25 +49,11 @@ public final class ResponsesCodec implements IngressCodec {
 
     /** @param ids new response ids ({@code resp_...}) */
     public ResponsesCodec(ResponseStore store, Clock clock, Supplier<String> ids) {
+        super("responses", Operation.CHAT_COMPLETIONS, Dialect.OPENAI_RESPONSES);
         this.store = store;
         this.previousResponses = new PreviousResponses(store);
         this.clock = clock;
         this.ids = ids;
-    }
-
-    @Override
-    public String name() {
-        return "responses";
-    }
-
-    @Override
-    public Operation operation() {
-        return Operation.CHAT_COMPLETIONS;
-    }
-
-    @Override
-    public Dialect dialect() {
-        return Dialect.OPENAI_RESPONSES;
     }
 
     @Override
