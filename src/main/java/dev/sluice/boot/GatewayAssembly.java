@@ -162,7 +162,8 @@ final class GatewayAssembly {
                 time.ticker(), scheduler));
         CallServices calls = new CallServices(models, providers, router, guardrails, access, time, bodies,
                 UUID.randomUUID().toString(), responseCache(metrics), overload,
-                new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker())));
+                new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker()),
+                        options.callListeners()));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 new ReadinessFacts(Optional.of(config.cache()).filter(CacheSettings::enabled)
