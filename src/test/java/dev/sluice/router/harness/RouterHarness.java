@@ -15,6 +15,8 @@ import dev.sluice.router.RouteRequest;
 import dev.sluice.router.Router;
 import dev.sluice.router.RouterFactory;
 import dev.sluice.router.strategy.RequestFacts;
+import dev.sluice.testing.FakeTime;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.time.Backoff;
 import dev.sluice.vendors.Providers;
 import io.vertx.core.Future;
