@@ -140,8 +140,7 @@ public final class ModelCallPipeline {
     /**
      * The call, with its listeners: its routed headers, its metrics, its place in the recent
      * calls, its recording for the logging callbacks when any is configured, and the extra
-     * listener a test may watch it with. Its charge
-     * joins them once it is counted.
+     * listener a test may watch it with. Its charge joins them once it is counted.
      */
     private ModelCall open(HttpServerRequest request, IngressCodec codec) {
         String callId = request.response().headers().get(CallIds.HEADER);
