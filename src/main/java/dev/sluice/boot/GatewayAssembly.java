@@ -51,10 +51,8 @@ import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.Router;
 import dev.sluice.router.RouterEvents;
+import dev.sluice.router.RouterFactory;
 import dev.sluice.router.RouterLog;
-import dev.sluice.router.precall.PreCallChecks;
-import dev.sluice.router.signals.RoutingSignals;
-import dev.sluice.router.strategy.Strategies;
 import dev.sluice.state.RedisBudgets;
 import dev.sluice.state.RedisResponseCache;
 import dev.sluice.state.sync.ModelEntries;
@@ -134,10 +132,11 @@ final class GatewayAssembly {
         // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
         Duration redisCallBudget = config.router().redis().redisSocketTimeout().orElse(options.redisCallBudget());
         SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
-        Cooldowns cooldowns = new Cooldowns(settings, shared.cooldowns(), time.clock(), told);
+        RouterFactory.Built routing = new RouterFactory(catalog, options.random(), new Router.Timing(time, options.backoff()), told)
+                .build(models, settings, config.router(), new RouterFactory.State(shared.cooldowns(), shared.signals()));
+        Cooldowns cooldowns = routing.cooldowns();
+        Router router = routing.router();
         preloadTokenizers(accounts.isPresent());
-        Router router = new Router(models, settings, cooldowns, picking(shared.signals(), catalog),
-                new Router.Timing(time, options.backoff()), told);
         AccessControl access = accessControl(accounts, catalog, shared, metrics, models);
         Guardrails guardrails = Guardrails.of(config.guardrails());
         // Models added through the API live in the store: served from the first request, and kept in step with other replicas.
@@ -163,7 +162,8 @@ final class GatewayAssembly {
                 time.ticker(), scheduler));
         CallServices calls = new CallServices(models, providers, router, guardrails, access, time, bodies,
                 UUID.randomUUID().toString(), responseCache(metrics), overload,
-                new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker())));
+                new CallObservers(metrics, tracing, callbacks, recentCalls, RefusalLog.withDefaults(time.ticker()),
+                        options.callListeners()));
         EdgeServices edge = new EdgeServices(models, access, accounts, shared.redis(), metrics, health,
                 time.now().getEpochSecond(), catalog,
                 new ReadinessFacts(Optional.of(config.cache()).filter(CacheSettings::enabled)
@@ -200,13 +200,6 @@ final class GatewayAssembly {
 
     private static StoredModelSync started(StoredModelSync sync, Accounts store, Scheduler scheduler) {
         return store.migrated().isDone() ? sync.start(scheduler) : sync.startAfter(store.migrated(), scheduler);
-    }
-
-    /** How deployments are picked: the strategies over the shared signals, the pre-call checks, the one random source. */
-    private Router.Picking picking(RoutingSignals signals, ModelCatalog catalog) {
-        Strategies strategies = new Strategies(signals, catalog, config.router().routing().routingStrategyArgs(), time.clock(), options.random());
-        PreCallChecks checks = new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock());
-        return new Router.Picking(strategies, checks, options.random());
     }
 
     /**

@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param callbacks   the logging callbacks each finished call is offered to ({@link CallRecording})
  * @param recentCalls this replica's last calls, for {@code GET /calls/recent}
  * @param refusals    the log of calls refused before routing
+ * @param extra       makes one more listener for each call: {@link CallListenerFactory#NONE} but in
+ *                    tests that watch a gateway's calls
  */
 public record CallObservers(GatewayMetrics metrics, Optional<GatewayTracing> tracing, Callbacks callbacks,
-        RecentCalls recentCalls, RefusalLog refusals) {}
+        RecentCalls recentCalls, RefusalLog refusals, CallListenerFactory extra) {}

@@ -139,8 +139,8 @@ public final class ModelCallPipeline {
 
     /**
      * The call, with its listeners: its routed headers, its metrics, its place in the recent
-     * calls, and its recording for the logging callbacks when any is configured. Its charge
-     * joins them once it is counted.
+     * calls, its recording for the logging callbacks when any is configured, and the extra
+     * listener a test may watch it with. Its charge joins them once it is counted.
      */
     private ModelCall open(HttpServerRequest request, IngressCodec codec) {
         String callId = request.response().headers().get(CallIds.HEADER);
@@ -155,6 +155,7 @@ public final class ModelCallPipeline {
         ModelCall call = new ModelCall(request, codec, callId, headers, events);
         events.add(observers.callbacks().enabled()
                 ? new CallRecording(call, observers.callbacks(), services.providers(), services.time()) : CallListener.NONE);
+        events.add(observers.extra().create(callId));
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
         Runnable closed = drain.opened(() -> cut(call), Vertx.currentContext());
         call.response.endHandler(v -> {

@@ -2,14 +2,14 @@ package dev.sluice.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.router.harness.FakeTime;
-import dev.sluice.router.harness.RecordingEvents;
 import dev.sluice.store.SpendRepository;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Configs;
 import dev.sluice.testing.Eventually;
-import dev.sluice.testing.ScriptedUpstream;
+import dev.sluice.testing.FakeTime;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.ScriptedUpstream.Reply;
+import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestGateway;

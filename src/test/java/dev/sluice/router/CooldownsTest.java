@@ -9,6 +9,7 @@ import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.signals.InMemoryCooldownStore;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.vendors.Providers;
 import io.vertx.core.buffer.Buffer;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,7 +32,7 @@ class CooldownsTest {
     static final Duration MS = Duration.ofMillis(1);
 
     final FakeClock clock = new FakeClock();
-    final RecordingEvents events = new RecordingEvents();
+    final RecordingEvents events = new RecordingEvents(clock);
     final InMemoryCooldownStore store = new InMemoryCooldownStore();
     ModelGroup group;
     Cooldowns cooldowns;
@@ -48,7 +48,7 @@ class CooldownsTest {
         }
 
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     @Test
@@ -60,7 +60,7 @@ class CooldownsTest {
         assertThat(cooldowns.isBenched(dep(0))).isTrue();
         assertThat(cooldowns.benchEnd(dep(0))).contains(T0.plusSeconds(5));
         assertThat(cooldowns.isBenched(dep(1))).isFalse();
-        assertThat(events.seen).containsExactly("bench chat d0 server " + T0.plusSeconds(5));
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 server until @5000");
     }
 
     @Test
@@ -140,7 +140,7 @@ class CooldownsTest {
 
         assertThat(failTimes(0, kind, 4)).allMatch(Optional::isEmpty);
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     @Test
@@ -160,7 +160,7 @@ class CooldownsTest {
         clock.advance(Duration.ofSeconds(5).minus(MS));
 
         assertThat(cooldowns.isBenched(dep(0))).isTrue();
-        assertThat(events.seen).hasSize(1);
+        assertThat(events.unstamped()).hasSize(1);
     }
 
     @Test
@@ -172,7 +172,7 @@ class CooldownsTest {
 
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
         assertThat(cooldowns.benchEnd(dep(0))).isEmpty();
-        assertThat(events.seen).containsExactly("bench chat d0 server " + T0.plusSeconds(5), "unbench chat d0");
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 server until @5000", "unbench chat/d0");
     }
 
     @Test
@@ -185,7 +185,7 @@ class CooldownsTest {
         cooldowns.benchEnd(dep(0));
         cooldowns.isBenched(dep(0));
 
-        assertThat(events.seen).containsExactly("bench chat d0 server " + T0.plusSeconds(5), "unbench chat d0");
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 server until @5000", "unbench chat/d0");
     }
 
     @Test
@@ -200,7 +200,7 @@ class CooldownsTest {
             }
         });
 
-        assertThat(events.seen).containsExactly("bench chat d0 server " + T0.plusSeconds(5), "unbench chat d0");
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 server until @5000", "unbench chat/d0");
     }
 
     @Test
@@ -211,7 +211,7 @@ class CooldownsTest {
         clock.advance(Duration.ofMinutes(1));
         cooldowns.isBenched(dep(1));
 
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     @Test
@@ -223,7 +223,7 @@ class CooldownsTest {
         clock.advance(Duration.ofSeconds(3));
         assertThat(cooldowns.isBenched(dep(1))).isFalse();
 
-        assertThat(events.seen).containsExactly("unbench chat d1");
+        assertThat(events.unstamped()).containsExactly("unbench chat/d1");
     }
 
     @Test
@@ -242,7 +242,7 @@ class CooldownsTest {
         load(entries(2), "router_settings: {cooldown_time: 7}");
 
         assertThat(fail(0, FailureClass.RATE_LIMITED)).contains(T0.plusSeconds(7));
-        assertThat(events.seen).containsExactly("bench chat d0 rate_limited " + T0.plusSeconds(7));
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 rate_limited until @7000");
     }
 
     @Test
@@ -314,7 +314,7 @@ class CooldownsTest {
         load(entries(2), "");
 
         assertThat(fail(0, kind)).contains(T0.plusSeconds(5));
-        assertThat(events.seen).containsExactly("bench chat d0 " + kind.wireName() + " " + T0.plusSeconds(5));
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 " + kind.wireName() + " until @5000");
     }
 
     @ParameterizedTest
@@ -416,7 +416,7 @@ class CooldownsTest {
         assertThat(fail(0, FailureClass.AUTH)).isEmpty();
         assertThat(failTimes(0, FailureClass.SERVER, 10)).allMatch(Optional::isEmpty);
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     @Test
@@ -425,7 +425,7 @@ class CooldownsTest {
 
         assertThat(fail(0, FailureClass.RATE_LIMITED, Duration.ofSeconds(30))).isEmpty();
         assertThat(failTimes(0, FailureClass.SERVER, 10)).allMatch(Optional::isEmpty);
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     @Test
@@ -453,7 +453,7 @@ class CooldownsTest {
         assertThat(fail(0, FailureClass.NOT_FOUND)).isEmpty();
         assertThat(failTimes(0, FailureClass.SERVER, 10)).allMatch(Optional::isEmpty);
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     // --- benches a health probe sets (health_check_bench_unhealthy) ----------------------------
@@ -466,7 +466,7 @@ class CooldownsTest {
                 .contains(T0.plusSeconds(90));
 
         assertThat(cooldowns.benchEnd(dep(0))).contains(T0.plusSeconds(90));
-        assertThat(events.seen).containsExactly("bench chat d0 server " + T0.plusSeconds(90));
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 server until @90000");
     }
 
     @Test
@@ -479,9 +479,9 @@ class CooldownsTest {
         assertThat(cooldowns.lift(dep(0), end)).isTrue();
 
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
-        assertThat(events.seen).containsExactly("bench chat d0 transport " + T0.plusSeconds(90), "unbench chat d0");
+        assertThat(events.unstamped()).containsExactly("bench chat/d0 transport until @90000", "unbench chat/d0");
         cooldowns.benchEnd(dep(0));
-        assertThat(events.seen).as("the lapse is announced once").hasSize(2);
+        assertThat(events.unstamped()).as("the lapse is announced once").hasSize(2);
     }
 
     @Test
@@ -519,7 +519,7 @@ class CooldownsTest {
         assertThat(cooldowns.benchUntil(group, dep(0), failure(FailureClass.REJECTED, Optional.empty()), T0.plusSeconds(20)))
                 .as("a 400: the backend answered").isEmpty();
         assertThat(cooldowns.isBenched(dep(0))).isFalse();
-        assertThat(events.seen).isEmpty();
+        assertThat(events.unstamped()).isEmpty();
     }
 
     @Test
@@ -532,7 +532,7 @@ class CooldownsTest {
         assertThat(cooldowns.benchUntil(group, dep(0), server, T0.plusSeconds(40))).contains(T0.plusSeconds(40));
 
         assertThat(cooldowns.benchEnd(dep(0))).contains(T0.plusSeconds(40));
-        assertThat(events.seen).as("one outage, one bench").containsExactly("bench chat d0 server " + T0.plusSeconds(20));
+        assertThat(events.unstamped()).as("one outage, one bench").containsExactly("bench chat/d0 server until @20000");
     }
 
     @Test
@@ -620,21 +620,6 @@ class CooldownsTest {
             }
         } finally {
             pool.shutdownNow();
-        }
-    }
-
-    /** Bench events as short lines, in the order they were announced. */
-    static final class RecordingEvents implements RouterEvents {
-        final List<String> seen = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void bench(String group, String deploymentId, FailureClass cause, Instant until) {
-            seen.add("bench " + group + " " + deploymentId + " " + cause.wireName() + " " + until);
-        }
-
-        @Override
-        public void unbench(String group, String deploymentId) {
-            seen.add("unbench " + group + " " + deploymentId);
         }
     }
 }

@@ -8,7 +8,7 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.router.harness.ConfigText;
-import dev.sluice.router.harness.FakeTime;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.vendors.Providers;
 import java.time.Duration;
 import java.util.Map;

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 
 /**
  * A real gateway on a free loopback port, started from YAML the way a user's file is, with
@@ -98,6 +99,12 @@ public final class TestGateway implements AutoCloseable {
 
     /** A gateway whose shuffles and weighted picks come from {@code random}, so a test can assert exact picks. */
     public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events, TimeSource time, Random random) {
+        return start(yaml, env, events, time, random, options -> options);
+    }
+
+    /** A gateway started with {@code tweak} applied to its options last: a listener of its calls, say. */
+    public static TestGateway start(String yaml, Map<String, String> env, RouterEvents events, TimeSource time, Random random,
+            UnaryOperator<GatewayOptions> tweak) {
         try {
             SluiceConfig config = ConfigLoader.parse(yaml, env, Providers.knownPrefixes());
             Path storeFolder = null;
@@ -107,10 +114,10 @@ public final class TestGateway implements AutoCloseable {
                 storeFolder = Files.createTempDirectory("sluice-gateway-store-");
                 config = config.withGeneral(general.withStorePath(storeFolder.resolve("sluice")));
             }
-            return new TestGateway(GatewayServer.start(GatewayOptions.of(config, "127.0.0.1", 0, env)
+            return new TestGateway(GatewayServer.start(tweak.apply(GatewayOptions.of(config, "127.0.0.1", 0, env)
                     .withRandom(random).withTime(time).withEventLoops(2)
                     .withEvents(events).withBackoff(TEST_BACKOFF)
-                    .withRedisCallBudget(REDIS_CALL_BUDGET)), storeFolder,
+                    .withRedisCallBudget(REDIS_CALL_BUDGET))), storeFolder,
                     general.masterKey().map(dev.sluice.config.Secret::value));
         } catch (Exception e) {
             throw new IllegalStateException("test gateway did not start: " + e.getMessage(), e);

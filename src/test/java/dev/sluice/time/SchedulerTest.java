@@ -2,7 +2,7 @@ package dev.sluice.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testing.WaitingTime;
+import dev.sluice.testing.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SchedulerTest {
     private static final Duration EVERY = Duration.ofSeconds(10);
 
-    private final WaitingTime time = new WaitingTime();
+    private final FakeTime time = new FakeTime();
     private final JobRestarts restarts = new JobRestarts();
     private final Scheduler scheduler = new Scheduler(supervision(time.source(), restarts));
     private final BlockingQueue<Long> rounds = new LinkedBlockingQueue<>();
@@ -31,7 +31,7 @@ class SchedulerTest {
 
     @Test
     void aPeriodicJobRunsWhenItsIntervalHasPassedAndNotBefore() throws InterruptedException {
-        scheduler.every("test-job", EVERY, () -> rounds.add(time.nanos()));
+        scheduler.every("test-job", EVERY, () -> rounds.add(time.elapsed().toNanos()));
 
         time.awaitWaiting(1);
         time.advance(EVERY.minusNanos(1));
@@ -50,7 +50,7 @@ class SchedulerTest {
     void aRoundWaitsAsLongAsTheRoundBeforeItSaid() throws InterruptedException {
         AtomicInteger runs = new AtomicInteger();
         scheduler.repeat("test-job", Duration.ZERO, () -> {
-            rounds.add(time.nanos());
+            rounds.add(time.elapsed().toNanos());
             return Duration.ofSeconds(runs.incrementAndGet());
         });
 
@@ -70,7 +70,7 @@ class SchedulerTest {
     void aFailedRoundIsCountedAndTheJobRunsAgainAfterTheBackOff() throws InterruptedException {
         AtomicInteger runs = new AtomicInteger();
         scheduler.every("test-job", EVERY, () -> {
-            rounds.add(time.nanos());
+            rounds.add(time.elapsed().toNanos());
             if (runs.getAndIncrement() == 0) {
                 throw new OutOfMemoryError("Java heap space (thrown by the test)");
             }

@@ -1,6 +1,7 @@
 package dev.sluice.router.harness;
 
 import dev.sluice.router.Delays;
+import dev.sluice.testing.FakeTime;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,6 @@
 package dev.sluice.router.harness;
 
 import dev.sluice.catalog.BundledModelCatalog;
-import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.SluiceConfig;
@@ -14,11 +13,10 @@ import dev.sluice.router.ModelRegistry;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.router.RouteRequest;
 import dev.sluice.router.Router;
-import dev.sluice.router.precall.PreCallChecks;
-import dev.sluice.router.signals.InMemoryCooldownStore;
-import dev.sluice.router.signals.RoutingSignals;
+import dev.sluice.router.RouterFactory;
 import dev.sluice.router.strategy.RequestFacts;
-import dev.sluice.router.strategy.Strategies;
+import dev.sluice.testing.FakeTime;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.time.Backoff;
 import dev.sluice.vendors.Providers;
 import io.vertx.core.Future;
@@ -53,14 +51,10 @@ public final class RouterHarness {
 
     private RouterHarness(SluiceConfig config, Backoff backoff) {
         models = new ModelRegistry(config.deployments());
-        LiveRouterSettings settings = new LiveRouterSettings(config.router());
-        RoutingSignals signals = RoutingSignals.inMemory();
-        ModelCatalog catalog = new BundledModelCatalog();
-        cooldowns = new Cooldowns(settings, new InMemoryCooldownStore(), time.clock(), events);
-        router = new Router(models, settings, cooldowns,
-                new Router.Picking(new Strategies(signals, catalog, config.router().routing().routingStrategyArgs(), time.clock(), random),
-                        new PreCallChecks(config.router(), catalog, signals.cachePins(), time.clock()), random),
-                new Router.Timing(time.source(), backoff), events);
+        RouterFactory.Built built = new RouterFactory(new BundledModelCatalog(), random, new Router.Timing(time.source(), backoff), events)
+                .build(models, new LiveRouterSettings(config.router()), config.router(), RouterFactory.State.inMemory());
+        cooldowns = built.cooldowns();
+        router = built.router();
     }
 
     /** A harness over this config and the production backoff ({@link Backoff#DEFAULT}). */

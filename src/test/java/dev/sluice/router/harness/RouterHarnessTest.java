@@ -1,13 +1,13 @@
 package dev.sluice.router.harness;
 
-import static dev.sluice.router.harness.ConfigText.config;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.sluice.failure.FailureClass;
+import dev.sluice.testing.FakeTime;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import static dev.sluice.router.harness.ConfigText.config;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The harness's own parts keep their promises, so a router test that passes means what it says. */
 class RouterHarnessTest {

@@ -3,6 +3,7 @@ package dev.sluice.router.harness;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.AttemptResult;
 import dev.sluice.router.Attempter;
+import dev.sluice.testing.FakeTime;
 import io.vertx.core.Future;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,9 +1,11 @@
-package dev.sluice.router.harness;
+package dev.sluice.testing;
 
+import dev.sluice.testing.FakeTime;
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
 import dev.sluice.router.RouterEvents;
 import dev.sluice.router.SkipReason;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,16 +30,27 @@ import java.util.Optional;
  * carried, if any ({@code failed chat/a1 rate_limited 429 retry-after 2000ms}).
  */
 public final class RecordingEvents implements RouterEvents {
-    private final FakeTime time;
+    private final Clock clock;
     private final List<String> lines = new ArrayList<>();
 
+    /** Stamps each line with {@code time}'s reading. */
     public RecordingEvents(FakeTime time) {
-        this.time = time;
+        this(time.clock());
+    }
+
+    /** Stamps each line with {@code clock}'s reading, as milliseconds since {@link FakeTime#START}. */
+    public RecordingEvents(Clock clock) {
+        this.clock = clock;
     }
 
     /** Every line so far, in order. */
     public synchronized List<String> lines() {
         return List.copyOf(lines);
+    }
+
+    /** Every line so far without its stamp ({@code bench chat/a1 server until @5000}): for a test that asserts what, not when. */
+    public synchronized List<String> unstamped() {
+        return lines.stream().map(line -> line.substring(line.indexOf(' ') + 1)).toList();
     }
 
     /** The lines so far, forgetting them: what one request did, when a test routes several. */
@@ -99,7 +112,7 @@ public final class RecordingEvents implements RouterEvents {
     }
 
     private synchronized void add(String line) {
-        lines.add("@" + time.stamp() + " " + line);
+        lines.add("@" + FakeTime.sinceStart(clock.instant()) + " " + line);
     }
 
     private static String describe(Failure failure) {
