@@ -29,9 +29,7 @@ final class OwnerViews {
         AccountFields.maxParallelRequests(view, user.limits());
         ArrayNode memberOf = view.putArray("teams");
         teams.forEach(memberOf::add);
-        view.set("metadata", user.metadata());
-        view.put("created_at", user.createdAt().toString());
-        return view;
+        return withMetadataAndCreation(view, user);
     }
 
     static ObjectNode organization(Organization organization) {
@@ -40,9 +38,7 @@ final class OwnerViews {
         view.put("organization_alias", organization.organizationAlias().orElse(null));
         budget(view, organization);
         view.set("litellm_budget_table", budgetTable(organization));
-        view.set("metadata", organization.metadata());
-        view.put("created_at", organization.createdAt().toString());
-        return view;
+        return withMetadataAndCreation(view, organization);
     }
 
     static ObjectNode customer(Customer customer) {
@@ -86,6 +82,13 @@ final class OwnerViews {
         holder.models().forEach(models::add);
         AccountFields.period(view, holder.budget());
         AccountFields.rateLimits(view, holder.limits());
+    }
+
+    /** The holder's {@code metadata} and {@code created_at}, the last fields of its view. */
+    private static ObjectNode withMetadataAndCreation(ObjectNode view, BudgetHolder holder) {
+        view.set("metadata", holder.metadata());
+        view.put("created_at", holder.createdAt().toString());
+        return view;
     }
 
     private static ObjectNode budgetTable(BudgetHolder holder) {

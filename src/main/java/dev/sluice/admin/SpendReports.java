@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The spend reports read from the daily rollups, other than by team ({@link TeamSpendReport}):
@@ -79,9 +80,7 @@ final class SpendReports {
             }
             ArrayNode models = answer.addObject().put("group_by_day", DayRollups.dayShown(day)).putArray("models");
             for (DailySpend group : groups) {
-                ObjectNode entry = models.addObject().put("model", group.name())
-                        .put("total_spend", DayRollups.dollars(group.spend())).put("total_tokens", DayRollups.tokens(group))
-                        .put("api_requests", group.requests());
+                ObjectNode entry = totals(models.addObject().put("model", group.name()), group);
                 ArrayNode metadata = entry.putArray("metadata");
                 BigDecimal keyless = group.spend();
                 long keylessTokens = DayRollups.tokens(group);
@@ -102,15 +101,7 @@ final class SpendReports {
 
     /** By tag, per day: {@code [{"group_by_day", "tags": [{"tag", "total_spend", "total_tokens", "api_requests"}]}]}. */
     static ArrayNode byTag(DailySpendRepository rollups, SpendDates dates) {
-        ArrayNode answer = Json.MAPPER.createArrayNode();
-        DayRollups.of(rollups, SpendDimension.TAG, dates).forEach((day, tags) -> {
-            ArrayNode listed = answer.addObject().put("group_by_day", DayRollups.dayShown(day)).putArray("tags");
-            for (DailySpend tag : tags) {
-                listed.addObject().put("tag", tag.name()).put("total_spend", DayRollups.dollars(tag.spend()))
-                        .put("total_tokens", DayRollups.tokens(tag)).put("api_requests", tag.requests());
-            }
-        });
-        return answer;
+        return listedPerDay(rollups, SpendDimension.TAG, dates, "tags", (entry, tag) -> entry.put("tag", tag.name()));
     }
 
     /**
@@ -119,18 +110,36 @@ final class SpendReports {
      * (a wildcard's) is listed under each.
      */
     static ArrayNode byDeployment(DailySpendRepository rollups, SpendDates dates) {
+        return listedPerDay(rollups, SpendDimension.DEPLOYMENT_GROUP, dates, "deployments", (entry, deployment) -> {
+            int separator = deployment.name().indexOf(SpendDimension.DEPLOYMENT_GROUP_SEPARATOR);
+            entry.put("model_id", deployment.name().substring(0, separator))
+                    .put("model_group", deployment.name().substring(separator + 1));
+        });
+    }
+
+    /**
+     * The per-day shape of the reports by tag and by deployment: {@code [{"group_by_day", listName:
+     * [{…names, "total_spend", "total_tokens", "api_requests"}]}]}, where {@code names} writes what
+     * names a rollup before its totals.
+     */
+    private static ArrayNode listedPerDay(DailySpendRepository rollups, SpendDimension dimension, SpendDates dates,
+            String listName, BiConsumer<ObjectNode, DailySpend> names) {
         ArrayNode answer = Json.MAPPER.createArrayNode();
-        DayRollups.of(rollups, SpendDimension.DEPLOYMENT_GROUP, dates).forEach((day, deployments) -> {
-            ArrayNode listed = answer.addObject().put("group_by_day", DayRollups.dayShown(day)).putArray("deployments");
-            for (DailySpend deployment : deployments) {
-                int separator = deployment.name().indexOf(SpendDimension.DEPLOYMENT_GROUP_SEPARATOR);
-                listed.addObject().put("model_id", deployment.name().substring(0, separator))
-                        .put("model_group", deployment.name().substring(separator + 1))
-                        .put("total_spend", DayRollups.dollars(deployment.spend())).put("total_tokens", DayRollups.tokens(deployment))
-                        .put("api_requests", deployment.requests());
+        DayRollups.of(rollups, dimension, dates).forEach((day, ofDay) -> {
+            ArrayNode listed = answer.addObject().put("group_by_day", DayRollups.dayShown(day)).putArray(listName);
+            for (DailySpend rollup : ofDay) {
+                ObjectNode entry = listed.addObject();
+                names.accept(entry, rollup);
+                totals(entry, rollup);
             }
         });
         return answer;
+    }
+
+    /** A rollup's {@code total_spend, total_tokens, api_requests}, in that order. */
+    private static ObjectNode totals(ObjectNode entry, DailySpend rollup) {
+        return entry.put("total_spend", DayRollups.dollars(rollup.spend())).put("total_tokens", DayRollups.tokens(rollup))
+                .put("api_requests", rollup.requests());
     }
 
     /** Every call, per day: {@code [{"group_by_day", "total_spend", "total_tokens", "api_requests"}]}. */
@@ -138,8 +147,7 @@ final class SpendReports {
         ArrayNode answer = Json.MAPPER.createArrayNode();
         DayRollups.of(rollups, SpendDimension.MODEL_GROUP, dates).forEach((day, groups) -> {
             DailySpend total = groups.stream().reduce(SpendReports::sum).orElseThrow();
-            answer.addObject().put("group_by_day", DayRollups.dayShown(day)).put("total_spend", DayRollups.dollars(total.spend()))
-                    .put("total_tokens", DayRollups.tokens(total)).put("api_requests", total.requests());
+            totals(answer.addObject().put("group_by_day", DayRollups.dayShown(day)), total);
         });
         return answer;
     }

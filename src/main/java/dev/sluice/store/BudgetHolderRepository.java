@@ -51,14 +51,24 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
         }
 
         String update() {
-            return "UPDATE " + name + " SET " + names().stream()
-                    .filter(column -> !column.equals(id) && !column.equals("spend") && !column.equals("created_at"))
+            List<String> set = updated();
+            return "UPDATE " + name + " SET " + set.subList(0, set.size() - 1).stream()
                     .map(column -> column + " = ?")
                     .collect(Collectors.joining(", ")) + " WHERE " + id + " = ?";
         }
 
-        private List<String> names() {
+        /** The columns an insert binds, in order. */
+        List<String> names() {
             return Arrays.stream(columns.split(",")).map(String::strip).toList();
+        }
+
+        /** The columns an update binds, in order: every one but the id, {@code spend} and {@code created_at}, then the id. */
+        List<String> updated() {
+            List<String> set = new ArrayList<>(names().stream()
+                    .filter(column -> !column.equals(id) && !column.equals("spend") && !column.equals("created_at"))
+                    .toList());
+            set.add(id);
+            return set;
         }
     }
 
@@ -74,11 +84,11 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
         this.update = table.update();
     }
 
-    /** Binds every column, in {@link Table#columns()} order. */
-    abstract void bindInsert(PreparedStatement statement, T holder) throws SQLException;
-
-    /** Binds every column but the id, {@code spend} and {@code created_at}, then the id. */
-    abstract void bindUpdate(PreparedStatement statement, T holder) throws SQLException;
+    /**
+     * Binds {@code column}, one of the subclass's own columns (every one but those of
+     * {@link #bindColumn}), to parameter {@code index}.
+     */
+    abstract void bindOwn(PreparedStatement statement, int index, String column, T holder) throws SQLException;
 
     /** Reads the row the result set is on. */
     abstract T read(ResultSet row) throws SQLException;
@@ -92,7 +102,7 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
     public void insert(T holder) {
         database.withConnection("insert " + table.noun(), connection -> {
             try (PreparedStatement statement = connection.prepareStatement(insert)) {
-                bindInsert(statement, holder);
+                bindAll(statement, table.names(), holder);
                 return statement.executeUpdate();
             }
         });
@@ -108,10 +118,20 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
     public boolean update(T holder) {
         return database.withConnection("update " + table.noun(), connection -> {
             try (PreparedStatement statement = connection.prepareStatement(update)) {
-                bindUpdate(statement, holder);
+                bindAll(statement, table.updated(), holder);
                 return statement.executeUpdate() == 1;
             }
         });
+    }
+
+    /** The row with that id. */
+    public Optional<T> findById(String id) {
+        return findBy(table.id(), id);
+    }
+
+    /** How many rows there are. */
+    public long count() {
+        return count(Where.NONE);
     }
 
     /** One page of the rows, oldest first (ties by id). */
@@ -227,26 +247,28 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
         });
     }
 
-    /**
-     * Binds the budget columns every holder has, in the order both tables list them
-     * ({@code models, max_budget, budget_duration, budget_reset_at}, then {@code spend} when
-     * {@code withSpend}, then {@code rpm_limit, tpm_limit}), from parameter {@code from}.
-     *
-     * @return the next parameter's index
-     */
-    static int bindBudget(PreparedStatement statement, int from, BudgetHolder holder, boolean withSpend) throws SQLException {
-        int at = from;
-        statement.setString(at++, JsonColumns.write(holder.models()));
-        AccountBudget budget = holder.budget();
-        Columns.money(statement, at++, budget.maxBudget());
-        Columns.text(statement, at++, budget.budgetDuration());
-        Columns.time(statement, at++, budget.budgetResetAt());
-        if (withSpend) {
-            statement.setBigDecimal(at++, budget.spend());
+    /** Binds {@code columns} in order, from parameter 1. */
+    private void bindAll(PreparedStatement statement, List<String> columns, T holder) throws SQLException {
+        for (int index = 1; index <= columns.size(); index++) {
+            bindColumn(statement, index, columns.get(index - 1), holder);
         }
-        Columns.bigint(statement, at++, holder.limits().rpmLimit());
-        Columns.bigint(statement, at++, holder.limits().tpmLimit());
-        return at;
+    }
+
+    /** Binds a column every holder has, or else one of the subclass's own, to parameter {@code index}. */
+    private void bindColumn(PreparedStatement statement, int index, String column, T holder) throws SQLException {
+        AccountBudget budget = holder.budget();
+        switch (column) {
+            case "models" -> statement.setString(index, JsonColumns.write(holder.models()));
+            case "max_budget" -> Columns.money(statement, index, budget.maxBudget());
+            case "budget_duration" -> Columns.text(statement, index, budget.budgetDuration());
+            case "budget_reset_at" -> Columns.time(statement, index, budget.budgetResetAt());
+            case "spend" -> statement.setBigDecimal(index, budget.spend());
+            case "rpm_limit" -> Columns.bigint(statement, index, holder.limits().rpmLimit());
+            case "tpm_limit" -> Columns.bigint(statement, index, holder.limits().tpmLimit());
+            case "metadata" -> statement.setString(index, JsonColumns.write(holder.metadata()));
+            case "created_at" -> Columns.time(statement, index, holder.createdAt());
+            default -> bindOwn(statement, index, column, holder);
+        }
     }
 
     /** Reads the budget columns every holder has, and its metadata, onto {@code holder}. */

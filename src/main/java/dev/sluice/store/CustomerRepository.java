@@ -3,7 +3,6 @@ package dev.sluice.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Optional;
 
 /**
  * Customers (LiteLLM's end users) in {@code sluice_customers}, by user id: the statements of
@@ -19,27 +18,14 @@ public final class CustomerRepository extends BudgetHolderRepository<Customer> {
         super(database, TABLE);
     }
 
-    public Optional<Customer> findById(String userId) {
-        return findBy("user_id", userId);
-    }
-
     @Override
-    void bindInsert(PreparedStatement statement, Customer customer) throws SQLException {
-        statement.setString(1, customer.userId());
-        Columns.text(statement, 2, customer.alias());
-        statement.setBoolean(3, customer.blocked());
-        int next = bindBudget(statement, 4, customer, true);
-        statement.setString(next, JsonColumns.write(customer.metadata()));
-        Columns.time(statement, next + 1, customer.createdAt());
-    }
-
-    @Override
-    void bindUpdate(PreparedStatement statement, Customer customer) throws SQLException {
-        Columns.text(statement, 1, customer.alias());
-        statement.setBoolean(2, customer.blocked());
-        int next = bindBudget(statement, 3, customer, false);
-        statement.setString(next, JsonColumns.write(customer.metadata()));
-        statement.setString(next + 1, customer.userId());
+    void bindOwn(PreparedStatement statement, int index, String column, Customer customer) throws SQLException {
+        switch (column) {
+            case "user_id" -> statement.setString(index, customer.userId());
+            case "alias" -> Columns.text(statement, index, customer.alias());
+            case "blocked" -> statement.setBoolean(index, customer.blocked());
+            default -> throw new IllegalArgumentException("column: " + column + " (expected: one of the table's)");
+        }
     }
 
     @Override

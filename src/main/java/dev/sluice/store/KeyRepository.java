@@ -42,49 +42,23 @@ public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
     }
 
     @Override
-    void bindInsert(PreparedStatement statement, VirtualKey key) throws SQLException {
-        statement.setString(1, key.tokenHash());
-        int next = bindOwner(statement, 2, key);
-        next = bindBudget(statement, next, key, true);
-        next = bindKeyLimits(statement, next, key);
-        Columns.time(statement, next, key.createdAt());
-        statement.setBoolean(next + 1, key.blocked());
-        Columns.time(statement, next + 2, key.lifetime().updatedAt());
-        statement.setString(next + 3, JsonColumns.write(key.aliases()));
-    }
-
-    @Override
-    void bindUpdate(PreparedStatement statement, VirtualKey key) throws SQLException {
-        int next = bindOwner(statement, 1, key);
-        next = bindBudget(statement, next, key, false);
-        next = bindKeyLimits(statement, next, key);
-        statement.setBoolean(next, key.blocked());
-        Columns.time(statement, next + 1, key.lifetime().updatedAt());
-        statement.setString(next + 2, JsonColumns.write(key.aliases()));
-        statement.setString(next + 3, key.tokenHash());
-    }
-
-    /** {@code key_alias, key_name, team_id, user_id} from parameter {@code from}; returns the next index. */
-    private static int bindOwner(PreparedStatement statement, int from, VirtualKey key) throws SQLException {
-        Columns.text(statement, from, key.keyAlias());
-        statement.setString(from + 1, key.keyName());
-        Columns.text(statement, from + 2, key.owner().teamId());
-        Columns.text(statement, from + 3, key.owner().userId());
-        return from + 4;
-    }
-
-    /**
-     * {@code max_parallel_requests, model_max_budget, model_rpm_limit, model_tpm_limit, metadata,
-     * expires_at} from parameter {@code from}; returns the next index.
-     */
-    private static int bindKeyLimits(PreparedStatement statement, int from, VirtualKey key) throws SQLException {
-        Columns.integer(statement, from, key.limits().maxParallelRequests());
-        statement.setString(from + 1, JsonColumns.writeBudgets(key.modelLimits().modelMaxBudget()));
-        statement.setString(from + 2, JsonColumns.write(key.modelLimits().modelRpmLimit()));
-        statement.setString(from + 3, JsonColumns.write(key.modelLimits().modelTpmLimit()));
-        statement.setString(from + 4, JsonColumns.write(key.metadata()));
-        Columns.time(statement, from + 5, key.lifetime().expiresAt());
-        return from + 6;
+    void bindOwn(PreparedStatement statement, int index, String column, VirtualKey key) throws SQLException {
+        switch (column) {
+            case "token_hash" -> statement.setString(index, key.tokenHash());
+            case "key_alias" -> Columns.text(statement, index, key.keyAlias());
+            case "key_name" -> statement.setString(index, key.keyName());
+            case "team_id" -> Columns.text(statement, index, key.owner().teamId());
+            case "user_id" -> Columns.text(statement, index, key.owner().userId());
+            case "max_parallel_requests" -> Columns.integer(statement, index, key.limits().maxParallelRequests());
+            case "model_max_budget" -> statement.setString(index, JsonColumns.writeBudgets(key.modelLimits().modelMaxBudget()));
+            case "model_rpm_limit" -> statement.setString(index, JsonColumns.write(key.modelLimits().modelRpmLimit()));
+            case "model_tpm_limit" -> statement.setString(index, JsonColumns.write(key.modelLimits().modelTpmLimit()));
+            case "expires_at" -> Columns.time(statement, index, key.lifetime().expiresAt());
+            case "blocked" -> statement.setBoolean(index, key.blocked());
+            case "updated_at" -> Columns.time(statement, index, key.lifetime().updatedAt());
+            case "aliases" -> statement.setString(index, JsonColumns.write(key.aliases()));
+            default -> throw new IllegalArgumentException("column: " + column + " (expected: one of the table's)");
+        }
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.sluice.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Optional;
 
 /**
  * Organizations in {@code sluice_organizations}, by organization id: the statements of
@@ -20,25 +19,13 @@ public final class OrganizationRepository extends BudgetHolderRepository<Organiz
         super(database, TABLE);
     }
 
-    public Optional<Organization> findById(String organizationId) {
-        return findBy("organization_id", organizationId);
-    }
-
     @Override
-    void bindInsert(PreparedStatement statement, Organization organization) throws SQLException {
-        statement.setString(1, organization.organizationId());
-        Columns.text(statement, 2, organization.organizationAlias());
-        int next = bindBudget(statement, 3, organization, true);
-        statement.setString(next, JsonColumns.write(organization.metadata()));
-        Columns.time(statement, next + 1, organization.createdAt());
-    }
-
-    @Override
-    void bindUpdate(PreparedStatement statement, Organization organization) throws SQLException {
-        Columns.text(statement, 1, organization.organizationAlias());
-        int next = bindBudget(statement, 2, organization, false);
-        statement.setString(next, JsonColumns.write(organization.metadata()));
-        statement.setString(next + 1, organization.organizationId());
+    void bindOwn(PreparedStatement statement, int index, String column, Organization organization) throws SQLException {
+        switch (column) {
+            case "organization_id" -> statement.setString(index, organization.organizationId());
+            case "organization_alias" -> Columns.text(statement, index, organization.organizationAlias());
+            default -> throw new IllegalArgumentException("column: " + column + " (expected: one of the table's)");
+        }
     }
 
     @Override

@@ -45,22 +45,18 @@ public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, 
     Where where() {
         List<String> conditions = new ArrayList<>(List.of("started_at >= ?", "started_at < ?"));
         List<String> values = new ArrayList<>();
-        callId.ifPresent(id -> {
-            conditions.add("call_id = ?");
-            values.add(id);
-        });
-        keyHash.ifPresent(hash -> {
-            conditions.add("key_hash = ?");
-            values.add(hash);
-        });
-        userId.ifPresent(user -> {
-            conditions.add("user_id = ?");
-            values.add(user);
-        });
-        endUser.ifPresent(user -> {
-            conditions.add("end_user = ?");
-            values.add(user);
-        });
+        matchColumn(conditions, values, "call_id", callId);
+        matchColumn(conditions, values, "key_hash", keyHash);
+        matchColumn(conditions, values, "user_id", userId);
+        matchColumn(conditions, values, "end_user", endUser);
         return new Where(" WHERE " + String.join(" AND ", conditions), values);
+    }
+
+    /** Adds {@code column = ?} and its value when the filter names one. */
+    private static void matchColumn(List<String> conditions, List<String> values, String column, Optional<String> value) {
+        value.ifPresent(named -> {
+            conditions.add(column + " = ?");
+            values.add(named);
+        });
     }
 }

@@ -3,7 +3,6 @@ package dev.sluice.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Optional;
 
 /**
  * Teams in {@code sluice_teams}, by team id. Every statement but the columns' own binding and
@@ -22,45 +21,21 @@ public final class TeamRepository extends BudgetHolderRepository<Team> {
         super(database, TABLE);
     }
 
-    public Optional<Team> findById(String teamId) {
-        return findBy("team_id", teamId);
-    }
-
     /** One page of an organization's teams, oldest first. */
     public java.util.List<Team> ofOrganization(String organizationId, Page page) {
         return list(new Where(" WHERE organization_id = ?", java.util.List.of(organizationId)), page);
     }
 
-    public long count() {
-        return count(Where.NONE);
-    }
-
     @Override
-    void bindInsert(PreparedStatement statement, Team team) throws SQLException {
-        statement.setString(1, team.teamId());
-        Columns.text(statement, 2, team.teamAlias());
-        int next = bindBudget(statement, 3, team, true);
-        next = bindSettings(statement, next, team);
-        Columns.time(statement, next, team.createdAt());
-        Columns.text(statement, next + 1, team.organizationId());
-        statement.setString(next + 2, JsonColumns.write(team.modelAliases()));
-    }
-
-    @Override
-    void bindUpdate(PreparedStatement statement, Team team) throws SQLException {
-        Columns.text(statement, 1, team.teamAlias());
-        int next = bindBudget(statement, 2, team, false);
-        next = bindSettings(statement, next, team);
-        Columns.text(statement, next, team.organizationId());
-        statement.setString(next + 1, JsonColumns.write(team.modelAliases()));
-        statement.setString(next + 2, team.teamId());
-    }
-
-    /** {@code router_settings, metadata} from parameter {@code from}; returns the next index. */
-    private static int bindSettings(PreparedStatement statement, int from, Team team) throws SQLException {
-        statement.setString(from, JsonColumns.write(team.routerSettings()));
-        statement.setString(from + 1, JsonColumns.write(team.metadata()));
-        return from + 2;
+    void bindOwn(PreparedStatement statement, int index, String column, Team team) throws SQLException {
+        switch (column) {
+            case "team_id" -> statement.setString(index, team.teamId());
+            case "team_alias" -> Columns.text(statement, index, team.teamAlias());
+            case "router_settings" -> statement.setString(index, JsonColumns.write(team.routerSettings()));
+            case "organization_id" -> Columns.text(statement, index, team.organizationId());
+            case "model_aliases" -> statement.setString(index, JsonColumns.write(team.modelAliases()));
+            default -> throw new IllegalArgumentException("column: " + column + " (expected: one of the table's)");
+        }
     }
 
     @Override

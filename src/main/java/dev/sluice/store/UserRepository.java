@@ -22,46 +22,20 @@ public final class UserRepository extends BudgetHolderRepository<User> {
         super(database, TABLE);
     }
 
-    public Optional<User> findById(String userId) {
-        return findBy("user_id", userId);
-    }
-
     /** The first user, oldest first, with that email. */
     public Optional<User> findByEmail(String userEmail) {
         return list(new Where(" WHERE user_email = ?", List.of(userEmail)), Page.of(1, 1)).stream().findFirst();
     }
 
-    public long count() {
-        return count(Where.NONE);
-    }
-
     @Override
-    void bindInsert(PreparedStatement statement, User user) throws SQLException {
-        statement.setString(1, user.userId());
-        int next = bindProfile(statement, 2, user);
-        next = bindBudget(statement, next, user, true);
-        next = bindRest(statement, next, user);
-        Columns.time(statement, next, user.createdAt());
-    }
-
-    @Override
-    void bindUpdate(PreparedStatement statement, User user) throws SQLException {
-        int next = bindProfile(statement, 1, user);
-        next = bindBudget(statement, next, user, false);
-        next = bindRest(statement, next, user);
-        statement.setString(next, user.userId());
-    }
-
-    private static int bindProfile(PreparedStatement statement, int from, User user) throws SQLException {
-        Columns.text(statement, from, user.userEmail());
-        statement.setString(from + 1, user.userRole());
-        return from + 2;
-    }
-
-    private static int bindRest(PreparedStatement statement, int from, User user) throws SQLException {
-        Columns.integer(statement, from, user.limits().maxParallelRequests());
-        statement.setString(from + 1, JsonColumns.write(user.metadata()));
-        return from + 2;
+    void bindOwn(PreparedStatement statement, int index, String column, User user) throws SQLException {
+        switch (column) {
+            case "user_id" -> statement.setString(index, user.userId());
+            case "user_email" -> Columns.text(statement, index, user.userEmail());
+            case "user_role" -> statement.setString(index, user.userRole());
+            case "max_parallel_requests" -> Columns.integer(statement, index, user.limits().maxParallelRequests());
+            default -> throw new IllegalArgumentException("column: " + column + " (expected: one of the table's)");
+        }
     }
 
     @Override

@@ -16,41 +16,45 @@ public sealed interface Scope {
      * headers ({@code x-ratelimit-api_key-remaining-requests}): {@code api_key}, {@code team}
      * or {@code model_per_key}.
      */
-    String descriptor();
+    default String descriptor() {
+        return switch (this) {
+            case Key key -> "api_key";
+            case Team team -> "team";
+            case KeyModel keyModel -> "model_per_key";
+            case User user -> "user";
+            case Organization organization -> "organization";
+            case EndUser endUser -> "end_user";
+            case TeamMember member -> "team_member";
+        };
+    }
 
-    /** The value LiteLLM prints after the descriptor in a rate-limit message. */
-    String value();
+    /**
+     * The value LiteLLM prints after the descriptor in a rate-limit message: the id, a key's
+     * model group after the key, and a membership as LiteLLM's counter names it, the user then
+     * the team.
+     */
+    default String value() {
+        return switch (this) {
+            case Key key -> key.keyId();
+            case Team team -> team.teamId();
+            case KeyModel keyModel -> keyModel.keyId() + ":" + keyModel.modelGroup();
+            case User user -> user.userId();
+            case Organization organization -> organization.organizationId();
+            case EndUser endUser -> endUser.endUserId();
+            case TeamMember member -> member.userId() + ":" + member.teamId();
+        };
+    }
 
     /** @param keyId the key as the store identifies it (its hash), never the key itself */
     record Key(String keyId) implements Scope {
         public Key {
             Objects.requireNonNull(keyId, "keyId");
         }
-
-        @Override
-        public String descriptor() {
-            return "api_key";
-        }
-
-        @Override
-        public String value() {
-            return keyId;
-        }
     }
 
     record Team(String teamId) implements Scope {
         public Team {
             Objects.requireNonNull(teamId, "teamId");
-        }
-
-        @Override
-        public String descriptor() {
-            return "team";
-        }
-
-        @Override
-        public String value() {
-            return teamId;
         }
     }
 
@@ -60,32 +64,12 @@ public sealed interface Scope {
             Objects.requireNonNull(keyId, "keyId");
             Objects.requireNonNull(modelGroup, "modelGroup");
         }
-
-        @Override
-        public String descriptor() {
-            return "model_per_key";
-        }
-
-        @Override
-        public String value() {
-            return keyId + ":" + modelGroup;
-        }
     }
 
     /** An internal user: every key made with its {@code user_id}. */
     record User(String userId) implements Scope {
         public User {
             Objects.requireNonNull(userId, "userId");
-        }
-
-        @Override
-        public String descriptor() {
-            return "user";
-        }
-
-        @Override
-        public String value() {
-            return userId;
         }
     }
 
@@ -94,32 +78,12 @@ public sealed interface Scope {
         public Organization {
             Objects.requireNonNull(organizationId, "organizationId");
         }
-
-        @Override
-        public String descriptor() {
-            return "organization";
-        }
-
-        @Override
-        public String value() {
-            return organizationId;
-        }
     }
 
     /** A customer, LiteLLM's end user: every call whose body names it in {@code user}. */
     record EndUser(String endUserId) implements Scope {
         public EndUser {
             Objects.requireNonNull(endUserId, "endUserId");
-        }
-
-        @Override
-        public String descriptor() {
-            return "end_user";
-        }
-
-        @Override
-        public String value() {
-            return endUserId;
         }
     }
 
@@ -128,17 +92,6 @@ public sealed interface Scope {
         public TeamMember {
             Objects.requireNonNull(teamId, "teamId");
             Objects.requireNonNull(userId, "userId");
-        }
-
-        @Override
-        public String descriptor() {
-            return "team_member";
-        }
-
-        /** As LiteLLM's counter names a membership: the user, then the team. */
-        @Override
-        public String value() {
-            return userId + ":" + teamId;
         }
     }
 }
