@@ -1,5 +1,6 @@
 package dev.sluice.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -7,13 +8,15 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The package boundaries the tree is meant to show, checked on the compiled main classes
- * (docs/architecture.md draws them). The top-level packages form no cycle, so each can be
- * read, changed and tested knowing only the ones below it. The router decides; it knows
+ * (docs/architecture.md draws them). The top-level packages form no cycle and stand in the
+ * order {@link #LAYERS} lists, so each can be read, changed and tested knowing only the ones
+ * below it. The router decides; it knows
  * nothing of HTTP, vendors or the call path that feeds it. Entry codecs and provider
  * adapters meet only in the internal model. Only the command line starts the composition
  * root.
@@ -31,6 +34,25 @@ class LayersTest {
     @Test
     void theTopLevelPackagesFormNoCycle() {
         check(slices().matching("dev.sluice.(*)..").should().beFreeOfCycles());
+    }
+
+    /** The top-level packages from the top down, as the README and docs/architecture.md list them. */
+    static final List<String> LAYERS = List.of("boot", "edge", "admin", "state", "call", "ops", "vendors", "accounts",
+            "router", "store", "http", "catalog", "config", "failure", "model", "net", "wire", "time");
+
+    @Test
+    void eachTopLevelPackageUsesOnlyThoseListedBelowIt() {
+        for (int i = 1; i < LAYERS.size(); i++) {
+            String[] above = LAYERS.subList(0, i).stream().map(p -> "dev.sluice." + p + "..").toArray(String[]::new);
+            check(noClasses().that().resideInAPackage("dev.sluice." + LAYERS.get(i) + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(above));
+        }
+    }
+
+    @Test
+    void everyTopLevelPackageIsALayer() {
+        check(classes().that().resideOutsideOfPackage("dev.sluice")
+                .should().resideInAnyPackage(LAYERS.stream().map(p -> "dev.sluice." + p + "..").toArray(String[]::new)));
     }
 
     @Test
