@@ -10,7 +10,7 @@ import java.util.List;
  * @param optionalPreCallChecks {@code optional_pre_call_checks}, by LiteLLM's names, each once
  * @param enableTagFiltering    {@code enable_tag_filtering}: a request goes only to the deployments of a
  *                              group whose {@code litellm_params.tags} match its tags (see
- *                              {@link dev.sluice.router.precall.TagFilter})
+ *                              the router's {@code TagFilter})
  * @param tagFilteringMatchAny  {@code tag_filtering_match_any}: a deployment matches when it carries any
  *                              of the request's tags ({@code true}, LiteLLM's default), or only when it
  *                              carries every one of them

@@ -4,7 +4,7 @@ import io.vertx.core.http.HttpServerRequest;
 
 /**
  * Where a request that sends no key header may still present one: the admin UI's session
- * cookie, honoured only with its CSRF token ({@code dev.sluice.admin.ui.CookieSessions}).
+ * cookie, honoured only with its CSRF token (the admin UI's {@code CookieSessions}).
  */
 @FunctionalInterface
 public interface SessionCredentials {

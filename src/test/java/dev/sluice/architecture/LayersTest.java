@@ -3,12 +3,20 @@ package dev.sluice.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +55,30 @@ class LayersTest {
             check(noClasses().that().resideInAPackage("dev.sluice." + LAYERS.get(i) + "..")
                     .should().dependOnClassesThat().resideInAnyPackage(above));
         }
+    }
+
+    /**
+     * The same order in the sources, where a javadoc link or a name written out in full counts
+     * though the compiled classes never show it: a reader follows those arrows too.
+     */
+    @Test
+    void noMainSourceNamesAPackageListedAboveIt() throws IOException {
+        Pattern named = Pattern.compile("\\bdev\\.sluice\\.(\\w+)\\.[\\w.]*[A-Z]\\w*");
+        Path root = Path.of("src/main/java/dev/sluice");
+        List<String> upward = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java") && f.getNameCount() > root.getNameCount() + 1).toList()) {
+                int own = LAYERS.indexOf(root.relativize(file).getName(0).toString());
+                Matcher name = named.matcher(Files.readString(file));
+                while (name.find()) {
+                    int other = LAYERS.indexOf(name.group(1));
+                    if (own >= 0 && other >= 0 && other < own) {
+                        upward.add(root.relativize(file) + " names " + name.group());
+                    }
+                }
+            }
+        }
+        assertThat(upward).as("names of packages listed above their own").isEmpty();
     }
 
     @Test

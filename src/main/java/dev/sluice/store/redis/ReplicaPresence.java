@@ -1,6 +1,5 @@
 package dev.sluice.store.redis;
 
-import dev.sluice.state.OutageLimits;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -14,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Which replicas share this Redis: each writes its id with the time into one sorted set
  * ({@code <prefix>replicas}) every few seconds and counts the ids written within
  * {@link #alive}. The last count seen is what this replica divides a rate limit by while it
- * must count on its own ({@link OutageLimits}); it is kept when Redis goes away, as Redis
+ * must count on its own (the rate limits of {@code state/OutageLimits}); it is kept when Redis goes away, as Redis
  * can no longer tell it.
  */
 public final class ReplicaPresence {
