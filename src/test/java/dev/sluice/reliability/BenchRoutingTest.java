@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.FakeClock;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
@@ -28,7 +28,7 @@ class BenchRoutingTest {
 
     @Test
     void rateLimitedDeploymentIsBenchedAtOnceAndReturnsWhenItsBenchEnds() throws Exception {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         FakeClock clock = new FakeClock();
         try (ScriptedUpstream limited = ScriptedUpstream.start("limited", new Reply(429, "{\"error\":{\"message\":\"busy\"}}", "1"));
                 MockUpstream other = MockUpstream.start(MockOptions.defaults("other", MockMode.OK));
@@ -40,7 +40,7 @@ class BenchRoutingTest {
             HttpResponse<String> first = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
             assertThat(first.statusCode()).isEqualTo(200);
             assertThat(first.headers().firstValue("x-litellm-model-id")).hasValue("other");
-            assertThat(events.lines()).startsWith("attempt limited", "failed limited rate_limited", "bench limited rate_limited",
+            assertThat(events.brief()).startsWith("attempt limited", "failed limited rate_limited", "bench limited rate_limited",
                     "failover limited", "attempt other");
 
             for (int i = 0; i < 5; i++) {
@@ -54,13 +54,13 @@ class BenchRoutingTest {
             clock.advance(Duration.ofMillis(1));
             HttpResponse<String> after = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
             assertThat(after.headers().firstValue("x-litellm-model-id")).hasValue("limited");
-            assertThat(events.lines()).contains("unbench limited");
+            assertThat(events.brief()).contains("unbench limited");
         }
     }
 
     @Test
     void serverErrorsBenchOnlyPastTheAllowance() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
                 MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -73,7 +73,7 @@ class BenchRoutingTest {
                 assertThat(gateway.post("/v1/chat/completions", Chat.body("g", "hi")).statusCode()).isEqualTo(200);
             }
             assertThat(failing.requests()).as("two allowed, the third benches").isEqualTo(3);
-            assertThat(events.lines().stream().filter(l -> l.startsWith("bench"))).containsExactly("bench failing server");
+            assertThat(events.brief().stream().filter(l -> l.startsWith("bench"))).containsExactly("bench failing server");
         }
     }
 
@@ -99,7 +99,7 @@ class BenchRoutingTest {
 
     @Test
     void singleDeploymentGroupIsNeverBenched() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (ScriptedUpstream only = ScriptedUpstream.start("only", Reply.status(500), Reply.status(500), Reply.status(500),
                 Reply.status(500), Reply.status(500), Reply.status(500));
                 TestGateway gateway = TestGateway.start("""
@@ -112,7 +112,7 @@ class BenchRoutingTest {
             }
             assertThat(gateway.post("/v1/chat/completions", Chat.body("g", "hi")).statusCode()).isEqualTo(200);
             assertThat(only.calls()).isEqualTo(7);
-            assertThat(events.lines()).noneMatch(l -> l.startsWith("bench"));
+            assertThat(events.brief()).noneMatch(l -> l.startsWith("bench"));
         }
     }
 }

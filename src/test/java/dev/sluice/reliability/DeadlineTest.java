@@ -3,7 +3,7 @@ package dev.sluice.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
@@ -20,7 +20,7 @@ class DeadlineTest {
 
     @Test
     void hangingDeploymentTimesOutPerAttemptAndTheSiblingServes() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
                 MockUpstream healthy = MockUpstream.start(MockOptions.defaults("healthy", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -32,7 +32,7 @@ class DeadlineTest {
 
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("healthy");
-            assertThat(events.lines()).startsWith("attempt hanging", "failed hanging timeout", "failover hanging", "attempt healthy");
+            assertThat(events.brief()).startsWith("attempt hanging", "failed hanging timeout", "failover hanging", "attempt healthy");
         }
     }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
@@ -19,7 +19,7 @@ class FallbackTest {
 
     @Test
     void stoppedPrimaryWithNoRetriesFallsBack() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
@@ -36,7 +36,7 @@ class FallbackTest {
             assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("s1");
             assertThat(response.headers().firstValue("x-litellm-model-group")).hasValue("secondary");
             assertThat(SiblingFailoverTest.content(response)).startsWith("[backup]");
-            assertThat(events.lines()).containsExactly("attempt p1", "failed p1 transport", "fallback primary->secondary", "attempt s1");
+            assertThat(events.brief()).containsExactly("attempt p1", "failed p1 transport", "fallback primary->secondary", "attempt s1");
         }
     }
 
@@ -148,7 +148,7 @@ class FallbackTest {
 
     @Test
     void maxFallbacksBoundsTheGroupsTriedAndTriedGroupsAreSkipped() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream down = MockUpstream.start(MockOptions.defaults("down", MockMode.FAIL));
                 TestGateway gateway = TestGateway.start("""
                         model_list:
@@ -163,7 +163,7 @@ class FallbackTest {
             assertThat(response.statusCode()).isEqualTo(500);
             assertThat(response.headers().firstValue("x-litellm-attempted-fallbacks")).hasValue("2");
             assertThat(down.requests()).isEqualTo(3);
-            assertThat(events.lines()).contains("skip a already_tried", "fallback a->b", "fallback a->c", "skip d max_fallbacks");
+            assertThat(events.brief()).contains("skip a already_tried", "fallback a->b", "fallback a->c", "skip d max_fallbacks");
             assertThat(SiblingFailoverTest.error(response).path("message").asText())
                     .contains("Fallback to 'd' was skipped: max_fallbacks was reached.");
         }

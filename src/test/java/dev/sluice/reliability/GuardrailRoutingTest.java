@@ -3,7 +3,7 @@ package dev.sluice.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
@@ -27,7 +27,7 @@ class GuardrailRoutingTest {
 
     @Test
     void guardrailRefusalOnARetryNeverReachesTheNextDeployment() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream unguarded = MockUpstream.start(MockOptions.defaults("unguarded", MockMode.FAIL));
                 MockUpstream guarded = MockUpstream.start(MockOptions.defaults("guarded", MockMode.OK));
                 MockUpstream fallback = MockUpstream.start(MockOptions.defaults("fallback", MockMode.OK));
@@ -49,7 +49,7 @@ class GuardrailRoutingTest {
             assertThat(unguarded.requests()).isEqualTo(1);
             assertThat(guarded.requests()).as("refused before the call").isZero();
             assertThat(fallback.requests()).as("never sent to a fallback").isZero();
-            assertThat(events.lines()).containsExactly(
+            assertThat(events.brief()).containsExactly(
                     "attempt unguarded", "failed unguarded server", "failover unguarded",
                     "attempt guarded", "failed guarded guardrail");
         }

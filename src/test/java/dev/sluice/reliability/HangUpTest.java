@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
@@ -22,7 +22,7 @@ class HangUpTest {
 
     @Test
     void hangUpDuringAnAttemptIsNotCountedAgainstTheDeploymentAndStopsTheLoop() throws Exception {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream hanging = MockUpstream.start(MockOptions.defaults("hanging", MockMode.HANG));
                 MockUpstream other = MockUpstream.start(MockOptions.defaults("other", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -46,7 +46,7 @@ class HangUpTest {
 
             assertThat(hanging.requests()).isEqualTo(1);
             assertThat(other.requests()).as("no failover for a caller who left").isZero();
-            assertThat(events.lines()).containsExactly("attempt hanging");
+            assertThat(events.brief()).containsExactly("attempt hanging");
         }
     }
 }

@@ -9,7 +9,7 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.http.Hops;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.vendors.Providers;
 import dev.sluice.wire.Json;
 import java.net.URI;
@@ -31,7 +31,7 @@ class LoopDetectionTest {
     @Test
     void aDeploymentThatCallsTheGatewayItselfIsRefusedOnItsFirstHop() throws Exception {
         int port = Ports.free();
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         var config = ConfigLoader.parse("""
                 model_list:
                   - {model_name: loop, litellm_params: {model: openai/itself, api_base: "http://127.0.0.1:%d/v1", api_key: sk-x}}
@@ -48,8 +48,8 @@ class LoopDetectionTest {
             JsonNode error = Json.parse(answer.body().getBytes()).path("error");
             assertThat(error.path("code").asText()).isEqualTo("loop_detected");
             assertThat(error.path("message").asText()).contains("already passed through this gateway");
-            assertThat(events.lines().stream().filter(line -> line.startsWith("attempt ")).count())
-                    .as("one attempt, whose call came back and was refused: %s", events.lines()).isEqualTo(1);
+            assertThat(events.brief().stream().filter(line -> line.startsWith("attempt ")).count())
+                    .as("one attempt, whose call came back and was refused: %s", events.brief()).isEqualTo(1);
         }
     }
 

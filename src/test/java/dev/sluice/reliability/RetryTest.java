@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
@@ -162,7 +162,7 @@ class RetryTest {
 
     @Test
     void refusedConnectionIsRetriedThenAnswered502NamingTheDeployment() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (TestGateway gateway = TestGateway.start(single("http://127.0.0.1:" + Ports.refusing() + "/v1", "{num_retries: 2}"),
                 Map.of(), events)) {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
@@ -170,7 +170,7 @@ class RetryTest {
             assertThat(response.statusCode()).isEqualTo(502);
             assertThat(SiblingFailoverTest.error(response).path("code").asText()).isEqualTo("upstream_unreachable");
             assertThat(SiblingFailoverTest.error(response).path("message").asText()).contains("deployment 'a'", "connection refused");
-            assertThat(events.lines()).containsExactly(
+            assertThat(events.brief()).containsExactly(
                     "attempt a", "failed a transport", "retry a transport",
                     "attempt a", "failed a transport", "retry a transport",
                     "attempt a", "failed a transport");

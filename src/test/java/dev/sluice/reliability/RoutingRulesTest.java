@@ -3,7 +3,7 @@ package dev.sluice.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.Chat;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.ScriptedUpstream;
 import dev.sluice.testing.ScriptedUpstream.Reply;
 import dev.sluice.testing.TestGateway;
@@ -34,7 +34,7 @@ class RoutingRulesTest {
 
     @Test
     void aDeploymentThatRefusedIsNotTheOneRepeatedWhenItsSiblingFails() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (ScriptedUpstream rejecting = ScriptedUpstream.start("a", Reply.status(400), Reply.status(400), Reply.status(400));
                 ScriptedUpstream flaky = ScriptedUpstream.start("b", Reply.status(500));
                 TestGateway gateway = TestGateway.start("""
@@ -49,7 +49,7 @@ class RoutingRulesTest {
             assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("b");
             assertThat(rejecting.calls()).as("a refused, so it is never called again for this request").isEqualTo(1);
             assertThat(flaky.calls()).isEqualTo(2);
-            assertThat(events.lines()).containsExactly(
+            assertThat(events.brief()).containsExactly(
                     "attempt a", "failed a rejected", "failover a",
                     "attempt b", "failed b server", "retry b server",
                     "attempt b");
@@ -112,7 +112,7 @@ class RoutingRulesTest {
 
     @Test
     void aBenchedSiblingGetsNoFailover() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (ScriptedUpstream limited = ScriptedUpstream.start("a", new Reply(429, "{\"error\":{\"message\":\"busy\"}}", "30"));
                 ScriptedUpstream flaky = ScriptedUpstream.start("b", Reply.status(500), Reply.status(500));
                 TestGateway gateway = TestGateway.start("""
@@ -122,21 +122,20 @@ class RoutingRulesTest {
                         router_settings: {num_retries: 1}
                         """.formatted(limited.baseUrl(), flaky.baseUrl()), Map.of(), events)) {
             gateway.post("/v1/chat/completions", Chat.body("g", "hi")); // a: 429, benched for 30 s; b: 500
-            assertThat(events.lines()).contains("bench a rate_limited");
-            events.clear();
+            assertThat(events.drainBrief()).contains("bench a rate_limited");
 
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
 
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("b");
             assertThat(limited.calls()).as("benched: no traffic, not even a failover").isEqualTo(1);
-            assertThat(events.lines()).containsExactly("attempt b", "failed b server", "retry b server", "attempt b");
+            assertThat(events.brief()).containsExactly("attempt b", "failed b server", "retry b server", "attempt b");
         }
     }
 
     @Test
     void guardrailRefusalOnTheFirstAttemptIsNotSentToAnUntriedSiblingOrAFallback() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream guarded = MockUpstream.start(MockOptions.defaults("guarded", MockMode.OK));
                 MockUpstream unguarded = MockUpstream.start(MockOptions.defaults("unguarded", MockMode.OK));
                 MockUpstream fallback = MockUpstream.start(MockOptions.defaults("fallback", MockMode.OK));
@@ -152,7 +151,7 @@ class RoutingRulesTest {
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(SiblingFailoverTest.error(response).path("code").asText()).isEqualTo("guardrail_refused");
             assertThat(List.of(guarded.requests(), unguarded.requests(), fallback.requests())).containsExactly(0, 0, 0);
-            assertThat(events.lines()).containsExactly("attempt guarded", "failed guarded guardrail");
+            assertThat(events.brief()).containsExactly("attempt guarded", "failed guarded guardrail");
         }
     }
 

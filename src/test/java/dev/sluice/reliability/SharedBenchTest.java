@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.Ports;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.testing.TestRedis;
 import dev.sluice.vendors.mock.MockMode;
@@ -36,7 +36,7 @@ class SharedBenchTest {
 
     @Test
     void aDeploymentBenchedThroughOneReplicaIsAvoidedByTheOtherWithinASecond() throws Exception {
-        RecordedEvents eventsA = new RecordedEvents();
+        RecordingEvents eventsA = new RecordingEvents();
         try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
                 MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK))) {
             String yaml = """
@@ -56,7 +56,7 @@ class SharedBenchTest {
                 long benchedAt = System.nanoTime();
                 assertThat(first.statusCode()).isEqualTo(200);
                 assertThat(first.headers().firstValue("x-litellm-model-id")).hasValue("backup");
-                assertThat(eventsA.lines()).contains("bench failing server");
+                assertThat(eventsA.brief()).contains("bench failing server");
                 assertThat(failing.requests()).isEqualTo(1);
 
                 b.awaitMetric("b sees the bench a set", BENCHED_FAILING, 1.0);
@@ -76,7 +76,7 @@ class SharedBenchTest {
 
     @Test
     void failuresSeenByTwoReplicasAddUpToOneBench() throws Exception {
-        RecordedEvents eventsB = new RecordedEvents();
+        RecordingEvents eventsB = new RecordingEvents();
         try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
                 MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK))) {
             String yaml = """
@@ -98,8 +98,7 @@ class SharedBenchTest {
                         () -> "1".equals(TestRedis.command("GET", prefix + "cooldown:fails:failing:SERVER")));
 
                 b.post("/v1/chat/completions", Chat.body("g", "hi"));
-                Eventually.until("b benches on the shared total of 2", Duration.ofSeconds(10),
-                        () -> eventsB.lines().contains("bench failing server"));
+                eventsB.awaitBrief("bench failing server", Duration.ofSeconds(10)); // b benches on the shared total of 2
                 a.awaitMetric("a sees the bench b set", BENCHED_FAILING, 1.0);
 
                 for (int i = 0; i < 3; i++) {
@@ -113,7 +112,7 @@ class SharedBenchTest {
 
     @Test
     void withRedisUnreachableTheGatewayStartsAndBenchesOnItsOwnState() throws Exception {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream failing = MockUpstream.start(MockOptions.defaults("failing", MockMode.FAIL));
                 MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
                 TestGateway alone = TestGateway.start("""
@@ -128,7 +127,7 @@ class SharedBenchTest {
                 assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("backup");
             }
             assertThat(failing.requests()).as("benched locally after its one failure").isEqualTo(1);
-            assertThat(events.lines()).contains("bench failing server");
+            assertThat(events.brief()).contains("bench failing server");
             JsonNode readiness = Json.parse(alone.get("/health/readiness").body().getBytes());
             assertThat(readiness.path("router_state").asText()).isEqualTo("redis: unreachable, serving on local state");
             assertThat(readiness.path("redis").path("outages").asLong()).isEqualTo(1);

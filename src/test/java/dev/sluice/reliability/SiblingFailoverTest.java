@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.testing.Chat;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
@@ -25,7 +25,7 @@ class SiblingFailoverTest {
 
     @Test
     void notFoundDeploymentFailsOverToTheHealthySiblingAndIsBenched() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream broken = MockUpstream.start(MockOptions.defaults("broken", MockMode.NOTFOUND));
                 MockUpstream healthy = MockUpstream.start(MockOptions.defaults("healthy", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -45,7 +45,7 @@ class SiblingFailoverTest {
             assertThat(first.headers().firstValue("x-litellm-attempted-retries")).hasValue("1");
             assertThat(first.headers().firstValue("x-litellm-attempted-fallbacks")).hasValue("0");
             assertThat(content(first)).startsWith("[healthy]");
-            assertThat(events.lines()).contains("failed broken-leg not_found", "bench broken-leg not_found", "failover broken-leg");
+            assertThat(events.brief()).contains("failed broken-leg not_found", "bench broken-leg not_found", "failover broken-leg");
 
             for (int i = 0; i < 10; i++) {
                 HttpResponse<String> later = gateway.post("/v1/chat/completions", Chat.body("gpt-failover", "hi"));
@@ -78,7 +78,7 @@ class SiblingFailoverTest {
 
     @Test
     void groupWhereEveryDeploymentRefusesCallsEachOnceAndAnswersTheLastUpstream() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream gone = MockUpstream.start(MockOptions.defaults("gone", MockMode.NOTFOUND));
                 MockUpstream rejecting = MockUpstream.start(MockOptions.defaults("rejecting", MockMode.REJECT));
                 MockUpstream locked = MockUpstream.start(MockOptions.defaults("locked", MockMode.AUTH));
@@ -92,7 +92,7 @@ class SiblingFailoverTest {
             HttpResponse<String> response = gateway.post("/v1/chat/completions", Chat.body("g", "hi"));
 
             assertThat(List.of(gone.requests(), rejecting.requests(), locked.requests())).containsExactly(1, 1, 1);
-            List<String> attempts = events.lines().stream().filter(l -> l.startsWith("attempt ")).toList();
+            List<String> attempts = events.brief().stream().filter(l -> l.startsWith("attempt ")).toList();
             assertThat(attempts).hasSize(3);
             String last = attempts.getLast().substring("attempt ".length());
             Map<String, Integer> statusOf = Map.of("a", 404, "b", 400, "c", 401);
@@ -144,7 +144,7 @@ class SiblingFailoverTest {
 
     @Test
     void rejectionsNeverBenchADeployment() throws IOException {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream rejecting = MockUpstream.start(MockOptions.defaults("rejecting", MockMode.REJECT));
                 MockUpstream backup = MockUpstream.start(MockOptions.defaults("backup", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -159,7 +159,7 @@ class SiblingFailoverTest {
                 assertThat(response.headers().firstValue("x-litellm-model-id")).hasValue("b");
             }
             assertThat(rejecting.requests()).as("still routable after four rejections").isEqualTo(4);
-            assertThat(events.lines()).noneMatch(l -> l.startsWith("bench"));
+            assertThat(events.brief()).noneMatch(l -> l.startsWith("bench"));
         }
     }
 

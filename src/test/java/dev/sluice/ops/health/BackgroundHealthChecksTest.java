@@ -7,7 +7,7 @@ import dev.sluice.router.RouterEvents;
 import dev.sluice.testing.Chat;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FailingOnceClock;
-import dev.sluice.testing.RecordedEvents;
+import dev.sluice.testing.RecordingEvents;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
@@ -90,7 +90,7 @@ class BackgroundHealthChecksTest {
 
     @Test
     void benchingKeepsTrafficOffAFailingDeploymentUntilItsProbePasses() {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream flaky = MockUpstream.start(MockOptions.defaults("flaky", MockMode.FAIL));
                 MockUpstream steady = MockUpstream.start(MockOptions.defaults("steady", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -107,7 +107,7 @@ class BackgroundHealthChecksTest {
             Instant benchedUntil = Instant.parse(first.at("/unhealthy_endpoints/0/benched_until").asText());
             assertThat(benchedUntil).as("until past the next round's verdict: interval + 2 x the 10 s probe timeout")
                     .isAfter(Instant.now().plusSeconds(15));
-            assertThat(events.lines()).contains("bench flaky server");
+            assertThat(events.brief()).contains("bench flaky server");
 
             for (int i = 0; i < 5; i++) {
                 HttpResponse<String> call = gateway.post("/v1/chat/completions", Chat.body("g", "traffic"));
@@ -115,11 +115,10 @@ class BackgroundHealthChecksTest {
                 assertThat(call.headers().firstValue("x-litellm-model-id")).hasValue("steady");
             }
             assertThat(traffic(flaky)).as("no call went to the benched deployment, whatever its weight").isZero();
-            assertThat(events.lines()).noneMatch(line -> line.startsWith("attempt flaky"));
+            assertThat(events.brief()).noneMatch(line -> line.startsWith("attempt flaky"));
 
             flaky.setMode(MockMode.OK);
-            Eventually.until("a passing probe lifts the bench", Duration.ofSeconds(5),
-                    () -> events.lines().contains("unbench flaky"));
+            events.awaitBrief("unbench flaky", Duration.ofSeconds(5)); // a passing probe lifts the bench
             // The bench is lifted during the round; the round's results are published once all its probes are in.
             Eventually.until("the round that lifted the bench is published", Duration.ofSeconds(5),
                     () -> json(gateway.get("/health")).at("/healthy_endpoints").findValuesAsText("model_id")
@@ -137,7 +136,7 @@ class BackgroundHealthChecksTest {
 
     @Test
     void withoutTheSettingAFailingProbeBenchesNothing() {
-        RecordedEvents events = new RecordedEvents();
+        RecordingEvents events = new RecordingEvents();
         try (MockUpstream flaky = MockUpstream.start(MockOptions.defaults("flaky", MockMode.FAIL));
                 MockUpstream steady = MockUpstream.start(MockOptions.defaults("steady", MockMode.OK));
                 TestGateway gateway = TestGateway.start("""
@@ -150,7 +149,7 @@ class BackgroundHealthChecksTest {
 
             assertThat(first.path("unhealthy_count").asInt()).isEqualTo(1);
             assertThat(first.at("/unhealthy_endpoints/0").has("benched_until")).isFalse();
-            assertThat(events.lines()).noneMatch(line -> line.startsWith("bench"));
+            assertThat(events.brief()).noneMatch(line -> line.startsWith("bench"));
         }
     }
 
