@@ -18,6 +18,7 @@ import dev.sluice.config.Secret;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.vendors.Providers;
 import dev.sluice.wire.ApiError;
 import java.math.BigDecimal;
@@ -26,15 +27,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Admission and accounting of model calls, on a fake clock. */
 class AccessControlTest {
-    private final FakeClock clock = new FakeClock(FakeClock.START.plusSeconds(10));
-    private final AtomicLong nanos = new AtomicLong();
+    private final FakeTime time = startedAt(Duration.ofSeconds(10));
+    private final FakeClock clock = time.clock();
     private final SpendCounters counters = new SpendCounters(clock);
     private final List<SpendRow> rows = new ArrayList<>();
+
+    /** Fake time already moved {@code sinceStart} past its start, so a minute's rate window begins part spent. */
+    private static FakeTime startedAt(Duration sinceStart) {
+        FakeTime time = new FakeTime();
+        time.advance(sinceStart);
+        return time;
+    }
 
     private AccessControl access(SpendRecorder spend) {
         GeneralSettings general = new GeneralSettings(Optional.of(new Secret("sk-master")), 1024,
@@ -46,7 +53,7 @@ class AccessControlTest {
                 dev.sluice.config.SpendLogSettings.DEFAULTS, dev.sluice.config.MetricsAccess.DEFAULTS);
         return new AccessControl(general, Optional.empty(), new RateLimits(clock),
                 new AccessControl.Ledger(counters, new CallCost(new BundledModelCatalog()), spend),
-                new dev.sluice.time.TimeSource(clock, nanos::get), java.util.Map::of);
+                time.source(), java.util.Map::of);
     }
 
     private AccessControl access() {
@@ -128,7 +135,7 @@ class AccessControlTest {
                 e -> assertThat(e.status()).isEqualTo(429));
         third.finish(CallEnd.unserved("g", 502));
         assertThat(counters.current(new Scope.Key(caller.keyHash()))).isEqualTo(0.001);
-        clock.advance(Duration.ofMinutes(1));
+        time.advance(Duration.ofMinutes(1));
         CallTicket last = access.admit(caller, CalledModel.of("g"), "c6", List.of(), () -> 0.0089).result();
         assertThat(last).as("0.001 spent and nothing held: a call fits again").isNotNull();
     }
@@ -169,7 +176,7 @@ class AccessControlTest {
                     assertThat(e.headers()).containsEntry("Retry-After", "1");
                 });
 
-        nanos.addAndGet(Duration.ofMillis(250).toNanos());
+        time.advance(Duration.ofMillis(250));
         assertThat(open.finish(CallEnd.unserved("g", 502))).isZero();
         assertThat(open.finish(new CallEnd("g", Optional.of(priced()), 5, 5, 200))).isEqualTo(-1);
 
@@ -190,9 +197,9 @@ class AccessControlTest {
         assertThatThrownBy(() -> admit(access, caller, "g", "c3"))
                 .isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.headers())
                         .containsEntry("Retry-After", "50").containsEntry("x-ratelimit-remaining-requests", "0"));
-        clock.set(FakeClock.START.plusSeconds(59).plusMillis(999));
+        time.advanceTo(Duration.ofSeconds(59).plusMillis(999));
         assertThatThrownBy(() -> admit(access, caller, "g", "c4")).isInstanceOf(ApiError.class);
-        clock.set(FakeClock.START.plusSeconds(60));
+        time.advanceTo(Duration.ofSeconds(60));
         assertThat(admit(access, caller, "g", "c5").headers()).containsEntry("x-ratelimit-remaining-requests", "1");
     }
 

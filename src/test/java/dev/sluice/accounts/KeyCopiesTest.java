@@ -12,6 +12,7 @@ import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class KeyCopiesTest {
     private static final Duration LIFETIME = Duration.ofHours(6);
     private final String prefix = TestRedis.newPrefix();
-    private final AtomicLong nanos = new AtomicLong(1_000);
+    private final FakeTime time = new FakeTime();
     private final AtomicInteger reads = new AtomicInteger();
     private RedisLink link;
 
@@ -66,7 +66,7 @@ class KeyCopiesTest {
             reads.incrementAndGet();
             return store.find(hash);
         };
-        return new KeyDirectory(counted, KeyDirectory.DEFAULT_TTL, nanos::get, found -> {}, read -> Thread.ofVirtual().start(read))
+        return new KeyDirectory(counted, KeyDirectory.DEFAULT_TTL, time.ticker(), found -> {}, read -> Thread.ofVirtual().start(read))
                 .withCopies(copies);
     }
 
@@ -119,12 +119,12 @@ class KeyCopiesTest {
             assertThat(Duration.ofNanos(System.nanoTime() - began)).as("no wait on the pool").isLessThan(Duration.ofMillis(400));
 
             proxy.resume();
-            nanos.addAndGet(KeyDirectory.OUTAGE_BACKOFF.toNanos());
+            time.advance(KeyDirectory.OUTAGE_BACKOFF);
             Eventually.until("the store answers again", Duration.ofSeconds(10), () -> {
                 try {
                     return started.find(unused).join().isPresent();
                 } catch (CompletionException e) {
-                    nanos.addAndGet(KeyDirectory.OUTAGE_BACKOFF.toNanos());
+                    time.advance(KeyDirectory.OUTAGE_BACKOFF);
                     return false;
                 }
             });

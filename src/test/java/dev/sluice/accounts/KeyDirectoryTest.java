@@ -13,6 +13,7 @@ import dev.sluice.store.TeamRepository;
 import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.Concurrently;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
@@ -28,7 +29,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class KeyDirectoryTest {
     private static final Duration TTL = Duration.ofSeconds(5);
-    private final AtomicLong nanos = new AtomicLong(1_000);
+    private final FakeTime time = new FakeTime();
     private final List<String> seeded = new CopyOnWriteArrayList<>();
     private final AtomicInteger reads = new AtomicInteger();
     /** Permits for store reads to go ahead; unlimited unless a test holds them back. */
@@ -57,7 +57,7 @@ class KeyDirectoryTest {
             }
             return store.find(hash);
         };
-        return new KeyDirectory(counted, TTL, nanos::get, found -> seeded.add(found.key().tokenHash()),
+        return new KeyDirectory(counted, TTL, time.ticker(), found -> seeded.add(found.key().tokenHash()),
                 read -> Thread.ofVirtual().start(read));
     }
 
@@ -83,7 +83,7 @@ class KeyDirectoryTest {
         assertThat(directory.find(hash).join()).isPresent();
         assertThat(seeded).containsExactly(hash);
 
-        nanos.addAndGet(TTL.toNanos());
+        time.advance(TTL);
         for (int i = 0; i < 5; i++) {
             assertThat(now(directory.find(hash))).isPresent();
         }
@@ -100,7 +100,7 @@ class KeyDirectoryTest {
         keys.update(keys.findByHash(hash).orElseThrow().toBuilder().blocked(true).build());
 
         readsAllowed.drainPermits();
-        nanos.addAndGet(TTL.toNanos() + 1);
+        time.advance(TTL.plusNanos(1));
         // Blocked behind the gateway's back: while the one refresh is held, every lookup gets the old entry at once.
         for (int i = 0; i < 5; i++) {
             assertThat(blocked(directory, hash)).isFalse();
@@ -207,7 +207,7 @@ class KeyDirectoryTest {
             assertThat(directory.find(seen).join()).isPresent();
 
             proxy.stop();
-            nanos.addAndGet(TTL.toNanos() + 1);
+            time.advance(TTL.plusNanos(1));
             assertThat(now(directory.find(seen))).isPresent();
             Eventually.until("the refresh found the store away", Duration.ofSeconds(10), () -> reads.get() == 2
                     && now(directory.find(seen)).isPresent());
@@ -216,20 +216,20 @@ class KeyDirectoryTest {
                             cause -> assertThat(cause.reason()).isEqualTo(StoreException.Reason.UNAVAILABLE)));
             int readsBefore = reads.get();
             // Within the back-off an unseen key fails without a store read, so without waiting on the connection timeout.
-            nanos.addAndGet(KeyDirectory.OUTAGE_BACKOFF.toNanos() - 1);
+            time.advance(KeyDirectory.OUTAGE_BACKOFF.minusNanos(1));
             assertThatThrownBy(() -> directory.find(unseen).join()).hasCauseInstanceOf(StoreException.class);
             assertThat(reads).hasValue(readsBefore);
             // The stale key keeps serving its last read while its refreshes fail.
-            nanos.addAndGet(TTL.toNanos() + 1);
+            time.advance(TTL.plusNanos(1));
             assertThat(now(directory.find(seen))).isPresent();
 
             proxy.resume();
-            nanos.addAndGet(KeyDirectory.OUTAGE_BACKOFF.toNanos());
+            time.advance(KeyDirectory.OUTAGE_BACKOFF);
             Eventually.until("the store answers again", Duration.ofSeconds(10), () -> {
                 try {
                     return directory.find(unseen).join().isPresent();
                 } catch (CompletionException e) {
-                    nanos.addAndGet(KeyDirectory.OUTAGE_BACKOFF.toNanos());
+                    time.advance(KeyDirectory.OUTAGE_BACKOFF);
                     return false;
                 }
             });

@@ -6,8 +6,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.sluice.testing.FakeTime;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 class StoreOutageLogTest {
     private final Logger logger = (Logger) LoggerFactory.getLogger("dev.sluice.store");
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    private final AtomicLong nanos = new AtomicLong();
-    private final StoreOutageLog outages = new StoreOutageLog("postgresql://db:5432/sluice", nanos::get);
+    private final FakeTime time = new FakeTime();
+    private final StoreOutageLog outages = new StoreOutageLog("postgresql://db:5432/sluice", time.ticker());
 
     @BeforeEach
     void attach() {
@@ -36,7 +36,7 @@ class StoreOutageLogTest {
         outages.answered();
         for (int i = 0; i < 57; i++) {
             outages.failed("Connection to 127.0.0.1:5432 refused");
-            nanos.addAndGet(Duration.ofMillis(100).toNanos());
+            time.advance(Duration.ofMillis(100));
         }
         outages.answered();
         outages.answered();

@@ -7,7 +7,6 @@ import dev.sluice.time.Supervision;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Background jobs' time for a test: every wait (a restart's, or a round's) is remembered and
@@ -15,13 +14,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class TestSupervision {
     private final List<Duration> waits = new CopyOnWriteArrayList<>();
-    private final AtomicLong nanos = new AtomicLong();
+    private final FakeTime time = new FakeTime();
     private final JobRestarts restarts = new JobRestarts();
     private final Supervision supervision = new Supervision(RestartBackoff.DEFAULT, wait -> {
         waits.add(wait);
-        nanos.addAndGet(wait.toNanos());
+        time.advance(wait);
         Thread.yield();
-    }, nanos::get, restarts);
+    }, time.ticker(), restarts);
 
     public Supervision supervision() {
         return supervision;
@@ -43,7 +42,7 @@ public final class TestSupervision {
 
     /** Moves the ticker ahead, as if the job had run for {@code step}. */
     public void advance(Duration step) {
-        nanos.addAndGet(step.toNanos());
+        time.advance(step);
     }
 
     /** An {@code OutOfMemoryError} as the heap running out would throw it. */

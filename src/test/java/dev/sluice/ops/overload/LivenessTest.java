@@ -2,6 +2,7 @@ package dev.sluice.ops.overload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -9,18 +10,14 @@ import org.junit.jupiter.api.Test;
 
 /** Liveness on a fake clock: a loop blocked, the collector thrashing, both sides of each bound, and the exit. */
 class LivenessTest {
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private final FakeTime time = new FakeTime();
     private final AtomicLong gcMillis = new AtomicLong();
     private final AtomicInteger exits = new AtomicInteger();
 
     private Liveness liveness(Duration exitAfter) {
-        Liveness liveness = new Liveness(now::get, gcMillis::get, exitAfter);
+        Liveness liveness = new Liveness(time.ticker(), gcMillis::get, exitAfter);
         liveness.exitWith(exits::incrementAndGet);
         return liveness;
-    }
-
-    private void advance(Duration by) {
-        now.addAndGet(by.toNanos());
     }
 
     @Test
@@ -29,12 +26,12 @@ class LivenessTest {
         liveness.beat("loop-1");
         liveness.beat("loop-2");
 
-        advance(Liveness.BLOCKED_AFTER.minusMillis(1));
+        time.advance(Liveness.BLOCKED_AFTER.minusMillis(1));
         liveness.beat("loop-2");
         liveness.check();
         assertThat(liveness.problem()).isEmpty();
 
-        advance(Duration.ofMillis(1));
+        time.advance(Duration.ofMillis(1));
         liveness.check();
         assertThat(liveness.problem()).hasValueSatisfying(why -> assertThat(why).contains("loop-1").contains("blocked"));
 
@@ -50,7 +47,7 @@ class LivenessTest {
         liveness.beat("loop-1");
         liveness.forget("loop-1");
 
-        advance(Duration.ofMinutes(1));
+        time.advance(Duration.ofMinutes(1));
         liveness.check();
 
         assertThat(liveness.problem()).isEmpty();
@@ -61,12 +58,12 @@ class LivenessTest {
         Liveness liveness = liveness(Duration.ofSeconds(30));
 
         gcMillis.addAndGet(Liveness.GC_WINDOW.toMillis() / 2 - 1);
-        advance(Liveness.GC_WINDOW);
+        time.advance(Liveness.GC_WINDOW);
         liveness.check();
         assertThat(liveness.problem()).isEmpty();
 
         gcMillis.addAndGet(Liveness.GC_WINDOW.toMillis() / 2);
-        advance(Liveness.GC_WINDOW);
+        time.advance(Liveness.GC_WINDOW);
         liveness.check();
         assertThat(liveness.problem()).hasValueSatisfying(why -> assertThat(why).contains("collecting garbage"));
         assertThat(liveness.gcShare()).isEqualTo(0.5);
@@ -76,14 +73,14 @@ class LivenessTest {
     void theProcessExitsOnceItHasFailedForTheWholeExitAfterAndNotBefore() {
         Liveness liveness = liveness(Duration.ofSeconds(30));
         liveness.beat("loop-1");
-        advance(Liveness.BLOCKED_AFTER);
+        time.advance(Liveness.BLOCKED_AFTER);
         liveness.check(); // failing from now
 
-        advance(Duration.ofSeconds(30).minusMillis(1));
+        time.advance(Duration.ofSeconds(30).minusMillis(1));
         liveness.check();
         assertThat(exits).hasValue(0);
 
-        advance(Duration.ofMillis(1));
+        time.advance(Duration.ofMillis(1));
         liveness.check();
         assertThat(exits).hasValue(1);
     }
@@ -92,9 +89,9 @@ class LivenessTest {
     void aZeroExitAfterNeverExits() {
         Liveness liveness = liveness(Duration.ZERO);
         liveness.beat("loop-1");
-        advance(Liveness.BLOCKED_AFTER);
+        time.advance(Liveness.BLOCKED_AFTER);
         liveness.check();
-        advance(Duration.ofHours(1));
+        time.advance(Duration.ofHours(1));
         liveness.check();
 
         assertThat(liveness.problem()).isPresent();
@@ -103,11 +100,11 @@ class LivenessTest {
 
     @Test
     void anUnarmedLivenessNeverEndsItsHost() {
-        Liveness liveness = new Liveness(now::get, gcMillis::get, Duration.ofSeconds(1));
+        Liveness liveness = new Liveness(time.ticker(), gcMillis::get, Duration.ofSeconds(1));
         liveness.beat("loop-1");
-        advance(Liveness.BLOCKED_AFTER);
+        time.advance(Liveness.BLOCKED_AFTER);
         liveness.check();
-        advance(Duration.ofSeconds(2));
+        time.advance(Duration.ofSeconds(2));
         liveness.check();
 
         assertThat(liveness.problem()).isPresent(); // and the test JVM is still here
