@@ -41,7 +41,7 @@ final class UnitBilledAnswers {
         this.nanoTime = nanoTime;
     }
 
-    Future<AttemptResult<Answer>> whole(ModelCall call, AttemptPlan plan, Provider provider, UpstreamExchange exchange,
+    Future<AttemptResult<Answer>> whole(RoutedCall call, AttemptPlan plan, Provider provider, UpstreamExchange exchange,
             long opened) {
         // The attempt's own request: a fallback object may have changed n, size or input.
         ModelRequest request = call.requestFor(plan);
