@@ -6,12 +6,11 @@ import dev.sluice.call.cache.CachePlan;
 import dev.sluice.call.cache.CachedAnswer;
 import dev.sluice.call.cache.ResponseCache;
 import dev.sluice.http.Drain;
-import dev.sluice.http.Replies;
+import dev.sluice.model.ModelRequest;
+import dev.sluice.router.ModelGroup;
 import dev.sluice.vendors.entry.StreamEncoding;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
-import io.vertx.core.http.HttpServerResponse;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -32,26 +31,30 @@ final class CachedCalls {
     static final String KEY_HEADER = "x-sluice-cache-key";
 
     private final Optional<ResponseCache> cache;
+    private final AnswerWriter writer;
 
-    CachedCalls(Optional<ResponseCache> cache) {
+    /** @param writer what writes a hit, as every answer is written */
+    CachedCalls(Optional<ResponseCache> cache, AnswerWriter writer) {
         this.cache = cache;
+        this.writer = writer;
     }
 
-    /** What the cache does for the call, once its group is resolved; the key goes on the answer. */
-    Optional<CachePlan> plan(ModelCall call) {
+    /** What the cache does for the call of {@code group}, once it is resolved; the key goes on the answer. */
+    Optional<CachePlan> plan(ModelCall call, ModelGroup group, ModelRequest request) {
         Optional<CachePlan> plan = cache.flatMap(c -> c.plan(call.codec.name(), call.codec.dialect(), call.codec.operation(),
-                call.group().name(), call.decoded()));
+                group.name(), request));
         plan.ifPresent(p -> call.response.putHeader(KEY_HEADER, p.key()));
         return plan;
     }
 
     /** The answer already in the cache for the call, if any; once admitted, the call's spend row names its key. */
-    Future<Optional<CachedAnswer>> lookUp(ModelCall call) {
-        if (cache.isEmpty() || call.cachePlan().isEmpty()) {
+    Future<Optional<CachedAnswer>> lookUp(AdmittedCall admitted) {
+        Optional<CachePlan> plan = admitted.resolved().cachePlan();
+        if (cache.isEmpty() || plan.isEmpty()) {
             return Future.succeededFuture(Optional.empty());
         }
-        call.ticket().cacheKey(call.cachePlan().get().key());
-        return cache.get().lookUp(call.cachePlan().get());
+        admitted.ticket().cacheKey(plan.get().key());
+        return cache.get().lookUp(plan.get());
     }
 
     /**
@@ -59,26 +62,15 @@ final class CachedCalls {
      * that left, or a gateway that stopped, while the cache was read fails the call as after a
      * miss: the pipeline's ending logs it as gone (or cut) and finishes its ticket.
      */
-    Future<Void> answer(ModelCall call, CachedAnswer hit) {
+    Future<Void> answer(AdmittedCall admitted, CachedAnswer hit) {
+        ModelCall call = admitted.call();
         if (call.state.stopped()) {
             return Future.failedFuture(call.state.clientGone() ? new HttpClosedException("the caller left") : Drain.cut());
         }
-        HttpServerResponse response = call.response;
-        String group = call.group().name();
-        CallEnd end = new CallEnd(group, Optional.empty(), hit.promptTokens(), hit.completionTokens(), hit.status());
-        call.ticket().finishFromCache(end);
+        CallEnd end = new CallEnd(admitted.groupName(), Optional.empty(), hit.promptTokens(), hit.completionTokens(), hit.status());
+        admitted.ticket().finishFromCache(end);
         call.events.answeredFromCache(hit, end);
-        call.headers.apply(response);
-        call.ticket().headers().forEach(response::putHeader);
-        response.putHeader(HIT_HEADER, call.cachePlan().orElseThrow().key());
-        response.putHeader(AnswerWriter.COST_HEADER, "0.0");
-        response.putHeader("Content-Type", hit.contentType());
-        if (hit.streamed() && !call.state.http10()) {
-            response.setStatusCode(hit.status()).setChunked(true).putHeader("Cache-Control", "no-cache");
-            response.end(Buffer.buffer(hit.body()));
-        } else {
-            Replies.raw(response, hit.status(), Buffer.buffer(hit.body()));
-        }
+        writer.fromCache(admitted, admitted.resolved().cachePlan().orElseThrow().key(), hit);
         return Future.succeededFuture();
     }
 
@@ -86,7 +78,7 @@ final class CachedCalls {
      * Stores a whole answer (JSON, or a stream written whole) of {@code group} before it is
      * written; completes either way.
      */
-    Future<Void> storeWhole(ModelCall call, String group, Answer.Whole whole) {
+    Future<Void> storeWhole(ResolvedCall call, String group, Answer.Whole whole) {
         if (!stores(call, group)) {
             return Future.succeededFuture();
         }
@@ -101,7 +93,7 @@ final class CachedCalls {
      * @param group the group whose deployment streams: a fallback group's answer is not stored
      *              under the key of the group the caller asked for
      */
-    StreamEncoding storing(ModelCall call, String group, StreamEncoding encoding, int status, Supplier<TokenUsage> usage) {
+    StreamEncoding storing(ResolvedCall call, String group, StreamEncoding encoding, int status, Supplier<TokenUsage> usage) {
         if (!stores(call, group)) {
             return encoding;
         }
@@ -112,7 +104,7 @@ final class CachedCalls {
             return responses.store(plan, new ResponseCache.Answered(status, CachedAnswer.EVENT_STREAM, used.promptTokens(),
                     used.completionTokens(), copied));
         });
-        call.ended.future().onComplete(ended -> copy.release());
+        call.call().ended.future().onComplete(ended -> copy.release());
         return copy;
     }
 
@@ -120,7 +112,7 @@ final class CachedCalls {
      * Whether what {@code group} answers the call is stored: only the requested group's answer
      * is (a fallback's would answer every later request to the group for its whole ttl).
      */
-    private boolean stores(ModelCall call, String group) {
+    private boolean stores(ResolvedCall call, String group) {
         return cache.isPresent() && call.cachePlan().isPresent() && call.cachePlan().get().write()
                 && group.equals(call.group().name());
     }

@@ -22,10 +22,11 @@ final class CallAnswers {
         this.writer = writer;
     }
 
-    Future<Void> answer(ModelCall call, RouteOutcome<Answer> outcome) {
-        CallCharge charge = call.charge();
+    Future<Void> answer(RoutedCall routed, RouteOutcome<Answer> outcome) {
+        ModelCall call = routed.call();
+        CallCharge charge = routed.charge();
         HttpServerResponse response = call.response;
-        String requested = call.group().name();
+        String requested = routed.admitted().groupName();
         call.events.routed(outcome);
         if (outcome.cancelled() && call.state.cut()) {
             // The gateway stopped before any answer came: the caller is told to call again.
@@ -38,8 +39,7 @@ final class CallAnswers {
             return Future.succeededFuture();
         }
         if (outcome.served().isEmpty()) {
-            writer.routedHead(call);
-            writer.errorCost(call, requested);
+            writer.errorHead(routed, requested);
             errors.answer(response, outcome, call.codec);
             charge.unserved(outcome.lastGroup() == null ? requested : outcome.lastGroup(), response.getStatusCode());
             return Future.succeededFuture();
@@ -48,8 +48,9 @@ final class CallAnswers {
             case Answer.Streaming streaming -> streaming.relay().finished().mapEmpty();
             // What the entry API keeps of the answer (a response a later call continues) is kept before the caller reads it.
             // So is the cache's copy: a request sent once this call has ended finds it.
-            case Answer.Whole whole -> call.answers().settled().transform(kept -> cached.storeWhole(call, outcome.lastGroup(), whole)).transform(kept -> {
-                writer.whole(call, outcome, whole);
+            case Answer.Whole whole -> routed.answers().settled()
+                    .transform(kept -> cached.storeWhole(routed.resolved(), outcome.lastGroup(), whole)).transform(kept -> {
+                writer.whole(routed, outcome, whole);
                 return Future.<Void>succeededFuture();
             });
         };

@@ -11,7 +11,6 @@ import dev.sluice.model.ModelRequest;
 import dev.sluice.router.strategy.RequestFacts;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -57,11 +56,6 @@ final class CallCharge implements CallListener {
         this.request = request;
         this.facts = facts;
         this.bodyBytes = bodyBytes;
-    }
-
-    /** The {@code x-ratelimit-*} headers of the caller's limits, for every answer. */
-    Map<String, String> limitHeaders() {
-        return ticket.headers();
     }
 
     /**

@@ -5,10 +5,7 @@ import dev.sluice.accounts.Caller;
 import dev.sluice.accounts.spend.TokenUsage;
 import dev.sluice.call.cache.CachedAnswer;
 import dev.sluice.config.Deployment;
-import dev.sluice.model.ModelRequest;
 import dev.sluice.router.AttemptPlan;
-import dev.sluice.router.CallerOverrides;
-import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.vendors.stream.StreamTranslator;
 import java.util.List;
@@ -33,11 +30,17 @@ interface CallListener {
     /** The caller is known (authenticated): a master key, a virtual key, or nobody. */
     default void callerKnown(Caller caller) {}
 
-    /** The body was decoded into the request its entry API read. */
-    default void decoded(ModelRequest request) {}
+    /**
+     * The body was decoded into the request its entry API read; told again when what the entry
+     * API keeps between calls joins it.
+     */
+    default void decoded(DecodedCall call) {}
 
     /** The group the request names is resolved, with what the caller and its team ask of the router. */
-    default void resolved(ModelGroup group, CallerOverrides overrides) {}
+    default void resolved(ResolvedCall call) {}
+
+    /** The call was admitted: it holds a ticket, finished however it ends. */
+    default void admitted(AdmittedCall call) {}
 
     /** The response cache held the call's answer: it is answered with {@code hit}, and ends as {@code end}. */
     default void answeredFromCache(CachedAnswer hit, CallEnd end) {}

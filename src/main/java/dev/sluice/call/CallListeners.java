@@ -5,10 +5,7 @@ import dev.sluice.accounts.Caller;
 import dev.sluice.accounts.spend.TokenUsage;
 import dev.sluice.call.cache.CachedAnswer;
 import dev.sluice.config.Deployment;
-import dev.sluice.model.ModelRequest;
 import dev.sluice.router.AttemptPlan;
-import dev.sluice.router.CallerOverrides;
-import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.vendors.stream.StreamTranslator;
 import java.util.ArrayList;
@@ -41,16 +38,23 @@ final class CallListeners implements CallListener {
     }
 
     @Override
-    public void decoded(ModelRequest request) {
+    public void decoded(DecodedCall call) {
         for (CallListener listener : listeners) {
-            listener.decoded(request);
+            listener.decoded(call);
         }
     }
 
     @Override
-    public void resolved(ModelGroup group, CallerOverrides overrides) {
+    public void resolved(ResolvedCall call) {
         for (CallListener listener : listeners) {
-            listener.resolved(group, overrides);
+            listener.resolved(call);
+        }
+    }
+
+    @Override
+    public void admitted(AdmittedCall call) {
+        for (CallListener listener : listeners) {
+            listener.admitted(call);
         }
     }
 

@@ -19,8 +19,8 @@ final class CallRecordParts {
     private CallRecordParts() {}
 
     /** What the caller asked for; its prompt only when {@code logsMessages}. */
-    static CallRecord.Request request(ModelCall call, String group, boolean logsMessages) {
-        ModelRequest request = call.decoded();
+    static CallRecord.Request request(AdmittedCall call, String group, boolean logsMessages) {
+        ModelRequest request = call.request();
         ObjectNode body = request.body();
         ObjectNode parameters = JsonNodeFactory.instance.objectNode();
         for (String name : PARAMETERS) {
@@ -29,7 +29,7 @@ final class CallRecordParts {
             }
         }
         String endUser = body.path("user").isTextual() ? body.get("user").textValue() : null;
-        JsonNode messages = logsMessages ? prompt(body, call.bodyBytes()) : null;
+        JsonNode messages = logsMessages ? prompt(body, call.resolved().decoded().bodyBytes()) : null;
         return new CallRecord.Request(callType(request), operation(request), request.stream(), group, endUser,
                 call.ticket().tags(), parameters, messages);
     }

@@ -33,8 +33,9 @@ import java.util.function.LongSupplier;
  * is finished) and offered to the callbacks. It listens to a call only when a callback is
  * configured; without one the call has no recording and does nothing more.
  *
- * <p>It hears four of the call's events:
+ * <p>It hears five of the call's events:
  * <ol>
+ *   <li>{@link #admitted}: the call was admitted (what it asks and who asks go on its record);
  *   <li>{@link #streamStarted}: a stream attempt began (its events pass through a {@link StreamWatch});
  *   <li>{@link #routed}: routing ended, served or failed, before the answer is written (the
  *       call's span hears of it then, as a failed call's span ends with its error); a
@@ -54,12 +55,14 @@ final class CallRecording implements CallListener {
     static final int KEPT_CHARS = KEPT_BYTES;
     static final String TRUNCATED = "... (truncated)";
 
-    private final ModelCall call;
+    private final String callId;
     private final Callbacks callbacks;
     private final Providers providers;
     private final LongSupplier nanoTime;
     private final Instant start;
     private final long startNanos;
+    /** The call as admitted: only an admitted call is routed, settled or answered from the cache. */
+    private AdmittedCall admitted;
     private StreamWatch stream;
     private long answeredNanos;
     private JsonNode answer;
@@ -70,13 +73,19 @@ final class CallRecording implements CallListener {
     private boolean cacheHit;
 
     /** @param providers what masks a deployment's key in the record's error */
-    CallRecording(ModelCall call, Callbacks callbacks, Providers providers, TimeSource time) {
-        this.call = call;
+    CallRecording(String callId, Callbacks callbacks, Providers providers, TimeSource time) {
+        this.callId = callId;
         this.callbacks = callbacks;
         this.providers = providers;
         this.nanoTime = time.ticker();
         this.start = time.clock().instant();
         this.startNanos = nanoTime.getAsLong();
+    }
+
+    /** The call was admitted: what it asks, who asks, and its tags go on its record. */
+    @Override
+    public void admitted(AdmittedCall call) {
+        admitted = call;
     }
 
     /** A stream attempt began: its events are watched for the record; an earlier attempt's are forgotten. */
@@ -99,7 +108,7 @@ final class CallRecording implements CallListener {
         }
         boolean served = outcome.served().isPresent();
         int status = served ? 200 : failure == null || failure.failure().status() <= 0 ? 500 : failure.failure().status();
-        String group = outcome.lastGroup() == null ? call.group().name() : outcome.lastGroup();
+        String group = outcome.lastGroup() == null ? admitted.groupName() : outcome.lastGroup();
         callbacks.routed(build(new CallEnd(group, Optional.ofNullable(routedTo), 0, 0, status), 0, served));
     }
 
@@ -154,9 +163,9 @@ final class CallRecording implements CallListener {
         Instant ended = start.plusNanos(now - startNanos);
         long firstNanos = stream != null && stream.firstEventNanos() != 0 ? stream.firstEventNanos() : answeredNanos;
         Instant first = firstNanos == 0 ? ended : start.plusNanos(firstNanos - startNanos);
-        return new CallRecord(call.callId, CallRecordParts.request(call, end.group(), callbacks.logsMessages()),
-                served, result, new CallRecord.Timing(start, first, ended), CallRecordParts.key(call.caller()), cacheHit,
-                call.cachePlan().map(CachePlan::key).orElse(null));
+        return new CallRecord(callId, CallRecordParts.request(admitted, end.group(), callbacks.logsMessages()),
+                served, result, new CallRecord.Timing(start, first, ended), CallRecordParts.key(admitted.caller()), cacheHit,
+                admitted.resolved().cachePlan().map(CachePlan::key).orElse(null));
     }
 
     private String responseModel() {

@@ -86,8 +86,8 @@ public final class ModelCallPipeline {
         this.bodies = new RequestBodyReader(vertx, services.bodies(), nanoTime);
         this.overrides = new CallerOverridesReader(services.router().settings()::current, services.models());
         this.facts = new RequestFactsReader(vertx, services.router().settings()::current);
-        this.cached = new CachedCalls(services.cache());
         AnswerWriter writer = new AnswerWriter(services.providers());
+        this.cached = new CachedCalls(services.cache(), writer);
         this.answers = new CallAnswers(new RoutedErrors(services.providers()), cached, writer);
         this.attempts = new AttemptServices(services.providers(), services.guardrails(), services.router().signals(),
                 services.router().events(), observers.tracing(), services.instance(), services.time().clock(), nanoTime, writer);
@@ -109,11 +109,10 @@ public final class ModelCallPipeline {
                 .map(v -> refuseLoops(call))
                 .compose(v -> authenticator.caller(request))
                 .transform(who -> readBody(call, who))
-                .map(body -> decode(call, body))
-                .compose(v -> prepare(call))
-                .map(v -> resolve(call))
-                .compose(v -> admit(call))
-                .compose(v -> admitted(call))
+                .compose(this::prepare)
+                .map(this::resolve)
+                .compose(this::admit)
+                .compose(this::admitted)
                 .onFailure(t -> fail(call, t));
     }
 
@@ -124,17 +123,18 @@ public final class ModelCallPipeline {
     }
 
     /** The stages after admission, whose every ending finishes the call's ticket. */
-    private Future<Void> admitted(ModelCall call) {
+    private Future<Void> admitted(AdmittedCall admitted) {
         // Even a synchronous throw becomes a failed future that the ending below sees.
         return Future.<Void>succeededFuture()
-                .compose(v -> cached.lookUp(call))
+                .compose(v -> cached.lookUp(admitted))
                 .compose(hit -> {
                     if (hit.isPresent()) {
-                        return cached.answer(call, hit.get());
+                        return cached.answer(admitted, hit.get());
                     }
-                    return count(call).compose(v -> route(call)).compose(outcome -> answers.answer(call, outcome));
+                    return count(admitted).compose(routed -> route(routed)
+                            .compose(outcome -> answers.answer(routed, outcome)));
                 })
-                .andThen(done -> finishUnanswered(call, done));
+                .andThen(done -> finishUnanswered(admitted, done));
     }
 
     /**
@@ -154,7 +154,7 @@ public final class ModelCallPipeline {
                         request.response().headers()));
         ModelCall call = new ModelCall(request, codec, callId, headers, events);
         events.add(observers.callbacks().enabled()
-                ? new CallRecording(call, observers.callbacks(), services.providers(), services.time()) : CallListener.NONE);
+                ? new CallRecording(callId, observers.callbacks(), services.providers(), services.time()) : CallListener.NONE);
         events.add(observers.extra().create(callId));
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
         Runnable closed = drain.opened(() -> cut(call), Vertx.currentContext());
@@ -184,7 +184,7 @@ public final class ModelCallPipeline {
         if (call.response.headWritten()) {
             call.events.cutAfterHead(Drain.cut().status());
         }
-        if (call.ticketOrNull() == null) {
+        if (!call.admitted()) {
             // Not routed yet (authenticating, reading the body, being admitted): nothing upstream to stop.
             CallerErrors.write(call.response, call.codec, Drain.cut());
         }
@@ -193,10 +193,10 @@ public final class ModelCallPipeline {
 
     /**
      * Reads the body once the caller is known, the call holding one of the gateway's slots
-     * until it ends (so callers without a key never hold one); a refused caller's body is not
-     * read, nor one that finds every slot taken.
+     * until it ends (so callers without a key never hold one), and decodes it; a refused
+     * caller's body is not read, nor one that finds every slot taken.
      */
-    private Future<Buffer> readBody(ModelCall call, AsyncResult<Caller> who) {
+    private Future<DecodedCall> readBody(ModelCall call, AsyncResult<Caller> who) {
         Optional<ApiError> full = who.succeeded() ? services.overload().takeSlot() : Optional.empty();
         if (who.succeeded() && full.isEmpty()) {
             call.ended.future().onComplete(done -> services.overload().callEnded());
@@ -205,57 +205,62 @@ public final class ModelCallPipeline {
         Future<Buffer> body = who.failed() ? Future.failedFuture(who.cause())
                 : full.isPresent() ? Future.failedFuture(full.get()) : bodies.read(call.request, call.ended.future());
         call.request.resume();
-        if (who.succeeded()) {
-            call.authenticated(who.result());
-            call.events.callerKnown(who.result());
+        if (who.failed()) {
+            return Future.failedFuture(who.cause());
         }
-        return body;
+        AuthenticatedCall authenticated = call.reached(new AuthenticatedCall(call, who.result()));
+        call.events.callerKnown(who.result());
+        return body.map(read -> decode(authenticated, read));
     }
 
-    private Void decode(ModelCall call, Buffer body) {
+    private DecodedCall decode(AuthenticatedCall authenticated, Buffer body) {
+        ModelCall call = authenticated.call();
         // Headers the caller addressed to a vendor (anthropic-beta) ride with the request to its adapter.
         JsonReading json = services.bodies().reading();
-        ModelRequest decoded = call.codec.decode(body, call.request.getHeader("Content-Type"), json)
+        ModelRequest request = call.codec.decode(body, call.request.getHeader("Content-Type"), json)
                 .withVendorHeaders(call.request.headers());
         // The tree lives as long as the call: it is held against the body budget beside the bytes.
         services.bodies().holdParsed(json, call.ended.future());
         // An audio file is no prompt: estimates and token counts read the size of the form's text fields only.
-        call.decoded(decoded, decoded.form().isPresent() ? decoded.body().toString().length() : body.length());
+        int bodyBytes = request.form().isPresent() ? request.body().toString().length() : body.length();
+        DecodedCall decoded = call.reached(new DecodedCall(authenticated, request, bodyBytes));
         call.events.decoded(decoded);
-        return null;
+        return decoded;
     }
 
     /** What the entry API keeps between calls (a Responses call's earlier turns) joins the call. */
-    private Future<Void> prepare(ModelCall call) {
-        return call.codec.prepare(call.decoded(), call.caller()).map(prepared -> {
-            if (prepared != call.decoded()) {
-                call.decoded(prepared, call.bodyBytes());
-                call.events.decoded(prepared);
+    private Future<DecodedCall> prepare(DecodedCall decoded) {
+        ModelCall call = decoded.call();
+        return call.codec.prepare(decoded.request(), decoded.caller()).map(prepared -> {
+            if (prepared == decoded.request()) {
+                return decoded;
             }
-            return null;
+            DecodedCall joined = call.reached(decoded.asking(prepared));
+            call.events.decoded(joined);
+            return joined;
         });
     }
 
-    private Void resolve(ModelCall call) {
-        String asked = call.decoded().group();
+    private ResolvedCall resolve(DecodedCall decoded) {
+        ModelCall call = decoded.call();
+        String asked = decoded.request().group();
         // The team's model_aliases, the key's aliases, then router_settings.model_group_alias, before groups and wildcards are looked up.
-        String name = RequestedName.resolve(call.caller(), services.router().settings().current().routing().modelGroupAlias(), asked);
+        String name = RequestedName.resolve(decoded.caller(), services.router().settings().current().routing().modelGroupAlias(), asked);
         ModelGroup group = services.models().current().find(name)
-                .orElseThrow(() -> unknownGroup(call, asked));
-        refuseUnservedProviders(call, asked, group);
-        CallerOverrides requested = overrides.read(call.decoded().body(), call.request.headers(), group.name());
-        call.resolved(group, withTeamSettings(call.caller(), requested, group),
-                RequestedGuardrails.read(call.decoded().body(), services.guardrails()));
-        call.events.resolved(group, call.overrides());
-        call.fallbackRequests(FallbackRequests.of(call.decoded()));
-        call.cachePlanned(cached.plan(call));
-        return null;
+                .orElseThrow(() -> unknownGroup(decoded.caller(), asked));
+        refuseUnservedProviders(decoded.caller(), asked, group);
+        CallerOverrides requested = overrides.read(decoded.request().body(), call.request.headers(), group.name());
+        ResolvedCall resolved = call.reached(new ResolvedCall(decoded, group, withTeamSettings(decoded.caller(), requested, group),
+                RequestedGuardrails.read(decoded.request().body(), services.guardrails()), FallbackRequests.of(decoded.request()),
+                cached.plan(call, group, decoded.request())));
+        call.events.resolved(resolved);
+        return resolved;
     }
 
     /** A provider Sluice does not serve, which only a wildcard group can name, is refused once the caller may use the name. */
-    private void refuseUnservedProviders(ModelCall call, String asked, ModelGroup group) {
+    private void refuseUnservedProviders(Caller caller, String asked, ModelGroup group) {
         WildcardProviders.refusal(asked, group).ifPresent(unserved -> {
-            services.access().modelRefusal(call.caller(), new CalledModel(asked, group.name())).ifPresent(refusal -> {
+            services.access().modelRefusal(caller, new CalledModel(asked, group.name())).ifPresent(refusal -> {
                 throw refusal;
             });
             throw unserved;
@@ -266,14 +271,14 @@ public final class ModelCallPipeline {
      * The error for a group that serves nothing: when the config named it with deployments of
      * providers Sluice does not serve (and the caller may use it), that, else an unknown group.
      */
-    private ApiError unknownGroup(ModelCall call, String name) {
-        if (services.access().mayUse(call.caller(), name)) {
+    private ApiError unknownGroup(Caller caller, String name) {
+        if (services.access().mayUse(caller, name)) {
             Optional<ApiError> unserved = services.providers().unservedGroup(name);
             if (unserved.isPresent()) {
                 return unserved.get();
             }
         }
-        return services.access().unknownGroup(call.caller(), name, services.models().current().names());
+        return services.access().unknownGroup(caller, name, services.models().current().names());
     }
 
     /** The request's own routing overrides over those of the caller's team, when it has any. */
@@ -284,51 +289,66 @@ public final class ModelCallPipeline {
         return requested;
     }
 
-    private Future<Void> admit(ModelCall call) {
-        ModelGroup group = call.group();
-        List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
-        return services.access().admit(call.caller(), new CalledModel(call.decoded().group(), group.name()),
-                        CallIds.spendRowId(call.request, call.callId), tags, EndUsers.of(call.decoded().body()),
-                        () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
+    private Future<AdmittedCall> admit(ResolvedCall resolved) {
+        ModelCall call = resolved.call();
+        ModelRequest request = resolved.request();
+        List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), request.body(), resolved.caller());
+        return services.access().admit(resolved.caller(), new CalledModel(request.group(), resolved.group().name()),
+                        CallIds.spendRowId(call.request, call.callId), tags, EndUsers.of(request.body()),
+                        () -> services.access().admissionEstimate(resolved.group(), request.body(), resolved.decoded().bodyBytes()))
                 .map(ticket -> {
-                    call.admitted(ticket, tags);
-                    return null;
+                    AdmittedCall admitted = call.reached(new AdmittedCall(resolved, ticket, tags));
+                    call.events.admitted(admitted);
+                    return admitted;
                 });
     }
 
-    private Future<Void> count(ModelCall call) {
-        return facts.read(call.decoded(), call.group(), call.overrides().routingStrategy(), call.bodyBytes())
+    /**
+     * What routing reads of the request, the cache keys to pin once it is served, and its
+     * charge, which hears the call's events from now on.
+     */
+    private Future<RoutedCall> count(AdmittedCall admitted) {
+        ResolvedCall resolved = admitted.resolved();
+        ModelCall call = admitted.call();
+        return facts.read(resolved.request(), resolved.group(), resolved.overrides().routingStrategy(),
+                        resolved.decoded().bodyBytes())
                 .map(read -> {
-                    call.counted(read.facts(), read.cacheKeys());
-                    return null;
+                    CallCharge charge = new CallCharge(admitted.ticket(), resolved.request(), read.facts(),
+                            resolved.decoded().bodyBytes(), call.events);
+                    call.events.add(charge);
+                    // Written for the call as it is now: a Responses call's earlier turns have joined it.
+                    return call.reached(new RoutedCall(admitted, read.facts(), read.cacheKeys(), charge,
+                            call.codec.answers(resolved.request(), admitted.caller())));
                 });
     }
 
-    private Future<RouteOutcome<Answer>> route(ModelCall call) {
-        ModelGroup group = call.group();
-        FallbackGate gate = services.access().fallbackGate(call.caller(), call.decoded().body(),
-                call.charge().promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
+    private Future<RouteOutcome<Answer>> route(RoutedCall routed) {
+        ModelCall call = routed.call();
+        ModelGroup group = routed.resolved().group();
+        FallbackGate gate = services.access().fallbackGate(routed.caller(), routed.request().body(),
+                routed.charge().promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
         // A wait before a retry is the upstream's doing, not Sluice's overhead.
         Delays timed = wait -> {
             call.events.upstreamWaited(wait.toNanos());
             return delays.after(wait);
         };
-        RouteRequest<Answer> routed = new RouteRequest<>(call.callId, group, call.overrides(), call.facts(), call.tags(),
-                new DeploymentCall(attempts, upstreams, call, cached), timed, call.state::stopped, gate);
-        return services.router().route(routed).andThen(done -> {
+        RouteRequest<Answer> request = new RouteRequest<>(call.callId, group, routed.resolved().overrides(), routed.facts(),
+                routed.admitted().tags(), new DeploymentCall(attempts, upstreams, routed, cached), timed, call.state::stopped, gate);
+        return services.router().route(request).andThen(done -> {
             if (done.succeeded() && done.result().served().isPresent() && done.result().lastGroup().equals(group.name())) {
                 // The deployment now holds this conversation's prefix in its provider's cache.
-                services.router().preCallChecks().served(done.result().lastDeployment(), call.cacheKeys());
+                services.router().preCallChecks().served(done.result().lastDeployment(), routed.cacheKeys());
             }
         });
     }
 
     /** Whatever ended an admitted call before an answer was accounted (a fault, the caller leaving) ends its ticket. */
-    private static void finishUnanswered(ModelCall call, AsyncResult<Void> done) {
+    private static void finishUnanswered(AdmittedCall admitted, AsyncResult<Void> done) {
         if (done.failed()) {
-            CallEnd end = CallEnd.unserved(call.group().name(), call.state.clientGone() ? CallEnd.CLIENT_CLOSED
-                    : call.state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500);
-            call.events.settled(end, call.ticket().finish(end));
+            CallState state = admitted.call().state;
+            CallEnd end = CallEnd.unserved(admitted.groupName(), state.clientGone() ? CallEnd.CLIENT_CLOSED
+                    : state.cut() ? Drain.cut().status() : done.cause() instanceof ApiError e ? e.status() : 500);
+            admitted.call().events.settled(end, admitted.ticket().finish(end));
         }
     }
 
@@ -338,9 +358,9 @@ public final class ModelCallPipeline {
             call.response.putHeader(AnswerWriter.COST_HEADER, "0.0"); // nothing was served
         }
         if (t instanceof ApiError error) {
-            if (call.ticketOrNull() == null) {
+            if (!call.admitted()) {
                 // Refused before routing (the key, the model, a budget, a limit, the body): the one place all are answered.
-                observers.refusals().refused(call.request.path(), call.callerOrNull(), error);
+                observers.refusals().refused(call.request.path(), call.caller().orElse(null), error);
             }
             CallerErrors.write(call.response, call.codec, error);
             return;

@@ -3,9 +3,6 @@ package dev.sluice.call;
 import dev.sluice.accounts.CallEnd;
 import dev.sluice.accounts.Caller;
 import dev.sluice.call.cache.CachedAnswer;
-import dev.sluice.model.ModelRequest;
-import dev.sluice.router.CallerOverrides;
-import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.vendors.Providers;
 import io.vertx.core.MultiMap;
@@ -42,13 +39,13 @@ final class RecentCallListener implements CallListener {
     }
 
     @Override
-    public void decoded(ModelRequest request) {
-        recent.group(request.group(), request.stream());
+    public void decoded(DecodedCall call) {
+        recent.group(call.request().group(), call.request().stream());
     }
 
     @Override
-    public void resolved(ModelGroup group, CallerOverrides overrides) {
-        recent.group(group.name());
+    public void resolved(ResolvedCall call) {
+        recent.group(call.group().name());
     }
 
     @Override

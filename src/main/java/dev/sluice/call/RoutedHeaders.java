@@ -9,7 +9,6 @@ import dev.sluice.config.RouterSettings;
 import dev.sluice.router.AttemptPlan;
 import dev.sluice.router.CallerOverrides;
 import dev.sluice.router.Deadline;
-import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
@@ -99,8 +98,8 @@ final class RoutedHeaders implements CallListener {
 
     /** What the caller asked of the router: its {@code num_retries} and {@code timeout} are told back. */
     @Override
-    public void resolved(ModelGroup group, CallerOverrides overrides) {
-        this.overrides = overrides;
+    public void resolved(ResolvedCall call) {
+        this.overrides = call.overrides();
     }
 
     /** Time spent waiting for an upstream is not Sluice's overhead. */

@@ -41,7 +41,7 @@ final class UnitBilledAnswers {
         this.nanoTime = nanoTime;
     }
 
-    Future<AttemptResult<Answer>> whole(ModelCall call, AttemptPlan plan, Provider provider, UpstreamExchange exchange,
+    Future<AttemptResult<Answer>> whole(RoutedCall call, AttemptPlan plan, Provider provider, UpstreamExchange exchange,
             long opened) {
         // The attempt's own request: a fallback object may have changed n, size or input.
         ModelRequest request = call.requestFor(plan);
@@ -49,7 +49,7 @@ final class UnitBilledAnswers {
         int status = exchange.status();
         return exchange.body().transform(read -> {
             if (read.failed()) {
-                return failed(FailureClassifier.fromTransport(exchange.failure(read.cause())));
+                return AttemptEnds.failed(FailureClassifier.fromTransport(exchange.failure(read.cause())));
             }
             String type = exchange.headers().get("Content-Type");
             boolean json = type != null && type.regionMatches(true, 0, JSON, 0, JSON.length());
@@ -61,10 +61,10 @@ final class UnitBilledAnswers {
                 try {
                     shaped = provider.normaliseSuccess(request, body);
                 } catch (StreamFailure refusal) {
-                    return failed(refusal.failure());
+                    return AttemptEnds.failed(refusal.failure());
                 }
                 if (shaped.isEmpty()) {
-                    return failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
+                    return AttemptEnds.failed(Failure.of(FailureClass.SERVER, "answered " + status + " with a body that is not a JSON object"));
                 }
                 usage = TokenUsage.of(shaped.get().usage()).orElse(TokenUsage.NONE);
                 tree = shaped.get().tree();
@@ -78,9 +78,5 @@ final class UnitBilledAnswers {
             return Future.succeededFuture(AttemptResult.served(new Answer.Whole(status, body,
                     type == null ? "application/octet-stream" : type, exchange.headers(), usage, units)));
         });
-    }
-
-    private static Future<AttemptResult<Answer>> failed(Failure failure) {
-        return Future.succeededFuture(AttemptResult.failed(failure));
     }
 }

@@ -5,10 +5,7 @@ import dev.sluice.accounts.Caller;
 import dev.sluice.accounts.spend.TokenUsage;
 import dev.sluice.call.cache.CachedAnswer;
 import dev.sluice.config.Deployment;
-import dev.sluice.model.ModelRequest;
 import dev.sluice.router.AttemptPlan;
-import dev.sluice.router.CallerOverrides;
-import dev.sluice.router.ModelGroup;
 import dev.sluice.router.RouteOutcome;
 import dev.sluice.vendors.stream.StreamTranslator;
 import java.time.Duration;
@@ -68,13 +65,18 @@ final class CallEventLines implements CallListener {
     }
 
     @Override
-    public void decoded(ModelRequest request) {
+    public void decoded(DecodedCall call) {
         add("decoded");
     }
 
     @Override
-    public void resolved(ModelGroup group, CallerOverrides overrides) {
-        add("resolved " + group.name());
+    public void resolved(ResolvedCall call) {
+        add("resolved " + call.group().name());
+    }
+
+    @Override
+    public void admitted(AdmittedCall call) {
+        add("admitted");
     }
 
     @Override

@@ -24,7 +24,7 @@ class CallPathTest {
         try (CallHarness harness = CallHarness.over(ScriptedUpstream.start("up", Reply.completion("hello")))) {
             HttpResponse<String> answer = harness.chat("hi");
 
-            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out",
                     "answered up", "routed served chat/up", "writing whole", "settled 200", "ended 200");
             assertThat(answer.statusCode()).isEqualTo(200);
             assertThat(answer.body()).contains("hello");
@@ -37,7 +37,7 @@ class CallPathTest {
                 ONE_RETRY)) {
             HttpResponse<String> answer = harness.chat("hi");
 
-            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "laid-out", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out", "laid-out",
                     "answered up", "routed served chat/up after 1 retries", "writing whole", "settled 200", "ended 200");
             assertThat(answer.body()).contains("second");
             assertThat(harness.upstream().calls()).isEqualTo(2);
@@ -50,7 +50,7 @@ class CallPathTest {
                 ONE_RETRY)) {
             HttpResponse<String> answer = harness.chat("hi");
 
-            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "laid-out", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out", "laid-out",
                     "answered up", "routed served chat/up after 1 retries", "writing whole", "settled 200", "ended 200");
             assertThat(answer.statusCode()).isEqualTo(200);
         }
@@ -62,7 +62,7 @@ class CallPathTest {
             HttpResponse<String> answer = harness.chat("hi");
 
             // The error is written by the router's failure path: the answer ends, then the call is accounted.
-            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "laid-out", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out", "laid-out",
                     "routed failed chat/up after 1 retries", "ended 500", "settled 500");
             assertThat(answer.statusCode()).isEqualTo(500);
             assertThat(harness.upstream().calls()).isEqualTo(2);
@@ -74,7 +74,7 @@ class CallPathTest {
         try (CallHarness harness = CallHarness.over(ScriptedUpstream.always("up", Reply.status(500)), NO_RETRIES)) {
             HttpResponse<String> answer = harness.chat("hi");
 
-            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out",
                     "routed failed chat/up", "ended 500", "settled 500");
             assertThat(harness.upstream().calls()).isEqualTo(1);
             assertThat(answer.statusCode()).isEqualTo(500);
@@ -87,7 +87,7 @@ class CallPathTest {
                 Chunk.now(Reply.delta("one")), Chunk.now(Reply.delta(" two") + "data: [DONE]\n\n"))))) {
             HttpResponse<String> answer = harness.chatStream("hi");
 
-            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out",
                     "stream-started", "stream-committed", "routed served chat/up", "settled 200", "ended 200");
             assertThat(answer.headers().firstValue("content-type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
             assertThat(answer.body()).contains("\"one\"", "\" two\"", "data: [DONE]");
@@ -112,7 +112,7 @@ class CallPathTest {
                 "general_settings:\n  master_key: " + CallHarness.MASTER_KEY + "\n")) {
             HttpResponse<String> answer = harness.chat("hi", "Authorization", "Bearer " + CallHarness.MASTER_KEY);
 
-            assertThat(harness.lastCall()).containsExactly("caller admin", "decoded", "resolved chat", "laid-out",
+            assertThat(harness.lastCall()).containsExactly("caller admin", "decoded", "resolved chat", "admitted", "laid-out",
                     "answered up", "routed served chat/up", "writing whole", "settled 200", "ended 200");
             assertThat(answer.body()).contains("[up] ok");
         }
@@ -124,9 +124,9 @@ class CallPathTest {
             HttpResponse<String> first = harness.chat("hi");
             HttpResponse<String> second = harness.chat("hi");
 
-            assertThat(harness.call(0)).containsExactly("caller open", "decoded", "resolved chat", "laid-out",
+            assertThat(harness.call(0)).containsExactly("caller open", "decoded", "resolved chat", "admitted", "laid-out",
                     "answered up", "routed served chat/up", "writing whole", "settled 200", "ended 200");
-            assertThat(harness.call(1)).containsExactly("caller open", "decoded", "resolved chat", "from-cache 200", "ended 200");
+            assertThat(harness.call(1)).containsExactly("caller open", "decoded", "resolved chat", "admitted", "from-cache 200", "ended 200");
             assertThat(second.body()).isEqualTo(first.body());
             assertThat(second.headers().firstValue("x-litellm-cache-key")).isPresent();
             assertThat(harness.upstream().calls()).isEqualTo(1);

@@ -1,0 +1,25 @@
+package dev.sluice.call;
+
+import dev.sluice.accounts.Caller;
+import dev.sluice.model.ModelRequest;
+
+/**
+ * A call whose body its entry API has read: what it asks, and how large its body was (for an
+ * audio form, the size of its text fields only: estimates and token counts read that).
+ */
+record DecodedCall(AuthenticatedCall authenticated, ModelRequest request, int bodyBytes) implements CallStage {
+    @Override
+    public ModelCall call() {
+        return authenticated.call();
+    }
+
+    @Override
+    public Caller caller() {
+        return authenticated.caller();
+    }
+
+    /** The same call asking {@code prepared} instead: what its entry API keeps between calls has joined it. */
+    DecodedCall asking(ModelRequest prepared) {
+        return new DecodedCall(authenticated, prepared, bodyBytes);
+    }
+}
