@@ -11,6 +11,7 @@ import dev.sluice.accounts.Caller;
 import dev.sluice.ops.logging.LogFormat;
 import dev.sluice.ops.logging.LogLineEncoder;
 import dev.sluice.testing.Chat;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TestGateway;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
@@ -20,7 +21,6 @@ import dev.sluice.wire.Json;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class RefusalLogTest {
 
     private final Logger logger = (Logger) LoggerFactory.getLogger(RefusalLog.class);
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    private final AtomicLong nanos = new AtomicLong(1_000);
+    private final FakeTime time = new FakeTime();
     private Level previous;
 
     @BeforeEach
@@ -61,18 +61,18 @@ class RefusalLogTest {
 
     @Test
     void eachCodeWritesAtMostItsLinesPerIntervalThenSaysHowManyItLeftOut() {
-        RefusalLog refusals = new RefusalLog(nanos::get, 2, Duration.ofSeconds(60));
+        RefusalLog refusals = new RefusalLog(time.ticker(), 2, Duration.ofSeconds(60));
         for (int i = 0; i < 5; i++) {
             refusals.refused("/v1/chat/completions", Caller.ADMIN, limited());
         }
         refusals.refused("/v1/chat/completions", null, ApiError.unauthorized("Invalid API key."));
         assertThat(lines()).as("two of the five 429s, and the 401, which counts apart").hasSize(3);
 
-        nanos.addAndGet(Duration.ofSeconds(60).toNanos() - 1);
+        time.advance(Duration.ofSeconds(60).minusNanos(1));
         refusals.refused("/v1/chat/completions", Caller.ADMIN, limited());
         assertThat(lines()).as("one nanosecond before the interval ends: still left out").hasSize(3);
 
-        nanos.addAndGet(1);
+        time.advance(Duration.ofNanos(1));
         refusals.refused("/v1/chat/completions", Caller.ADMIN, limited());
         assertThat(lines()).hasSize(5);
         assertThat(lines().get(3)).isEqualTo("request.refusals_suppressed code=rate_limit_exceeded suppressed=4 interval_seconds=60");
@@ -86,7 +86,7 @@ class RefusalLogTest {
 
     @Test
     void aLineNamesRouteCallerStatusCodeAndReasonOnOneLine() {
-        RefusalLog refusals = new RefusalLog(nanos::get, 10, Duration.ofSeconds(60));
+        RefusalLog refusals = new RefusalLog(time.ticker(), 10, Duration.ofSeconds(60));
         refusals.refused("/v1/chat/completions", null,
                 ApiError.invalidRequest("Unknown model 'a\nrequest.refused forged'.", "model", "model_not_found"));
 
@@ -97,7 +97,7 @@ class RefusalLogTest {
 
     @Test
     void aJsonLineCarriesEachValueAsItsOwnField() throws Exception {
-        new RefusalLog(nanos::get, 10, Duration.ofSeconds(60)).refused("/v1/chat/completions", Caller.ADMIN, limited());
+        new RefusalLog(time.ticker(), 10, Duration.ofSeconds(60)).refused("/v1/chat/completions", Caller.ADMIN, limited());
         LogLineEncoder encoder = new LogLineEncoder();
         encoder.setContext(new ch.qos.logback.classic.LoggerContext());
         encoder.use(LogFormat.JSON);
@@ -116,13 +116,13 @@ class RefusalLogTest {
 
     @Test
     void theCodesCountedApartAreBounded() {
-        RefusalLog refusals = new RefusalLog(nanos::get, 1, Duration.ofSeconds(60));
+        RefusalLog refusals = new RefusalLog(time.ticker(), 1, Duration.ofSeconds(60));
         for (int i = 0; i < RefusalLog.MAX_CODES + 50; i++) {
             refusals.decide("code" + i);
         }
         assertThat(refusals.decide("another").write()).as("past the bound, new codes share one count").isFalse();
         assertThat(refusals.decide("code0").write()).as("a code already counted keeps its own").isFalse();
-        nanos.addAndGet(Duration.ofSeconds(60).toNanos());
+        time.advance(Duration.ofSeconds(60));
         assertThat(refusals.decide("code0")).isEqualTo(new RefusalLog.Decision(true, 1));
     }
 

@@ -2,40 +2,40 @@ package dev.sluice.call.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.FakeTime;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class LocalCacheStoreTest {
-    /** A ticker that moves only when the test moves it. */
-    private final AtomicLong ticker = new AtomicLong();
+    /** Time that moves only when the test moves it. */
+    private final FakeTime time = new FakeTime();
 
     @Test
     void anEntryLivesForItsTtlAndNotANanosecondMore() {
-        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), ticker::get);
+        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), time.ticker());
         store.put("k", new byte[] {1}, Optional.of(Duration.ofSeconds(5)));
 
-        ticker.addAndGet(Duration.ofSeconds(5).minusNanos(1).toNanos());
+        time.advance(Duration.ofSeconds(5).minusNanos(1));
         assertThat(get(store, "k")).isPresent();
-        ticker.addAndGet(1);
+        time.advance(Duration.ofNanos(1));
         assertThat(get(store, "k")).isEmpty();
     }
 
     @Test
     void anEntryWithoutItsOwnTtlLivesForTheDefault() {
-        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), ticker::get);
+        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), time.ticker());
         store.put("k", new byte[] {1}, Optional.empty());
 
-        ticker.addAndGet(Duration.ofSeconds(600).minusNanos(1).toNanos());
+        time.advance(Duration.ofSeconds(600).minusNanos(1));
         assertThat(get(store, "k")).isPresent();
-        ticker.addAndGet(1);
+        time.advance(Duration.ofNanos(1));
         assertThat(get(store, "k")).isEmpty();
     }
 
     @Test
     void theEntriesHoldNoMoreThanTheBytesAllowed() {
-        LocalCacheStore store = new LocalCacheStore(10_000, 0, Duration.ofSeconds(600), ticker::get);
+        LocalCacheStore store = new LocalCacheStore(10_000, 0, Duration.ofSeconds(600), time.ticker());
         for (int i = 0; i < 100; i++) {
             store.put("k" + i, new byte[1_000], Optional.empty());
         }
@@ -46,7 +46,7 @@ class LocalCacheStoreTest {
 
     @Test
     void withMaxSizeInMemoryTheNumberOfEntriesIsBoundToo() {
-        LocalCacheStore store = new LocalCacheStore(1 << 20, 3, Duration.ofSeconds(600), ticker::get);
+        LocalCacheStore store = new LocalCacheStore(1 << 20, 3, Duration.ofSeconds(600), time.ticker());
         for (int i = 0; i < 10; i++) {
             store.put("k" + i, new byte[] {1}, Optional.empty());
         }
