@@ -13,7 +13,7 @@ class LocalCacheStoreTest {
 
     @Test
     void anEntryLivesForItsTtlAndNotANanosecondMore() {
-        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), time.ticker());
+        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), time.ticker()::getAsLong);
         store.put("k", new byte[] {1}, Optional.of(Duration.ofSeconds(5)));
 
         time.advance(Duration.ofSeconds(5).minusNanos(1));
@@ -24,7 +24,7 @@ class LocalCacheStoreTest {
 
     @Test
     void anEntryWithoutItsOwnTtlLivesForTheDefault() {
-        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), time.ticker());
+        LocalCacheStore store = new LocalCacheStore(1 << 20, 0, Duration.ofSeconds(600), time.ticker()::getAsLong);
         store.put("k", new byte[] {1}, Optional.empty());
 
         time.advance(Duration.ofSeconds(600).minusNanos(1));
@@ -35,7 +35,7 @@ class LocalCacheStoreTest {
 
     @Test
     void theEntriesHoldNoMoreThanTheBytesAllowed() {
-        LocalCacheStore store = new LocalCacheStore(10_000, 0, Duration.ofSeconds(600), time.ticker());
+        LocalCacheStore store = new LocalCacheStore(10_000, 0, Duration.ofSeconds(600), time.ticker()::getAsLong);
         for (int i = 0; i < 100; i++) {
             store.put("k" + i, new byte[1_000], Optional.empty());
         }
@@ -46,7 +46,7 @@ class LocalCacheStoreTest {
 
     @Test
     void withMaxSizeInMemoryTheNumberOfEntriesIsBoundToo() {
-        LocalCacheStore store = new LocalCacheStore(1 << 20, 3, Duration.ofSeconds(600), time.ticker());
+        LocalCacheStore store = new LocalCacheStore(1 << 20, 3, Duration.ofSeconds(600), time.ticker()::getAsLong);
         for (int i = 0; i < 10; i++) {
             store.put("k" + i, new byte[] {1}, Optional.empty());
         }
