@@ -1,7 +1,6 @@
 package dev.sluice.call;
 
 import dev.sluice.accounts.CallTicket;
-import dev.sluice.accounts.Caller;
 import dev.sluice.model.ModelRequest;
 import java.util.List;
 import java.util.Optional;
@@ -17,13 +16,8 @@ record AdmittedCall(ResolvedCall resolved, CallTicket ticket, List<String> tags)
     }
 
     @Override
-    public ModelCall call() {
-        return resolved.call();
-    }
-
-    @Override
-    public Caller caller() {
-        return resolved.caller();
+    public AuthenticatedCall authenticated() {
+        return resolved.authenticated();
     }
 
     @Override

@@ -11,16 +11,7 @@ import io.vertx.core.http.HttpServerResponse;
  * routed headers, its limits and its cost ({@link AnswerWriter}), and the call's accounting
  * ended. A stream was written as it came; its stage ends when the stream does.
  */
-final class CallAnswers {
-    private final RoutedErrors errors;
-    private final CachedCalls cached;
-    private final AnswerWriter writer;
-
-    CallAnswers(RoutedErrors errors, CachedCalls cached, AnswerWriter writer) {
-        this.errors = errors;
-        this.cached = cached;
-        this.writer = writer;
-    }
+record CallAnswers(RoutedErrors errors, CachedCalls cached, AnswerWriter writer) {
 
     Future<Void> answer(RoutedCall routed, RouteOutcome<Answer> outcome) {
         ModelCall call = routed.call();

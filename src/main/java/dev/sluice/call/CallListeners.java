@@ -10,6 +10,7 @@ import dev.sluice.router.RouteOutcome;
 import dev.sluice.vendors.stream.StreamTranslator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -30,53 +31,46 @@ final class CallListeners implements CallListener {
         listeners.add(listener);
     }
 
+    /** Tells each listener of the event, in the order they joined. */
+    private void tell(Consumer<CallListener> event) {
+        for (CallListener listener : listeners) {
+            event.accept(listener);
+        }
+    }
+
     @Override
     public void callerKnown(Caller caller) {
-        for (CallListener listener : listeners) {
-            listener.callerKnown(caller);
-        }
+        tell(listener -> listener.callerKnown(caller));
     }
 
     @Override
     public void decoded(DecodedCall call) {
-        for (CallListener listener : listeners) {
-            listener.decoded(call);
-        }
+        tell(listener -> listener.decoded(call));
     }
 
     @Override
     public void resolved(ResolvedCall call) {
-        for (CallListener listener : listeners) {
-            listener.resolved(call);
-        }
+        tell(listener -> listener.resolved(call));
     }
 
     @Override
     public void admitted(AdmittedCall call) {
-        for (CallListener listener : listeners) {
-            listener.admitted(call);
-        }
+        tell(listener -> listener.admitted(call));
     }
 
     @Override
     public void answeredFromCache(CachedAnswer hit, CallEnd end) {
-        for (CallListener listener : listeners) {
-            listener.answeredFromCache(hit, end);
-        }
+        tell(listener -> listener.answeredFromCache(hit, end));
     }
 
     @Override
     public void upstreamWaited(long nanos) {
-        for (CallListener listener : listeners) {
-            listener.upstreamWaited(nanos);
-        }
+        tell(listener -> listener.upstreamWaited(nanos));
     }
 
     @Override
     public void attemptLaidOut(List<String> droppedParams) {
-        for (CallListener listener : listeners) {
-            listener.attemptLaidOut(droppedParams);
-        }
+        tell(listener -> listener.attemptLaidOut(droppedParams));
     }
 
     @Override
@@ -90,57 +84,41 @@ final class CallListeners implements CallListener {
 
     @Override
     public void streamCommitted(AttemptPlan plan) {
-        for (CallListener listener : listeners) {
-            listener.streamCommitted(plan);
-        }
+        tell(listener -> listener.streamCommitted(plan));
     }
 
     @Override
     public void deploymentAnswered(Deployment deployment, Supplier<String> model) {
-        for (CallListener listener : listeners) {
-            listener.deploymentAnswered(deployment, model);
-        }
+        tell(listener -> listener.deploymentAnswered(deployment, model));
     }
 
     @Override
     public void answerRefused(String group, Deployment deployment, TokenUsage usage) {
-        for (CallListener listener : listeners) {
-            listener.answerRefused(group, deployment, usage);
-        }
+        tell(listener -> listener.answerRefused(group, deployment, usage));
     }
 
     @Override
     public void routed(RouteOutcome<Answer> outcome) {
-        for (CallListener listener : listeners) {
-            listener.routed(outcome);
-        }
+        tell(listener -> listener.routed(outcome));
     }
 
     @Override
     public void wholeAnswerWriting(Answer.Whole whole) {
-        for (CallListener listener : listeners) {
-            listener.wholeAnswerWriting(whole);
-        }
+        tell(listener -> listener.wholeAnswerWriting(whole));
     }
 
     @Override
     public void settled(CallEnd end, double cost) {
-        for (CallListener listener : listeners) {
-            listener.settled(end, cost);
-        }
+        tell(listener -> listener.settled(end, cost));
     }
 
     @Override
     public void cutAfterHead(int status) {
-        for (CallListener listener : listeners) {
-            listener.cutAfterHead(status);
-        }
+        tell(listener -> listener.cutAfterHead(status));
     }
 
     @Override
     public void ended(int status) {
-        for (CallListener listener : listeners) {
-            listener.ended(status);
-        }
+        tell(listener -> listener.ended(status));
     }
 }

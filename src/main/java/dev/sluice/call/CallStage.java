@@ -12,11 +12,18 @@ import java.util.Optional;
  * {@link RoutedCall} (the call as routing takes it); what routing came to is then answered.
  */
 sealed interface CallStage permits AuthenticatedCall, DecodedCall, ResolvedCall, AdmittedCall, RoutedCall {
+    /** The first stage, which every later one carries: the call and who calls. */
+    AuthenticatedCall authenticated();
+
     /** The call as it was opened: its request, response, events and state. */
-    ModelCall call();
+    default ModelCall call() {
+        return authenticated().call();
+    }
 
     /** Who calls: a master key, a virtual key, or nobody when none is needed. */
-    Caller caller();
+    default Caller caller() {
+        return authenticated().caller();
+    }
 
     /** The call as admitted, once it is: its ticket must then be finished however the call ends. */
     default Optional<AdmittedCall> asAdmitted() {

@@ -1,6 +1,5 @@
 package dev.sluice.call;
 
-import dev.sluice.accounts.Caller;
 import dev.sluice.model.ModelRequest;
 
 /**
@@ -8,16 +7,6 @@ import dev.sluice.model.ModelRequest;
  * audio form, the size of its text fields only: estimates and token counts read that).
  */
 record DecodedCall(AuthenticatedCall authenticated, ModelRequest request, int bodyBytes) implements CallStage {
-    @Override
-    public ModelCall call() {
-        return authenticated.call();
-    }
-
-    @Override
-    public Caller caller() {
-        return authenticated.caller();
-    }
-
     /** The same call asking {@code prepared} instead: what its entry API keeps between calls has joined it. */
     DecodedCall asking(ModelRequest prepared) {
         return new DecodedCall(authenticated, prepared, bodyBytes);

@@ -1,6 +1,5 @@
 package dev.sluice.call;
 
-import dev.sluice.accounts.Caller;
 import dev.sluice.call.cache.CachePlan;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.router.CallerOverrides;
@@ -20,13 +19,8 @@ record ResolvedCall(DecodedCall decoded, ModelGroup group, CallerOverrides overr
     }
 
     @Override
-    public ModelCall call() {
-        return decoded.call();
-    }
-
-    @Override
-    public Caller caller() {
-        return decoded.caller();
+    public AuthenticatedCall authenticated() {
+        return decoded.authenticated();
     }
 
     ModelRequest request() {

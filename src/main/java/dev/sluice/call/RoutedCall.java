@@ -1,6 +1,5 @@
 package dev.sluice.call;
 
-import dev.sluice.accounts.Caller;
 import dev.sluice.catalog.CachePrefixes.CacheKeys;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.router.AttemptPlan;
@@ -18,13 +17,8 @@ import java.util.Optional;
 record RoutedCall(AdmittedCall admitted, RequestFacts facts, CacheKeys cacheKeys, CallCharge charge,
         AnswerEncoding answers) implements CallStage {
     @Override
-    public ModelCall call() {
-        return admitted.call();
-    }
-
-    @Override
-    public Caller caller() {
-        return admitted.caller();
+    public AuthenticatedCall authenticated() {
+        return admitted.authenticated();
     }
 
     @Override
