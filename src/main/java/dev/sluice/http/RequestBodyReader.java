@@ -3,6 +3,7 @@ package dev.sluice.http;
 import dev.sluice.wire.ApiError;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -24,7 +25,8 @@ import java.util.function.LongSupplier;
  * <p>Bytes are held against the {@link BodyBudget} as they arrive, never on what a
  * {@code Content-Length} declares: a client that declares megabytes and sends nothing holds
  * nothing, and is cut once it has sent nothing for the idle timeout. A body whose bytes do
- * not fit beside those held now is refused with a 503 and {@code Retry-After}; one larger
+ * not fit beside those held now makes the bodies behind it give way, and is refused with a 503
+ * and {@code Retry-After} when none is behind it ({@link BodyBudget}); one larger
  * than the whole budget could never fit, and is a 413. The chunks are kept as they arrived,
  * joined without a copy, so what is held is what the heap holds.
  */
@@ -127,23 +129,27 @@ public final class RequestBodyReader {
         }
         Promise<Buffer> body = Promise.promise();
         Arriving arriving = new Arriving(body, nanoTime.getAsLong());
-        HeldBytes held = new HeldBytes();
+        // A body that gives way is told on whichever event loop made it: its own fails it.
+        Context context = Vertx.currentContext();
+        BodyClaim held = budget.claim(context == null ? () -> arriving.fail(budget.busy())
+                : () -> context.runOnContext(v -> arriving.fail(budget.busy())));
         long[] discarded = {0};
         PendingBody pendingBody = new PendingBody(request, arriving, arriving.lastByteNanos);
         pending.add(pendingBody);
         body.future().onComplete(done -> pending.remove(pendingBody));
+        body.future().onComplete(done -> held.arrived());
         body.future().onFailure(e -> held.release());
         doneWithBody.onComplete(done -> held.release());
         // The request keeps these handlers for as long as the call runs: they reach the body
         // only through the Arriving, which lets go of it once the body is handed on.
         request.handler(chunk -> {
-            if (arriving.isDone() || held.released) {
+            if (arriving.isDone() || held.isReleased()) {
                 discard(request, discarded, chunk.length());
             } else if ((long) arriving.length + chunk.length() > limit) {
                 arriving.fail(tooLarge());
-            } else if (!held.tryHold(chunk.length() + CHUNK_OVERHEAD)) {
-                // Alone past the whole budget, the body could never fit; else others hold the room for now.
-                arriving.fail(held.bytes + chunk.length() + CHUNK_OVERHEAD > budget.limit() ? tooLarge() : budget.busy());
+            } else if (!budget.hold(held, chunk.length() + CHUNK_OVERHEAD)) {
+                // Alone past the whole budget, the body could never fit; else bodies further along hold the room for now.
+                arriving.fail(held.held() + chunk.length() + CHUNK_OVERHEAD > budget.limit() ? tooLarge() : budget.busy());
             } else {
                 arriving.append(chunk, nanoTime.getAsLong());
             }
@@ -212,30 +218,6 @@ public final class RequestBodyReader {
             body = null;
             first = null;
             joined = null;
-        }
-    }
-
-    /** One body's share of the budget; touched on its request's event loop only. */
-    private final class HeldBytes {
-        long bytes;
-        /** Once released, nothing more is held for this body. */
-        boolean released;
-
-        /** Holds {@code more} bytes; false when the budget has no room or all was released. */
-        boolean tryHold(long more) {
-            if (released || !budget.tryHold(more)) {
-                return false;
-            }
-            bytes += more;
-            return true;
-        }
-
-        void release() {
-            if (!released) {
-                released = true;
-                budget.release(bytes);
-                bytes = 0;
-            }
         }
     }
 

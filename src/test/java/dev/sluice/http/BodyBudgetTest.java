@@ -2,11 +2,122 @@ package dev.sluice.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The budget's bound, on both sides. */
+/** The budget's bound, on both sides, and which bodies give way when it is full. */
 class BodyBudgetTest {
     private final BodyBudget budget = new BodyBudget(10);
+    private final List<String> gaveWay = new ArrayList<>();
+
+    private BodyClaim claim(String name) {
+        return budget.claim(() -> gaveWay.add(name));
+    }
+
+    @Test
+    void aBodyThatFindsNoRoomMakesTheSmallestBodyBehindItGiveWay() {
+        BodyClaim ahead = claim("ahead");
+        BodyClaim middle = claim("middle");
+        BodyClaim behind = claim("behind");
+        assertThat(budget.hold(ahead, 4)).isTrue();
+        assertThat(budget.hold(middle, 3)).isTrue();
+        assertThat(budget.hold(behind, 2)).isTrue();
+
+        assertThat(budget.hold(ahead, 2)).isTrue();
+
+        assertThat(gaveWay).containsExactly("behind");
+        assertThat(behind.isReleased()).isTrue();
+        assertThat(budget.held()).isEqualTo(9);
+        assertThat(budget.hold(ahead, 4)).isTrue(); // the middle one gives way next
+        assertThat(gaveWay).containsExactly("behind", "middle");
+        assertThat(budget.held()).isEqualTo(10);
+    }
+
+    @Test
+    void theBodyFurthestBehindIsRefusedAndNoBodyGivesWayToIt() {
+        BodyClaim ahead = claim("ahead");
+        BodyClaim behind = claim("behind");
+        assertThat(budget.hold(ahead, 6)).isTrue();
+        assertThat(budget.hold(behind, 4)).isTrue();
+
+        assertThat(budget.hold(behind, 1)).isFalse();
+
+        assertThat(gaveWay).isEmpty();
+        assertThat(behind.held()).isEqualTo(4);
+        assertThat(budget.held()).isEqualTo(10);
+    }
+
+    @Test
+    void betweenBodiesHoldingAsMuchTheEarlierGoesOn() {
+        BodyClaim first = claim("first");
+        BodyClaim second = claim("second");
+        assertThat(budget.hold(first, 5)).isTrue();
+        assertThat(budget.hold(second, 5)).isTrue();
+
+        assertThat(budget.hold(second, 1)).isFalse();
+        assertThat(gaveWay).isEmpty();
+
+        assertThat(budget.hold(first, 1)).isTrue();
+        assertThat(gaveWay).containsExactly("second");
+    }
+
+    @Test
+    void aBodyThatHasArrivedIsInUseAndNeverGivesWay() {
+        BodyClaim done = claim("done");
+        BodyClaim arriving = claim("arriving");
+        assertThat(budget.hold(done, 3)).isTrue();
+        done.arrived();
+        assertThat(budget.hold(arriving, 7)).isTrue();
+
+        assertThat(budget.hold(arriving, 1)).isFalse();
+
+        assertThat(gaveWay).isEmpty();
+        assertThat(done.held()).isEqualTo(3);
+    }
+
+    @Test
+    void aBodyThatGaveWayHoldsNothingMoreAndMakesNoOtherGiveWay() {
+        BodyClaim ahead = claim("ahead");
+        BodyClaim evicted = claim("evicted");
+        BodyClaim small = claim("small");
+        assertThat(budget.hold(ahead, 6)).isTrue();
+        assertThat(budget.hold(evicted, 3)).isTrue();
+        assertThat(budget.hold(small, 1)).isTrue();
+        assertThat(budget.hold(ahead, 3)).isTrue(); // the smallest gives way first, then the next
+        assertThat(gaveWay).containsExactly("small", "evicted");
+
+        assertThat(budget.hold(evicted, 1)).isFalse();
+
+        assertThat(gaveWay).containsExactly("small", "evicted");
+        assertThat(budget.held()).isEqualTo(9);
+    }
+
+    @Test
+    void aPieceLargerThanTheWholeBudgetMakesNoBodyGiveWay() {
+        BodyClaim ahead = claim("ahead");
+        BodyClaim behind = claim("behind");
+        assertThat(budget.hold(ahead, 2)).isTrue();
+        assertThat(budget.hold(behind, 1)).isTrue();
+
+        assertThat(budget.hold(ahead, 9)).isFalse();
+
+        assertThat(gaveWay).isEmpty();
+        assertThat(budget.held()).isEqualTo(3);
+    }
+
+    @Test
+    void aReleasedBodyLetsGoOfEverythingOnce() {
+        BodyClaim claim = claim("claim");
+        assertThat(budget.hold(claim, 4)).isTrue();
+
+        claim.release();
+        claim.release();
+
+        assertThat(budget.held()).isZero();
+        assertThat(claim.evict()).isFalse();
+        assertThat(gaveWay).isEmpty();
+    }
 
     @Test
     void bytesUpToTheLimitAreHeldAndOneMoreIsNot() {

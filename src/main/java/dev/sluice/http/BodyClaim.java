@@ -1,0 +1,87 @@
+package dev.sluice.http;
+
+/**
+ * One request body's bytes held against the {@link BodyBudget} while it arrives and until the
+ * call is done with it. While it still arrives, a body further along may make it give way
+ * ({@link BodyBudget#hold}): it lets go of all it held, and is told so by {@code onEvicted},
+ * on whatever thread evicts it. Thread-safe: it is held on its request's event loop and may
+ * be evicted from another's.
+ */
+final class BodyClaim {
+    private final BodyBudget budget;
+    /** Earlier claims come first among bodies that hold as much: a tie never starves both. */
+    private final long order;
+    private final Runnable onEvicted;
+    private long bytes;
+    private boolean arriving = true;
+    private boolean released;
+
+    BodyClaim(BodyBudget budget, long order, Runnable onEvicted) {
+        this.budget = budget;
+        this.order = order;
+        this.onEvicted = onEvicted;
+    }
+
+    /** Holds {@code more} bytes when the budget has room beside those held now; false, holding nothing more, when not. */
+    synchronized boolean tryHold(long more) {
+        if (released || !budget.tryHold(more)) {
+            return false;
+        }
+        bytes += more;
+        return true;
+    }
+
+    /** The whole body arrived (or its read ended): it is in use from now on, and never gives way. */
+    void arrived() {
+        synchronized (this) {
+            arriving = false;
+        }
+        budget.arrived(this);
+    }
+
+    /** Lets go of every byte held; nothing more is held after. */
+    void release() {
+        synchronized (this) {
+            if (released) {
+                return;
+            }
+            released = true;
+            arriving = false;
+            budget.release(bytes);
+            bytes = 0;
+        }
+        budget.arrived(this);
+    }
+
+    /** Whether this claim is ahead of {@code other}: it holds more, or as much and came first. */
+    boolean isAheadOf(BodyClaim other) {
+        long mine = held();
+        long others = other.held(); // read apart, never one lock inside another
+        return mine > others || mine == others && order < other.order;
+    }
+
+    synchronized long held() {
+        return bytes;
+    }
+
+    /** Whether it let go of its bytes: released, or made to give way. */
+    synchronized boolean isReleased() {
+        return released;
+    }
+
+    /** Gives way to a body further along, when still arriving: lets go of its bytes and is told. */
+    boolean evict() {
+        synchronized (this) {
+            if (!arriving || released) {
+                return false;
+            }
+            released = true;
+            arriving = false;
+            budget.release(bytes);
+            bytes = 0;
+        }
+        budget.arrived(this);
+        onEvicted.run();
+        return true;
+    }
+}
