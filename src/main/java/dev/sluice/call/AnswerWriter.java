@@ -58,7 +58,8 @@ final class AnswerWriter {
      */
     void streamEnd(RoutedCall routed, String group, Deployment deployment, int status, StreamTally tally) {
         HttpServerResponse response = routed.call().response;
-        double cost = routed.charge().streamServed(group, deployment, status, tally);
+        double cost = routed.charge().streamServed(group, deployment, status, routed.tokens().streamUsage(deployment, tally),
+                tally.answeredModel());
         if (cost >= 0 && !response.ended() && !response.closed()) {
             response.putTrailer(COST_HEADER, PythonFloats.repr(cost));
         }

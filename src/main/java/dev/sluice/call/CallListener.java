@@ -63,7 +63,8 @@ interface CallListener {
     default void streamCommitted(AttemptPlan plan) {}
 
     /**
-     * {@code deployment} answered whole; {@code model} reads the model its answer names (read
+     * {@code deployment} answered whole (a stream too, when it is read whole before it is
+     * written); {@code model} reads the model its answer names, null when it names none (read
      * only by a listener that needs it).
      */
     default void deploymentAnswered(Deployment deployment, Supplier<String> model) {}

@@ -158,7 +158,7 @@ record DeploymentCall(AttemptServices services, UpstreamClient upstreams, Routed
             }
             OpenAiShape.ShapedAnswer answer = shaped.get();
             call().events.deploymentAnswered(plan.deployment(), () -> answer.tree().path("model").asText(""));
-            TokenUsage usage = routed.charge().usage(plan.deployment(), TokenUsage.of(answer.usage()),
+            TokenUsage usage = routed.tokens().usage(plan.deployment(), TokenUsage.of(answer.usage()),
                     () -> AnswerText.ofBody(answer.tree()));
             if (services.guardrails().checksAnswers(plan.deployment(), routed.guardrails())) {
                 Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(plan.deployment(),

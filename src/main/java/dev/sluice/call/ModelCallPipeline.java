@@ -313,11 +313,12 @@ public final class ModelCallPipeline {
         return facts.read(resolved.request(), resolved.group(), resolved.overrides().routingStrategy(),
                         resolved.decoded().bodyBytes())
                 .map(read -> {
-                    CallCharge charge = new CallCharge(admitted.ticket(), resolved.request(), read.facts(),
-                            resolved.decoded().bodyBytes(), call.events);
+                    CallTokens tokens = new CallTokens(admitted.ticket(), resolved.request(), read.facts(),
+                            resolved.decoded().bodyBytes());
+                    CallCharge charge = new CallCharge(admitted.ticket(), call.events);
                     call.events.add(charge);
                     // Written for the call as it is now: a Responses call's earlier turns have joined it.
-                    return call.reached(new RoutedCall(admitted, read.facts(), read.cacheKeys(), charge,
+                    return call.reached(new RoutedCall(admitted, read.facts(), read.cacheKeys(), tokens, charge,
                             call.codec.answers(resolved.request(), admitted.caller())));
                 });
     }
@@ -326,7 +327,7 @@ public final class ModelCallPipeline {
         ModelCall call = routed.call();
         ModelGroup group = routed.resolved().group();
         FallbackGate gate = services.access().fallbackGate(routed.caller(), routed.request().body(),
-                routed.charge().promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
+                routed.tokens().promptTokensWith(TokenEncoding.forDeployments(group.deployments())));
         // A wait before a retry is the upstream's doing, not Sluice's overhead.
         Delays timed = wait -> {
             call.events.upstreamWaited(wait.toNanos());

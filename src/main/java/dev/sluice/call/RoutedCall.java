@@ -10,11 +10,11 @@ import java.util.Optional;
 
 /**
  * An admitted call as routing takes it: what routing reads of its request ({@code facts}),
- * the cache keys its serving deployment pins, its {@code charge} (which hears the call's events
- * from here on), and how its answer is written in the caller's dialect ({@code answers}).
+ * the cache keys its serving deployment pins, what its answers use ({@code tokens}), its
+ * {@code charge} (which hears the call's events from here on), and how its answer is written in the caller's dialect ({@code answers}).
  * Every attempt ({@link DeploymentCall}) reads it; nothing in it changes.
  */
-record RoutedCall(AdmittedCall admitted, RequestFacts facts, CacheKeys cacheKeys, CallCharge charge,
+record RoutedCall(AdmittedCall admitted, RequestFacts facts, CacheKeys cacheKeys, CallTokens tokens, CallCharge charge,
         AnswerEncoding answers) implements CallStage {
     @Override
     public AuthenticatedCall authenticated() {

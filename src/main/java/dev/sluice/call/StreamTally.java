@@ -86,7 +86,7 @@ final class StreamTally {
         if (reported != null) {
             return reported;
         }
-        long completion = CallCharge.textTokens(AnswerText.ofEvents(kept.toString(StandardCharsets.UTF_8)), encoding)
+        long completion = CallTokens.textTokens(AnswerText.ofEvents(kept.toString(StandardCharsets.UTF_8)), encoding)
                 + unkeptBytes / 4;
         return new TokenUsage(promptTokens.getAsLong(), completion);
     }

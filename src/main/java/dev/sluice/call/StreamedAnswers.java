@@ -51,7 +51,9 @@ record StreamedAnswers(AttemptServices services, RoutedCall routed, CachedCalls 
                 if (!StreamEndMark.in(events)) {
                     return AttemptEnds.unanswered(exchange, new UpstreamFailure(UpstreamFailure.Kind.BROKEN, StreamRelay.NO_END_MARK));
                 }
-                TokenUsage usage = routed.charge().streamUsage(deployment, events, translator.usage());
+                StreamTally whole = routed.tokens().wholeStream(deployment, events, translator.usage());
+                TokenUsage usage = routed.tokens().streamUsage(deployment, whole);
+                routed.call().events.deploymentAnswered(deployment, whole::answeredModel);
                 if (checkAnswer) {
                     Optional<GuardrailRefusal> refused = services.guardrails().checkAnswer(deployment,
                             AnswerText.ofEvents(events.toString(StandardCharsets.UTF_8)), routed.guardrails());
@@ -73,10 +75,10 @@ record StreamedAnswers(AttemptServices services, RoutedCall routed, CachedCalls 
             });
         }
         long waitStarted = services.nanoTime().getAsLong();
-        StreamTally tally = new StreamTally(routed.charge().keepsStreamText(deployment));
+        StreamTally tally = new StreamTally(routed.tokens().keepsStreamText(deployment));
         StreamEncoding encoding = cached.storing(routed.resolved(), plan.group().name(),
                 routed.answers().stream(provider.relaysStream(deployment, routed.requestFor(plan))), exchange.status(),
-                () -> routed.charge().streamUsage(deployment, tally));
+                () -> routed.tokens().streamUsage(deployment, tally));
         StreamRelay relay = new StreamRelay(routed.call().response, exchange, DeploymentCall.describe(plan),
                 new StreamRelay.Timing(plan.deadline(), attemptStarted, services.nanoTime()),
                 new StreamRelay.Hooks() {
