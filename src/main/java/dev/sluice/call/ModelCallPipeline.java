@@ -38,16 +38,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The path of a model call, as a list of stages over one {@link ModelCall}:
+ * The path of a model call, as a chain of stages, each taking the {@link CallStage} value the
+ * one before it returned and returning its own:
  * <ol>
- *   <li>authenticate: who calls (a master key, a virtual key, or nobody when none is needed);
- *   <li>read the body within its limit;
- *   <li>decode it through the entry API's {@link IngressCodec};
+ *   <li>authenticate: who calls (a master key, a virtual key, or nobody when none is needed):
+ *       an {@link AuthenticatedCall};
+ *   <li>read the body within its limit, and decode it through the entry API's
+ *       {@link IngressCodec}: a {@link DecodedCall};
  *   <li>resolve the group it names, the caller's and its team's routing overrides, and the
- *       guardrails it names;
- *   <li>admit it: model access, budgets and rate limits ({@link dev.sluice.accounts.AccessControl});
+ *       guardrails it names: a {@link ResolvedCall};
+ *   <li>admit it: model access, budgets and rate limits ({@link dev.sluice.accounts.AccessControl}):
+ *       an {@link AdmittedCall};
  *   <li>answer it from the response cache when it holds the answer ({@link CachedCalls});
- *   <li>count what routing reads of it (prompt tokens, cache keys);
+ *   <li>count what routing reads of it (prompt tokens, cache keys): a {@link RoutedCall};
  *   <li>route it: attempts, retries, sibling failover, fallbacks ({@link dev.sluice.router.Router},
  *       each attempt made by {@link DeploymentCall});
  *   <li>answer: the served answer, or the error routing ended with ({@link CallAnswers}).
