@@ -3,6 +3,7 @@ package dev.sluice.call;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.call.cache.ResponseCache;
 import dev.sluice.vendors.entry.StreamEncoding;
+import dev.sluice.vendors.entry.WatchedStreamEncoding;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
@@ -19,10 +20,9 @@ import java.util.function.Function;
  * the largest answer it stores: past either it is given up (the stream is served and not
  * stored). {@link #release()} gives back what it held; it runs when the call ends, however.
  */
-final class StreamCopy implements StreamEncoding {
+final class StreamCopy extends WatchedStreamEncoding {
     private static final byte[] DONE = "data: [DONE]".getBytes(StandardCharsets.US_ASCII);
 
-    private final StreamEncoding encoding;
     private final ResponseCache cache;
     private final Function<byte[], Future<Void>> onComplete;
     private Buffer copy = Buffer.buffer();
@@ -30,22 +30,14 @@ final class StreamCopy implements StreamEncoding {
 
     /** @param onComplete given the whole stream as the caller got it; its future holds the stream's last bytes */
     StreamCopy(StreamEncoding encoding, ResponseCache cache, Function<byte[], Future<Void>> onComplete) {
-        this.encoding = encoding;
+        super(encoding);
         this.cache = cache;
         this.onComplete = onComplete;
     }
 
+    /** Copies what the caller is sent, while the copy stays within its bounds. */
     @Override
-    public Buffer feed(Buffer upstream, Buffer openAiEvents) {
-        return copied(encoding.feed(upstream, openAiEvents));
-    }
-
-    @Override
-    public Buffer end(Buffer openAiEvents) {
-        return copied(encoding.end(openAiEvents));
-    }
-
-    private Buffer copied(Buffer events) {
+    protected Buffer seen(Buffer events) {
         if (copy != null && events.length() > 0) {
             if (copy.length() + events.length() > cache.maxItemBytes() || !cache.holdCopy(events.length())) {
                 release();
@@ -61,16 +53,6 @@ final class StreamCopy implements StreamEncoding {
     public Buffer error(ObjectNode openAiError) {
         release(); // a stream that ends with an error is not an answer to keep
         return encoding.error(openAiError);
-    }
-
-    @Override
-    public Buffer keepAlive() {
-        return encoding.keepAlive();
-    }
-
-    @Override
-    public boolean relaysVendorErrors() {
-        return encoding.relaysVendorErrors();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.sluice.vendors.openai.responses.entry;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.vendors.entry.StreamEncoding;
+import dev.sluice.vendors.entry.WatchedStreamEncoding;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 
@@ -12,31 +12,22 @@ import io.vertx.core.buffer.Buffer;
  * The events are read only until the id is found, and in at most the first
  * {@link #PIECES_LOOKED_AT} pieces of the stream.
  */
-final class ClaimingStream implements StreamEncoding {
+final class ClaimingStream extends WatchedStreamEncoding {
     /** Pieces of the stream looked at for the id before giving up: the vendor names it in its first event. */
     static final int PIECES_LOOKED_AT = 8;
 
-    private final StreamEncoding relayed;
     private final ResponseKeeper keeper;
     private int pieces;
     private boolean found;
 
     ClaimingStream(StreamEncoding relayed, ResponseKeeper keeper) {
-        this.relayed = relayed;
+        super(relayed);
         this.keeper = keeper;
     }
 
+    /** Looks for the response's id in the first pieces, until found. */
     @Override
-    public Buffer feed(Buffer upstream, Buffer openAiEvents) {
-        return look(relayed.feed(upstream, openAiEvents));
-    }
-
-    @Override
-    public Buffer end(Buffer openAiEvents) {
-        return look(relayed.end(openAiEvents));
-    }
-
-    private Buffer look(Buffer events) {
+    protected Buffer seen(Buffer events) {
         if (!found && pieces < PIECES_LOOKED_AT && events.length() > 0) {
             pieces++;
             VendorResponseIds.ofEvents(events).ifPresent(id -> {
@@ -45,21 +36,6 @@ final class ClaimingStream implements StreamEncoding {
             });
         }
         return events;
-    }
-
-    @Override
-    public Buffer error(ObjectNode openAiError) {
-        return relayed.error(openAiError);
-    }
-
-    @Override
-    public Buffer keepAlive() {
-        return relayed.keepAlive();
-    }
-
-    @Override
-    public boolean relaysVendorErrors() {
-        return relayed.relaysVendorErrors();
     }
 
     @Override
