@@ -37,6 +37,7 @@ import dev.sluice.http.BodyBudget;
 import dev.sluice.http.BodyLimits;
 import dev.sluice.ops.callbacks.CallbackSetup;
 import dev.sluice.ops.callbacks.Callbacks;
+import dev.sluice.ops.callbacks.Pacing;
 import dev.sluice.ops.health.HealthChecks;
 import dev.sluice.ops.logging.SecretMask;
 import dev.sluice.ops.metrics.GatewayMetrics;
@@ -102,9 +103,6 @@ final class GatewayAssembly {
         GatewayMetrics metrics = new GatewayMetrics();
         Optional<GatewayTracing> tracing = OtlpSetup.fromEnv(options.env(),
                 config.callbacks().all().contains(LoggingCallback.OTEL)).map(teardown::add);
-        // Closed before the tracing: what the callbacks flush at shutdown may still describe spans.
-        Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
-                options.random(), options.backoff()));
         ModelCatalog catalog = new BundledModelCatalog();
         Providers providers = Providers.builtIn(options.env(), catalog, time.clock()).leavingOut(config.unserved());
         DeploymentFailures failures = new DeploymentFailures(time.clock(),
@@ -121,10 +119,14 @@ final class GatewayAssembly {
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 failures, options.events());
         Scheduler scheduler = Scheduler.on(time);
-        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock(), scheduler)
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time, scheduler)
                 .map(teardown::add);
         // Closed before the store, after everything opened below: every job has stopped before the database goes.
         teardown.add(scheduler);
+        // Closed before the scheduler, which would stop their senders, and before the tracing: what the callbacks
+        // flush at shutdown may still describe spans.
+        Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
+                new Pacing(time, options.random(), options.backoff()), scheduler));
         // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(

@@ -90,6 +90,11 @@ public final class Scheduler implements AutoCloseable {
         return loop;
     }
 
+    /** A wait on the scheduler's time that another thread can end early: how a worker waits for work or its next round. */
+    public Wakeup wakeup() {
+        return new Wakeup(supervision.sleeper(), supervision.ticker());
+    }
+
     /** Waits {@code wait} on the scheduler's time: what a job's body waits with. */
     public void sleep(Duration wait) throws InterruptedException {
         supervision.sleeper().sleep(wait);

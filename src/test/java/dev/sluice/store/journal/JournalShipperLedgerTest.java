@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.crashCopy;
 import static dev.sluice.store.journal.JournalFixtures.row;
@@ -44,8 +46,8 @@ class JournalShipperLedgerTest {
             batches.add(rows.size());
             return ledger.post(rows, through);
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 3000; i++) {
                 assertThat(journal.append(row("call-" + i)).accepted()).isTrue();
             }
@@ -62,9 +64,9 @@ class JournalShipperLedgerTest {
     @StoreTest
     void aRowTheDatabaseRefusesAloneIsSetAsideAndTheRestOfItsBatchLands(Database database) throws Exception {
         String tooLong = "group-" + "x".repeat(600);  // a rollup's name is VARCHAR(520)
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
                 JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database),
-                        JournalShipperTest.QUICK)) {
+                        JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 5; i++) {
                 journal.append(row("good-" + i));
             }
@@ -97,8 +99,8 @@ class JournalShipperLedgerTest {
             newRows.addAndGet(added);
             return added;
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 300; i++) {
                 assertThat(journal.append(row("call-" + i)).accepted()).isTrue();
             }
@@ -107,10 +109,10 @@ class JournalShipperLedgerTest {
             // The crash took the checkpoint's writes with it: as far as the disk says, nothing was acknowledged.
             Files.delete(crashed.resolve(AckCheckpoint.FILE_NAME));
 
-            try (SpendJournal next = SpendJournal.open(JournalOptions.in(crashed))) {
+            try (SpendJournal next = SpendJournal.open(JournalOptions.in(crashed, TIME), JOBS)) {
                 assertThat(next.status().pendingRecords()).as("acknowledged, but not as far as the disk knows")
                         .isEqualTo(300);
-                try (JournalShipper again = JournalShipper.start(next, counted, JournalShipperTest.QUICK)) {
+                try (JournalShipper again = JournalShipper.start(next, counted, JournalShipperTest.QUICK, JOBS)) {
                     assertThat(again.flush(WAIT)).isTrue();
                     assertThat(again.status().shippedRows()).isEqualTo(300);
                 }
@@ -124,18 +126,18 @@ class JournalShipperLedgerTest {
     @StoreTest
     void aJournalOpenedWithoutCallsBetweenTwoRunsLosesNoRowOfTheNext(Database database) {
         SpendLedger ledger = new SpendLedger(database);
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("first-", 0, 10));
             assertThat(shipper.flush(WAIT)).isTrue();
         }
         // A run that takes no call: its start deletes the segment the first run shipped whole.
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             assertThat(shipper.flush(WAIT)).isTrue();
         }
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("second-", 0, 5));
             assertThat(shipper.flush(WAIT)).isTrue();
         }
@@ -154,7 +156,7 @@ class JournalShipperLedgerTest {
             }
             return added;
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 0, 7));
             journal.append(SpendRow.builder("call-long-group", "g" + "x".repeat(600), JournalFixtures.T0).build());
             JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 8, 16));
@@ -162,7 +164,7 @@ class JournalShipperLedgerTest {
             // first batch holds them all and splits as this test expects, however late the group
             // commit's own timer runs on a loaded machine.
             assertThat(journal.sync()).isTrue();
-            try (JournalShipper shipper = JournalShipper.start(journal, answerLost, JournalShipperTest.QUICK)) {
+            try (JournalShipper shipper = JournalShipper.start(journal, answerLost, JournalShipperTest.QUICK, JOBS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
                 assertThat(shipper.status().deadLetters()).isEqualTo(1);
             }

@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,8 +62,8 @@ class JournalShipperOutageTest {
             };
             ShipperOptions options = ShipperOptions.DEFAULTS.withGatherWait(Duration.ofMillis(5))
                     .withRetry(Duration.ofMillis(20), LONGEST_BACKOFF);
-            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                    JournalShipper shipper = JournalShipper.start(journal, counted, options)) {
+            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                    JournalShipper shipper = JournalShipper.start(journal, counted, options, JOBS)) {
                 journal.append(row("before"));
                 assertThat(shipper.flush(JournalFixtures.WAIT)).isTrue();
 
