@@ -133,7 +133,7 @@ final class GatewayAssembly {
                 store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store, scheduler)));
         // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
         Duration redisCallBudget = config.router().redis().redisSocketTimeout().orElse(options.redisCallBudget());
-        SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
+        SharedState shared = SharedState.open(config.router(), time.clock(), scheduler, redisCallBudget, teardown);
         RouterFactory.Built routing = new RouterFactory(catalog, options.random(), new Router.Timing(time, options.backoff()), told)
                 .build(models, settings, config.router(), new RouterFactory.State(shared.cooldowns(), shared.signals()));
         Cooldowns cooldowns = routing.cooldowns();

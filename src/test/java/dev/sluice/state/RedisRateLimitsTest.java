@@ -48,7 +48,7 @@ class RedisRateLimitsTest {
     }
 
     private RedisRateLimits limiter(String url) {
-        return replicas.store(url, link -> new RedisRateLimits(link, clock));
+        return replicas.store(url, link -> new RedisRateLimits(link, clock, replicas.jobs()));
     }
 
     private static Admission decide(RedisRateLimits limiter, LimitSubject subject, Instant now) {
@@ -210,7 +210,7 @@ class RedisRateLimitsTest {
     void anUnansweringRedisIsWaitedForAFewTimesThenTakenForDownUntilItAnswersAgain() throws Exception {
         try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
             RedisLink link = replicas.link("redis://127.0.0.1:" + proxy.port());
-            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock));
+            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock, replicas.jobs()));
             LimitSubject subject = key(Limits.NONE.withRpm(100));
             Instant now = MINUTE.plusSeconds(1);
             assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
@@ -256,9 +256,9 @@ class RedisRateLimitsTest {
         try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
             RedisLink link = replicas.link("redis://127.0.0.1:" + proxy.port());
             Duration renew = Duration.ofMillis(100);
-            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock,
+            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock, replicas.jobs(),
                     Duration.ofSeconds(1), renew, Duration.ofHours(1)));
-            RedisRateLimits b = replicas.store(TestRedis.url(), l -> new RedisRateLimits(l, clock,
+            RedisRateLimits b = replicas.store(TestRedis.url(), l -> new RedisRateLimits(l, clock, replicas.jobs(),
                     Duration.ofSeconds(1), renew, Duration.ofHours(1)));
             Eventually.until("each replica sees the other", Duration.ofSeconds(5),
                     () -> a.replicasSeen() == 2 && b.replicasSeen() == 2);
@@ -287,7 +287,7 @@ class RedisRateLimitsTest {
     @Test
     void aLongCallKeepsItsPlaceByRenewalAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
         Duration lease = Duration.ofMillis(400);
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, clock, lease,
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, clock, replicas.jobs(), lease,
                 Duration.ofMillis(100), Duration.ofHours(1)));
         RedisRateLimits b = limiter();
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
@@ -313,7 +313,7 @@ class RedisRateLimitsTest {
         Duration lease = Duration.ofSeconds(3);
         FailingOnceClock aClock = FailingOnceClock.disarmed(clock);
         long restartsBefore = JobRestarts.process().of("limit-leases");
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, aClock, lease,
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, aClock, replicas.jobs(), lease,
                 Duration.ofMillis(100), Duration.ofHours(1)));
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
         clock.set(MINUTE.plusSeconds(1));

@@ -2,6 +2,8 @@ package dev.sluice.state;
 
 import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.TestRedis;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +12,7 @@ import java.util.function.Function;
 /**
  * Links to one Redis standing for replicas of one gateway, under a key prefix of their own:
  * a test builds its stores on them and {@link #close}s them after, which closes everything
- * opened, newest first, and deletes the prefix's keys.
+ * opened, newest first, stops the stores' background jobs and deletes the prefix's keys.
  */
 final class RedisReplicas implements AutoCloseable {
     /** Each link's budget for one Redis call: roomier than production's, for a busy test machine. */
@@ -20,6 +22,12 @@ final class RedisReplicas implements AutoCloseable {
 
     private final String prefix = TestRedis.newPrefix();
     private final List<AutoCloseable> opened = new ArrayList<>();
+    /** Where the stores' background jobs run: on the system's time, as Redis's own expiries do. */
+    private final Scheduler jobs = Scheduler.on(TimeSource.system());
+
+    Scheduler jobs() {
+        return jobs;
+    }
 
     String prefix() {
         return prefix;
@@ -57,6 +65,7 @@ final class RedisReplicas implements AutoCloseable {
         for (AutoCloseable closeable : opened.reversed()) {
             closeable.close();
         }
+        jobs.close();
         TestRedis.deleteKeys(prefix);
     }
 }
