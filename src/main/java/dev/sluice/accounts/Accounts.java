@@ -103,7 +103,7 @@ public final class Accounts implements AutoCloseable {
         JournaledSpend spend = JournaledSpend.open(spendJournalFolder(general), spendBufferFolder(general), time, scheduler);
         Database database;
         try {
-            database = Database.connect(location, options);
+            database = Database.connect(location, options, time.ticker());
         } catch (RuntimeException e) {
             spend.close();
             throw e;

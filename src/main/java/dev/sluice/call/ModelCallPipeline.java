@@ -288,7 +288,7 @@ public final class ModelCallPipeline {
         ModelGroup group = call.group();
         List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), call.decoded().body(), call.caller());
         return services.access().admit(call.caller(), new CalledModel(call.decoded().group(), group.name()),
-                        CallIds.spendRowId(call.request, call.callId), tags, EndUsers.of(call.decoded().body()),
+                        CallIds.spendRowId(call.request, call.callId, services.time().clock()), tags, EndUsers.of(call.decoded().body()),
                         () -> services.access().admissionEstimate(group, call.decoded().body(), call.bodyBytes()))
                 .map(ticket -> {
                     call.admitted(ticket, tags);

@@ -4,6 +4,7 @@ import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.TestRedis;
 import dev.sluice.time.Scheduler;
 import dev.sluice.time.TimeSource;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ final class RedisReplicas implements AutoCloseable {
 
     /** {@link #link(String)}, telling the others it is alive every {@code beatEvery}. */
     RedisLink link(String url, Duration beatEvery) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET, beatEvery);
+        RedisLink link = RedisLink.to(url, prefix, BUDGET, beatEvery, Clock.systemUTC());
         opened.add(link);
         return link;
     }

@@ -19,6 +19,7 @@ import dev.sluice.testing.StoreTest;
 import dev.sluice.wire.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -40,7 +41,7 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void everyRowLandsOnceInAFewLargeTransactions(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
         SpendSink counted = (rows, through) -> {
             batches.add(rows.size());
@@ -65,7 +66,7 @@ class JournalShipperLedgerTest {
     void aRowTheDatabaseRefusesAloneIsSetAsideAndTheRestOfItsBatchLands(Database database) throws Exception {
         String tooLong = "group-" + "x".repeat(600);  // a rollup's name is VARCHAR(520)
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
-                JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database),
+                JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database, Clock.systemUTC()),
                         JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 5; i++) {
                 journal.append(row("good-" + i));
@@ -92,7 +93,7 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void rowsShippedAgainAfterACrashAreLoggedOnce(Database database) throws Exception {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         AtomicInteger newRows = new AtomicInteger();
         SpendSink counted = (rows, through) -> {
             int added = ledger.post(rows, through);
@@ -125,7 +126,7 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void aJournalOpenedWithoutCallsBetweenTwoRunsLosesNoRowOfTheNext(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
                 JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("first-", 0, 10));
@@ -147,7 +148,7 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void aSplitBatchWhosePostFailedAfterItsCommitCountsNoRowTwice(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         AtomicBoolean lost = new AtomicBoolean();
         SpendSink answerLost = (rows, through) -> {
             int added = ledger.post(rows, through);

@@ -15,6 +15,7 @@ import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class JournalShipperOutageTest {
                 TcpProxy proxy = TcpProxy.to(TestDatabases.postgresAddress())) {
             Database database = store.openThrough(proxy.port(),
                     StoreOptions.DEFAULTS.withConnectionTimeout(CONNECTION_TIMEOUT));
-            SpendLedger ledger = new SpendLedger(database);
+            SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
             SpendSink counted = new SpendSink() {
                 @Override
                 public int post(java.util.List<dev.sluice.store.SpendRow> rows, dev.sluice.store.JournalMark through) {

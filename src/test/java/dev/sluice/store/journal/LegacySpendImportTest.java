@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,7 +70,7 @@ class LegacySpendImportTest {
         insertKey(database);
         List<SpendRow> rows = LegacySpendFixtures.rows();
         // The earlier version had posted the first ten when it stopped, before its buffer forgot them.
-        new SpendLedger(database).post(rows.subList(0, 10));
+        new SpendLedger(database, Clock.systemUTC()).post(rows.subList(0, 10));
 
         try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(legacyFolder).doesNotExist();
@@ -77,7 +78,7 @@ class LegacySpendImportTest {
             assertThat(infoLines()).containsExactly("spend.legacy_buffer_imported folder=" + legacyFolder
                     + " rows=52 skipped_lines=0 into " + journalFolder);
 
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("the imported rows are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
 
@@ -97,7 +98,7 @@ class LegacySpendImportTest {
 
         try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(spend.status().rowsPending()).as("the rows the journal holds are passed over").isEqualTo(52);
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("both imports are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
 
@@ -132,7 +133,7 @@ class LegacySpendImportTest {
         // Two 1 KiB segments: room for about sixteen of the 52 rows, which ship before the next start.
         try (JournaledSpend spend = JournaledSpend.open(JournalFixtures.small(journalFolder, 2), legacyFolder, JOBS)) {
             taken = spend.status().rowsPending();
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("the rows taken are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
 
@@ -149,7 +150,7 @@ class LegacySpendImportTest {
             assertThat(legacyFolder).doesNotExist();
             assertThat(spend.status().rowsPending()).as("the calls imported before are passed over")
                     .isEqualTo(52 - taken);
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("the rows are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
         assertLandedOnce(database, LegacySpendFixtures.rows());
