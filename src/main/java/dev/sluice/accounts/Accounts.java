@@ -280,6 +280,15 @@ public final class Accounts implements AutoCloseable {
         return spend.journalStatus();
     }
 
+    /**
+     * The spend journal and its shipping, for the composition root to close before the scheduler
+     * their threads run on stops its jobs: closing ships what it can while the database is still
+     * open. {@link #close} closes it too, if it is still open.
+     */
+    public JournaledSpend journaledSpend() {
+        return spend;
+    }
+
     /** Probes the database; blocks for at most the connection timeout. */
     public StoreStatus status() {
         return database.status();

@@ -123,6 +123,9 @@ final class GatewayAssembly {
                 .map(teardown::add);
         // Closed before the store, after everything opened below: every job has stopped before the database goes.
         teardown.add(scheduler);
+        // The spend journal's commits and shipping run on the scheduler: closed before it, the journal ships what it
+        // can to the store, still open, and stops its own threads, rather than have the scheduler interrupt them.
+        accounts.ifPresent(store -> teardown.add(store.journaledSpend()));
         // Closed before the scheduler, which would stop their senders, and before the tracing: what the callbacks
         // flush at shutdown may still describe spans.
         Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,

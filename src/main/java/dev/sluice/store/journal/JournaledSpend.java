@@ -20,6 +20,7 @@ public final class JournaledSpend implements AutoCloseable {
     private final SpendJournal journal;
     private final Scheduler jobs;
     private JournalShipper shipper;
+    private boolean closed;
 
     private JournaledSpend(SpendJournal journal, Scheduler jobs) {
         this.journal = journal;
@@ -82,9 +83,13 @@ public final class JournaledSpend implements AutoCloseable {
         return journal.status();
     }
 
-    /** Ships what it can within the shipper's close timeout, then closes the journal: the store closes after this. */
+    /** Ships what it can within the shipper's close timeout, then closes the journal: the store closes after this. Idempotent. */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (shipper != null) {
             shipper.close();
         }

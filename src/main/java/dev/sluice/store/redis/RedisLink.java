@@ -117,10 +117,7 @@ public final class RedisLink implements AutoCloseable {
                 ReplicaPresence.BEAT_EVERY, clock));
     }
 
-    /**
-     * A link to a Redis URL, for tests and tools; {@code beatEvery}: how often it tells the others
-     * it is alive; {@code clock}: what its presence beats and its breaker's retries are dated by.
-     */
+    /** A link to a Redis URL, for tests and tools; {@code beatEvery}: how often it tells the others it is alive. */
     public static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery, Clock clock) {
         return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, clock);
     }
