@@ -74,7 +74,6 @@ public final class Database implements AutoCloseable {
     private volatile boolean migrated;
     private volatile boolean reached; // a migration has held a connection
     private final StoreOutageLog outages;
-
     /** The database without the pool, for operations while the pool has no connection after an outage. */
     private final DataSource unpooled;
     /** Set when an operation found the database unreachable; cleared once the pool holds a connection again. */
