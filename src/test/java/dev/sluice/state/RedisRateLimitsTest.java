@@ -15,9 +15,11 @@ import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
 import dev.sluice.time.JobRestarts;
+import dev.sluice.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -285,26 +287,34 @@ class RedisRateLimitsTest {
     }
 
     @Test
-    void aLongCallKeepsItsPlaceByRenewalAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
+    void aLongCallKeepsItsPlaceByRenewalsDueOnTheInjectedTimeAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
         Duration lease = Duration.ofMillis(400);
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, clock, replicas.jobs(), lease,
-                Duration.ofMillis(100), Duration.ofHours(1)));
+        Duration renewEvery = Duration.ofMillis(100);
+        FakeTime time = new FakeTime();
+        Scheduler jobs = time.scheduler(new JobRestarts());
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, time.clock(), jobs, lease,
+                renewEvery, Duration.ofHours(1)));
         RedisRateLimits b = limiter();
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
-        clock.set(MINUTE.plusSeconds(1));
+        Instant admitted = time.now();
+        assertThat(decide(a, subject, admitted)).isInstanceOf(Admitted.class);
+        long firstEnd = admitted.plus(lease).toEpochMilli();
+        Eventually.until("the first lease written", Duration.ofSeconds(10), () -> latestLeaseEnd() == firstEnd);
 
-        assertThat(decide(a, subject, clock.instant())).isInstanceOf(Admitted.class);
-        // Past the first lease, on the clock the scripts read: only a renewal keeps the place.
-        clock.advance(lease.plusMillis(100));
-        // Renewals run on the store's own 100 ms timer, which no clock of the test drives: wait until
-        // one has written a lease end from the advanced time.
-        long renewedEnd = clock.millis() + lease.toMillis();
-        Eventually.until("a renewal at the advanced time", Duration.ofSeconds(10), () -> latestLeaseEnd() >= renewedEnd);
-        assertThat(decide(b, subject, clock.instant())).as("renewed past its first lease").isInstanceOf(Refused.class);
+        time.awaitWaiting(1);
+        time.advance(renewEvery.minusNanos(1));
+        time.awaitWaiting(1);
+        assertThat(latestLeaseEnd()).as("a nanosecond before the first renewal is due").isEqualTo(firstEnd);
+        time.advance(Duration.ofNanos(1));
+        long renewedEnd = firstEnd + renewEvery.toMillis();
+        Eventually.until("the renewal at 100 ms", Duration.ofSeconds(10), () -> latestLeaseEnd() == renewedEnd);
+        assertThat(decide(b, subject, admitted.plus(lease).plusMillis(50))).as("renewed past its first lease")
+                .isInstanceOf(Refused.class);
 
+        time.awaitWaiting(1);
         a.close(); // renewals stop, as when a replica dies
-        clock.advance(lease.plusMillis(1));
-        assertThat(decide(b, subject, clock.instant())).as("no longer renewed").isInstanceOf(Admitted.class);
+        assertThat(decide(b, subject, Instant.ofEpochMilli(renewedEnd + 1))).as("no longer renewed").isInstanceOf(Admitted.class);
+        jobs.close();
     }
 
     @Test
