@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
  * <p>Rounds keep their rate: each is due an interval after the one before was due, and a
  * round missed (the job was busy, or restarting after a failure) is skipped, not made up.
  * A failure in a round or an asked run is the scheduler's to log and restart after its
- * back-off; the rounds then start again an interval later.
+ * back-off; the rounds then start again an interval later, and an asked run that failed runs
+ * again first.
  */
 public final class PeriodicJob implements AutoCloseable {
     /** The longest {@link #close} waits for the job's thread to end. */
@@ -67,7 +68,12 @@ public final class PeriodicJob implements AutoCloseable {
             }
             if (askedFor) {
                 askedFor = false; // cleared first: an ask while it runs runs it again
-                asked.run();
+                try {
+                    asked.run();
+                } catch (Throwable failed) {
+                    askedFor = true; // not done: run again once the job is back
+                    throw failed;
+                }
             }
             long now = ticker.getAsLong();
             if (now - next >= 0) {

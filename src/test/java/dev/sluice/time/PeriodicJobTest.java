@@ -97,6 +97,25 @@ class PeriodicJobTest {
     }
 
     @Test
+    void anAskedRunThatFailsRunsAgainOnceTheJobIsBack() throws InterruptedException {
+        AtomicInteger asked = new AtomicInteger();
+        PeriodicJob job = scheduler.periodic("test-job", EVERY, () -> runs.add("round at " + time.stamp()), () -> {
+            runs.add("asked at " + time.stamp());
+            if (asked.incrementAndGet() == 1) {
+                throw new IllegalStateException("the first asked run fails (thrown by the test)");
+            }
+        });
+        time.awaitWaiting(1);
+
+        job.ask();
+        assertThat(runs.poll(10, TimeUnit.SECONDS)).isEqualTo("asked at 0");
+        time.awaitWaiting(1); // the restart's wait
+        assertThat(restarts.of("test-job")).isEqualTo(1);
+        time.advance(RestartBackoff.DEFAULT.first());
+        assertThat(runs.poll(10, TimeUnit.SECONDS)).as("not asked again").isEqualTo("asked at 1000");
+    }
+
+    @Test
     void closeEndsTheWaitAndJoinsTheThread() throws InterruptedException {
         PeriodicJob job = start(() -> runs.add("round"));
         time.awaitWaiting(1);
