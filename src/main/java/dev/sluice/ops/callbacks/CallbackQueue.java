@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CallbackQueue implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CallbackQueue.class);
-    /** How long the sender waits for a first record before looking again whether it is closing. */
+    /** How long the sender waits for a first record before it takes the queue for emptied: an offer or close ends the wait sooner. */
     private static final Duration IDLE_POLL = Duration.ofMillis(200);
 
     /**
