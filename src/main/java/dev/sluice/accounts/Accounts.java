@@ -27,6 +27,7 @@ import dev.sluice.store.journal.JournaledSpend;
 import dev.sluice.store.journal.SpendShippingStatus;
 import dev.sluice.time.Scheduler;
 import dev.sluice.time.SupervisedLoop;
+import dev.sluice.time.TimeSource;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -91,17 +92,18 @@ public final class Accounts implements AutoCloseable {
 
     /**
      * Opens the store the settings name, when they use one ({@link GeneralSettings#usesStore()});
-     * its background jobs (the migration retries, the budget resets, the spend log's pruning) run on {@code scheduler}.
+     * its background jobs (the migration retries, the budget resets, the spend log's pruning, the spend journal's commits
+     * and shipping) run on {@code scheduler}, and everything it dates or measures on {@code time}.
      */
-    public static Optional<Accounts> open(GeneralSettings general, StoreOptions options, Clock clock, Scheduler scheduler) {
+    public static Optional<Accounts> open(GeneralSettings general, StoreOptions options, TimeSource time, Scheduler scheduler) {
         if (!general.usesStore()) {
             return Optional.empty();
         }
         StoreLocation location = StoreLocation.of(general.store().databaseUrl(), general.store().storePath());
-        JournaledSpend spend = JournaledSpend.open(spendJournalFolder(general), spendBufferFolder(general));
+        JournaledSpend spend = JournaledSpend.open(spendJournalFolder(general), spendBufferFolder(general), time, scheduler);
         Database database;
         try {
-            database = Database.connect(location, options);
+            database = Database.connect(location, options, time.ticker());
         } catch (RuntimeException e) {
             spend.close();
             throw e;
@@ -145,7 +147,7 @@ public final class Accounts implements AutoCloseable {
             spend.close();
             throw new IllegalStateException("interrupted opening " + location.describe(), e);
         }
-        return Optional.of(new Accounts(database, first, spend, general.spendLogs(), clock, scheduler));
+        return Optional.of(new Accounts(database, first, spend, general.spendLogs(), time.clock(), scheduler));
     }
 
     private static void unreachableAtStart(StoreLocation location, String reason) {
@@ -276,6 +278,15 @@ public final class Accounts implements AutoCloseable {
     /** The spend journal's own state: its bytes against its bound, what waits and for how long. */
     public JournalStatus spendJournal() {
         return spend.journalStatus();
+    }
+
+    /**
+     * The spend journal and its shipping, for the composition root to close before the scheduler
+     * their threads run on stops its jobs: closing ships what it can while the database is still
+     * open. {@link #close} closes it too, if it is still open.
+     */
+    public JournaledSpend journaledSpend() {
+        return spend;
     }
 
     /** Probes the database; blocks for at most the connection timeout. */

@@ -37,6 +37,7 @@ import dev.sluice.http.BodyBudget;
 import dev.sluice.http.BodyLimits;
 import dev.sluice.ops.callbacks.CallbackSetup;
 import dev.sluice.ops.callbacks.Callbacks;
+import dev.sluice.ops.callbacks.Pacing;
 import dev.sluice.ops.health.HealthChecks;
 import dev.sluice.ops.logging.SecretMask;
 import dev.sluice.ops.metrics.GatewayMetrics;
@@ -102,9 +103,6 @@ final class GatewayAssembly {
         GatewayMetrics metrics = new GatewayMetrics();
         Optional<GatewayTracing> tracing = OtlpSetup.fromEnv(options.env(),
                 config.callbacks().all().contains(LoggingCallback.OTEL)).map(teardown::add);
-        // Closed before the tracing: what the callbacks flush at shutdown may still describe spans.
-        Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
-                options.random(), options.backoff()));
         ModelCatalog catalog = new BundledModelCatalog();
         Providers providers = Providers.builtIn(options.env(), catalog, time.clock()).leavingOut(config.unserved());
         DeploymentFailures failures = new DeploymentFailures(time.clock(),
@@ -121,17 +119,24 @@ final class GatewayAssembly {
         RouterEvents told = RouterEvents.all(new RouterLog(), metrics, tracing.<RouterEvents>map(t -> t).orElse(RouterEvents.NONE),
                 failures, options.events());
         Scheduler scheduler = Scheduler.on(time);
-        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time.clock(), scheduler)
+        Optional<Accounts> accounts = Accounts.open(config.general(), StoreOptions.DEFAULTS, time, scheduler)
                 .map(teardown::add);
         // Closed before the store, after everything opened below: every job has stopped before the database goes.
         teardown.add(scheduler);
+        // The spend journal's commits and shipping run on the scheduler: closed before it, the journal ships what it
+        // can to the store, still open, and stops its own threads, rather than have the scheduler interrupt them.
+        accounts.ifPresent(store -> teardown.add(store.journaledSpend()));
+        // Closed before the scheduler, which would stop their senders, and before the tracing: what the callbacks
+        // flush at shutdown may still describe spans.
+        Callbacks callbacks = teardown.add(CallbackSetup.start(config.callbacks(), options.env(), tracing, metrics,
+                new Pacing(time, options.random(), options.backoff()), scheduler));
         // The router settings in effect: the file's, with those changed through the API over them, served from the first request.
         LiveRouterSettings settings = new LiveRouterSettings(config.router());
         Optional<StoredRouterSettingsSync> storedSettings = accounts.map(store -> teardown.add(started(new StoredRouterSettingsSync(
                 store.routerSettings(), settings, StoredRouterSettingsSync.DEFAULT_INTERVAL), store, scheduler)));
         // An operator's redis_socket_timeout wins; else the options' budget: production's 50 ms, or a test's roomier one.
         Duration redisCallBudget = config.router().redis().redisSocketTimeout().orElse(options.redisCallBudget());
-        SharedState shared = SharedState.open(config.router(), time.clock(), redisCallBudget, teardown);
+        SharedState shared = SharedState.open(config.router(), time.clock(), scheduler, redisCallBudget, teardown);
         RouterFactory.Built routing = new RouterFactory(catalog, options.random(), new Router.Timing(time, options.backoff()), told)
                 .build(models, settings, config.router(), new RouterFactory.State(shared.cooldowns(), shared.signals()));
         Cooldowns cooldowns = routing.cooldowns();

@@ -13,6 +13,7 @@ import dev.sluice.state.RedisLatencySamples;
 import dev.sluice.state.RedisRateLimits;
 import dev.sluice.state.RedisUsageWindows;
 import dev.sluice.store.redis.RedisLink;
+import dev.sluice.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,7 +33,8 @@ record SharedState(Optional<RedisLink> redis, Optional<RedisLatencySamples> late
     /** How long start-up waits for Redis before serving on local state (it keeps reconnecting after). */
     static final Duration REDIS_START_WAIT = Duration.ofSeconds(2);
 
-    static SharedState open(RouterSettings router, Clock clock, Duration callBudget, Teardown teardown) {
+    /** The state {@code router} configures, dated on {@code clock}; its background jobs run on {@code jobs}. */
+    static SharedState open(RouterSettings router, Clock clock, Scheduler jobs, Duration callBudget, Teardown teardown) {
         Optional<RedisLink> configured = RedisLink.configured(router, callBudget, clock);
         if (configured.isEmpty()) {
             return new SharedState(Optional.empty(), Optional.empty(), new InMemoryCooldownStore(), RoutingSignals.inMemory(),
@@ -41,10 +43,10 @@ record SharedState(Optional<RedisLink> redis, Optional<RedisLatencySamples> late
         RedisLink link = teardown.add(configured.get());
         // Every part listens to the link before it connects, so none misses what the first connection reads.
         CooldownStore cooldowns = new RedisCooldownStore(link, clock);
-        RedisInFlightCounts inFlight = teardown.add(new RedisInFlightCounts(link, clock));
+        RedisInFlightCounts inFlight = teardown.add(new RedisInFlightCounts(link, clock, jobs));
         RedisLatencySamples latency = new RedisLatencySamples(link);
         RoutingSignals signals = new RoutingSignals(inFlight, new RedisUsageWindows(link), latency, new RedisCachePins(link, clock));
-        RedisRateLimits limits = teardown.add(new RedisRateLimits(link, clock));
+        RedisRateLimits limits = teardown.add(new RedisRateLimits(link, clock, jobs));
         link.start(REDIS_START_WAIT);
         return new SharedState(configured, Optional.of(latency), cooldowns, signals, limits);
     }

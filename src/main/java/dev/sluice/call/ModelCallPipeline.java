@@ -297,7 +297,7 @@ public final class ModelCallPipeline {
         ModelRequest request = resolved.request();
         List<String> tags = CallTags.of(call.request.getHeader(CallTags.HEADER), request.body(), resolved.caller());
         return services.access().admit(resolved.caller(), new CalledModel(request.group(), resolved.group().name()),
-                        CallIds.spendRowId(call.request, call.callId), tags, EndUsers.of(request.body()),
+                        CallIds.spendRowId(call.request, call.callId, services.time().clock()), tags, EndUsers.of(request.body()),
                         () -> services.access().admissionEstimate(resolved.group(), request.body(), resolved.decoded().bodyBytes()))
                 .map(ticket -> {
                     AdmittedCall admitted = call.reached(new AdmittedCall(resolved, ticket, tags));

@@ -23,6 +23,7 @@ import dev.sluice.wire.ApiError;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 
@@ -55,10 +56,13 @@ public final class Routes implements Handler<HttpServerRequest> {
     private final ModelLookupHandlers lookups;
     private final dev.sluice.accounts.Authenticator authenticator;
     private final Optional<UiEndpoints> ui;
+    /** What a call id made here is dated by. */
+    private final Clock clock;
 
     public Routes(ModelCallPipeline calls, InfoHandlers info, HealthHandlers health, Admin admin, Drain drain,
             ResponsesEndpoints responses) {
         this.drain = drain;
+        this.clock = info.gateway().clock();
         this.overload = info.overload();
         this.responses = responses;
         this.lookups = new ModelLookupHandlers(info.gateway(), info.authenticator());
@@ -225,7 +229,7 @@ public final class Routes implements Handler<HttpServerRequest> {
         if (route == null) {
             route = UiRoutes.under(ui, path);
         }
-        request.response().putHeader(CallIds.HEADER, CallIds.of(request));
+        request.response().putHeader(CallIds.HEADER, CallIds.of(request, clock));
         if (UiHeaders.isUiPath(path)) {
             UiHeaders.apply(request.response());
         }

@@ -1,14 +1,14 @@
 package dev.sluice.http;
 
-import dev.sluice.time.TimeSource;
 import io.vertx.core.http.HttpServerRequest;
+import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The call id of a request: the caller's {@code x-litellm-call-id} when it sends one,
  * else a new time-ordered UUID (version 7: the milliseconds since the epoch, then 74
- * random bits). Call ids correlate logs; they are not secrets, so a fast
+ * random bits, the milliseconds read off the gateway's clock). Call ids correlate logs; they are not secrets, so a fast
  * non-cryptographic random source is enough.
  *
  * <p>Time order matters to the store: the spend log is keyed by this id, and ids that grow
@@ -21,12 +21,13 @@ public final class CallIds {
 
     private CallIds() {}
 
-    public static String of(HttpServerRequest request) {
+    /** The caller's id, else a new one made at {@code clock}'s time. */
+    public static String of(HttpServerRequest request, Clock clock) {
         String given = request.getHeader(HEADER);
         if (given != null && !given.isBlank() && given.length() <= MAX_LENGTH) {
             return given.strip();
         }
-        return random();
+        return made(clock);
     }
 
     /**
@@ -34,14 +35,13 @@ public final class CallIds {
      * made it; a caller's own id (which a caller may send again, on a retry of its own) with a
      * random suffix, {@code <id>#<uuid>}, so that every call is logged and charged.
      */
-    public static String spendRowId(HttpServerRequest request, String callId) {
+    public static String spendRowId(HttpServerRequest request, String callId, Clock clock) {
         String given = request.getHeader(HEADER);
-        return given != null && callId.equals(given.strip()) ? callId + "#" + random() : callId;
+        return given != null && callId.equals(given.strip()) ? callId + "#" + made(clock) : callId;
     }
 
-    /** The suffix's time only orders ids, so it is the process's own rather than the gateway's. */
-    private static String random() {
-        return timeOrdered(TimeSource.system().now().toEpochMilli());
+    private static String made(Clock clock) {
+        return timeOrdered(clock.millis());
     }
 
     /** A version 7 UUID for {@code epochMillis}: 48 bits of time, then random bits. */

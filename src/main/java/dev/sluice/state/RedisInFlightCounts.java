@@ -3,8 +3,8 @@ package dev.sluice.state;
 import dev.sluice.router.signals.InFlightCounts;
 import dev.sluice.router.signals.InMemoryInFlightCounts;
 import dev.sluice.store.redis.RedisLink;
-import dev.sluice.time.SupervisedTask;
-import dev.sluice.time.Supervision;
+import dev.sluice.time.PeriodicJob;
+import dev.sluice.time.Scheduler;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import java.time.Clock;
@@ -14,10 +14,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The in-flight counts of a gateway whose replicas share one Redis: each replica counts its
@@ -47,10 +45,11 @@ import java.util.concurrent.TimeUnit;
  * {@link #count} answers with this replica's own counts alone, as without Redis. When the
  * link comes back, this replica announces its counts at once rather than at the next beat.
  *
- * <p>Announcements are sent from one daemon thread of this store's own, so request threads
- * only mark a deployment as changed. {@link #close} stops it.
+ * <p>Announcements are sent by one job of the gateway's scheduler, {@code inflight-announcer}, so
+ * request threads only mark a deployment as changed and ask it to announce. {@link #close} stops it.
  */
 public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger("dev.sluice.state");
 
     /** How often every non-zero count is announced again. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(1);
@@ -69,14 +68,20 @@ public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable 
     private final ConcurrentMap<String, ConcurrentMap<String, Announced>> others = new ConcurrentHashMap<>();
     /** Deployments whose count changed since it was last announced. */
     private final Set<String> changed = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService announcer;
+    /** The link came back: every count is announced at once. */
+    private volatile boolean announceAllDue;
+    private final Scheduler jobs;
+    private final PeriodicJob announcer;
 
-    /** Registers on {@code link}; create it before the link starts. */
-    public RedisInFlightCounts(RedisLink link, Clock clock) {
-        this(link, clock, DEFAULT_HEARTBEAT, DEFAULT_LEASE);
+    /**
+     * Registers on {@code link}; create it before the link starts. Counts are dated on
+     * {@code clock} and announced as the job {@code inflight-announcer} of {@code jobs}, on its time.
+     */
+    public RedisInFlightCounts(RedisLink link, Clock clock, Scheduler jobs) {
+        this(link, clock, jobs, DEFAULT_HEARTBEAT, DEFAULT_LEASE);
     }
 
-    RedisInFlightCounts(RedisLink link, Clock clock, Duration heartbeat, Duration lease) {
+    RedisInFlightCounts(RedisLink link, Clock clock, Scheduler jobs, Duration heartbeat, Duration lease) {
         if (!lease.minus(heartbeat).isPositive()) {
             throw new IllegalArgumentException("lease: " + lease + " (expected: longer than the heartbeat, " + heartbeat + ")");
         }
@@ -84,15 +89,13 @@ public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable 
         this.clock = clock;
         this.leaseMillis = lease.toMillis();
         this.channel = link.prefix() + "inflight:events";
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().daemon().name("sluice-inflight-announcer").factory());
-        executor.setRemoveOnCancelPolicy(true);
-        this.announcer = executor;
+        this.jobs = jobs;
+        this.announcer = jobs.periodic("inflight-announcer", heartbeat, this::heartbeat, this::announceAsked);
         link.subscribe(channel, this::onMessage);
-        link.onUp(() -> execute(this::announceAll));
-        // Supervised: an Error thrown by one beat would otherwise cancel every later one, silently.
-        announcer.scheduleAtFixedRate(SupervisedTask.of("inflight-announcer", this::heartbeat, Supervision.system()),
-                heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+        link.onUp(() -> {
+            announceAllDue = true;
+            announcer.ask();
+        });
     }
 
     @Override
@@ -123,14 +126,22 @@ public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable 
         return count;
     }
 
-    /** The first change since the last announcement schedules one; later ones ride along. */
+    /** The first change since the last announcement asks for one; later ones ride along. */
     private void announceSoon(String deploymentId) {
         if (changed.add(deploymentId)) {
-            try {
-                announcer.schedule(this::announceChanged, COALESCE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closed) {
-                // Shutting down: the other replicas' leases end this replica's counts.
-            }
+            announcer.ask();
+        }
+    }
+
+    /** What was asked for: every count after the link came back; the changed ones, {@link #COALESCE} after the first change. */
+    private void announceAsked() throws InterruptedException {
+        if (announceAllDue) {
+            announceAllDue = false;
+            announceAll();
+        }
+        if (!changed.isEmpty()) {
+            jobs.sleep(COALESCE);
+            announceChanged();
         }
     }
 
@@ -147,7 +158,7 @@ public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable 
             announceAll();
             forgetLapsed();
         } catch (RuntimeException e) {
-            // A periodic task that throws is never run again; the next beat tries anew.
+            log.warn("inflight.heartbeat_failed reason={}; the next beat tries anew", e.toString());
         }
     }
 
@@ -193,18 +204,10 @@ public final class RedisInFlightCounts implements InFlightCounts, AutoCloseable 
         });
     }
 
-    private void execute(Runnable task) {
-        try {
-            announcer.execute(task);
-        } catch (RejectedExecutionException closed) {
-            // Closed: nothing more to announce.
-        }
-    }
-
-    /** Stops announcing; the other replicas forget this one's counts when their leases run out. */
+    /** Stops announcing and joins the announcer; the other replicas forget this one's counts when their leases run out. */
     @Override
     public void close() {
-        announcer.shutdownNow();
+        announcer.close();
     }
 
     private record Announced(int count, long atMillis) {

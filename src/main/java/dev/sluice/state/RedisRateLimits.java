@@ -14,8 +14,8 @@ import dev.sluice.accounts.limits.Scope;
 import dev.sluice.store.redis.GatheredWrites;
 import dev.sluice.store.redis.RedisLink;
 import dev.sluice.store.redis.ReplicaPresence;
-import dev.sluice.time.SupervisedTask;
-import dev.sluice.time.Supervision;
+import dev.sluice.time.PeriodicJob;
+import dev.sluice.time.Scheduler;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -33,10 +33,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +100,8 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
 
     /** The in-flight sets a call holds a place in, and when it took them (this store's clock). */
     private record Lease(List<String> keys, long takenAtMillis) {}
-    private final ScheduledExecutorService renewer;
+    /** The job {@code limit-leases}: renews the leases, and is asked to restore them when the link comes back. */
+    private final PeriodicJob renewer;
     private final AtomicLong decidedLocally = new AtomicLong();
     private final ReplicaPresence presence;
     private final OutageLimits outage;
@@ -116,12 +113,15 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
     /** Tokens of released calls not yet sent, by window key. */
     private final GatheredWrites<Long> unsentTokens;
 
-    /** Registers on {@code link}; create it before the link starts. */
-    public RedisRateLimits(RedisLink link, Clock clock) {
-        this(link, clock, LEASE, RENEW_EVERY, MAX_LEASE_LIFE);
+    /**
+     * Registers on {@code link}; create it before the link starts. Leases are dated on
+     * {@code clock} and renewed as the job {@code limit-leases} of {@code jobs}, on its time.
+     */
+    public RedisRateLimits(RedisLink link, Clock clock, Scheduler jobs) {
+        this(link, clock, jobs, LEASE, RENEW_EVERY, MAX_LEASE_LIFE);
     }
 
-    RedisRateLimits(RedisLink link, Clock clock, Duration lease, Duration renewEvery, Duration maxLeaseLife) {
+    RedisRateLimits(RedisLink link, Clock clock, Scheduler jobs, Duration lease, Duration renewEvery, Duration maxLeaseLife) {
         if (!lease.minus(renewEvery).isPositive()) {
             throw new IllegalArgumentException("lease: " + lease + " (expected: longer than the renewal, " + renewEvery + ")");
         }
@@ -135,28 +135,20 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         this.countsChannel = RateLimitScripts.countsChannel(link);
         this.outage = new OutageLimits(link, presence::replicasSeen, clock, this::windowKey, WINDOW_SECONDS, this::openThroughRedis);
         link.subscribe(countsChannel, this::heard);
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "sluice-limit-leases");
-            thread.setDaemon(true);
-            return thread;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        this.renewer = executor;
-        long every = renewEvery.toMillis();
-        // Supervised: an Error thrown by one renewal would otherwise cancel every later one, silently.
-        renewer.scheduleWithFixedDelay(SupervisedTask.of("limit-leases", this::renewLeases, Supervision.system()), every, every,
-                TimeUnit.MILLISECONDS);
+        this.renewer = jobs.periodic("limit-leases", renewEvery, this::renewLeases, this::restoreLeases);
         // Leases may have lapsed while Redis was away, or gone with a restarted Redis: write them all again,
         // and add what this replica admitted on its own meanwhile to the shared counts.
-        link.onUp(() -> renewer.execute(() -> {
-            try {
-                outage.writeBack();
-                outage.refresh();
-                writeLeases(clock.millis(), false);
-            } catch (RuntimeException e) {
-                log.warn("limits.lease_restore_failed reason={}", e.toString());
-            }
-        }));
+        link.onUp(renewer::ask);
+    }
+
+    private void restoreLeases() {
+        try {
+            outage.writeBack();
+            outage.refresh();
+            writeLeases(clock.millis(), false);
+        } catch (RuntimeException e) {
+            log.warn("limits.lease_restore_failed reason={}", e.toString());
+        }
     }
 
     @Override
@@ -343,7 +335,6 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         });
     }
 
-
     /** The most Redis reported of the requests of {@code scope} in the minute of {@code at}. */
     long heardRequests(Scope scope, Instant at) {
         return outage.heardRequests(windowKey(scope, LimitDecisions.minuteOf(at)));
@@ -367,13 +358,9 @@ public final class RedisRateLimits implements RateLimiter, AutoCloseable {
         return keyPrefix + scope.descriptor() + ":" + scope.value() + ":inflight";
     }
 
-    /** Stops renewing leases; calls still open keep theirs until they lapse. */
+    /** Stops renewing leases and joins the renewer; calls still open keep theirs until they lapse. */
     @Override
     public void close() {
-        try {
-            renewer.shutdownNow();
-        } catch (RejectedExecutionException ignored) {
-            // already stopped
-        }
+        renewer.close();
     }
 }

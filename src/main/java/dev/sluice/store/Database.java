@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -73,29 +74,28 @@ public final class Database implements AutoCloseable {
     private volatile boolean migrated;
     private volatile boolean reached; // a migration has held a connection
     private final StoreOutageLog outages;
-
     /** The database without the pool, for operations while the pool has no connection after an outage. */
     private final DataSource unpooled;
     /** Set when an operation found the database unreachable; cleared once the pool holds a connection again. */
     private volatile boolean bypassPool;
 
-    private Database(StoreLocation location, HikariConfig config) {
+    private Database(StoreLocation location, HikariConfig config, LongSupplier ticker) {
         this.location = location;
         this.pool = new HikariDataSource(config);
         this.unpooled = new DriverDataSource(config.getJdbcUrl(), config.getDriverClassName(),
                 config.getDataSourceProperties(), config.getUsername(), config.getPassword());
-        this.outages = new StoreOutageLog(location.describe(), dev.sluice.time.TimeSource.system().ticker());
+        this.outages = new StoreOutageLog(location.describe(), ticker);
     }
 
     /**
      * Opens the pool and applies any migration not yet applied: the database is ready for
-     * the repositories when this returns.
+     * the repositories when this returns. An outage is timed on {@code ticker}, the gateway's.
      *
      * @throws StoreException when the database cannot be reached in time
      *                        ({@link StoreException.Reason#UNAVAILABLE}) or a migration fails
      */
-    public static Database open(StoreLocation location, StoreOptions options) {
-        Database database = connect(location, options);
+    public static Database open(StoreLocation location, StoreOptions options, LongSupplier ticker) {
+        Database database = connect(location, options, ticker);
         try {
             database.migrate();
             return database;
@@ -106,10 +106,10 @@ public final class Database implements AutoCloseable {
     }
 
     /** Opens the pool without touching the database (nothing waits on the network); {@link #migrate()} before use. */
-    public static Database connect(StoreLocation location, StoreOptions options) {
+    public static Database connect(StoreLocation location, StoreOptions options, LongSupplier ticker) {
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(options, "options");
-        return new Database(location, poolConfig(location, options));
+        return new Database(location, poolConfig(location, options), Objects.requireNonNull(ticker, "ticker"));
     }
 
     private static HikariConfig poolConfig(StoreLocation location, StoreOptions options) {

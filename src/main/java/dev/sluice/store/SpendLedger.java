@@ -1,6 +1,5 @@
 package dev.sluice.store;
 
-import dev.sluice.time.TimeSource;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -40,11 +39,6 @@ public final class SpendLedger implements SpendSink {
     private final RowLog rowLog;
     private final OwnerSpend owners;
     private final Clock clock;
-
-    /** A ledger that dates the journal marks it keeps by the system's clock. */
-    public SpendLedger(Database database) {
-        this(database, TimeSource.system().clock());
-    }
 
     /** @param clock when a journal mark was kept, as the gateway's time says */
     public SpendLedger(Database database, Clock clock) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,6 +89,24 @@ public final class Scheduler implements AutoCloseable {
             loop.interrupt(); // closed while it started: close() may have missed it
         }
         return loop;
+    }
+
+    /**
+     * Runs {@code round} every {@code interval}, the first an interval from now, and
+     * {@code asked} soon after each {@link PeriodicJob#ask}, until the job is closed.
+     */
+    public PeriodicJob periodic(String job, Duration interval, SupervisedLoop.Body round, SupervisedLoop.Body asked) {
+        return PeriodicJob.start(this, job, interval, round, asked);
+    }
+
+    /** The scheduler's monotonic time, in nanoseconds. */
+    LongSupplier ticker() {
+        return supervision.ticker();
+    }
+
+    /** A wait on the scheduler's time that another thread can end early: how a worker waits for work or its next round. */
+    public Wakeup wakeup() {
+        return new Wakeup(supervision.sleeper(), supervision.ticker());
     }
 
     /** Waits {@code wait} on the scheduler's time: what a job's body waits with. */

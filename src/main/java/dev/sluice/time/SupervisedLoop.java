@@ -71,6 +71,22 @@ public final class SupervisedLoop {
         }
     }
 
+    /**
+     * Waits, for at most {@code wait}, for the loop's thread to end, once its owner has told the
+     * job to stop: an owner's close joins its job as {@link Scheduler#close()} joins every job.
+     *
+     * @return whether the thread has ended; false too when the caller was interrupted, its
+     *         interrupt then set again
+     */
+    public boolean join(Duration wait) {
+        try {
+            return thread.join(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Interrupts the loop's thread and prevents restarts: for a job stopped by an interrupt. */
     public void interrupt() {
         stop();

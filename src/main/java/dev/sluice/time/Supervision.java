@@ -23,11 +23,6 @@ public record Supervision(RestartBackoff backoff, Sleeper sleeper, LongSupplier 
         void sleep(Duration wait) throws InterruptedException;
     }
 
-    /** The system's time, {@link RestartBackoff#DEFAULT}, and the process's restart count. */
-    public static Supervision system() {
-        return on(TimeSource.system());
-    }
-
     /** Waits and readings from {@code time}, {@link RestartBackoff#DEFAULT}, and the process's restart count. */
     public static Supervision on(TimeSource time) {
         return new Supervision(RestartBackoff.DEFAULT, time::sleep, time.ticker(), JobRestarts.process());

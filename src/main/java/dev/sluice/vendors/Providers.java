@@ -4,7 +4,6 @@ import dev.sluice.catalog.BundledModelCatalog;
 import dev.sluice.catalog.ModelCatalog;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.UnservedDeployment;
-import dev.sluice.time.TimeSource;
 import dev.sluice.vendors.anthropic.provider.AnthropicProvider;
 import dev.sluice.vendors.azure.provider.AzureProvider;
 import dev.sluice.vendors.bedrock.provider.BedrockProvider;
@@ -74,11 +73,11 @@ public final class Providers {
             "vertex_ai", VertexProvider::new);
 
     /**
-     * All adapters Sluice ships, on the system's time and the bundled catalog: for checking a
-     * config before a gateway starts. {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}.
+     * All adapters Sluice ships, on {@code clock} and the bundled catalog: for checking a config
+     * before a gateway starts. {@code env} supplies provider defaults such as {@code OPENAI_API_KEY}.
      */
-    public static Providers builtIn(Map<String, String> env) {
-        return builtIn(env, new BundledModelCatalog(), TimeSource.system().clock());
+    public static Providers builtIn(Map<String, String> env, Clock clock) {
+        return builtIn(env, new BundledModelCatalog(), clock);
     }
 
     /**

@@ -19,6 +19,7 @@ import dev.sluice.testing.TestDatabases;
 import dev.sluice.testing.TestRedis;
 import dev.sluice.wire.Json;
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,7 +54,7 @@ class KeyCopiesTest {
 
     private KeyCopies copies() {
         if (link == null) {
-            link = RedisLink.to(TestRedis.url(), prefix, Duration.ofMillis(500), Duration.ofSeconds(1));
+            link = RedisLink.to(TestRedis.url(), prefix, Duration.ofMillis(500), Duration.ofSeconds(1), Clock.systemUTC());
             link.start(Duration.ofSeconds(2));
         }
         return new RedisKeyCopies(link, LIFETIME);
@@ -162,7 +163,7 @@ class KeyCopiesTest {
     void aCopyRedisCouldNotDropIsNeverServedAndIsDroppedWhenRedisIsBack() throws Exception {
         try (TestDatabase store = TestDatabases.postgres();
                 TcpProxy redis = TcpProxy.to(TestRedis.address())) {
-            link = RedisLink.to("redis://127.0.0.1:" + redis.port(), prefix, Duration.ofMillis(500), Duration.ofSeconds(1));
+            link = RedisLink.to("redis://127.0.0.1:" + redis.port(), prefix, Duration.ofMillis(500), Duration.ofSeconds(1), Clock.systemUTC());
             link.start(Duration.ofSeconds(2));
             KeyCopies copies = new RedisKeyCopies(link, LIFETIME);
             String blocked = insert(store.database(), "sk-copy-0031");

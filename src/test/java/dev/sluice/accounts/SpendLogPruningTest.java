@@ -13,6 +13,7 @@ import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestSupervision;
 import dev.sluice.time.SupervisedLoop;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +26,7 @@ class SpendLogPruningTest {
     @StoreTest
     void rowsOfCallsOlderThanTheRetentionPeriodAreDeletedAndNoOthers(Database database) {
         Duration keep = Duration.ofDays(30);
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 SpendRow.builder("older", "g", NOW.minus(keep).minusSeconds(1)).build(),
                 SpendRow.builder("at-the-edge", "g", NOW.minus(keep)).build(),
                 SpendRow.builder("younger", "g", NOW.minus(keep).plusSeconds(1)).build()));
@@ -46,7 +47,7 @@ class SpendLogPruningTest {
     @StoreTest
     void thePruningOutlivesARunThatRanOutOfMemoryAndTheNextRunPrunes(Database database) throws InterruptedException {
         Duration keep = Duration.ofDays(30);
-        new SpendLedger(database).post(List.of(SpendRow.builder("older", "g", NOW.minus(keep).minusSeconds(1)).build()));
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(SpendRow.builder("older", "g", NOW.minus(keep).minusSeconds(1)).build()));
         SpendRepository log = new SpendRepository(database);
         FailingOnceClock clock = new FailingOnceClock(new FakeClock(NOW));
         TestSupervision time = new TestSupervision();

@@ -9,6 +9,7 @@ import dev.sluice.store.VirtualKey;
 import dev.sluice.testing.Ports;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.time.TimeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -122,7 +123,7 @@ class AccountApiAccessTest {
     void aStoreThatCannotBeReachedIsA503NamingWhy() {
         int port = Ports.refusing();
         StoreLocation nowhere = StoreLocation.Postgres.parse("postgresql://postgres@127.0.0.1:" + port + "/sluice");
-        try (Database database = Database.connect(nowhere, TestDatabases.OPTIONS.withConnectionTimeout(Duration.ofMillis(500)));
+        try (Database database = Database.connect(nowhere, TestDatabases.OPTIONS.withConnectionTimeout(Duration.ofMillis(500)), TimeSource.system().ticker());
                 AccountApiServer api = AccountApiServer.start(database)) {
             long started = System.nanoTime();
             Answer generated = api.post("/key/generate", "{\"max_budget\": 1}");

@@ -18,6 +18,7 @@ import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestGateway;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -89,7 +90,7 @@ class CustomerSpendApiTest {
 
     @StoreTest
     void byCustomerEachCustomersKeysPerDayWithCallsForNoCustomerUnderTheEmptyOne(TestDatabase store) throws Exception {
-        new SpendLedger(store.database()).post(List.of(
+        new SpendLedger(store.database(), Clock.systemUTC()).post(List.of(
                 row("r1", A, "acme", "0.5", 9, "2025-03-01T10:00:00Z"),
                 row("r2", B, "acme", "0.25", 19, "2025-03-01T11:00:00Z"),
                 row("r3", A, "acme", "1.0", 29, "2025-03-01T23:59:59.999999Z"),
@@ -134,7 +135,7 @@ class CustomerSpendApiTest {
     @StoreTest
     void theLongestCustomerIdIsCountedWithItsKeyAndALongerOneUnderNoCustomer(TestDatabase store) throws Exception {
         String longest = "y".repeat(255);
-        new SpendLedger(store.database()).post(List.of(
+        new SpendLedger(store.database(), Clock.systemUTC()).post(List.of(
                 row("r1", A, longest, "0.5", 9, "2025-03-03T10:00:00Z"),
                 row("r2", A, TOO_LONG, "0.25", 19, "2025-03-03T11:00:00Z")));
         try (ScriptedUpstream upstream = ScriptedUpstream.always("up", ANSWER);

@@ -167,7 +167,7 @@ class SpendLogsApiTest {
     @StoreTest
     void rowsComeNewestFirstAPageAtATime(TestDatabase store) throws Exception {
         Instant t0 = Instant.parse("2025-03-01T10:00:00Z");
-        new SpendLedger(store.database()).post(List.of(row("c1", t0), row("c3", t0.plusSeconds(2)), row("c2", t0.plusSeconds(1)),
+        new SpendLedger(store.database(), Clock.systemUTC()).post(List.of(row("c1", t0), row("c3", t0.plusSeconds(2)), row("c2", t0.plusSeconds(1)),
                 row("c0", t0.plusSeconds(2))));
         try (ScriptedUpstream upstream = ScriptedUpstream.always("up", ANSWER);
                 TestGateway gateway = atNow(store, upstream)) {
@@ -190,7 +190,7 @@ class SpendLogsApiTest {
         String a = VirtualKey.hash("sk-a");
         String b = VirtualKey.hash("sk-b");
         Instant midnight = Instant.parse("2025-03-02T00:00:00Z");
-        new SpendLedger(store.database()).post(List.of(
+        new SpendLedger(store.database(), Clock.systemUTC()).post(List.of(
                 SpendRow.builder("before", "gpt-a", midnight.minusNanos(1000)).keyHash(a).userId("ada")
                         .cost(new BigDecimal("0.25")).build(),
                 SpendRow.builder("at", "gpt-a", midnight).keyHash(b).cost(new BigDecimal("1.5")).build(),

@@ -19,6 +19,7 @@ import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestGateway;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
@@ -40,7 +41,7 @@ class SpendReportApiTest {
 
     /** Key A in team t1 (alias Search), key B in no team, key C in team t2 (no alias), and the master key. */
     private static void logCalls(TestDatabase store) {
-        new SpendLedger(store.database()).post(List.of(
+        new SpendLedger(store.database(), Clock.systemUTC()).post(List.of(
                 row("r1", A, "t1", "g1", "0.5", 100, 10, "2025-03-01T10:00:00Z", "prod"),
                 row("r2", A, "t1", "g2", "0.25", 20, 2, "2025-03-01T11:00:00Z"),
                 row("r3", B, null, "g1", "1.0", 50, 5, "2025-03-01T23:59:59.999999Z", "prod", "batch"),

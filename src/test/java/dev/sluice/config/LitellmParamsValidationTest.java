@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.testing.Configs;
 import dev.sluice.vendors.Providers;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -134,7 +135,7 @@ class LitellmParamsValidationTest {
 
         assertThat(config.fileIndex(0)).isEqualTo(1);
         assertThat(config.fileIndex(1)).isEqualTo(4);
-        assertThat(Providers.builtIn(Map.of()).misconfigurations(config.deployments(), config::fileIndex))
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).misconfigurations(config.deployments(), config::fileIndex))
                 .singleElement().asString().startsWith("model_list[4].litellm_params.api_base: missing");
     }
 

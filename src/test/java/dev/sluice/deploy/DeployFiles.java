@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,7 +133,7 @@ final class DeployFiles {
         } catch (ConfigException e) {
             throw new AssertionError("the config cannot be used: " + e.problems());
         }
-        assertThat(Providers.builtIn(env).misconfigurations(config.deployments(), config::fileIndex)).isEmpty();
+        assertThat(Providers.builtIn(env, Clock.systemUTC()).misconfigurations(config.deployments(), config::fileIndex)).isEmpty();
         assertThat(config.ignoredKeys()).as("keys the gateway does not act on").isEmpty();
         return config;
     }

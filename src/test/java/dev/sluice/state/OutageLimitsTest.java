@@ -12,6 +12,7 @@ import dev.sluice.accounts.limits.Scope;
 import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.FakeClock;
 import io.vertx.core.Promise;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +29,7 @@ class OutageLimitsTest {
     private static final LimitSubject RPM_10 = LimitSubject.key("k1", Limits.NONE.withRpm(10));
 
     private final FakeClock clock = new FakeClock();
-    private final RedisLink neverUp = RedisLink.to("redis://127.0.0.1:1", "test:", Duration.ofMillis(50), Duration.ofSeconds(3));
+    private final RedisLink neverUp = RedisLink.to("redis://127.0.0.1:1", "test:", Duration.ofMillis(50), Duration.ofSeconds(3), Clock.systemUTC());
     private final AtomicLong openThroughRedis = new AtomicLong();
     private final OutageLimits limits = new OutageLimits(neverUp, () -> 2, clock, OutageLimitsTest::window, 120,
             scope -> openThroughRedis.get());

@@ -49,9 +49,9 @@ class RateLimitOutagesTest {
     /** Two replicas on the Redis, each telling the other it is alive every {@code beatEvery}. */
     private void twoReplicas(Duration beatEvery) {
         linkA = replicas.link(redis.url(), beatEvery);
-        a = replicas.started(linkA, link -> new RedisRateLimits(link, clock));
+        a = replicas.started(linkA, link -> new RedisRateLimits(link, clock, replicas.jobs()));
         linkB = replicas.link(redis.url(), beatEvery);
-        b = replicas.started(linkB, link -> new RedisRateLimits(link, clock));
+        b = replicas.started(linkB, link -> new RedisRateLimits(link, clock, replicas.jobs()));
     }
 
     private void twoReplicasSeeingEachOther() {

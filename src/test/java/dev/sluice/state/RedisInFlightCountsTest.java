@@ -156,7 +156,7 @@ class RedisInFlightCountsTest {
     @Test
     void aLeaseNoLongerThanTheHeartbeatIsRefused() {
         RedisLink link = link(TestRedis.url());
-        assertThatThrownBy(() -> new RedisInFlightCounts(link, Clock.systemUTC(), Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new RedisInFlightCounts(link, Clock.systemUTC(), replicas.jobs(), Duration.ofSeconds(1), Duration.ofSeconds(1)))
                 .hasMessageContaining("lease: PT1S (expected: longer than the heartbeat, PT1S)");
     }
 
@@ -165,6 +165,6 @@ class RedisInFlightCountsTest {
     }
 
     private RedisInFlightCounts counts(RedisLink link, Clock clock, Duration heartbeat, Duration lease) {
-        return replicas.started(link, started -> new RedisInFlightCounts(started, clock, heartbeat, lease));
+        return replicas.started(link, started -> new RedisInFlightCounts(started, clock, replicas.jobs(), heartbeat, lease));
     }
 }

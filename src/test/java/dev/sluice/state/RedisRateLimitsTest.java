@@ -15,9 +15,11 @@ import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FailingOnceClock;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestRedis;
 import dev.sluice.time.JobRestarts;
+import dev.sluice.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,7 +50,7 @@ class RedisRateLimitsTest {
     }
 
     private RedisRateLimits limiter(String url) {
-        return replicas.store(url, link -> new RedisRateLimits(link, clock));
+        return replicas.store(url, link -> new RedisRateLimits(link, clock, replicas.jobs()));
     }
 
     private static Admission decide(RedisRateLimits limiter, LimitSubject subject, Instant now) {
@@ -210,7 +212,7 @@ class RedisRateLimitsTest {
     void anUnansweringRedisIsWaitedForAFewTimesThenTakenForDownUntilItAnswersAgain() throws Exception {
         try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
             RedisLink link = replicas.link("redis://127.0.0.1:" + proxy.port());
-            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock));
+            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock, replicas.jobs()));
             LimitSubject subject = key(Limits.NONE.withRpm(100));
             Instant now = MINUTE.plusSeconds(1);
             assertThat(decide(a, subject, now)).isInstanceOf(Admitted.class);
@@ -256,9 +258,9 @@ class RedisRateLimitsTest {
         try (TcpProxy proxy = TcpProxy.to(TestRedis.address())) {
             RedisLink link = replicas.link("redis://127.0.0.1:" + proxy.port());
             Duration renew = Duration.ofMillis(100);
-            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock,
+            RedisRateLimits a = replicas.started(link, l -> new RedisRateLimits(l, clock, replicas.jobs(),
                     Duration.ofSeconds(1), renew, Duration.ofHours(1)));
-            RedisRateLimits b = replicas.store(TestRedis.url(), l -> new RedisRateLimits(l, clock,
+            RedisRateLimits b = replicas.store(TestRedis.url(), l -> new RedisRateLimits(l, clock, replicas.jobs(),
                     Duration.ofSeconds(1), renew, Duration.ofHours(1)));
             Eventually.until("each replica sees the other", Duration.ofSeconds(5),
                     () -> a.replicasSeen() == 2 && b.replicasSeen() == 2);
@@ -285,26 +287,34 @@ class RedisRateLimitsTest {
     }
 
     @Test
-    void aLongCallKeepsItsPlaceByRenewalAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
+    void aLongCallKeepsItsPlaceByRenewalsDueOnTheInjectedTimeAndLosesItOnlyWhenNoLongerRenewed() throws Exception {
         Duration lease = Duration.ofMillis(400);
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, clock, lease,
-                Duration.ofMillis(100), Duration.ofHours(1)));
+        Duration renewEvery = Duration.ofMillis(100);
+        FakeTime time = new FakeTime();
+        Scheduler jobs = time.scheduler(new JobRestarts());
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, time.clock(), jobs, lease,
+                renewEvery, Duration.ofHours(1)));
         RedisRateLimits b = limiter();
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
-        clock.set(MINUTE.plusSeconds(1));
+        Instant admitted = time.now();
+        assertThat(decide(a, subject, admitted)).isInstanceOf(Admitted.class);
+        long firstEnd = admitted.plus(lease).toEpochMilli();
+        Eventually.until("the first lease written", Duration.ofSeconds(10), () -> latestLeaseEnd() == firstEnd);
 
-        assertThat(decide(a, subject, clock.instant())).isInstanceOf(Admitted.class);
-        // Past the first lease, on the clock the scripts read: only a renewal keeps the place.
-        clock.advance(lease.plusMillis(100));
-        // Renewals run on the store's own 100 ms timer, which no clock of the test drives: wait until
-        // one has written a lease end from the advanced time.
-        long renewedEnd = clock.millis() + lease.toMillis();
-        Eventually.until("a renewal at the advanced time", Duration.ofSeconds(10), () -> latestLeaseEnd() >= renewedEnd);
-        assertThat(decide(b, subject, clock.instant())).as("renewed past its first lease").isInstanceOf(Refused.class);
+        time.awaitWaiting(1);
+        time.advance(renewEvery.minusNanos(1));
+        time.awaitWaiting(1);
+        assertThat(latestLeaseEnd()).as("a nanosecond before the first renewal is due").isEqualTo(firstEnd);
+        time.advance(Duration.ofNanos(1));
+        long renewedEnd = firstEnd + renewEvery.toMillis();
+        Eventually.until("the renewal at 100 ms", Duration.ofSeconds(10), () -> latestLeaseEnd() == renewedEnd);
+        assertThat(decide(b, subject, admitted.plus(lease).plusMillis(50))).as("renewed past its first lease")
+                .isInstanceOf(Refused.class);
 
+        time.awaitWaiting(1);
         a.close(); // renewals stop, as when a replica dies
-        clock.advance(lease.plusMillis(1));
-        assertThat(decide(b, subject, clock.instant())).as("no longer renewed").isInstanceOf(Admitted.class);
+        assertThat(decide(b, subject, Instant.ofEpochMilli(renewedEnd + 1))).as("no longer renewed").isInstanceOf(Admitted.class);
+        jobs.close();
     }
 
     @Test
@@ -313,7 +323,7 @@ class RedisRateLimitsTest {
         Duration lease = Duration.ofSeconds(3);
         FailingOnceClock aClock = FailingOnceClock.disarmed(clock);
         long restartsBefore = JobRestarts.process().of("limit-leases");
-        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, aClock, lease,
+        RedisRateLimits a = replicas.store(TestRedis.url(), link -> new RedisRateLimits(link, aClock, replicas.jobs(), lease,
                 Duration.ofMillis(100), Duration.ofHours(1)));
         LimitSubject subject = key(Limits.NONE.withMaxParallelRequests(1));
         clock.set(MINUTE.plusSeconds(1));

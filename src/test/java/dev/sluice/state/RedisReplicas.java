@@ -2,6 +2,9 @@ package dev.sluice.state;
 
 import dev.sluice.store.redis.RedisLink;
 import dev.sluice.testing.TestRedis;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.TimeSource;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +13,7 @@ import java.util.function.Function;
 /**
  * Links to one Redis standing for replicas of one gateway, under a key prefix of their own:
  * a test builds its stores on them and {@link #close}s them after, which closes everything
- * opened, newest first, and deletes the prefix's keys.
+ * opened, newest first, stops the stores' background jobs and deletes the prefix's keys.
  */
 final class RedisReplicas implements AutoCloseable {
     /** Each link's budget for one Redis call: roomier than production's, for a busy test machine. */
@@ -20,6 +23,12 @@ final class RedisReplicas implements AutoCloseable {
 
     private final String prefix = TestRedis.newPrefix();
     private final List<AutoCloseable> opened = new ArrayList<>();
+    /** Where the stores' background jobs run: on the system's time, as Redis's own expiries do. */
+    private final Scheduler jobs = Scheduler.on(TimeSource.system());
+
+    Scheduler jobs() {
+        return jobs;
+    }
 
     String prefix() {
         return prefix;
@@ -32,7 +41,7 @@ final class RedisReplicas implements AutoCloseable {
 
     /** {@link #link(String)}, telling the others it is alive every {@code beatEvery}. */
     RedisLink link(String url, Duration beatEvery) {
-        RedisLink link = RedisLink.to(url, prefix, BUDGET, beatEvery);
+        RedisLink link = RedisLink.to(url, prefix, BUDGET, beatEvery, Clock.systemUTC());
         opened.add(link);
         return link;
     }
@@ -57,6 +66,7 @@ final class RedisReplicas implements AutoCloseable {
         for (AutoCloseable closeable : opened.reversed()) {
             closeable.close();
         }
+        jobs.close();
         TestRedis.deleteKeys(prefix);
     }
 }

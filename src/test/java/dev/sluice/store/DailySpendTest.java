@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.StoreTest;
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -24,7 +25,7 @@ class DailySpendTest {
 
     @StoreTest
     void aPostCountsEachNewCallUnderItsKeyTeamGroupDeploymentAndEachTag(Database database) {
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 call("c1", "sk-a", "gpt-4o", "0.5", T0),
                 call("c2", "sk-a", "gpt-4o", "0.25", T0.plusSeconds(60)),
                 SpendRow.builder("c3", "gpt-4o", T0).status(429).build()));
@@ -44,7 +45,7 @@ class DailySpendTest {
 
     @StoreTest
     void aBatchPostedAgainAddsOnlyItsNewCallsToTheRollups(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         List<SpendRow> batch = new ArrayList<>(List.of(call("c1", "sk-a", "g", "1", T0), call("c2", "sk-a", "g", "2", T0)));
         ledger.post(batch);
         ledger.post(batch);
@@ -59,7 +60,7 @@ class DailySpendTest {
     @StoreTest
     void aCallCountsOnTheUtcDayItStartedOn(Database database) {
         Instant midnight = T0.plusSeconds(86_400);
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 call("last", "sk-a", "g", "1", midnight.minusNanos(1_000)),
                 call("first", "sk-a", "g", "2", midnight)));
 
@@ -73,7 +74,7 @@ class DailySpendTest {
 
     @StoreTest
     void ledgersPostingTheSameDayFromEightThreadsAtOnceAddUpExactly(Database database) throws Exception {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
 
         StoreFixtures.concurrently(8, thread -> {
             for (int i = 0; i < 20; i++) {
@@ -95,7 +96,7 @@ class DailySpendTest {
             rows.add(call("old-" + i, "sk-a", "g", "1", T0.plusSeconds(i)));
         }
         rows.add(call("at-cutoff", "sk-a", "g", "1", T0.plusSeconds(10)));
-        new SpendLedger(database).post(rows);
+        new SpendLedger(database, Clock.systemUTC()).post(rows);
         SpendRepository log = new SpendRepository(database);
 
         assertThat(log.deleteStartedBefore(T0.plusSeconds(10), 2)).isEqualTo(5);
@@ -109,7 +110,7 @@ class DailySpendTest {
     @StoreTest
     void aRowKeepsItsCachedTokensAndTags(Database database) {
         SpendRow row = call("c1", "sk-a", "g", "1", T0);
-        new SpendLedger(database).post(List.of(row, SpendRow.builder("untagged", "g", T0).build()));
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(row, SpendRow.builder("untagged", "g", T0).build()));
 
         SpendRepository log = new SpendRepository(database);
         assertThat(log.find("c1")).contains(row);

@@ -8,6 +8,7 @@ import dev.sluice.testing.Ports;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.time.TimeSource;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -96,7 +97,7 @@ class DatabaseTest {
         int port = Ports.refusing();
         StoreLocation location = StoreLocation.Postgres.parse("postgresql://postgres@127.0.0.1:" + port + "/test");
 
-        try (Database database = Database.connect(location, QUICK)) {
+        try (Database database = Database.connect(location, QUICK, TimeSource.system().ticker())) {
             long start = System.nanoTime();
             StoreStatus status = database.status();
             Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -113,7 +114,7 @@ class DatabaseTest {
         StoreLocation location = StoreLocation.Postgres.parse("postgresql://postgres:pw@127.0.0.1:" + port + "/test");
 
         long start = System.nanoTime();
-        assertThatThrownBy(() -> Database.open(location, QUICK))
+        assertThatThrownBy(() -> Database.open(location, QUICK, TimeSource.system().ticker()))
                 .isInstanceOfSatisfying(StoreException.class,
                         e -> assertThat(e.reason()).isEqualTo(StoreException.Reason.UNAVAILABLE))
                 .hasMessage("migrate postgresql://postgres@127.0.0.1:" + port + "/test: Connection to 127.0.0.1:"
@@ -126,7 +127,7 @@ class DatabaseTest {
         int port = Ports.refusing();
         StoreLocation location = StoreLocation.Postgres.parse("postgresql://postgres@127.0.0.1:" + port + "/test");
 
-        try (Database database = Database.connect(location, QUICK)) {
+        try (Database database = Database.connect(location, QUICK, TimeSource.system().ticker())) {
             assertThatThrownBy(() -> new SpendRepository(database).count())
                     .isInstanceOfSatisfying(StoreException.class,
                             e -> assertThat(e.reason()).isEqualTo(StoreException.Reason.UNAVAILABLE))

@@ -7,6 +7,7 @@ import static dev.sluice.store.StoreFixtures.team;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.StoreTest;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -30,7 +31,7 @@ class OwnerSpendTest {
                 withOwners(row("c1", "sk-a", "red", "gpt-4o", "0.5", T0), "ada", "buyer"),
                 withOwners(row("c2", "sk-b", "blue", "gpt-4o", "0.25", T0), "ada", null),
                 withOwners(row("c3", "sk-c", null, "gpt-4o", "2", T0), null, "buyer"));
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         JournalMark mark = new JournalMark("journal-1", 1, 100);
 
         assertThat(ledger.post(batch, mark)).isEqualTo(3);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.testing.StoreTest;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -37,14 +38,14 @@ class SpendBlocksTest {
                 .promptTokens(9).cachedTokens(4).tags(List.of("prod", "batch")).cost(dollars("0.5")).build();
         List<SpendRow> batch = List.of(tagged, row("c-plain", null, "t", "g", "0.25", T0));
 
-        assertThat(new SpendLedger(database).post(batch, mark(0, 400))).isEqualTo(2);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(batch, mark(0, 400))).isEqualTo(2);
 
         SpendRepository log = new SpendRepository(database);
         assertThat(log.count()).isEqualTo(2);
         assertThat(log.find("c-tagged")).contains(tagged);
         assertThat(log.find(Set.of("c-tagged", "c-plain", "c-missing"))).containsOnlyKeys("c-tagged", "c-plain");
         assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("0.5"));
-        assertThat(new SpendLedger(database).shippedThrough(JOURNAL))
+        assertThat(new SpendLedger(database, Clock.systemUTC()).shippedThrough(JOURNAL))
                 .isEqualTo(database.engine() == Engine.H2 ? Optional.of(mark(0, 400)) : Optional.empty());
     }
 
@@ -53,13 +54,13 @@ class SpendBlocksTest {
         new KeyRepository(database).insert(key("sk-a"));
         List<SpendRow> first = List.of(row("c1", "sk-a", null, "g", "1", T0), row("c2", "sk-a", null, "g", "2", T0));
         List<SpendRow> second = List.of(row("c3", "sk-a", null, "g", "4", T0));
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         ledger.post(first, mark(3, 200));
         ledger.post(second, mark(4, 0));
 
         assertThat(ledger.post(first, mark(3, 200))).as("the same batch again").isZero();
         assertThat(ledger.post(second, mark(4, 0))).as("the last batch again").isZero();
-        assertThat(new SpendLedger(database).post(first, mark(3, 200))).as("by a ledger made afterwards").isZero();
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(first, mark(3, 200))).as("by a ledger made afterwards").isZero();
 
         assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("7"));
         assertThat(new SpendRepository(database).count()).isEqualTo(3);
@@ -69,7 +70,7 @@ class SpendBlocksTest {
 
     @StoreTest
     void anotherJournalsMarkIsNotThisOnes(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         ledger.post(List.of(row("c1", null, null, "g", "1", T0)), mark(9, 900));
 
         int added = ledger.post(List.of(row("c2", null, null, "g", "1", T0)),
@@ -83,11 +84,11 @@ class SpendBlocksTest {
     void callsAnEarlierVersionLoggedOnePerCallAreNotCountedAgainWhenShippedWithAMark(Database database) {
         new KeyRepository(database).insert(key("sk-a"));
         List<SpendRow> shipped = List.of(row("old-1", "sk-a", null, "g", "1", T0), row("old-2", "sk-a", null, "g", "2", T0));
-        new SpendLedger(database).post(shipped);  // one row per call, as before blocks
+        new SpendLedger(database, Clock.systemUTC()).post(shipped);  // one row per call, as before blocks
 
         List<SpendRow> again = new ArrayList<>(shipped);
         again.add(row("new-1", "sk-a", null, "g", "4", T0.plusSeconds(60)));
-        assertThat(new SpendLedger(database).post(again, mark(0, 300))).isEqualTo(1);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(again, mark(0, 300))).isEqualTo(1);
 
         assertThat(new KeyRepository(database).findByHash(hash("sk-a")).orElseThrow().budget().spend()).isEqualTo(dollars("7"));
         assertThat(new SpendRepository(database).find(Set.of("old-1", "old-2", "new-1"))).hasSize(3);
@@ -97,8 +98,8 @@ class SpendBlocksTest {
     @StoreTest
     void aKeysSpendOnAGroupSumsTheFirstDaysPartFromBlocksAndRows(Database database) {
         Instant day = T0.plusSeconds(86_400);
-        new SpendLedger(database).post(List.of(row("row-early", "sk-a", null, "g", "1", day.plusSeconds(60))));
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(row("row-early", "sk-a", null, "g", "1", day.plusSeconds(60))));
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 row("block-early", "sk-a", null, "g", "2", day.plusSeconds(120)),
                 row("block-before", "sk-a", null, "g", "64", day.plusSeconds(30)),
                 row("block-late", "sk-a", null, "g", "4", day.plusSeconds(7200)),
@@ -116,7 +117,7 @@ class SpendBlocksTest {
     @StoreTest
     void aBlockIsPrunedWholeOnceItsNewestCallIsOlderThanTheCutoff(Database database) {
         Instant cutoff = T0.plusSeconds(3600);
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         ledger.post(List.of(row("old-a", null, null, "g", "1", T0), row("old-b", null, null, "g", "1", T0.plusSeconds(1))),
                 mark(0, 100));
         ledger.post(List.of(row("old-c", null, null, "g", "1", T0), row("young", null, null, "g", "1", cutoff)),
@@ -145,7 +146,7 @@ class SpendBlocksTest {
             rows.add(SpendRow.builder("big-" + i, group, T0.plusMillis(i)).tags(List.of("t".repeat(40))).build());
         }
 
-        assertThat(new SpendLedger(database).post(rows, mark(1, 1))).isEqualTo(6_000);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(rows, mark(1, 1))).isEqualTo(6_000);
 
         assertThat(new SpendRepository(database).count()).isEqualTo(6_000);
         assertThat(new SpendRepository(database).find("big-5999")).contains(rows.getLast());
@@ -165,7 +166,7 @@ class SpendBlocksTest {
     void aSnapshotReadSeesAPostThatLandsMeanwhileInNoneOfItsStatements(Database database) throws Exception {
         long[] seen = database.inSnapshot("read twice", connection -> {
             long rollups = countOf(connection, "sluice_daily_spend");
-            Thread post = Thread.ofVirtual().start(() -> new SpendLedger(database).post(
+            Thread post = Thread.ofVirtual().start(() -> new SpendLedger(database, Clock.systemUTC()).post(
                     List.of(row("meanwhile", null, null, "g", "1", T0)), mark(0, 100)));
             try {
                 post.join();

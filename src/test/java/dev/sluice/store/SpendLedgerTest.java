@@ -9,6 +9,7 @@ import static dev.sluice.store.StoreFixtures.team;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.StoreTest;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +24,7 @@ class SpendLedgerTest {
         keys.insert(key("sk-b"));
         teams.insert(team("t"));
 
-        int posted = new SpendLedger(database).post(List.of(
+        int posted = new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 row("c1", "sk-a", "t", "gpt-4o", "0.5", T0),
                 row("c2", "sk-a", "t", "gpt-4o", "0.25", T0),
                 row("c3", "sk-b", null, "gpt-4o", "0.125", T0),
@@ -42,7 +43,7 @@ class SpendLedgerTest {
         TeamRepository teams = new TeamRepository(database);
         keys.insert(key("sk-a"));
         teams.insert(team("t"));
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         List<SpendRow> batch = List.of(row("c1", "sk-a", "t", "gpt-4o", "0.5", T0), row("c2", "sk-a", "t", "gpt-4o", "0.25", T0));
         ledger.post(batch);
 
@@ -57,7 +58,7 @@ class SpendLedgerTest {
 
     @StoreTest
     void spendOfADeletedKeyIsStillLogged(Database database) {
-        int posted = new SpendLedger(database).post(List.of(row("orphan", "sk-deleted", "gone", "gpt-4o", "0.5", T0)));
+        int posted = new SpendLedger(database, Clock.systemUTC()).post(List.of(row("orphan", "sk-deleted", "gone", "gpt-4o", "0.5", T0)));
 
         assertThat(posted).isEqualTo(1);
         assertThat(StoreFixtures.loggedSpendOfKey(database, hash("sk-deleted"))).isEqualTo(dollars("0.5"));
@@ -68,7 +69,7 @@ class SpendLedgerTest {
         KeyRepository keys = new KeyRepository(database);
         keys.insert(key("sk-a"));
         keys.insert(key("sk-b"));
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
 
         StoreFixtures.concurrently(8, thread -> {
             for (int i = 0; i < 20; i++) {

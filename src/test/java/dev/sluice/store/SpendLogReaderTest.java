@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.testing.StoreTest;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +25,7 @@ class SpendLogReaderTest {
         database.inTransaction("log rows", connection -> SpendRepository.insert(connection, database.engine(), List.of(
                 row("per-call-1", "sk-a", null, "g", "1", T0.plusSeconds(1)),
                 row("per-call-3", "sk-b", null, "g", "1", T0.plusSeconds(3)))));
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 row("shipped-2", "sk-a", null, "g", "1", T0.plusSeconds(2)),
                 row("shipped-4", "sk-a", null, "g", "1", T0.plusSeconds(4)),
                 row("shipped-0", "sk-b", null, "g", "1", T0)));

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.testing.StoreTest;
 import dev.sluice.testing.TestDatabase;
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ class SpendRepositoryTest {
     void aRowReadsBackAsItWasWritten(Database database) {
         SpendRepository spend = new SpendRepository(database);
 
-        assertThat(new SpendLedger(database).post(List.of(everyField()))).isEqualTo(1);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(List.of(everyField()))).isEqualTo(1);
 
         SpendRow read = spend.find("chatcmpl-call-1").orElseThrow();
         assertThat(read).isEqualTo(everyField());
@@ -57,8 +58,8 @@ class SpendRepositoryTest {
                 .cacheKey("team-a:" + key).build();
         SpendRow markedHit = SpendRow.builder("call-hit-marked", "gpt-4o", T0).cacheHit(true).build();
         SpendRow markedMiss = row("call-miss-marked", "sk-a", null, "gpt-4o", "0.5", T0);
-        new SpendLedger(database).post(List.of(hit, stored));
-        new SpendLedger(database).post(List.of(markedMiss, markedHit),
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(hit, stored));
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(markedMiss, markedHit),
                 new JournalMark("5f0c6a43-3f58-4d38-9a55-0c2b7e3f4d11", 0, 100));
 
         Map<String, SpendRow> read = new SpendRepository(database)
@@ -89,7 +90,7 @@ class SpendRepositoryTest {
         SpendRepository spend = new SpendRepository(database);
         SpendRow failed = SpendRow.builder("call-429", "gpt-4o", T0).status(429).durationMs(3).build();
 
-        new SpendLedger(database).post(List.of(failed));
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(failed));
 
         assertThat(spend.find("call-429")).contains(failed);
     }
@@ -102,11 +103,11 @@ class SpendRepositoryTest {
                 row("c2", "sk-a", "t", "gpt-4o", "0.25", T0),
                 row("c3", "sk-b", null, "gpt-4o-mini", "0.125", T0));
 
-        assertThat(new SpendLedger(database).post(batch)).isEqualTo(3);
-        assertThat(new SpendLedger(database).post(batch)).isZero();
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(batch)).isEqualTo(3);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(batch)).isZero();
         List<SpendRow> overlapping = new ArrayList<>(batch.subList(1, 3));
         overlapping.add(row("c4", "sk-a", "t", "gpt-4o", "1", T0));
-        assertThat(new SpendLedger(database).post(overlapping)).isEqualTo(1);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(overlapping)).isEqualTo(1);
 
         assertThat(spend.count()).isEqualTo(4);
         assertThat(StoreFixtures.loggedSpendOfKey(database, hash("sk-a"))).isEqualTo(dollars("1.75"));
@@ -116,7 +117,7 @@ class SpendRepositoryTest {
     void theSameCallTwiceInOneBatchIsLoggedOnceAsFirstWritten(Database database) {
         SpendRepository spend = new SpendRepository(database);
 
-        int added = new SpendLedger(database).post(List.of(
+        int added = new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 row("twice", "sk-a", null, "gpt-4o", "0.5", T0),
                 row("twice", "sk-a", null, "gpt-4o", "9", T0)));
 
@@ -128,7 +129,7 @@ class SpendRepositoryTest {
     void anEmptyBatchWritesNothing(Database database) {
         SpendRepository spend = new SpendRepository(database);
 
-        assertThat(new SpendLedger(database).post(List.of())).isZero();
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(List.of())).isZero();
         assertThat(spend.count()).isZero();
     }
 
@@ -136,7 +137,7 @@ class SpendRepositoryTest {
     void aKeysSpendOnAGroupCountsCallsFromTheGivenInstantOn(Database database) {
         SpendRepository spend = new SpendRepository(database);
         Instant since = T0.plusSeconds(3600);
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 row("before", "sk-a", "t1", "gpt-4o", "100", since.minusNanos(1_000)),
                 row("at", "sk-a", "t1", "gpt-4o", "0.1", since),
                 row("after", "sk-a", "t1", "gpt-4o-mini", "0.02", since.plusSeconds(5)),
@@ -153,7 +154,7 @@ class SpendRepositoryTest {
     @StoreTest
     void aKeysSpendOnAGroupBeyondTheDaysTheLogKeepsComesFromTheDailyRollups(Database database) {
         Instant day1 = T0.plusSeconds(12 * 3600);
-        new SpendLedger(database).post(List.of(
+        new SpendLedger(database, Clock.systemUTC()).post(List.of(
                 row("d1-early", "sk-a", null, "g", "1", day1.minusSeconds(3600)),
                 row("d1-late", "sk-a", null, "g", "2", day1.plusSeconds(3600)),
                 row("d2", "sk-a", null, "g", "4", day1.plusSeconds(86_400)),
@@ -190,7 +191,7 @@ class SpendRepositoryTest {
             rows.add(row("bulk-" + i, "sk-bulk", "t", "gpt-4o", "0.001", T0.plusMillis(i)));
         }
 
-        assertThat(new SpendLedger(database).post(rows)).isEqualTo(1000);
+        assertThat(new SpendLedger(database, Clock.systemUTC()).post(rows)).isEqualTo(1000);
 
         assertThat(StoreFixtures.loggedSpendOfKey(database, hash("sk-bulk"))).isEqualTo(dollars("1"));
     }

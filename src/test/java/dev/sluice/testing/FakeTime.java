@@ -1,5 +1,9 @@
 package dev.sluice.testing;
 
+import dev.sluice.time.JobRestarts;
+import dev.sluice.time.RestartBackoff;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.Supervision;
 import dev.sluice.time.TimeSource;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -65,6 +69,15 @@ public final class FakeTime {
     /** The source a gateway part reads and waits on: a wait ends when the test moves time past it. */
     public TimeSource source() {
         return new TimeSource(clock, ticker(), this::awaitTicker);
+    }
+
+    /**
+     * Background jobs on this time: each round and each restart wait ends when the test moves
+     * time past it; a failed job comes back after {@link RestartBackoff#DEFAULT}, counted in {@code restarts}.
+     */
+    public Scheduler scheduler(JobRestarts restarts) {
+        TimeSource source = source();
+        return new Scheduler(new Supervision(RestartBackoff.DEFAULT, source::sleep, source.ticker(), restarts));
     }
 
     /**

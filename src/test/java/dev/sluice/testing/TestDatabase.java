@@ -4,6 +4,7 @@ import dev.sluice.store.Database;
 import dev.sluice.store.Engine;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.store.StoreOptions;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -76,14 +77,14 @@ public final class TestDatabase implements AutoCloseable {
 
     /** Another pool on the same store, migrated: as a second process or a restart would open it. */
     public synchronized Database open() {
-        Database opening = Database.open(location, TestDatabases.OPTIONS);
+        Database opening = Database.open(location, TestDatabases.OPTIONS, TimeSource.system().ticker());
         opened.add(opening);
         return opening;
     }
 
     /** A pool on the same store, not migrated. */
     public synchronized Database connect() {
-        Database connecting = Database.connect(location, TestDatabases.OPTIONS);
+        Database connecting = Database.connect(location, TestDatabases.OPTIONS, TimeSource.system().ticker());
         opened.add(connecting);
         return connecting;
     }
@@ -97,7 +98,7 @@ public final class TestDatabase implements AutoCloseable {
             throw new IllegalStateException("openThrough: a PostgreSQL store only; this one is " + engine);
         }
         String query = postgres.schemas().isEmpty() ? "" : "currentSchema=" + String.join(",", postgres.schemas());
-        Database opening = Database.open(StoreLocation.Postgres.parse(PostgresServer.get().urlThrough(port, query)), options);
+        Database opening = Database.open(StoreLocation.Postgres.parse(PostgresServer.get().urlThrough(port, query)), options, TimeSource.system().ticker());
         opened.add(opening);
         return opening;
     }

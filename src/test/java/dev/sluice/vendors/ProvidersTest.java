@@ -10,6 +10,7 @@ import dev.sluice.model.Dialect;
 import dev.sluice.model.ModelRequest;
 import dev.sluice.model.Operation;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +28,7 @@ class ProvidersTest {
     @Test
     void openAiUsesItsDefaultBaseAndABearerKey() throws Exception {
         Deployment d = deployment("model: openai/gpt-4o, api_key: sk-1");
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("https://api.openai.com/v1/chat/completions");
         assertThat(r.headers()).containsEntry("Authorization", "Bearer sk-1");
@@ -38,14 +39,14 @@ class ProvidersTest {
         Deployment d = deployment("model: gpt-4o-mini");
 
         assertThat(d.params().provider()).isEqualTo("openai");
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.EMBEDDINGS, BODY).url())
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d).request(d, Operation.EMBEDDINGS, BODY).url())
                 .isEqualTo("https://api.openai.com/v1/embeddings");
     }
 
     @Test
     void providerKeyVariableFillsAMissingApiKey() throws Exception {
         Deployment d = deployment("model: groq/llama3");
-        UpstreamRequest r = Providers.builtIn(Map.of("GROQ_API_KEY", "gsk-9")).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of("GROQ_API_KEY", "gsk-9"), Clock.systemUTC()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("https://api.groq.com/openai/v1/chat/completions");
         assertThat(r.headers()).containsEntry("Authorization", "Bearer gsk-9");
@@ -54,7 +55,7 @@ class ProvidersTest {
     @Test
     void apiBaseWinsAndATrailingSlashIsDropped() throws Exception {
         Deployment d = deployment("model: hosted_vllm/qwen, api_base: 'http://10.0.0.5:8000/v1/'");
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d).request(d, Operation.COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("http://10.0.0.5:8000/v1/completions");
         assertThat(r.headers()).doesNotContainKey("Authorization");
@@ -64,7 +65,7 @@ class ProvidersTest {
     void ollamaGetsV1OnABareBase() throws Exception {
         Deployment d = deployment("model: ollama_chat/llama3, api_base: 'http://localhost:11434'");
 
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY).url())
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY).url())
                 .isEqualTo("http://localhost:11434/v1/chat/completions");
     }
 
@@ -72,7 +73,7 @@ class ProvidersTest {
     void selfHostedWithoutApiBaseIsAConfigProblem() throws Exception {
         Deployment d = deployment("model: hosted_vllm/qwen");
 
-        assertThat(Providers.builtIn(Map.of()).misconfigurations(List.of(d)))
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).misconfigurations(List.of(d)))
                 .containsExactly("model_list[0].litellm_params.api_base: missing (expected: the server's base URL,"
                         + " e.g. http://host:8000/v1; provider 'hosted_vllm' has no default)");
     }
@@ -80,7 +81,7 @@ class ProvidersTest {
     @Test
     void azurePutsTheDeploymentInTheUrlAndTheKeyInApiKey() throws Exception {
         Deployment d = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com/', api_key: az-1, api_version: '2024-06-01'");
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
+        UpstreamRequest r = Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY);
 
         assertThat(r.url()).isEqualTo("https://res.openai.azure.com/openai/deployments/gpt4o-eu/chat/completions?api-version=2024-06-01");
         assertThat(r.headers()).containsExactly(Map.entry("api-key", "az-1"));
@@ -96,14 +97,14 @@ class ProvidersTest {
         Deployment preview = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', api_version: '2025-04-01-preview'");
         Deployment bridged = deployment("model: azure/gpt4o-eu, api_base: 'https://res.openai.azure.com', use_responses_api: false");
 
-        UpstreamRequest r = Providers.builtIn(Map.of()).forDeployment(old).request(old, request);
+        UpstreamRequest r = Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(old).request(old, request);
         assertThat(r.url()).as("an API version before the Responses API's is raised to its first")
                 .isEqualTo("https://res.openai.azure.com/openai/responses?api-version=2025-03-01-preview");
         String sent = new String(r.body(), StandardCharsets.UTF_8);
         assertThat(sent).contains("\"model\":\"gpt4o-eu\"", "\"input\":\"hi\"").doesNotContain("fallbacks");
-        assertThat(Providers.builtIn(Map.of()).forDeployment(preview).request(preview, request).url())
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(preview).request(preview, request).url())
                 .endsWith("/openai/responses?api-version=2025-04-01-preview");
-        assertThat(Providers.builtIn(Map.of()).forDeployment(bridged).request(bridged, request).url())
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(bridged).request(bridged, request).url())
                 .contains("/openai/deployments/gpt4o-eu/chat/completions?");
     }
 
@@ -111,7 +112,7 @@ class ProvidersTest {
     void azureDeploymentNamesArePathEncoded() throws Exception {
         Deployment d = deployment("model: azure/my deployment, api_base: 'https://res.openai.azure.com'");
 
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY).url())
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d).request(d, Operation.CHAT_COMPLETIONS, BODY).url())
                 .startsWith("https://res.openai.azure.com/openai/deployments/my%20deployment/chat/completions?");
     }
 
@@ -119,11 +120,11 @@ class ProvidersTest {
     void azureReadsItsEnvironmentDefaults() throws Exception {
         Deployment d = deployment("model: azure/dep");
         Map<String, String> env = Map.of("AZURE_API_BASE", "https://env.openai.azure.com", "AZURE_API_KEY", "az-env", "AZURE_API_VERSION", "2025-01-01");
-        UpstreamRequest r = Providers.builtIn(env).forDeployment(d).request(d, Operation.EMBEDDINGS, BODY);
+        UpstreamRequest r = Providers.builtIn(env, Clock.systemUTC()).forDeployment(d).request(d, Operation.EMBEDDINGS, BODY);
 
         assertThat(r.url()).isEqualTo("https://env.openai.azure.com/openai/deployments/dep/embeddings?api-version=2025-01-01");
         assertThat(r.headers()).containsEntry("api-key", "az-env");
-        assertThat(Providers.builtIn(Map.of()).misconfigurations(List.of(d))).hasSize(1);
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).misconfigurations(List.of(d))).hasSize(1);
     }
 
     @Test

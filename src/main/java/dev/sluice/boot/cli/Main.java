@@ -10,6 +10,7 @@ import dev.sluice.config.UnsetVariableWarnings;
 import dev.sluice.ops.logging.LogFormat;
 import dev.sluice.ops.logging.LogLineEncoder;
 import dev.sluice.router.strategy.LatencyArgs;
+import dev.sluice.time.TimeSource;
 import dev.sluice.vendors.Providers;
 import dev.sluice.vendors.mock.MockCommand;
 import java.nio.file.Path;
@@ -223,7 +224,7 @@ public final class Main {
     private static SluiceConfig load(Path file, boolean strict) throws ConfigException {
         Map<String, String> env = System.getenv();
         SluiceConfig config = ConfigLoader.load(file, env, Providers.knownPrefixes(), strict);
-        List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env).misconfigurations(config.deployments(), config::fileIndex));
+        List<String> problems = new java.util.ArrayList<>(Providers.builtIn(env, TimeSource.system().clock()).misconfigurations(config.deployments(), config::fileIndex));
         try {
             LatencyArgs.from(config.router().routing().routingStrategyArgs());
         } catch (IllegalArgumentException e) {

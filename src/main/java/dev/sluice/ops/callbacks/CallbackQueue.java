@@ -1,14 +1,14 @@
 package dev.sluice.ops.callbacks;
 
+import dev.sluice.time.Scheduler;
 import dev.sluice.time.SupervisedLoop;
-import dev.sluice.time.Supervision;
+import dev.sluice.time.Wakeup;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +34,17 @@ import org.slf4j.LoggerFactory;
  * lingering for fuller batches, until a short deadline; what is still unsent then is
  * counted as failed.
  *
- * <p><b>No failure ends the sender.</b> It runs as a {@link SupervisedLoop}: anything a post
- * throws, an {@code OutOfMemoryError} included, counts the batch in hand as failed, and the
- * sender starts again after a back-off to post the records queued behind it.
+ * <p><b>No failure ends the sender.</b> It runs as a job of the gateway's {@link Scheduler}:
+ * anything a post throws, an {@code OutOfMemoryError} included, counts the batch in hand as
+ * failed, and the sender starts again after a back-off to post the records queued behind it.
+ *
+ * <p><b>Every wait is on the injected time.</b> The sender waits for a first record, for a
+ * batch to fill and before a retry on {@link Pacing#time()}; an offer or a close ends its wait
+ * for records early ({@link Wakeup}), so a test drives it by moving fake time.
  */
 final class CallbackQueue implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CallbackQueue.class);
-    /** How long the sender waits for a first record before looking again whether it is closing. */
+    /** How long the sender waits for a first record before it takes the queue for emptied: an offer or close ends the wait sooner. */
     private static final Duration IDLE_POLL = Duration.ofMillis(200);
 
     /**
@@ -58,6 +62,8 @@ final class CallbackQueue implements AutoCloseable {
     private final Pacing pacing;
     private final CallbackCounters counters;
     private final BlockingQueue<CallRecord> queue;
+    /** Ends the sender's wait for records when one is offered, or at close. */
+    private final Wakeup arrivals;
     private final AtomicBoolean warnedFull = new AtomicBoolean();
     private volatile Instant closingBy;
     private SupervisedLoop loop;
@@ -69,6 +75,12 @@ final class CallbackQueue implements AutoCloseable {
         this.pacing = pacing;
         this.counters = counters;
         this.queue = new ArrayBlockingQueue<>(limits.capacity());
+        this.arrivals = Wakeup.on(pacing.time());
+    }
+
+    /** The sender's thread, once started: a close ends it. */
+    Thread sender() {
+        return loop.thread();
     }
 
     String name() {
@@ -82,6 +94,7 @@ final class CallbackQueue implements AutoCloseable {
     /** Queues a record for the sender, or counts it dropped when the queue is full; never waits. */
     void offer(CallRecord record) {
         if (closingBy == null && queue.offer(record)) {
+            arrivals.wake();
             return;
         }
         counters.drop();
@@ -92,15 +105,9 @@ final class CallbackQueue implements AutoCloseable {
         }
     }
 
-    /** Starts the sender thread. */
-    CallbackQueue start() {
-        return start(Supervision.system());
-    }
-
-    /** Starts the sender thread, restarted after a failure as {@code supervision} says. */
-    CallbackQueue start(Supervision supervision) {
-        loop = SupervisedLoop.start(Thread.ofVirtual().name("sluice-callback-" + name), "callback-" + name, this::run,
-                supervision);
+    /** Starts the sender as the job {@code callback-<name>} of {@code jobs}, restarted after a failure as it says. */
+    CallbackQueue start(Scheduler jobs) {
+        loop = jobs.loop("callback-" + name, this::run);
         return this;
     }
 
@@ -124,29 +131,27 @@ final class CallbackQueue implements AutoCloseable {
 
     /** The next batch: the first record within {@link #IDLE_POLL}, and what follows it within the linger. */
     List<CallRecord> takeBatch() throws InterruptedException {
-        CallRecord first = queue.poll(IDLE_POLL.toMillis(), TimeUnit.MILLISECONDS);
+        arrivals.await(this::recordOrClosing, IDLE_POLL);
+        CallRecord first = queue.poll();
         if (first == null) {
             warnedFull.set(false); // the queue has emptied: a new episode of drops is warned about again
             return List.of();
         }
         List<CallRecord> batch = new ArrayList<>(limits.batchSize());
         batch.add(first);
-        long lingerEnds = pacing.clock().millis() + limits.linger().toMillis();
-        while (batch.size() < limits.batchSize()) {
-            CallRecord next = queue.poll();
-            if (next == null) {
-                long left = lingerEnds - pacing.clock().millis();
-                if (closingBy != null || left <= 0) {
-                    break; // at shutdown a batch does not wait to fill up
-                }
-                // Waited for in short slices, so a shutdown is noticed while a batch lingers.
-                next = queue.poll(Math.min(left, IDLE_POLL.toMillis()), TimeUnit.MILLISECONDS);
+        long lingerEnds = pacing.time().nanos() + limits.linger().toNanos();
+        while (true) {
+            queue.drainTo(batch, limits.batchSize() - batch.size());
+            long left = lingerEnds - pacing.time().nanos();
+            if (batch.size() >= limits.batchSize() || closingBy != null || left <= 0) {
+                return batch; // at shutdown a batch does not wait to fill up
             }
-            if (next != null) {
-                batch.add(next);
-            }
+            arrivals.await(this::recordOrClosing, Duration.ofNanos(left));
         }
-        return batch;
+    }
+
+    private boolean recordOrClosing() {
+        return !queue.isEmpty() || closingBy != null;
     }
 
     /** Posts one batch until it is taken, refused, or out of attempts (or of the shutdown deadline). */
@@ -172,7 +177,7 @@ final class CallbackQueue implements AutoCloseable {
                         giveUp(batch, attempt, failed.reason() + " (the gateway is stopping)");
                         return;
                     }
-                    pacing.sleeper().sleep(wait);
+                    pacing.time().sleep(wait);
                 }
             }
         }
@@ -195,6 +200,7 @@ final class CallbackQueue implements AutoCloseable {
     @Override
     public void close() {
         closingBy = pacing.clock().instant().plus(limits.flushBy());
+        arrivals.wake();
         if (loop == null) {
             return;
         }

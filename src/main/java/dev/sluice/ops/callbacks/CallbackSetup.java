@@ -4,7 +4,7 @@ import dev.sluice.config.CallbackSettings;
 import dev.sluice.config.LoggingCallback;
 import dev.sluice.ops.metrics.GatewayMetrics;
 import dev.sluice.ops.tracing.GatewayTracing;
-import dev.sluice.time.Backoff;
+import dev.sluice.time.Scheduler;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.random.RandomGenerator;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -51,14 +50,14 @@ public final class CallbackSetup {
      * The callbacks {@code settings} configure, their senders started.
      *
      * @param tracing the gateway's tracing, which the {@code otel} callback describes calls on
-     * @param backoff the waits between a callback's attempts to post a batch
+     * @param pacing  the time the senders wait on, and the waits between a callback's attempts to post a batch
+     * @param jobs    where the senders run, each as the job {@code callback-<name>}
      */
     public static Callbacks start(CallbackSettings settings, Map<String, String> env, Optional<GatewayTracing> tracing,
-            GatewayMetrics metrics, RandomGenerator random, Backoff backoff) {
+            GatewayMetrics metrics, Pacing pacing, Scheduler jobs) {
         if (!settings.any()) {
             return Callbacks.none();
         }
-        Pacing pacing = Pacing.system(random, backoff);
         LoggedContent content = new LoggedContent(settings.messageLogging());
         HttpClient http = HttpBatchSender.client();
         List<Callbacks.Subscriber> queued = new ArrayList<>();
@@ -76,7 +75,7 @@ public final class CallbackSetup {
                         pacing.clock()), LANGFUSE_BATCH, pacing));
                 case OTEL -> Optional.empty();
             };
-            queue.ifPresent(q -> queued.add(new Callbacks.Subscriber(q.start(), settings.onSuccess().contains(callback),
+            queue.ifPresent(q -> queued.add(new Callbacks.Subscriber(q.start(jobs), settings.onSuccess().contains(callback),
                     settings.onFailure().contains(callback))));
         }
         count(metrics, queued);

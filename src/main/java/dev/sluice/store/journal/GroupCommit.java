@@ -1,15 +1,14 @@
 package dev.sluice.store.journal;
 
+import dev.sluice.time.Scheduler;
 import dev.sluice.time.SupervisedLoop;
-import dev.sluice.time.Supervision;
-import dev.sluice.time.TimeSource;
+import dev.sluice.time.Wakeup;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,16 +22,13 @@ import org.slf4j.LoggerFactory;
  * that sealed it, and the folder is forced after a new segment file was made, so that the
  * file's name is as durable as its records.
  *
- * <p>The thread runs as a {@link SupervisedLoop}: a commit that throws something other than
- * an {@code IOException} (an {@code OutOfMemoryError}, a bug) is logged and the commits start
- * again after a back-off, so the journal's records still become durable.
+ * <p>The thread is a job of the gateway's {@link Scheduler}, waiting on its time: a commit that
+ * throws something other than an {@code IOException} (an {@code OutOfMemoryError}, a bug) is
+ * logged and the commits start again after a back-off, so the journal's records still become
+ * durable. Its waits, and those of whoever awaits durability, end early through one
+ * {@link Wakeup}: a close ends the commit thread's, a commit ends the others'.
  */
 final class GroupCommit implements AutoCloseable {
-    /**
-     * What the waits on a monitor here are measured against: {@code Object.wait} counts the
-     * process's own time, so the deadlines it is given must too, whatever time the gateway runs on.
-     */
-    private static final TimeSource REAL_TIME = TimeSource.system();
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
 
     /** What to force in one commit, taken from the journal at one moment. */
@@ -47,9 +43,10 @@ final class GroupCommit implements AutoCloseable {
     private final Source source;
     private final Path folder;
     private final ForceHook hook;
-    private final long intervalNanos;
+    private final Duration interval;
+    private final Scheduler jobs;
+    private final Wakeup wakeup;
     private volatile SupervisedLoop loop;
-    private final Object durableChanged = new Object();
     private volatile long durable;
     private volatile boolean stopped;
     private boolean failureLogged;
@@ -58,30 +55,34 @@ final class GroupCommit implements AutoCloseable {
     /** A segment file was made since the folder was last forced. */
     private boolean folderDirty;
 
-    GroupCommit(Source source, Path folder, ForceHook hook, Duration interval, long durable) {
+    /** Commits every {@link JournalOptions#commitInterval()} of the options' time, as a job of {@code jobs} once started. */
+    GroupCommit(Source source, ForceHook hook, JournalOptions options, long durable, Scheduler jobs) {
         this.source = source;
-        this.folder = folder;
+        this.folder = options.folder();
         this.hook = hook;
-        this.intervalNanos = interval.toNanos();
+        this.interval = options.commitInterval();
         this.durable = durable;
+        this.jobs = jobs;
+        this.wakeup = Wakeup.on(options.time());
     }
 
+    /** Starts the commit thread, on a platform thread: a force blocks its carrier. */
     void start() {
-        start(Supervision.system());
+        loop = jobs.loop(Thread.ofPlatform().daemon(), "spend-journal-commit", this::run);
     }
 
-    void start(Supervision supervision) {
-        loop = SupervisedLoop.start(Thread.ofPlatform().daemon().name("sluice-spend-journal-commit"), "spend-journal-commit",
-                this::run, supervision);
+    /** The commit thread, once started: a close ends it. */
+    Thread thread() {
+        return loop.thread();
     }
 
     long durable() {
         return durable;
     }
 
-    private void run() {
+    private void run() throws InterruptedException {
         while (!stopped) {
-            LockSupport.parkNanos(this, intervalNanos);
+            wakeup.await(() -> stopped, interval);
             if (!stopped) {
                 commit();
             }
@@ -127,26 +128,14 @@ final class GroupCommit implements AutoCloseable {
             return false;
         }
         failureLogged = false;
-        synchronized (durableChanged) {
-            durable = Math.max(durable, work.written());
-            durableChanged.notifyAll();
-        }
+        durable = Math.max(durable, work.written()); // commits are one at a time: no update is lost
+        wakeup.wake();
         return true;
     }
 
     /** Waits until the records before {@code position} are forced; false when {@code timeout} passed first. */
     boolean awaitDurable(long position, Duration timeout) throws InterruptedException {
-        long deadline = REAL_TIME.nanos() + timeout.toNanos();
-        synchronized (durableChanged) {
-            while (durable < position) {
-                long left = deadline - REAL_TIME.nanos();
-                if (left <= 0) {
-                    return false;
-                }
-                durableChanged.wait(Math.max(1, left / 1_000_000));
-            }
-        }
-        return true;
+        return wakeup.await(() -> durable >= position, timeout);
     }
 
     /** Stops the thread; the caller commits once more after its last write. Idempotent. */
@@ -158,7 +147,7 @@ final class GroupCommit implements AutoCloseable {
             return;
         }
         running.stop();
-        LockSupport.unpark(running.thread());
+        wakeup.wake();
         if (ThreadEnd.await(running.thread())) {
             Thread.currentThread().interrupt();
         }

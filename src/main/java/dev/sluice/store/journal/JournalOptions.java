@@ -2,7 +2,6 @@ package dev.sluice.store.journal;
 
 import dev.sluice.time.TimeSource;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -18,9 +17,10 @@ import java.util.Objects;
  *                       segment holds
  * @param commitInterval how often the group commit forces what was written to the disk: the
  *                       most a power loss can take from a journal whose appends were accepted
- * @param clock          stamps each record with when it was appended, for the oldest pending age
+ * @param time           the gateway's time: its clock stamps each record with when it was appended,
+ *                       for the oldest pending age; its ticker measures the shipper's outages
  */
-public record JournalOptions(Path folder, long segmentBytes, long maxBytes, Duration commitInterval, Clock clock) {
+public record JournalOptions(Path folder, long segmentBytes, long maxBytes, Duration commitInterval, TimeSource time) {
     /** 8 MiB segments. */
     public static final long DEFAULT_SEGMENT_BYTES = 8L << 20;
     /** 1 GiB on disk: about four million rows. */
@@ -47,28 +47,27 @@ public record JournalOptions(Path folder, long segmentBytes, long maxBytes, Dura
         if (commitInterval.isNegative() || commitInterval.isZero() || commitInterval.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("commitInterval: " + commitInterval + " (expected: > 0 and <= 1 s)");
         }
-        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(time, "time");
     }
 
-    /** The defaults, in {@code folder}, on the system clock. */
-    public static JournalOptions in(Path folder) {
-        return new JournalOptions(folder, DEFAULT_SEGMENT_BYTES, DEFAULT_MAX_BYTES, DEFAULT_COMMIT_INTERVAL,
-                TimeSource.system().clock());
+    /** The defaults, in {@code folder}, on {@code time}. */
+    public static JournalOptions in(Path folder, TimeSource time) {
+        return new JournalOptions(folder, DEFAULT_SEGMENT_BYTES, DEFAULT_MAX_BYTES, DEFAULT_COMMIT_INTERVAL, time);
     }
 
     public JournalOptions withSegmentBytes(long bytes) {
-        return new JournalOptions(folder, bytes, maxBytes, commitInterval, clock);
+        return new JournalOptions(folder, bytes, maxBytes, commitInterval, time);
     }
 
     public JournalOptions withMaxBytes(long bytes) {
-        return new JournalOptions(folder, segmentBytes, bytes, commitInterval, clock);
+        return new JournalOptions(folder, segmentBytes, bytes, commitInterval, time);
     }
 
     public JournalOptions withCommitInterval(Duration interval) {
-        return new JournalOptions(folder, segmentBytes, maxBytes, interval, clock);
+        return new JournalOptions(folder, segmentBytes, maxBytes, interval, time);
     }
 
-    public JournalOptions withClock(Clock newClock) {
-        return new JournalOptions(folder, segmentBytes, maxBytes, commitInterval, newClock);
+    public JournalOptions withTime(TimeSource newTime) {
+        return new JournalOptions(folder, segmentBytes, maxBytes, commitInterval, newTime);
     }
 }

@@ -5,13 +5,15 @@ import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.store.StoreException;
+import dev.sluice.time.Scheduler;
 import dev.sluice.time.SupervisedLoop;
-import dev.sluice.time.Supervision;
 import dev.sluice.time.TimeSource;
+import dev.sluice.time.Wakeup;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,28 +48,26 @@ import org.slf4j.LoggerFactory;
  * ERROR, and the rest land. If the sink becomes unreachable midway, the whole batch is tried
  * again later: its halves already posted change nothing the second time.
  *
- * <p><b>Errors.</b> The thread runs as a {@link SupervisedLoop}: an {@code OutOfMemoryError}
- * or another {@code Error} is logged and shipping starts again after a back-off, with the
- * batch in hand, asking the sink again how far it has logged the journal.
+ * <p><b>Errors.</b> The thread is a job of the gateway's {@link Scheduler}: an
+ * {@code OutOfMemoryError} or another {@code Error} is logged and shipping starts again after a
+ * back-off, with the batch in hand, asking the sink again how far it has logged the journal.
+ * Every wait, the shipper's and a flush's, is on the journal's time, through one {@link Wakeup}:
+ * a flush or close ends the shipper's pause, an acknowledgement ends the flushes' waits.
  */
 public final class JournalShipper implements AutoCloseable {
-    /**
-     * What the waits on a monitor here are measured against: {@code Object.wait} counts the
-     * process's own time, so the deadlines it is given must too, whatever time the gateway runs on.
-     */
-    private static final TimeSource REAL_TIME = TimeSource.system();
     private static final Logger LOG = LoggerFactory.getLogger(JournalShipper.class);
 
     private final SpendJournal journal;
     private final SpendSink sink;
     private final ShipperOptions options;
     private final DeadLetters deadLetters;
+    private final TimeSource time;
     private volatile SupervisedLoop loop;
-    /** Woken when there is something to do sooner: a flush, close. Notified after each acknowledgement. */
-    private final Object monitor = new Object();
+    /** Woken when there is something to do sooner: a flush, close; and after each acknowledgement. */
+    private final Wakeup wakeup;
 
-    /** Flushes waiting now; guarded by the monitor. */
-    private int hurrying;
+    /** Flushes waiting now. */
+    private final AtomicInteger hurrying = new AtomicInteger();
     private volatile boolean stopping;
     private volatile boolean reachable = true;
     private volatile String lastError = "";
@@ -91,26 +91,25 @@ public final class JournalShipper implements AutoCloseable {
     /** The batch read and not yet acknowledged; kept across a restart. The shipper's thread only. */
     private JournalBatch held;
 
-    private JournalShipper(SpendJournal journal, SpendSink sink, ShipperOptions options) {
+    private JournalShipper(SpendJournal journal, SpendSink sink, ShipperOptions options, Wakeup wakeup) {
         this.journal = Objects.requireNonNull(journal, "journal");
         this.sink = Objects.requireNonNull(sink, "sink");
         this.options = Objects.requireNonNull(options, "options");
         this.deadLetters = DeadLetters.in(journal.options().folder());
+        this.time = journal.options().time();
+        this.wakeup = wakeup;
     }
 
-    /** Starts shipping, beginning with the records an earlier process left in the journal. */
-    public static JournalShipper start(SpendJournal journal, SpendSink sink, ShipperOptions options) {
-        return start(journal, sink, options, Supervision.system());
-    }
-
-    /** As {@link #start(SpendJournal, SpendSink, ShipperOptions)}, restarted after an Error as {@code supervision} says. */
-    static JournalShipper start(SpendJournal journal, SpendSink sink, ShipperOptions options, Supervision supervision) {
-        JournalShipper shipper = new JournalShipper(journal, sink, options);
-        shipper.loop = SupervisedLoop.start(Thread.ofVirtual().name("sluice-spend-journal-shipper"), "spend-journal-shipper",
-                () -> {
-                    shipper.logged = null; // where an Error left it is not known: the sink is asked again
-                    shipper.run();
-                }, supervision);
+    /**
+     * Starts shipping, beginning with the records an earlier process left in the journal, as a
+     * job of {@code jobs}: restarted after an Error as it says, waiting on the journal's time.
+     */
+    public static JournalShipper start(SpendJournal journal, SpendSink sink, ShipperOptions options, Scheduler jobs) {
+        JournalShipper shipper = new JournalShipper(journal, sink, options, Wakeup.on(journal.options().time()));
+        shipper.loop = jobs.loop("spend-journal-shipper", () -> {
+            shipper.logged = null; // where an Error left it is not known: the sink is asked again
+            shipper.run();
+        });
         return shipper;
     }
 
@@ -121,26 +120,22 @@ public final class JournalShipper implements AutoCloseable {
      */
     public boolean flush(Duration timeout) {
         long target = journal.written();
-        long deadline = REAL_TIME.nanos() + timeout.toNanos();
-        synchronized (monitor) {
-            hurrying++;
-            monitor.notifyAll();
-            try {
-                while (journal.acknowledged() < target) {
-                    long left = deadline - REAL_TIME.nanos();
-                    if (left <= 0 || !loop.thread().isAlive()) {
-                        return false;
-                    }
-                    monitor.wait(Math.max(1, left / 1_000_000));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            } finally {
-                hurrying--;
-            }
+        hurrying.incrementAndGet();
+        wakeup.wake();
+        try {
+            wakeup.await(() -> journal.acknowledged() >= target || !loop.thread().isAlive(), timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            hurrying.decrementAndGet();
         }
-        return true;
+        return journal.acknowledged() >= target;
+    }
+
+    /** The shipper's thread: a close ends it. */
+    Thread thread() {
+        return loop.thread();
     }
 
     public ShipperStatus status() {
@@ -160,9 +155,7 @@ public final class JournalShipper implements AutoCloseable {
         }
         stopping = true;
         loop.stop();
-        synchronized (monitor) {
-            monitor.notifyAll();
-        }
+        wakeup.wake();
         boolean interrupted = ThreadEnd.await(loop.thread());
         journal.sync();
         if (interrupted) {
@@ -170,7 +163,7 @@ public final class JournalShipper implements AutoCloseable {
         }
     }
 
-    private void run() {
+    private void run() throws InterruptedException {
         while (!stopping) {
             try {
                 if (held == null) {
@@ -181,9 +174,9 @@ public final class JournalShipper implements AutoCloseable {
                     pause(options.gatherWait());
                     continue;
                 }
-                long posted = REAL_TIME.nanos();
+                long posted = time.nanos();
                 if (!ship(held, 0, held.rows().size())) {
-                    pause(options.retryPause(failures, Duration.ofNanos(REAL_TIME.nanos() - posted)));
+                    pause(options.retryPause(failures, Duration.ofNanos(time.nanos() - posted)));
                     continue;
                 }
                 boolean full = held.rows().size() >= options.maxBatchRows();
@@ -205,29 +198,17 @@ public final class JournalShipper implements AutoCloseable {
     private void acknowledge(JournalBatch batch) {
         journal.acknowledge(batch);
         shippedRows += batch.rows().size();
-        synchronized (monitor) {
-            monitor.notifyAll();
-        }
+        wakeup.wake();
     }
 
-    /** Waits {@code wait}, or less when a flush or close asks for hurry. */
-    private void pause(Duration wait) {
-        long deadline = REAL_TIME.nanos() + wait.toNanos();
-        synchronized (monitor) {
-            try {
-                long left;
-                while (!stopping && !hurryFor(wait) && (left = deadline - REAL_TIME.nanos()) > 0) {
-                    monitor.wait(Math.max(1, left / 1_000_000));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    /** Waits {@code wait}, or less when a flush or close asks for hurry; interrupted, the job is being stopped. */
+    private void pause(Duration wait) throws InterruptedException {
+        wakeup.await(() -> stopping || hurryFor(wait), wait);
     }
 
     /** A flush cuts short the wait for records to gather, never the backoff of an outage. */
     private boolean hurryFor(Duration wait) {
-        return hurrying > 0 && failures == 0 && wait.equals(options.gatherWait());
+        return hurrying.get() > 0 && failures == 0 && wait.equals(options.gatherWait());
     }
 
     /**
@@ -341,7 +322,7 @@ public final class JournalShipper implements AutoCloseable {
         if (!reachable) {
             reachable = true;
             LOG.info("spend journal: the sink answers again, after {} s; {} record(s) pending",
-                    String.format("%.1f", (REAL_TIME.nanos() - outageStarted) / 1e9), journal.status().pendingRecords());
+                    String.format("%.1f", (time.nanos() - outageStarted) / 1e9), journal.status().pendingRecords());
         }
     }
 
@@ -349,7 +330,7 @@ public final class JournalShipper implements AutoCloseable {
         failures++;
         if (reachable) {
             reachable = false;
-            outageStarted = REAL_TIME.nanos();
+            outageStarted = time.nanos();
             LOG.warn("spend journal: the sink is unreachable ({}); records wait in the journal until it answers",
                     e.getMessage());
         }

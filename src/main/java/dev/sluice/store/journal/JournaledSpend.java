@@ -2,6 +2,8 @@ package dev.sluice.store.journal;
 
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.TimeSource;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -16,30 +18,34 @@ import java.util.Objects;
  */
 public final class JournaledSpend implements AutoCloseable {
     private final SpendJournal journal;
+    private final Scheduler jobs;
     private JournalShipper shipper;
+    private boolean closed;
 
-    private JournaledSpend(SpendJournal journal) {
+    private JournaledSpend(SpendJournal journal, Scheduler jobs) {
         this.journal = journal;
+        this.jobs = jobs;
     }
 
     /**
      * Opens the journal in {@code journalFolder}, and imports into it the rows of the spend
      * buffer an earlier version left in {@code legacyBufferFolder}, when there is one. Nothing is
-     * shipped until {@link #start}.
+     * shipped until {@link #start}. The journal's commits and its shipping are jobs of
+     * {@code jobs}, on {@code time}.
      */
-    public static JournaledSpend open(Path journalFolder, Path legacyBufferFolder) {
-        return open(JournalOptions.in(journalFolder), legacyBufferFolder);
+    public static JournaledSpend open(Path journalFolder, Path legacyBufferFolder, TimeSource time, Scheduler jobs) {
+        return open(JournalOptions.in(journalFolder, time), legacyBufferFolder, jobs);
     }
 
-    static JournaledSpend open(JournalOptions options, Path legacyBufferFolder) {
-        SpendJournal journal = SpendJournal.open(options);
+    static JournaledSpend open(JournalOptions options, Path legacyBufferFolder, Scheduler jobs) {
+        SpendJournal journal = SpendJournal.open(options, jobs);
         try {
             LegacySpendImport.run(legacyBufferFolder, journal);
         } catch (RuntimeException e) {
             journal.close();
             throw e;
         }
-        return new JournaledSpend(journal);
+        return new JournaledSpend(journal, jobs);
     }
 
     /** Starts shipping the journal's rows to {@code sink}. */
@@ -49,7 +55,7 @@ public final class JournaledSpend implements AutoCloseable {
 
     synchronized void start(SpendSink sink, ShipperOptions options) {
         Objects.requireNonNull(sink, "sink");
-        shipper = JournalShipper.start(journal, sink, options);
+        shipper = JournalShipper.start(journal, sink, options, jobs);
     }
 
     /** Journals a finished call's row; false when the journal cannot take it (over its bound, closed, the disk failing). */
@@ -77,9 +83,13 @@ public final class JournaledSpend implements AutoCloseable {
         return journal.status();
     }
 
-    /** Ships what it can within the shipper's close timeout, then closes the journal: the store closes after this. */
+    /** Ships what it can within the shipper's close timeout, then closes the journal: the store closes after this. Idempotent. */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         if (shipper != null) {
             shipper.close();
         }

@@ -1,6 +1,7 @@
 package dev.sluice.store.journal;
 
 import dev.sluice.store.SpendRow;
+import dev.sluice.time.Scheduler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * the call's answer ends, so a row a caller was charged for survives a crash of the process.
  *
  * <pre>{@code
- * SpendJournal journal = SpendJournal.open(JournalOptions.in(Path.of("spend-journal")));
- * JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database), ShipperOptions.DEFAULTS);
+ * SpendJournal journal = SpendJournal.open(JournalOptions.in(Path.of("spend-journal"), time), jobs);
+ * JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database, time.clock()), ShipperOptions.DEFAULTS, jobs);
  * ...
  * if (!journal.append(row).accepted()) { ... refuse billable calls: spend could not be kept ... }
  * ...
@@ -86,7 +87,7 @@ public final class SpendJournal implements AutoCloseable {
     private final AtomicLong refused = new AtomicLong();
 
     private SpendJournal(JournalOptions options, SegmentFiles.Lock folderLock, SegmentFiles.Recovered recovered,
-            ForceHook hook) {
+            ForceHook hook, Scheduler jobs) {
         this.options = options;
         this.id = JournalId.of(options.folder(), recovered.segments().isEmpty(), recovered.nextSequence());
         this.folderLock = folderLock;
@@ -100,26 +101,26 @@ public final class SpendJournal implements AutoCloseable {
         this.reader = new JournalReader(this, recovered.start());
         this.checkpoint = new AckCheckpoint(options.folder());
         this.fill = new FillWarning(options.folder(), options.maxBytes());
-        this.commit = new GroupCommit(this::takeCommitWork, options.folder(), hook, options.commitInterval(), written);
+        this.commit = new GroupCommit(this::takeCommitWork, hook, options, written, jobs);
     }
 
     /**
      * Opens the journal in {@link JournalOptions#folder()}, making its records left by an
-     * earlier process pending again, and starts the group commit.
+     * earlier process pending again, and starts the group commit on {@code jobs}.
      *
      * @throws IllegalStateException when another journal has the folder open
      * @throws UncheckedIOException  when the folder or its segments cannot be read
      */
-    public static SpendJournal open(JournalOptions options) {
-        return open(options, ForceHook.DISK);
+    public static SpendJournal open(JournalOptions options, Scheduler jobs) {
+        return open(options, ForceHook.DISK, jobs);
     }
 
-    static SpendJournal open(JournalOptions options, ForceHook hook) {
+    static SpendJournal open(JournalOptions options, ForceHook hook, Scheduler jobs) {
         Objects.requireNonNull(options, "options");
         SegmentFiles.Lock folderLock = SegmentFiles.lock(options.folder());
         try {
             SegmentFiles.Recovered recovered = SegmentFiles.recover(options.folder());
-            SpendJournal journal = new SpendJournal(options, folderLock, recovered, hook);
+            SpendJournal journal = new SpendJournal(options, folderLock, recovered, hook, jobs);
             if (!recovered.segments().isEmpty()) {
                 LOG.info("spend journal {}: {} record(s) in {} segment(s) left by an earlier run, to ship{}",
                         options.folder(), recovered.records(), recovered.segments().size(),
@@ -158,7 +159,7 @@ public final class SpendJournal implements AutoCloseable {
      */
     public AppendResult append(SpendRow row) {
         RecordCodec.Encoded encoded = RecordCodec.prepare(Objects.requireNonNull(row, "row"));
-        ByteBuffer frame = encoded.frame(options.clock().millis());
+        ByteBuffer frame = encoded.frame(options.time().clock().millis());
         long position;
         lock.lock();
         try {
@@ -292,7 +293,7 @@ public final class SpendJournal implements AutoCloseable {
             lock.unlock();
         }
         long waiting = pending.get();
-        Duration age = waiting == 0 ? Duration.ZERO : reader.oldestPendingAge(options.clock().millis());
+        Duration age = waiting == 0 ? Duration.ZERO : reader.oldestPendingAge(options.time().clock().millis());
         return new JournalStatus(bytes, options.maxBytes(), waiting, age, files, skipped.get(), refused.get(),
                 commit.durable());
     }

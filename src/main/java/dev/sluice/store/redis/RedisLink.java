@@ -118,8 +118,8 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /** A link to a Redis URL, for tests and tools; {@code beatEvery}: how often it tells the others it is alive. */
-    public static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery) {
-        return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, dev.sluice.time.TimeSource.system().clock());
+    public static RedisLink to(String url, String prefix, Duration budget, Duration beatEvery, Clock clock) {
+        return new RedisLink(RedisAddress.ofUrl(url), prefix, budget, beatEvery, clock);
     }
 
     /** What every key and channel of this gateway starts with. */

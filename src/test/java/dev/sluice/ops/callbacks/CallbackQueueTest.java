@@ -5,23 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TestSupervision;
 import dev.sluice.time.Backoff;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.time.JobRestarts;
+import dev.sluice.time.RestartBackoff;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.TimeSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,8 @@ import org.slf4j.LoggerFactory;
 class CallbackQueueTest {
     private static final Backoff BACKOFF = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(8), Duration.ofSeconds(60));
     private static final long SEED = 42;
+    /** The jobs of the tests that watch a sender on the system's time; each queue's close stops its own. */
+    private static final Scheduler JOBS = Scheduler.on(TimeSource.system());
 
     private final FakeClock clock = new FakeClock();
     private final List<Duration> waits = new ArrayList<>();
@@ -54,10 +57,12 @@ class CallbackQueueTest {
 
     /** A fake wait: the clock moves by it, and it is remembered. */
     private Pacing pacing() {
-        return new Pacing(clock, wait -> {
+        LongSupplier ticker = () -> Duration.between(FakeClock.START, clock.instant()).toNanos();
+        return new Pacing(new TimeSource(clock, ticker, until -> {
+            Duration wait = Duration.ofNanos(until - ticker.getAsLong());
             waits.add(wait);
             clock.advance(wait);
-        }, new Random(SEED), BACKOFF);
+        }), new Random(SEED), BACKOFF);
     }
 
     private CallbackQueue queue(BatchSender sender, int capacity, int attempts) {
@@ -185,7 +190,7 @@ class CallbackQueueTest {
         Scripted receiver = new Scripted();
         CallbackQueue queue = new CallbackQueue("langfuse", receiver,
                 new CallbackQueue.Limits(10, 2, Duration.ofSeconds(30), 5, Duration.ofSeconds(5)),
-                new Pacing(Clock.systemUTC(), Thread::sleep, new Random(SEED), BACKOFF), new CallbackCounters()).start();
+                new Pacing(TimeSource.system(), new Random(SEED), BACKOFF), new CallbackCounters()).start(JOBS);
         for (int i = 0; i < 3; i++) {
             queue.offer(Records.served("c" + i));
         }
@@ -203,11 +208,11 @@ class CallbackQueueTest {
         Scripted receiver = new Scripted(failures(100));
         CallbackQueue queue = new CallbackQueue("generic_api", receiver,
                 new CallbackQueue.Limits(10, 10, Duration.ZERO, 5, Duration.ofMillis(300)),
-                new Pacing(Clock.systemUTC(), Thread::sleep, new Random(SEED),
+                new Pacing(TimeSource.system(), new Random(SEED),
                         new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(8), Duration.ofSeconds(60))), new CallbackCounters());
         queue.offer(Records.served("a"));
         queue.offer(Records.served("b"));
-        queue.start();
+        queue.start(JOBS);
 
         long started = System.nanoTime();
         queue.close();
@@ -224,35 +229,46 @@ class CallbackQueueTest {
     }
 
     @Test
-    void theSenderOutlivesAPostThatRanOutOfMemoryAndDeliversWhatIsQueuedAfterIt() throws Exception {
-        try (Receiver receiver = Receiver.start()) {
-            HttpBatchSender http = new HttpBatchSender(HttpBatchSender.client(), URI.create(receiver.url("/log")), Map.of(),
-                    batch -> batch.stream().map(record -> "\"" + record.callId() + "\"")
-                            .collect(java.util.stream.Collectors.joining(",", "[", "]")).getBytes(StandardCharsets.UTF_8),
-                    clock);
-            AtomicBoolean failed = new AtomicBoolean();
-            BatchSender failingOnce = batch -> {
-                if (failed.compareAndSet(false, true)) {
-                    throw TestSupervision.outOfMemory();
-                }
-                return http.send(batch);
-            };
-            TestSupervision time = new TestSupervision();
-            CallbackQueue queue = new CallbackQueue("generic_api", failingOnce,
-                    new CallbackQueue.Limits(10, 10, Duration.ZERO, 3, Duration.ofSeconds(5)), pacing(), new CallbackCounters())
-                    .start(time.supervision());
-            try {
-                queue.offer(Records.served("lost"));
-                Eventually.until("the first post failed", Duration.ofSeconds(5), () -> queue.counters().failed() == 1);
-                queue.offer(Records.served("after"));
-
-                Eventually.until("the record after the failure delivered", Duration.ofSeconds(5),
-                        () -> receiver.payloads().stream().anyMatch(item -> item.asText().equals("after")));
-                Eventually.until("the delivery counted", Duration.ofSeconds(5), () -> queue.counters().sent() == 1);
-                assertThat(time.restarts().of("callback-generic_api")).isEqualTo(1);
-            } finally {
-                queue.close();
+    void onInjectedTimeABatchIsPostedWhenItsLingerIsOverTheSenderOutlivesAFailedPostAndCloseEndsIt() throws Exception {
+        FakeTime time = new FakeTime();
+        JobRestarts restarts = new JobRestarts();
+        Duration linger = Duration.ofSeconds(1);
+        List<List<String>> posts = new CopyOnWriteArrayList<>();
+        BatchSender failingOnce = batch -> {
+            posts.add(batch.stream().map(CallRecord::callId).toList());
+            if (posts.size() == 1) {
+                throw TestSupervision.outOfMemory();
             }
+            return SendResult.DELIVERED;
+        };
+        CallbackQueue queue = new CallbackQueue("generic_api", failingOnce,
+                new CallbackQueue.Limits(10, 10, linger, 3, Duration.ofSeconds(5)),
+                new Pacing(time.source(), new Random(SEED), BACKOFF), new CallbackCounters());
+        queue.offer(Records.served("lost"));
+        queue.start(time.scheduler(restarts));
+        try {
+            time.awaitWaiting(1); // the batch lingers
+            time.advance(linger.minusNanos(1));
+            time.awaitWaiting(1);
+            assertThat(posts).as("a nanosecond before the linger is over").isEmpty();
+
+            time.advance(Duration.ofNanos(1));
+            time.awaitWaiting(1); // the restart's wait, after the post that failed
+            assertThat(posts).containsExactly(List.of("lost"));
+            assertThat(queue.counters().failed()).isEqualTo(1);
+            assertThat(restarts.of("callback-generic_api")).isEqualTo(1);
+
+            queue.offer(Records.served("after"));
+            time.advance(RestartBackoff.DEFAULT.first());
+            time.awaitWaiting(1); // restarted, the next batch lingers
+            assertThat(posts).hasSize(1);
+            time.advance(linger);
+            time.awaitWaiting(1); // posted, the sender waits for records again
+            assertThat(posts).containsExactly(List.of("lost"), List.of("after"));
+            assertThat(queue.counters().sent()).isEqualTo(1);
+        } finally {
+            queue.close();
         }
+        assertThat(queue.sender().isAlive()).as("the sender's thread, after close").isFalse();
     }
 }

@@ -7,6 +7,7 @@ import dev.sluice.store.SpendRepository;
 import dev.sluice.store.StoreLocation;
 import dev.sluice.testing.GatewayProcess;
 import dev.sluice.testing.TestDatabases;
+import dev.sluice.time.TimeSource;
 import dev.sluice.vendors.mock.MockMode;
 import dev.sluice.vendors.mock.MockOptions;
 import dev.sluice.vendors.mock.MockUpstream;
@@ -34,7 +35,7 @@ class EmbeddedStoreCrashIT {
                 gateway.kill();
             }
             Path file = folder.resolve("gateway").resolve("sluice-data").resolve("sluice");
-            try (Database store = Database.open(StoreLocation.embedded(file), TestDatabases.OPTIONS)) {
+            try (Database store = Database.open(StoreLocation.embedded(file), TestDatabases.OPTIONS, TimeSource.system().ticker())) {
                 SpendRepository spendLog = new SpendRepository(store);
                 Set<String> logged = spendLog.find(Set.copyOf(answered)).keySet();
                 assertThat(answered).as("answered calls without a spend row in the store's file")

@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +29,7 @@ class ForcedBeforeShippedTest {
             }
             channel.force(false);
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder), hook)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), hook, JOBS)) {
             journal.append(row("call-1"));
             journal.append(row("call-2"));
 

@@ -1,11 +1,16 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static dev.sluice.store.journal.JournalFixtures.small;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TestSupervision;
+import dev.sluice.time.JobRestarts;
+import dev.sluice.time.RestartBackoff;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -16,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,7 +60,7 @@ class GroupCommitTest {
     @Test
     void appendsNeverForceOnTheCallersThreadTheCommitThreadDoes() throws Exception {
         Recorder recorder = new Recorder();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder), recorder)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), recorder, JOBS)) {
             long position = 0;
             for (int i = 0; i < 100; i++) {
                 position = journal.append(row("call-" + i)).position();
@@ -69,7 +75,7 @@ class GroupCommitTest {
     @Test
     void aCommitWithNothingWrittenSinceTheLastForcesNothing() throws Exception {
         Recorder recorder = new Recorder();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder), recorder)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), recorder, JOBS)) {
             long position = journal.append(row("call-1")).position();
             assertThat(journal.awaitDurable(position, WAIT)).isTrue();
             int forces = recorder.snapshot().size();
@@ -86,7 +92,7 @@ class GroupCommitTest {
     @Test
     void everySealedSegmentIsForcedThenClosedByTheCommit() throws Exception {
         Recorder recorder = new Recorder();
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100), recorder)) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), recorder, JOBS)) {
             long position = 0;
             for (int i = 0; i < 30; i++) {
                 position = journal.append(row("call-" + i)).position();
@@ -105,7 +111,7 @@ class GroupCommitTest {
     @Test
     void aFailedForceLeavesTheRowsNotDurableUntilALaterForceSucceeds() throws Exception {
         Recorder recorder = new Recorder();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder), recorder)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), recorder, JOBS)) {
             recorder.failing.set(true);
             long position = journal.append(row("call-1")).position();
 
@@ -120,7 +126,7 @@ class GroupCommitTest {
     @Test
     void closeForcesWhatWasWritten() {
         Recorder recorder = new Recorder();
-        SpendJournal journal = SpendJournal.open(JournalOptions.in(folder), recorder);
+        SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), recorder, JOBS);
         long position = journal.append(row("call-1")).position();
         journal.close();
 
@@ -128,29 +134,45 @@ class GroupCommitTest {
     }
 
     @Test
-    void commitsOutliveAForceThatRanOutOfMemoryAndTheRecordsBecomeDurable() throws Exception {
+    void theCommitRunsWhenItsIntervalHasPassedOutlivesAFailedRunAndCloseEndsItsThread() throws Exception {
+        FakeTime time = new FakeTime();
+        JobRestarts restarts = new JobRestarts();
+        Duration interval = JournalOptions.DEFAULT_COMMIT_INTERVAL;
         try (FileChannel segment = FileChannel.open(folder.resolve("segment"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE)) {
             segment.write(ByteBuffer.wrap(new byte[100]));
-            AtomicBoolean failed = new AtomicBoolean();
+            AtomicInteger forces = new AtomicInteger();
             ForceHook failingOnce = channel -> {
-                if (failed.compareAndSet(false, true)) {
+                if (forces.incrementAndGet() == 1) {
                     throw TestSupervision.outOfMemory();
                 }
                 channel.force(false);
             };
             GroupCommit commit = new GroupCommit(durable -> durable < 100 ? new GroupCommit.Work(100, segment, List.of(), false)
-                    : null, folder, failingOnce, Duration.ofMillis(1), 0);
-            TestSupervision time = new TestSupervision();
-            commit.start(time.supervision());
+                    : null, failingOnce, JournalOptions.in(folder, time.source()), 0, time.scheduler(restarts));
+            commit.start();
             try {
-                assertThat(commit.awaitDurable(100, WAIT)).isTrue();
+                time.awaitWaiting(1);
+                time.advance(interval.minusNanos(1));
+                time.awaitWaiting(1);
+                assertThat(forces).as("a nanosecond before the first commit is due").hasValue(0);
 
-                assertThat(failed).isTrue();
-                assertThat(time.restarts().of("spend-journal-commit")).isEqualTo(1);
+                time.advance(Duration.ofNanos(1));
+                time.awaitWaiting(1); // the restart's wait, after the commit that failed
+                assertThat(forces).hasValue(1);
+                assertThat(restarts.of("spend-journal-commit")).isEqualTo(1);
+                assertThat(commit.durable()).isZero();
+
+                time.advance(RestartBackoff.DEFAULT.first());
+                time.awaitWaiting(1);
+                assertThat(forces).as("restarted, the commit waits its interval again").hasValue(1);
+                time.advance(interval);
+                assertThat(commit.awaitDurable(100, WAIT)).isTrue();
+                assertThat(forces).hasValue(2);
             } finally {
                 commit.close();
             }
+            assertThat(commit.thread().isAlive()).as("the commit thread, after close").isFalse();
         }
     }
 }

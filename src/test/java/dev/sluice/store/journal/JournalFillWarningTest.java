@@ -1,5 +1,6 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.drain;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static dev.sluice.store.journal.JournalFixtures.small;
@@ -42,7 +43,7 @@ class JournalFillWarningTest {
 
     @Test
     void passingEightyPercentIsWarnedOnceUntilTheJournalFallsUnderSeventy() {
-        try (SpendJournal journal = SpendJournal.open(small(folder, 10))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 10), JOBS)) {
             int appended = 0;
             while (journal.status().bytesOnDisk() + 200 <= 8192) {
                 journal.append(row("call-" + appended++));

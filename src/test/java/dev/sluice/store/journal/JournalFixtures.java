@@ -1,24 +1,30 @@
 package dev.sluice.store.journal;
 
 import dev.sluice.store.SpendRow;
+import dev.sluice.time.Scheduler;
+import dev.sluice.time.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Rows, options, a settable clock and a crash of the process, for the journal's tests. */
+/** Rows, options, the time and jobs the journal runs on, and a crash of the process, for the journal's tests. */
 final class JournalFixtures {
     static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     static final Duration WAIT = Duration.ofSeconds(30);
+    /** The system's time, for the tests that watch a journal commit and ship as it would in a gateway. */
+    static final TimeSource TIME = TimeSource.system();
+    /**
+     * The jobs those journals run on. Never closed: each journal and shipper stops and joins its
+     * own thread when it closes, as in a gateway.
+     */
+    static final Scheduler JOBS = Scheduler.on(TIME);
 
     private JournalFixtures() {}
 
@@ -34,7 +40,7 @@ final class JournalFixtures {
 
     /** Small segments (1 KiB: about eight rows) and a bound of {@code segments} of them. */
     static JournalOptions small(Path folder, int segments) {
-        return JournalOptions.in(folder).withSegmentBytes(1024).withMaxBytes(1024L * segments);
+        return JournalOptions.in(folder, TIME).withSegmentBytes(1024).withMaxBytes(1024L * segments);
     }
 
     /**
@@ -80,34 +86,6 @@ final class JournalFixtures {
             }
             rows.addAll(batch.rows());
             journal.acknowledge(batch);
-        }
-    }
-
-    /** A clock the test moves by hand. */
-    static final class SettableClock extends Clock {
-        private volatile Instant now;
-
-        SettableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }

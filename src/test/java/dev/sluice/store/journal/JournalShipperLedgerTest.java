@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.crashCopy;
 import static dev.sluice.store.journal.JournalFixtures.row;
@@ -17,6 +19,7 @@ import dev.sluice.testing.StoreTest;
 import dev.sluice.wire.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,14 +41,14 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void everyRowLandsOnceInAFewLargeTransactions(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         List<Integer> batches = Collections.synchronizedList(new ArrayList<>());
         SpendSink counted = (rows, through) -> {
             batches.add(rows.size());
             return ledger.post(rows, through);
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 3000; i++) {
                 assertThat(journal.append(row("call-" + i)).accepted()).isTrue();
             }
@@ -62,9 +65,9 @@ class JournalShipperLedgerTest {
     @StoreTest
     void aRowTheDatabaseRefusesAloneIsSetAsideAndTheRestOfItsBatchLands(Database database) throws Exception {
         String tooLong = "group-" + "x".repeat(600);  // a rollup's name is VARCHAR(520)
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database),
-                        JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, new SpendLedger(database, Clock.systemUTC()),
+                        JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 5; i++) {
                 journal.append(row("good-" + i));
             }
@@ -90,15 +93,15 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void rowsShippedAgainAfterACrashAreLoggedOnce(Database database) throws Exception {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         AtomicInteger newRows = new AtomicInteger();
         SpendSink counted = (rows, through) -> {
             int added = ledger.post(rows, through);
             newRows.addAndGet(added);
             return added;
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, counted, JournalShipperTest.QUICK, JOBS)) {
             for (int i = 0; i < 300; i++) {
                 assertThat(journal.append(row("call-" + i)).accepted()).isTrue();
             }
@@ -107,10 +110,10 @@ class JournalShipperLedgerTest {
             // The crash took the checkpoint's writes with it: as far as the disk says, nothing was acknowledged.
             Files.delete(crashed.resolve(AckCheckpoint.FILE_NAME));
 
-            try (SpendJournal next = SpendJournal.open(JournalOptions.in(crashed))) {
+            try (SpendJournal next = SpendJournal.open(JournalOptions.in(crashed, TIME), JOBS)) {
                 assertThat(next.status().pendingRecords()).as("acknowledged, but not as far as the disk knows")
                         .isEqualTo(300);
-                try (JournalShipper again = JournalShipper.start(next, counted, JournalShipperTest.QUICK)) {
+                try (JournalShipper again = JournalShipper.start(next, counted, JournalShipperTest.QUICK, JOBS)) {
                     assertThat(again.flush(WAIT)).isTrue();
                     assertThat(again.status().shippedRows()).isEqualTo(300);
                 }
@@ -123,19 +126,19 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void aJournalOpenedWithoutCallsBetweenTwoRunsLosesNoRowOfTheNext(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("first-", 0, 10));
             assertThat(shipper.flush(WAIT)).isTrue();
         }
         // A run that takes no call: its start deletes the segment the first run shipped whole.
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             assertThat(shipper.flush(WAIT)).isTrue();
         }
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, ledger, JournalShipperTest.QUICK, JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("second-", 0, 5));
             assertThat(shipper.flush(WAIT)).isTrue();
         }
@@ -145,7 +148,7 @@ class JournalShipperLedgerTest {
 
     @StoreTest
     void aSplitBatchWhosePostFailedAfterItsCommitCountsNoRowTwice(Database database) {
-        SpendLedger ledger = new SpendLedger(database);
+        SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
         AtomicBoolean lost = new AtomicBoolean();
         SpendSink answerLost = (rows, through) -> {
             int added = ledger.post(rows, through);
@@ -154,7 +157,7 @@ class JournalShipperLedgerTest {
             }
             return added;
         };
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 0, 7));
             journal.append(SpendRow.builder("call-long-group", "g" + "x".repeat(600), JournalFixtures.T0).build());
             JournalShipperTest.append(journal, JournalShipperTest.ids("call-", 8, 16));
@@ -162,7 +165,7 @@ class JournalShipperLedgerTest {
             // first batch holds them all and splits as this test expects, however late the group
             // commit's own timer runs on a loaded machine.
             assertThat(journal.sync()).isTrue();
-            try (JournalShipper shipper = JournalShipper.start(journal, answerLost, JournalShipperTest.QUICK)) {
+            try (JournalShipper shipper = JournalShipper.start(journal, answerLost, JournalShipperTest.QUICK, JOBS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
                 assertThat(shipper.status().deadLetters()).isEqualTo(1);
             }

@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.crashCopy;
 import static dev.sluice.store.journal.JournalShipperTest.QUICK;
@@ -38,8 +40,8 @@ class JournalShipperMarksTest {
     void eachPostCarriesTheMarkPastItsLastRowInTheJournalsOwnId() {
         RecordingSink sink = new RecordingSink();
         String id;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK.withMaxBatchRows(4))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK.withMaxBatchRows(4), JOBS)) {
             id = journal.id();
             append(journal, ids("call-", 0, 10));
             assertThat(shipper.flush(WAIT)).isTrue();
@@ -49,7 +51,7 @@ class JournalShipperMarksTest {
         assertThat(sink.marks()).allSatisfy(mark -> assertThat(mark.journal()).isEqualTo(id));
         assertThat(sink.marks()).isSortedAccordingTo((a, b) -> a.covers(b) ? (b.covers(a) ? 0 : 1) : -1);
         assertThat(sink.marks().getFirst().covers(sink.marks().getLast())).isFalse();
-        try (SpendJournal fresh = SpendJournal.open(JournalOptions.in(elsewhere.resolve("fresh")))) {
+        try (SpendJournal fresh = SpendJournal.open(JournalOptions.in(elsewhere.resolve("fresh"), TIME), JOBS)) {
             assertThat(fresh.id()).as("a new folder's own").isNotEqualTo(id);
         }
     }
@@ -57,15 +59,15 @@ class JournalShipperMarksTest {
     @Test
     void theIdStaysWithTheFolderWhileItHoldsSegmentsAndIsMadeAnewOnceNothingIsLeft() {
         String id;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             id = journal.id();
             append(journal, ids("call-", 0, 3));
         }
-        try (SpendJournal reopened = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal reopened = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             assertThat(reopened.id()).as("with rows pending").isEqualTo(id);
             JournalFixtures.drain(reopened);
         }
-        try (SpendJournal emptied = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal emptied = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             assertThat(emptied.id()).as("nothing left to ship again").isNotEqualTo(id);
         }
     }
@@ -74,9 +76,9 @@ class JournalShipperMarksTest {
     void aStartAfterACrashPostsOnlyTheRowsPastTheMarkTheSinkKept() throws Exception {
         RecordingSink first = marking(new RecordingSink());
         Path crashed;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             append(journal, ids("call-", 0, 10));
-            try (JournalShipper shipper = JournalShipper.start(journal, first, QUICK.withMaxBatchRows(4))) {
+            try (JournalShipper shipper = JournalShipper.start(journal, first, QUICK.withMaxBatchRows(4), JOBS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
                 crashed = crashCopy(folder, elsewhere.resolve("crashed"));
             }
@@ -86,9 +88,9 @@ class JournalShipperMarksTest {
         RecordingSink again = marking(new RecordingSink());
         again.kept = Optional.of(first.marks().get(1));
 
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(crashed))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(crashed, TIME), JOBS)) {
             assertThat(journal.status().pendingRecords()).isEqualTo(10);
-            try (JournalShipper shipper = JournalShipper.start(journal, again, QUICK)) {
+            try (JournalShipper shipper = JournalShipper.start(journal, again, QUICK, JOBS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
             }
             assertThat(journal.status().pendingRecords()).isZero();
@@ -102,11 +104,11 @@ class JournalShipperMarksTest {
     void aSplitBatchPostedAgainAfterAnOutageStartsWhereItsLandedPartEnded() {
         RecordingSink sink = marking(new RecordingSink(row -> row.callId().startsWith("bad")));
         sink.downAfter = 1;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             append(journal, ids("good-", 0, 3));
             append(journal, List.of("bad-1"));
             append(journal, ids("good-", 3, 4));
-            try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+            try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK, JOBS)) {
                 // good-0..3 and bad-1 fail whole; good-0, good-1 land; then the sink goes down.
                 Eventually.until("the sink went down midway", WAIT, () -> !shipper.status().sinkReachable());
                 sink.down = false;
@@ -122,12 +124,12 @@ class JournalShipperMarksTest {
     @Test
     void aMarkTheJournalHasNotWrittenYetStopsShippingAndKeepsTheRows() {
         RecordingSink sink = marking(new RecordingSink());
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             // Its own id, but a segment this process is the first to write: another journal's mark.
             sink.kept = Optional.of(new JournalMark(journal.id(), 0, 1L << 40));
             append(journal, ids("call-", 0, 5));
             try (JournalShipper shipper = JournalShipper.start(journal, sink,
-                    QUICK.withCloseTimeout(java.time.Duration.ofMillis(100)))) {
+                    QUICK.withCloseTimeout(java.time.Duration.ofMillis(100)), JOBS)) {
                 Eventually.until("the shipper says why it stopped", WAIT,
                         () -> shipper.status().lastError().contains("past what the journal"));
             }
@@ -156,9 +158,9 @@ class JournalShipperMarksTest {
             });
             holder[0] = sink;
             sink.keepsMarks = keepsMarks;
-            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(journalFolder))) {
+            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(journalFolder, TIME), JOBS)) {
                 append(journal, List.of("good-0", "bad-1", "good-2", "good-3"));
-                try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+                try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK, JOBS)) {
                     Eventually.until("the sink went down after the row was set aside", WAIT,
                             () -> !shipper.status().sinkReachable());
                     sink.down = false;

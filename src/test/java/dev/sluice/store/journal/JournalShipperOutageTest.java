@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +15,7 @@ import dev.sluice.testing.TcpProxy;
 import dev.sluice.testing.TestDatabase;
 import dev.sluice.testing.TestDatabases;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -41,7 +44,7 @@ class JournalShipperOutageTest {
                 TcpProxy proxy = TcpProxy.to(TestDatabases.postgresAddress())) {
             Database database = store.openThrough(proxy.port(),
                     StoreOptions.DEFAULTS.withConnectionTimeout(CONNECTION_TIMEOUT));
-            SpendLedger ledger = new SpendLedger(database);
+            SpendLedger ledger = new SpendLedger(database, Clock.systemUTC());
             SpendSink counted = new SpendSink() {
                 @Override
                 public int post(java.util.List<dev.sluice.store.SpendRow> rows, dev.sluice.store.JournalMark through) {
@@ -60,8 +63,8 @@ class JournalShipperOutageTest {
             };
             ShipperOptions options = ShipperOptions.DEFAULTS.withGatherWait(Duration.ofMillis(5))
                     .withRetry(Duration.ofMillis(20), LONGEST_BACKOFF);
-            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                    JournalShipper shipper = JournalShipper.start(journal, counted, options)) {
+            try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                    JournalShipper shipper = JournalShipper.start(journal, counted, options, JOBS)) {
                 journal.append(row("before"));
                 assertThat(shipper.flush(JournalFixtures.WAIT)).isTrue();
 

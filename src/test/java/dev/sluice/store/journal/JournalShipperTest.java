@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.crashCopy;
 import static dev.sluice.store.journal.JournalFixtures.row;
@@ -12,7 +14,11 @@ import dev.sluice.store.JournalMark;
 import dev.sluice.store.SpendRow;
 import dev.sluice.store.SpendSink;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeTime;
 import dev.sluice.testing.TestSupervision;
+import dev.sluice.time.JobRestarts;
+import dev.sluice.time.RestartBackoff;
+import dev.sluice.time.Scheduler;
 import dev.sluice.wire.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,10 +60,10 @@ class JournalShipperTest {
     @Test
     void everyRowIsShippedOnceInOrderInBatchesOfAtMostAThousand() {
         RecordingSink sink = new RecordingSink();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             append(journal, ids("call-", 0, 2500));
             journal.sync();
-            try (JournalShipper shipper = JournalShipper.start(journal, sink, ShipperOptions.DEFAULTS)) {
+            try (JournalShipper shipper = JournalShipper.start(journal, sink, ShipperOptions.DEFAULTS, JOBS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
 
                 assertThat(sink.posted()).containsExactlyElementsOf(ids("call-", 0, 2500));
@@ -70,8 +77,8 @@ class JournalShipperTest {
     @Test
     void rowsAppendedWhileShippingAllArriveAndSealedSegmentsGo() {
         RecordingSink sink = new RecordingSink();
-        try (SpendJournal journal = SpendJournal.open(small(folder, 1000));
-                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 1000), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK, JOBS)) {
             append(journal, ids("call-", 0, 400));
             assertThat(shipper.flush(WAIT)).isTrue();
 
@@ -83,12 +90,12 @@ class JournalShipperTest {
     @Test
     void afterACrashEveryRowAppendedAndNotShippedIsShippedOnce() {
         RecordingSink sink = new RecordingSink();
-        try (SpendJournal journal = SpendJournal.open(small(folder, 1000))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 1000), JOBS)) {
             append(journal, ids("call-", 0, 300));
             Path crashed = crashCopy(folder, elsewhere.resolve("crashed"));
 
-            try (SpendJournal next = SpendJournal.open(small(crashed, 1000));
-                    JournalShipper shipper = JournalShipper.start(next, sink, QUICK)) {
+            try (SpendJournal next = SpendJournal.open(small(crashed, 1000), JOBS);
+                    JournalShipper shipper = JournalShipper.start(next, sink, QUICK, JOBS)) {
                 append(next, ids("new-", 0, 10));
                 assertThat(shipper.flush(WAIT)).isTrue();
             }
@@ -103,8 +110,8 @@ class JournalShipperTest {
     void anOutageHoldsRowsInTheJournalAndTheyAllLandInOrderOnceWhenTheSinkAnswers() {
         RecordingSink sink = new RecordingSink();
         sink.down = true;
-        try (SpendJournal journal = SpendJournal.open(small(folder, 1000));
-                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 1000), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK, JOBS)) {
             append(journal, ids("call-", 0, 500));
             Eventually.until("three posts failed", WAIT, () -> sink.failedPosts.get() >= 3);
             append(journal, ids("call-", 500, 1000));
@@ -125,11 +132,11 @@ class JournalShipperTest {
     @Test
     void aRowTheSinkRefusesAloneGoesToTheDeadLettersAndTheRestOfItsBatchLands() throws Exception {
         RecordingSink sink = new RecordingSink(row -> row.callId().startsWith("bad"));
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             append(journal, ids("good-", 0, 5));
             append(journal, List.of("bad-1"));
             append(journal, ids("good-", 5, 10));
-            try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+            try (JournalShipper shipper = JournalShipper.start(journal, sink, QUICK, JOBS)) {
                 assertThat(shipper.flush(WAIT)).isTrue();
                 assertThat(shipper.status().deadLetters()).isEqualTo(1);
             }
@@ -147,9 +154,9 @@ class JournalShipperTest {
     @Test
     void closeShipsWhatIsLeft() {
         RecordingSink sink = new RecordingSink();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             JournalShipper shipper = JournalShipper.start(journal, sink, ShipperOptions.DEFAULTS
-                    .withGatherWait(Duration.ofSeconds(30)));
+                    .withGatherWait(Duration.ofSeconds(30)), JOBS);
             append(journal, ids("call-", 0, 100));
             shipper.close();
             shipper.close();
@@ -163,17 +170,17 @@ class JournalShipperTest {
     void closeDuringAnOutageLeavesTheRowsForTheNextStart() {
         RecordingSink sink = new RecordingSink();
         sink.down = true;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             JournalShipper shipper = JournalShipper.start(journal, sink,
-                    QUICK.withCloseTimeout(Duration.ofMillis(100)));
+                    QUICK.withCloseTimeout(Duration.ofMillis(100)), JOBS);
             append(journal, ids("call-", 0, 100));
             shipper.close();
             assertThat(journal.status().pendingRecords()).isEqualTo(100);
         }
 
         sink.down = false;
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder));
-                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK)) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS);
+                JournalShipper shipper = JournalShipper.start(journal, sink, QUICK, JOBS)) {
             assertThat(shipper.flush(WAIT)).isTrue();
         }
         assertThat(sink.posted()).containsExactlyElementsOf(ids("call-", 0, 100));
@@ -198,9 +205,9 @@ class JournalShipperTest {
             }
         };
         TestSupervision time = new TestSupervision();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             append(journal, ids("call-", 0, 10));
-            try (JournalShipper shipper = JournalShipper.start(journal, failingOnce, QUICK, time.supervision())) {
+            try (JournalShipper shipper = JournalShipper.start(journal, failingOnce, QUICK, time.scheduler())) {
                 assertThat(shipper.flush(WAIT)).isTrue();
                 append(journal, ids("call-", 10, 20));
                 assertThat(shipper.flush(WAIT)).isTrue();
@@ -209,6 +216,55 @@ class JournalShipperTest {
                 assertThat(sink.posted()).containsExactlyElementsOf(ids("call-", 0, 20));
                 assertThat(time.restarts().of("spend-journal-shipper")).isEqualTo(1);
             }
+        }
+    }
+
+    @Test
+    void onInjectedTimeTheShipperReadsWhenItsWaitIsOverOutlivesAFailedPostAndCloseEndsItsThread() throws Exception {
+        FakeTime time = new FakeTime();
+        JobRestarts restarts = new JobRestarts();
+        Scheduler jobs = time.scheduler(restarts);
+        Duration gather = Duration.ofSeconds(1);
+        RecordingSink sink = new RecordingSink();
+        AtomicInteger posts = new AtomicInteger();
+        SpendSink failingOnce = new SpendSink() {
+            @Override
+            public int post(List<SpendRow> rows, JournalMark through) {
+                if (posts.incrementAndGet() == 1) {
+                    throw TestSupervision.outOfMemory();
+                }
+                return sink.post(rows, through);
+            }
+
+            @Override
+            public Optional<JournalMark> shippedThrough(String journal) {
+                return sink.shippedThrough(journal);
+            }
+        };
+        // The commits wait a second too: with the shipper, two threads wait on the fake time.
+        JournalOptions options = JournalOptions.in(folder, time.source()).withCommitInterval(Duration.ofSeconds(1));
+        try (SpendJournal journal = SpendJournal.open(options, jobs)) {
+            JournalShipper shipper = JournalShipper.start(journal, failingOnce, ShipperOptions.DEFAULTS.withGatherWait(gather), jobs);
+            time.awaitWaiting(2);
+            append(journal, ids("call-", 0, 3));
+            journal.sync();
+
+            time.advance(gather.minusNanos(1));
+            time.awaitWaiting(2);
+            assertThat(posts).as("a nanosecond before the shipper reads again").hasValue(0);
+
+            time.advance(Duration.ofNanos(1));
+            time.awaitWaiting(2); // the shipper's restart wait, after the post that failed
+            assertThat(posts).hasValue(1);
+            assertThat(restarts.of("spend-journal-shipper")).isEqualTo(1);
+            assertThat(sink.posted()).isEmpty();
+
+            time.advance(RestartBackoff.DEFAULT.first());
+            time.awaitWaiting(2); // shipped, the shipper waits for more rows
+            assertThat(sink.posted()).containsExactlyElementsOf(ids("call-", 0, 3));
+
+            shipper.close();
+            assertThat(shipper.thread().isAlive()).as("the shipper's thread, after close").isFalse();
         }
     }
 }

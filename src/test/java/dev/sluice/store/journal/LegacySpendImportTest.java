@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,15 +70,15 @@ class LegacySpendImportTest {
         insertKey(database);
         List<SpendRow> rows = LegacySpendFixtures.rows();
         // The earlier version had posted the first ten when it stopped, before its buffer forgot them.
-        new SpendLedger(database).post(rows.subList(0, 10));
+        new SpendLedger(database, Clock.systemUTC()).post(rows.subList(0, 10));
 
-        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder)) {
+        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(legacyFolder).doesNotExist();
             assertThat(spend.status().rowsPending()).isEqualTo(52);
             assertThat(infoLines()).containsExactly("spend.legacy_buffer_imported folder=" + legacyFolder
                     + " rows=52 skipped_lines=0 into " + journalFolder);
 
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("the imported rows are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
 
@@ -88,14 +91,14 @@ class LegacySpendImportTest {
         insertKey(database);
         List<SpendRow> rows = LegacySpendFixtures.rows();
         Map<String, String> asLeft = contents(legacyFolder);
-        JournaledSpend.open(journalFolder, legacyFolder).close();
+        JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS).close();
         // The crash came before the deletion reached the disk: the files are back as they were.
         LegacySpendFixtures.copyInto(legacyFolder);
         assertThat(contents(legacyFolder)).containsExactlyEntriesOf(asLeft);
 
-        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder)) {
+        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(spend.status().rowsPending()).as("the rows the journal holds are passed over").isEqualTo(52);
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("both imports are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
 
@@ -110,13 +113,13 @@ class LegacySpendImportTest {
         Files.write(legacyFolder.resolve(LegacySpendFixtures.SEGMENTS.getLast()),
                 "{\"call_id\":\"torn".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
 
-        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder)) {
+        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(spend.status().rowsPending()).isEqualTo(52);
         }
 
         assertThat(legacyFolder).doesNotExist();
         assertThat(infoLines()).singleElement().asString().contains(" rows=52 skipped_lines=2 ");
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(journalFolder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(journalFolder, TIME), JOBS)) {
             assertThat(JournalFixtures.drain(journal)).containsExactlyElementsOf(LegacySpendFixtures.rows());
         }
     }
@@ -128,9 +131,9 @@ class LegacySpendImportTest {
         Map<String, String> asLeft = contents(legacyFolder);
         long taken;
         // Two 1 KiB segments: room for about sixteen of the 52 rows, which ship before the next start.
-        try (JournaledSpend spend = JournaledSpend.open(JournalFixtures.small(journalFolder, 2), legacyFolder)) {
+        try (JournaledSpend spend = JournaledSpend.open(JournalFixtures.small(journalFolder, 2), legacyFolder, JOBS)) {
             taken = spend.status().rowsPending();
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("the rows taken are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
 
@@ -143,15 +146,15 @@ class LegacySpendImportTest {
                     + " rows_taken=" + taken + ": the spend journal " + journalFolder + " refused a row");
         });
 
-        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder)) {
+        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(legacyFolder).doesNotExist();
             assertThat(spend.status().rowsPending()).as("the calls imported before are passed over")
                     .isEqualTo(52 - taken);
-            spend.start(new SpendLedger(database), JournalShipperTest.QUICK);
+            spend.start(new SpendLedger(database, Clock.systemUTC()), JournalShipperTest.QUICK);
             Eventually.until("the rows are shipped", WAIT, () -> spend.status().rowsPending() == 0);
         }
         assertLandedOnce(database, LegacySpendFixtures.rows());
-        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder)) {
+        try (JournaledSpend spend = JournaledSpend.open(journalFolder, legacyFolder, TIME, JOBS)) {
             assertThat(journalFolder.resolve(ImportedLegacyCalls.FILE_NAME)).as("with the legacy folder gone")
                     .doesNotExist();
         }

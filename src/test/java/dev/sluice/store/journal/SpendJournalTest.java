@@ -1,5 +1,7 @@
 package dev.sluice.store.journal;
 
+import static dev.sluice.store.journal.JournalFixtures.TIME;
+import static dev.sluice.store.journal.JournalFixtures.JOBS;
 import static dev.sluice.store.journal.JournalFixtures.T0;
 import static dev.sluice.store.journal.JournalFixtures.WAIT;
 import static dev.sluice.store.journal.JournalFixtures.crashCopy;
@@ -13,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.store.SpendRow;
 import dev.sluice.testing.Concurrently;
+import dev.sluice.testing.FakeTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,11 +57,11 @@ class SpendJournalTest {
         SpendRow cached = SpendRow.builder("cached", "gpt-4o", T0).cacheHit(true).cacheKey("ns:" + "ab12".repeat(16)).build();
         List<SpendRow> written = new ArrayList<>(List.of(bare, full, cached));
         written.addAll(rows("call-", 200));
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             appendAll(journal, written);
         }
 
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             assertThat(journal.status().pendingRecords()).isEqualTo(203);
             assertThat(drain(journal)).containsExactlyElementsOf(written);
             assertThat(journal.status().pendingRecords()).isZero();
@@ -70,11 +73,11 @@ class SpendJournalTest {
     @Test
     void aCrashLeavesEveryAcceptedRowToTheNextProcess() {
         List<SpendRow> written = rows("call-", 50);
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             appendAll(journal, written);
             Path crashed = crashCopy(folder, elsewhere.resolve("crashed"));
 
-            try (SpendJournal next = SpendJournal.open(small(crashed, 100))) {
+            try (SpendJournal next = SpendJournal.open(small(crashed, 100), JOBS)) {
                 assertThat(drain(next)).containsExactlyElementsOf(written);
                 appendAll(next, rows("new-", 1));
                 assertThat(segmentFiles(crashed)).last().isNotIn(segmentFiles(folder).stream()
@@ -86,13 +89,13 @@ class SpendJournalTest {
     @Test
     void afterACrashOnlyTheRecordsPastTheLastAcknowledgementArePendingAndAcknowledgedSegmentsGo() {
         List<SpendRow> written = rows("call-", 30);
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             appendAll(journal, written);
             JournalBatch batch = read(journal, 20);
             journal.acknowledge(batch);
             Path crashed = crashCopy(folder, elsewhere.resolve("crashed"));
 
-            try (SpendJournal next = SpendJournal.open(small(crashed, 100))) {
+            try (SpendJournal next = SpendJournal.open(small(crashed, 100), JOBS)) {
                 assertThat(next.status().pendingRecords()).isEqualTo(10);
                 assertThat(drain(next)).containsExactlyElementsOf(written.subList(20, 30));
             }
@@ -102,7 +105,7 @@ class SpendJournalTest {
     @Test
     void aDamagedCheckpointMakesEveryRecordLeftPendingAgain() throws Exception {
         List<SpendRow> written = rows("call-", 30);
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             appendAll(journal, written);
             journal.acknowledge(read(journal, 5));
         }
@@ -111,7 +114,7 @@ class SpendJournalTest {
         bytes[9] ^= 1;
         java.nio.file.Files.write(checkpoint, bytes);
 
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             assertThat(drain(journal)).as("all of the first segment, acknowledged or not, and the rest")
                     .containsExactlyElementsOf(written);
         }
@@ -119,7 +122,7 @@ class SpendJournalTest {
 
     @Test
     void aTornLastRecordIsSkippedAndCountedAndTheRestReplayed() throws Exception {
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             appendAll(journal, rows("call-", 10));
         }
         Path segment = segmentFiles(folder).getLast();
@@ -128,7 +131,7 @@ class SpendJournalTest {
             channel.truncate(size - 5);
         }
 
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             assertThat(journal.status().skippedRecords()).isEqualTo(1);
             assertThat(journal.status().pendingRecords()).isEqualTo(9);
             assertThat(drain(journal)).containsExactlyElementsOf(rows("call-", 9));
@@ -139,7 +142,7 @@ class SpendJournalTest {
     @Test
     void aRecordFailingItsChecksumIsSkippedAndTheRecordsAfterItAreKept() throws Exception {
         List<Long> ends = new ArrayList<>();
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             for (SpendRow row : rows("call-", 10)) {
                 ends.add(journal.append(row).position());
             }
@@ -150,7 +153,7 @@ class SpendJournalTest {
         bytes[inFifth] ^= 0x5a;
         java.nio.file.Files.write(segment, bytes);
 
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             assertThat(journal.status().skippedRecords()).isEqualTo(1);
             List<SpendRow> expected = new ArrayList<>(rows("call-", 10));
             expected.remove(4);
@@ -160,7 +163,7 @@ class SpendJournalTest {
 
     @Test
     void segmentsRollAtTheirSizeAndGoOnlyOnceEveryRecordInThemIsAcknowledged() {
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             appendAll(journal, rows("call-", 30));
             List<Path> files = segmentFiles(folder);
             assertThat(files).hasSizeGreaterThanOrEqualTo(3);
@@ -181,7 +184,7 @@ class SpendJournalTest {
 
     @Test
     void batchesAreAcknowledgedInOrderOnly() {
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100), JOBS)) {
             appendAll(journal, rows("call-", 4));
             JournalBatch first = read(journal, 2);
             JournalBatch second = read(journal, 2);
@@ -196,7 +199,7 @@ class SpendJournalTest {
 
     @Test
     void theBoundRefusesAppendsAndTakesThemAgainOnceTheRowsAreShipped() {
-        try (SpendJournal journal = SpendJournal.open(small(folder, 4))) {
+        try (SpendJournal journal = SpendJournal.open(small(folder, 4), JOBS)) {
             int accepted = 0;
             AppendResult result;
             while ((result = journal.append(row("call-" + accepted))).accepted()) {
@@ -219,7 +222,7 @@ class SpendJournalTest {
 
     @Test
     void aClosedJournalRefusesAppends() {
-        SpendJournal journal = SpendJournal.open(small(folder, 4));
+        SpendJournal journal = SpendJournal.open(small(folder, 4), JOBS);
         journal.close();
         journal.close();
 
@@ -228,8 +231,8 @@ class SpendJournalTest {
 
     @Test
     void aSecondJournalCannotOpenTheSameFolder() {
-        try (SpendJournal journal = SpendJournal.open(small(folder, 4))) {
-            assertThatThrownBy(() -> SpendJournal.open(small(folder, 4)))
+        try (SpendJournal journal = SpendJournal.open(small(folder, 4), JOBS)) {
+            assertThatThrownBy(() -> SpendJournal.open(small(folder, 4), JOBS))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("another journal has the folder open");
         }
@@ -237,8 +240,8 @@ class SpendJournalTest {
 
     @Test
     void rowsAppendedFromEightThreadsAtOnceAllLandWholeEachThreadsInItsOrder() throws Exception {
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder).withSegmentBytes(64 * 1024)
-                .withMaxBytes(64L << 20))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME).withSegmentBytes(64 * 1024)
+                .withMaxBytes(64L << 20), JOBS)) {
             Concurrently.run(8, Duration.ofSeconds(60), thread -> {
                 for (int i = 0; i < 1000; i++) {
                     assertThat(journal.append(row("t" + thread + "-" + i)).accepted()).isTrue();
@@ -261,13 +264,13 @@ class SpendJournalTest {
 
     @Test
     void theOldestPendingAgeIsTheWaitOfTheOldestRecordNotYetAcknowledged() {
-        JournalFixtures.SettableClock clock = new JournalFixtures.SettableClock(T0);
-        try (SpendJournal journal = SpendJournal.open(small(folder, 100).withClock(clock))) {
+        FakeTime time = new FakeTime();
+        try (SpendJournal journal = SpendJournal.open(small(folder, 100).withTime(time.source()), JOBS)) {
             assertThat(journal.status().oldestPendingAge()).isZero();
             journal.append(row("first"));
-            clock.advance(Duration.ofSeconds(3));
+            time.advance(Duration.ofSeconds(3));
             journal.append(row("second"));
-            clock.advance(Duration.ofSeconds(2));
+            time.advance(Duration.ofSeconds(2));
 
             assertThat(journal.status().oldestPendingAge()).isEqualTo(Duration.ofSeconds(5));
             journal.acknowledge(read(journal, 1));
@@ -279,18 +282,18 @@ class SpendJournalTest {
 
     @Test
     void badOptionsAreRefusedNamingTheField() {
-        assertThatThrownBy(() -> JournalOptions.in(folder).withSegmentBytes(10))
+        assertThatThrownBy(() -> JournalOptions.in(folder, TIME).withSegmentBytes(10))
                 .hasMessageStartingWith("segmentBytes: 10 (expected:");
-        assertThatThrownBy(() -> JournalOptions.in(folder).withMaxBytes(JournalOptions.DEFAULT_SEGMENT_BYTES))
+        assertThatThrownBy(() -> JournalOptions.in(folder, TIME).withMaxBytes(JournalOptions.DEFAULT_SEGMENT_BYTES))
                 .hasMessageStartingWith("maxBytes: 8388608 (expected: >= 2 * segmentBytes");
-        assertThatThrownBy(() -> JournalOptions.in(folder).withCommitInterval(Duration.ZERO))
+        assertThatThrownBy(() -> JournalOptions.in(folder, TIME).withCommitInterval(Duration.ZERO))
                 .hasMessageStartingWith("commitInterval: PT0S (expected: > 0");
-        assertThat(JournalOptions.in(folder).commitInterval()).isLessThanOrEqualTo(Duration.ofMillis(10));
+        assertThat(JournalOptions.in(folder, TIME).commitInterval()).isLessThanOrEqualTo(Duration.ofMillis(10));
     }
 
     @Test
     void waitingForDurabilityReturnsOnceTheGroupCommitForcedThePosition() throws Exception {
-        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder))) {
+        try (SpendJournal journal = SpendJournal.open(JournalOptions.in(folder, TIME), JOBS)) {
             long position = journal.append(row("call-1")).position();
             assertThat(journal.awaitDurable(position, WAIT)).isTrue();
             assertThat(journal.status().durablePosition()).isGreaterThanOrEqualTo(position);

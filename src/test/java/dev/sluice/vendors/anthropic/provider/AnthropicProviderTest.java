@@ -71,7 +71,7 @@ class AnthropicProviderTest {
                 .doesNotContainKey("Authorization");
         assertThat(sent(r).get("model").asText()).isEqualTo("claude-sonnet-4-5");
         assertThat(sent(r).get("max_tokens").asInt()).as("the catalog's output limit").isEqualTo(64000);
-        assertThat(Providers.builtIn(Map.of()).forDeployment(d)).isInstanceOf(AnthropicProvider.class);
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).forDeployment(d)).isInstanceOf(AnthropicProvider.class);
     }
 
     @Test

@@ -154,10 +154,10 @@ class BedrockWireTest {
                 """;
         var deployments = ConfigLoader.parse(yaml, Map.of(), Providers.knownPrefixes()).deployments();
 
-        assertThat(Providers.builtIn(Map.of()).misconfigurations(deployments))
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).misconfigurations(deployments))
                 .containsExactly("model_list[0].litellm_params.aws_region_name: missing (expected: the AWS region of the Bedrock"
                         + " deployment, e.g. us-east-1, here or in AWS_REGION or AWS_DEFAULT_REGION)");
-        assertThat(Providers.builtIn(Map.of("AWS_REGION", "eu-west-1")).misconfigurations(deployments)).isEmpty();
+        assertThat(Providers.builtIn(Map.of("AWS_REGION", "eu-west-1"), Clock.systemUTC()).misconfigurations(deployments)).isEmpty();
     }
 
     @Test
@@ -169,7 +169,7 @@ class BedrockWireTest {
                 """;
         var deployments = ConfigLoader.parse(yaml, Map.of(), Providers.knownPrefixes()).deployments();
 
-        assertThat(Providers.builtIn(Map.of()).misconfigurations(deployments)).isEmpty();
+        assertThat(Providers.builtIn(Map.of(), Clock.systemUTC()).misconfigurations(deployments)).isEmpty();
         assertThat(BedrockEndpoint.modelId(deployments.getFirst())).isEqualTo("anthropic.claude-3-haiku-20240307-v1:0");
     }
 }
