@@ -187,7 +187,7 @@ final class GatewayAssembly {
         if (!settings.enabled()) {
             return Optional.empty();
         }
-        CacheStore store = settings.type() == CacheSettings.Type.REDIS ? RedisResponseCache.open(settings, config.router())
+        CacheStore store = settings.type() == CacheSettings.Type.REDIS ? RedisResponseCache.open(settings, config.router(), time.clock())
                 : ResponseCache.localStore(settings, time.ticker()::getAsLong);
         ResponseCache cache = teardown.add(new ResponseCache(settings, store, time.clock()));
         MetricGauges.cache(metrics, cache);

@@ -5,7 +5,6 @@ import dev.sluice.config.CacheSettings;
 import dev.sluice.config.RouterSettings;
 import dev.sluice.store.redis.RedisAddress;
 import dev.sluice.store.redis.RedisLink;
-import dev.sluice.time.TimeSource;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -16,6 +15,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -82,13 +82,14 @@ public final class RedisResponseCache implements CacheStore {
     /**
      * The cache in the Redis {@code settings} name, or else in the one {@code router} names.
      *
+     * @param clock what the Redis link's outage log dates by
      * @throws IllegalStateException when neither names one (the config loader refuses that first)
      */
-    public static RedisResponseCache open(CacheSettings settings, RouterSettings router) {
+    public static RedisResponseCache open(CacheSettings settings, RouterSettings router, Clock clock) {
         RedisAddress address = settings.redis().map(RedisAddress::of).or(() -> RedisAddress.of(router))
                 .orElseThrow(() -> new IllegalStateException("a Redis cache without a Redis"));
         return new RedisResponseCache(address, router.redis().redisKeyPrefix(), settings.socketTimeout(),
-                TimeSource.system().clock()::millis);
+                clock::millis);
     }
 
     @Override
