@@ -37,10 +37,13 @@ final class CallEventLines implements CallListener {
         return List.copyOf(lines);
     }
 
-    /** The lines once the call has ended, waiting at most {@code patience} for its end. */
+    /**
+     * The lines once the call is over, waiting at most {@code patience}: its answer has ended
+     * and, when it was admitted, its accounting too (an error's comes after its answer ends).
+     */
     synchronized List<String> linesOnceEnded(Duration patience) throws InterruptedException {
         long giveUp = System.nanoTime() + patience.toNanos();
-        while (lines.stream().noneMatch(line -> line.startsWith("ended "))) {
+        while (!over()) {
             long left = giveUp - System.nanoTime();
             if (left <= 0) {
                 throw new AssertionError("call " + callId + " did not end; heard " + lines);
@@ -48,6 +51,13 @@ final class CallEventLines implements CallListener {
             wait(Math.max(1, left / 1_000_000));
         }
         return List.copyOf(lines);
+    }
+
+    private boolean over() {
+        boolean ended = lines.stream().anyMatch(line -> line.startsWith("ended "));
+        boolean accounted = !lines.contains("admitted")
+                || lines.stream().anyMatch(line -> line.startsWith("settled ") || line.startsWith("from-cache "));
+        return ended && accounted;
     }
 
     private synchronized void add(String line) {
