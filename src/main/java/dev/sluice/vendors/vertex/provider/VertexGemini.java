@@ -23,15 +23,7 @@ import java.util.Optional;
  * Studio's) and text embeddings through {@code predict}. It serves every model no other family
  * claims, as LiteLLM reads an unknown {@code vertex_ai/} model as Gemini.
  */
-final class VertexGemini implements VertexFamily {
-    private final VertexEndpoints endpoints;
-    private final GeminiChatCalls chat;
-
-    VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) {
-        this.endpoints = endpoints;
-        this.chat = chat;
-    }
-
+record VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) implements VertexFamily {
     @Override
     public boolean serves(String model) {
         return true;
