@@ -20,7 +20,6 @@ import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.vendors.stream.TranslatedStream;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -70,18 +69,13 @@ public final class GeminiChatCalls {
      * @throws StreamFailure carrying a content-policy failure when Gemini blocked the prompt
      */
     public Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
-        JsonNode tree;
-        try {
-            tree = Json.parse(body.getBytes());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        if (!tree.isObject()) {
+        Optional<JsonNode> tree = Json.parseOrEmpty(body).filter(JsonNode::isObject);
+        if (tree.isEmpty()) {
             return Optional.empty();
         }
         ChatAnswer answer;
         try {
-            answer = GeminiChat.decodeAnswer(tree, model, ids);
+            answer = GeminiChat.decodeAnswer(tree.get(), model, ids);
         } catch (GeminiBlocked blocked) {
             throw new StreamFailure(GoogleErrors.blocked(blocked));
         } catch (IllegalArgumentException unreadable) {

@@ -12,7 +12,6 @@ import dev.sluice.vendors.gemini.provider.GeminiChatCalls;
 import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -67,13 +66,7 @@ record VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) implements 
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
-        try {
-            if (Json.parse(body.getBytes()).has("predictions")) {
-                return VertexEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode());
-            }
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        return chat.answer("gemini", body);
+        return Json.parseOrEmpty(body).flatMap(tree -> tree.has("predictions")
+                ? VertexEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body));
     }
 }
