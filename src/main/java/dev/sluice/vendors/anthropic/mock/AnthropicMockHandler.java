@@ -99,14 +99,11 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
             body = Optional.of(vertexBody.deepCopy().put("model", vertexModel));
         }
         Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.badJson()) : missing(body.get());
-        if (refused.isPresent()) {
-            MockResponses.error(request.response(), refused.get());
+        if (MockResponses.errorIfAny(request.response(), refused)) {
             return;
         }
         AnthropicMockCall call = AnthropicMockCall.of(body.get());
-        Optional<MockError> error = errorFor(mode, call, request);
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), errorFor(mode, call, request))) {
             return;
         }
         AnthropicMockReplies.Reply reply = replies.reply(call, mode == MockMode.POLICY && call.mentions(options.triggerWord()));
@@ -138,9 +135,7 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
             return;
         }
         AnthropicMockCall call = AnthropicMockCall.of(body.get());
-        Optional<MockError> error = errorFor(mode, call, request);
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), errorFor(mode, call, request))) {
             return;
         }
         MockResponses.json(request.response(), buffer(JsonNodeFactory.instance.objectNode()
