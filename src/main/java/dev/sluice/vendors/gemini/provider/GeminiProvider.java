@@ -13,7 +13,6 @@ import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
-import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -100,8 +99,7 @@ public final class GeminiProvider implements Provider {
     /** A health probe's answer, read by its shape since the probe does not say what it asked. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
-        return Json.parseOrEmpty(body).flatMap(tree -> GeminiEmbeddings.isEmbeddingAnswer(tree)
-                ? GeminiEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body));
+        return chat.probeAnswer(body, GeminiEmbeddings::isEmbeddingAnswer, GeminiEmbeddings::answer);
     }
 
     @Override

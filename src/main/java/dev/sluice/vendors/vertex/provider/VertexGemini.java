@@ -66,7 +66,6 @@ record VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) implements 
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
-        return Json.parseOrEmpty(body).flatMap(tree -> tree.has("predictions")
-                ? VertexEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body));
+        return chat.probeAnswer(body, tree -> tree.has("predictions"), VertexEmbeddings::answer);
     }
 }
