@@ -63,7 +63,7 @@ public final class MockHandler implements Handler<HttpServerRequest> {
         MockMode mode = schedule.next();
         Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         if (body.isEmpty() || !body.get().isObject()) {
-            MockResponses.error(request.response(), errors.badJson());
+            MockResponses.error(request.response(), errors.standing().badJson());
             return;
         }
         Optional<MockError> refused = route.kind() == MockRoute.Kind.RESPONSES

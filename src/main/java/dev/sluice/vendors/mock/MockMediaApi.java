@@ -43,7 +43,7 @@ final class MockMediaApi {
         request.body().onSuccess(raw -> {
             Optional<JsonNode> body = ledger.recordCall(raw, request.headers());
             if (body.isEmpty() || !body.get().isObject()) {
-                MockResponses.error(request.response(), errors.badJson());
+                MockResponses.error(request.response(), errors.standing().badJson());
                 return;
             }
             answer(request, route, mode, (ObjectNode) body.get(), null);

@@ -98,7 +98,7 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
             }
             body = Optional.of(vertexBody.deepCopy().put("model", vertexModel));
         }
-        Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.badJson()) : missing(body.get());
+        Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.standing().badJson()) : missing(body.get());
         if (MockResponses.errorIfAny(request.response(), refused)) {
             return;
         }
@@ -131,7 +131,7 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         if (body.isEmpty() || !body.get().isObject() || body.get().path("model").isMissingNode()
                 || body.get().path("messages").isMissingNode()) {
             MockResponses.error(request.response(), body.isPresent() && body.get().isObject()
-                    ? errors.missingField(body.get().has("model") ? "messages" : "model") : errors.badJson());
+                    ? errors.missingField(body.get().has("model") ? "messages" : "model") : errors.standing().badJson());
             return;
         }
         AnthropicMockCall call = AnthropicMockCall.of(body.get());
@@ -155,10 +155,10 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         return switch (mode) {
             case OK, SLOW, CUT, HANG, POLICY -> Optional.empty();
             case FAIL -> Optional.of(errors.overloaded());
-            case RATELIMIT -> Optional.of(errors.rateLimited());
-            case AUTH -> hasKey(request) ? Optional.empty() : Optional.of(errors.invalidApiKey());
+            case RATELIMIT -> Optional.of(errors.standing().rateLimited());
+            case AUTH -> hasKey(request) ? Optional.empty() : Optional.of(errors.standing().invalidApiKey());
             case NOTFOUND -> Optional.of(errors.modelNotFound(call.model()));
-            case REJECT -> Optional.of(errors.invalidParameter());
+            case REJECT -> Optional.of(errors.standing().invalidParameter());
             case CONTEXT -> call.promptChars() > options.maxChars()
                     ? Optional.of(errors.promptTooLong(MockTokens.estimate(call.promptChars()), options.maxChars() / 4))
                     : Optional.empty();
