@@ -16,7 +16,7 @@ public interface RouterEvents {
 
     /** Tells every listener, in order. */
     static RouterEvents all(RouterEvents... listeners) {
-        return FanOutEvents.of(java.util.List.of(listeners));
+        return new FanOutEvents(java.util.List.of(listeners));
     }
 
     /** A deployment is about to be called; {@code attempt} counts from 0 within the request. */

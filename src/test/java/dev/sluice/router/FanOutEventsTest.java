@@ -1,7 +1,6 @@
 package dev.sluice.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.failure.Failure;
 import dev.sluice.failure.FailureClass;
@@ -66,51 +65,12 @@ class FanOutEventsTest {
         Reader first = new Reader();
         Reader added = new Reader();
         List<RouterEvents> listeners = new ArrayList<>(List.of(first));
-        RouterEvents events = FanOutEvents.of(listeners);
+        RouterEvents events = new FanOutEvents(listeners);
 
         listeners.add(added);
         events.attemptFailed("c1", "g", "a", new Failure(FailureClass.SERVER, 500, Buffer.buffer(BODY), Optional.empty(), ""));
 
         assertThat(first.bodies).containsExactly(BODY);
         assertThat(added.bodies).isEmpty();
-    }
-
-    @Test
-    void everyEventReachesEveryListenerInOrder() {
-        List<String> heard = new ArrayList<>();
-        RouterEvents events = RouterEvents.all(new RouterEvents() {
-            @Override
-            public void unbench(String group, String deploymentId) {
-                heard.add("first " + group + "/" + deploymentId);
-            }
-        }, new RouterEvents() {
-            @Override
-            public void unbench(String group, String deploymentId) {
-                heard.add("second " + group + "/" + deploymentId);
-            }
-
-            @Override
-            public void skip(String callId, String fromGroup, String toGroup, SkipReason reason) {
-                heard.add("second skip " + fromGroup + ">" + toGroup);
-            }
-        });
-
-        events.unbench("g", "a");
-        events.skip("c1", "g", "h", SkipReason.values()[0]);
-
-        assertThat(heard).containsExactly("first g/a", "second g/a", "second skip g>h");
-    }
-
-    @Test
-    void whatAListenerThrowsReachesTheCallerAsItWasThrown() {
-        IllegalStateException thrown = new IllegalStateException("listener broke");
-        RouterEvents events = RouterEvents.all(new RouterEvents() {
-            @Override
-            public void unbench(String group, String deploymentId) {
-                throw thrown;
-            }
-        });
-
-        assertThatThrownBy(() -> events.unbench("g", "a")).isSameAs(thrown);
     }
 }
