@@ -2,9 +2,9 @@ package dev.sluice.accounts;
 
 import dev.sluice.accounts.limits.BudgetExceeded;
 import dev.sluice.accounts.settings.TeamRouting;
+import dev.sluice.model.Required;
 import dev.sluice.store.Team;
 import dev.sluice.store.VirtualKey;
-import java.util.Objects;
 import java.util.Optional;
 
 /** Who made a request, as authentication found it. */
@@ -28,11 +28,7 @@ public sealed interface Caller {
     record Keyed(VirtualKey key, Optional<Team> team, TeamRouting teamRouting, String presented, KeyOwners owners)
             implements Caller {
         public Keyed {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(team, "team");
-            Objects.requireNonNull(teamRouting, "teamRouting");
-            Objects.requireNonNull(presented, "presented");
-            Objects.requireNonNull(owners, "owners");
+            Required.nonNull("key, team, teamRouting, presented, owners", key, team, teamRouting, presented, owners);
         }
 
         /** A key of no stored user or organization. */

@@ -3,12 +3,12 @@ package dev.sluice.admin;
 import dev.sluice.accounts.AccountChanges;
 import dev.sluice.accounts.Caller;
 import dev.sluice.http.BodyLimits;
+import dev.sluice.model.Required;
 import dev.sluice.store.KeyRepository;
 import dev.sluice.store.TeamRepository;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import java.time.Clock;
-import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -39,13 +39,7 @@ public record AccountApi(
         OwnerRepositories owners) {
 
     public AccountApi {
-        Objects.requireNonNull(authenticate, "authenticate");
-        Objects.requireNonNull(keys, "keys");
-        Objects.requireNonNull(teams, "teams");
-        Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(changes, "changes");
-        Objects.requireNonNull(nanoTime, "nanoTime");
-        Objects.requireNonNull(bodies, "bodies");
-        Objects.requireNonNull(owners, "owners");
+        Required.nonNull("authenticate, keys, teams, clock, changes, nanoTime, bodies, owners",
+                authenticate, keys, teams, clock, changes, nanoTime, bodies, owners);
     }
 }

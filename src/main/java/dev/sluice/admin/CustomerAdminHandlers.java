@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@code default_model} and {@code allowed_model_region} are kept and shown, not acted on;
  * {@code budget_id} (a shared LiteLLM budget table) is ignored: the budget is given inline.
  */
-public final class CustomerAdminHandlers {
+public final class CustomerAdminHandlers implements AccountHandlers {
     private static final Logger log = LoggerFactory.getLogger(CustomerAdminHandlers.class);
     /** What the customer API keeps without acting on it, in the customer's metadata. */
     private static final List<String> KEPT = List.of("default_model", "allowed_model_region");

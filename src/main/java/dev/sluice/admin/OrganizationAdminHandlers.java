@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * organization: the organization's models bound the team's keys, and its budget and limits
  * hold across all its teams' calls. An organization that still has teams is not deleted.
  */
-public final class OrganizationAdminHandlers {
+public final class OrganizationAdminHandlers implements AccountHandlers {
     private static final Logger log = LoggerFactory.getLogger(OrganizationAdminHandlers.class);
 
     private final AccountApi api;

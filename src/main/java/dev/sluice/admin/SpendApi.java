@@ -1,10 +1,10 @@
 package dev.sluice.admin;
 
 import dev.sluice.accounts.spend.CallCost;
+import dev.sluice.model.Required;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.store.DailySpendRepository;
 import dev.sluice.store.SpendLogReader;
-import java.util.Objects;
 
 /**
  * What the spend API ({@link SpendHandlers}) needs from the gateway besides what the key and
@@ -19,10 +19,6 @@ public record SpendApi(AccountApi accounts, SpendLogReader log, DailySpendReposi
         CallCost cost) {
 
     public SpendApi {
-        Objects.requireNonNull(accounts, "accounts");
-        Objects.requireNonNull(log, "log");
-        Objects.requireNonNull(rollups, "rollups");
-        Objects.requireNonNull(models, "models");
-        Objects.requireNonNull(cost, "cost");
+        Required.nonNull("accounts, log, rollups, models, cost", accounts, log, rollups, models, cost);
     }
 }

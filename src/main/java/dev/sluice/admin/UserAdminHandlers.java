@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <p>As in LiteLLM, {@code /user/new} also makes a key for the user and shows it once
  * ({@code auto_create_key: false} skips it), and deleting a user deletes its keys.
  */
-public final class UserAdminHandlers {
+public final class UserAdminHandlers implements AccountHandlers {
     private static final Logger log = LoggerFactory.getLogger(UserAdminHandlers.class);
     private static final int DEFAULT_PAGE_SIZE = 25;
     private static final int MAX_PAGE_SIZE = 100;

@@ -57,6 +57,7 @@ import dev.sluice.router.RouterLog;
 import dev.sluice.state.RedisBudgets;
 import dev.sluice.state.RedisResponseCache;
 import dev.sluice.state.sync.ModelEntries;
+import dev.sluice.state.sync.StoreSync;
 import dev.sluice.state.sync.StoredModelSync;
 import dev.sluice.state.sync.StoredRouterSettingsSync;
 import dev.sluice.store.StoreOptions;
@@ -199,11 +200,7 @@ final class GatewayAssembly {
      * served from the first request; one that was away is read in the background once it
      * answers and its schema is applied, so it does not hold up the start.
      */
-    private static StoredRouterSettingsSync started(StoredRouterSettingsSync sync, Accounts store, Scheduler scheduler) {
-        return store.migrated().isDone() ? sync.start(scheduler) : sync.startAfter(store.migrated(), scheduler);
-    }
-
-    private static StoredModelSync started(StoredModelSync sync, Accounts store, Scheduler scheduler) {
+    private static <S extends StoreSync<S>> S started(S sync, Accounts store, Scheduler scheduler) {
         return store.migrated().isDone() ? sync.start(scheduler) : sync.startAfter(store.migrated(), scheduler);
     }
 

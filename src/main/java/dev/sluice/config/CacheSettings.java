@@ -1,6 +1,7 @@
 package dev.sluice.config;
 
 import dev.sluice.model.Operation;
+import dev.sluice.model.Required;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -62,12 +63,8 @@ public record CacheSettings(boolean enabled, Type type, Optional<Duration> ttl, 
     }
 
     public CacheSettings {
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(ttl, "ttl");
-        Objects.requireNonNull(namespace, "namespace");
+        Required.nonNull("type, ttl, namespace, redis, socketTimeout", type, ttl, namespace, redis, socketTimeout);
         operations = Set.copyOf(operations);
-        Objects.requireNonNull(redis, "redis");
-        Objects.requireNonNull(socketTimeout, "socketTimeout");
     }
 
     /** A namespace goes into a response header and a spend row: printable ASCII, no spaces. */

@@ -1,5 +1,6 @@
 package dev.sluice.edge;
 
+import dev.sluice.admin.AccountHandlers;
 import dev.sluice.admin.OwnerHandlers;
 import dev.sluice.edge.Routes.Route;
 import io.vertx.core.Handler;
@@ -20,29 +21,27 @@ final class OwnerRoutes {
 
     static Map<String, Route> of(Optional<OwnerHandlers> owners) {
         Map<String, Route> routes = new LinkedHashMap<>();
-        add(routes, owners, "/user/new", HttpMethod.POST, o -> o.users()::create);
-        add(routes, owners, "/user/info", HttpMethod.GET, o -> o.users()::info);
-        add(routes, owners, "/user/update", HttpMethod.POST, o -> o.users()::update);
-        add(routes, owners, "/user/delete", HttpMethod.POST, o -> o.users()::delete);
-        add(routes, owners, "/user/list", HttpMethod.GET, o -> o.users()::list);
+        crud(routes, owners, "/user/", OwnerHandlers::users, HttpMethod.POST, HttpMethod.POST);
         add(routes, owners, "/team/member_add", HttpMethod.POST, o -> o.members()::add);
         add(routes, owners, "/team/member_update", HttpMethod.POST, o -> o.members()::update);
         add(routes, owners, "/team/member_delete", HttpMethod.POST, o -> o.members()::delete);
-        add(routes, owners, "/organization/new", HttpMethod.POST, o -> o.organizations()::create);
-        add(routes, owners, "/organization/info", HttpMethod.GET, o -> o.organizations()::info);
-        add(routes, owners, "/organization/update", HttpMethod.PATCH, o -> o.organizations()::update);
-        add(routes, owners, "/organization/delete", HttpMethod.DELETE, o -> o.organizations()::delete);
-        add(routes, owners, "/organization/list", HttpMethod.GET, o -> o.organizations()::list);
+        crud(routes, owners, "/organization/", OwnerHandlers::organizations, HttpMethod.PATCH, HttpMethod.DELETE);
         for (String prefix : new String[] {"/customer/", "/end_user/"}) {
-            add(routes, owners, prefix + "new", HttpMethod.POST, o -> o.customers()::create);
-            add(routes, owners, prefix + "info", HttpMethod.GET, o -> o.customers()::info);
-            add(routes, owners, prefix + "update", HttpMethod.POST, o -> o.customers()::update);
-            add(routes, owners, prefix + "delete", HttpMethod.POST, o -> o.customers()::delete);
-            add(routes, owners, prefix + "list", HttpMethod.GET, o -> o.customers()::list);
+            crud(routes, owners, prefix, OwnerHandlers::customers, HttpMethod.POST, HttpMethod.POST);
             add(routes, owners, prefix + "block", HttpMethod.POST, o -> o.customers()::block);
             add(routes, owners, prefix + "unblock", HttpMethod.POST, o -> o.customers()::unblock);
         }
         return routes;
+    }
+
+    /** One account kind's five routes under {@code prefix}, with the methods LiteLLM gives its update and delete. */
+    private static void crud(Map<String, Route> routes, Optional<OwnerHandlers> owners, String prefix,
+            Function<OwnerHandlers, AccountHandlers> kind, HttpMethod update, HttpMethod delete) {
+        add(routes, owners, prefix + "new", HttpMethod.POST, o -> kind.apply(o)::create);
+        add(routes, owners, prefix + "info", HttpMethod.GET, o -> kind.apply(o)::info);
+        add(routes, owners, prefix + "update", update, o -> kind.apply(o)::update);
+        add(routes, owners, prefix + "delete", delete, o -> kind.apply(o)::delete);
+        add(routes, owners, prefix + "list", HttpMethod.GET, o -> kind.apply(o)::list);
     }
 
     private static void add(Map<String, Route> routes, Optional<OwnerHandlers> owners, String path, HttpMethod method,

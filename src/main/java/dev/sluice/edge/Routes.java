@@ -68,10 +68,6 @@ public final class Routes implements Handler<HttpServerRequest> {
         this.lookups = new ModelLookupHandlers(info.gateway(), info.authenticator());
         this.authenticator = info.authenticator();
         this.ui = admin.ui();
-        Handler<HttpServerRequest> chat = r -> calls.handle(r, OpenAiCodec.CHAT_COMPLETIONS);
-        Handler<HttpServerRequest> completions = r -> calls.handle(r, OpenAiCodec.COMPLETIONS);
-        Handler<HttpServerRequest> embeddings = r -> calls.handle(r, OpenAiCodec.EMBEDDINGS);
-        Handler<HttpServerRequest> messages = r -> calls.handle(r, MessagesCodec.MESSAGES);
         Optional<ModelAdminHandlers> modelApi = admin.models();
         Optional<KeyAdminHandlers> keyApi = admin.keys();
         Optional<TeamAdminHandlers> teamApi = admin.teams();
@@ -80,17 +76,9 @@ public final class Routes implements Handler<HttpServerRequest> {
         Optional<SpendHandlers> spendApi = admin.spend();
         DataHandlers data = new DataHandlers(info.gateway(), info.gateway().live(), info.authenticator());
         Map<String, Route> routes = new java.util.HashMap<>(Map.ofEntries(
-                Map.entry("/v1/chat/completions", new Route(HttpMethod.POST, chat)),
-                Map.entry("/chat/completions", new Route(HttpMethod.POST, chat)),
-                Map.entry("/v1/completions", new Route(HttpMethod.POST, completions)),
-                Map.entry("/completions", new Route(HttpMethod.POST, completions)),
-                Map.entry("/v1/embeddings", new Route(HttpMethod.POST, embeddings)),
-                Map.entry("/embeddings", new Route(HttpMethod.POST, embeddings)),
-                Map.entry("/v1/messages", new Route(HttpMethod.POST, messages)),
+                Map.entry("/v1/messages", call(calls, MessagesCodec.MESSAGES)),
                 Map.entry("/v1/messages/count_tokens", new Route(HttpMethod.POST,
                         r -> calls.countTokens(r, MessagesCodec.COUNT_TOKENS))),
-                Map.entry("/v1/responses", new Route(HttpMethod.POST, r -> calls.handle(r, responses.codec()))),
-                Map.entry("/responses", new Route(HttpMethod.POST, r -> calls.handle(r, responses.codec()))),
                 Map.entry("/v1/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/models", new Route(HttpMethod.GET, info::models)),
                 Map.entry("/health", new Route(HttpMethod.GET, health::health)),
@@ -121,23 +109,20 @@ public final class Routes implements Handler<HttpServerRequest> {
                 Map.entry("/calls/recent", new Route(HttpMethod.GET, data::recentCalls)),
                 Map.entry("/model_group/info", new Route(HttpMethod.GET, lookups::modelGroupInfo)),
                 Map.entry("/routes", new Route(HttpMethod.GET, this::routes)),
-                Map.entry("/v1/images/generations", call(calls, OpenAiCodec.IMAGE_GENERATIONS)),
-                Map.entry("/images/generations", call(calls, OpenAiCodec.IMAGE_GENERATIONS)),
-                Map.entry("/v1/audio/speech", call(calls, OpenAiCodec.AUDIO_SPEECH)),
-                Map.entry("/audio/speech", call(calls, OpenAiCodec.AUDIO_SPEECH)),
-                Map.entry("/v1/audio/transcriptions", call(calls, AudioFormCodec.TRANSCRIPTIONS)),
-                Map.entry("/audio/transcriptions", call(calls, AudioFormCodec.TRANSCRIPTIONS)),
-                Map.entry("/v1/audio/translations", call(calls, AudioFormCodec.TRANSLATIONS)),
-                Map.entry("/audio/translations", call(calls, AudioFormCodec.TRANSLATIONS)),
-                Map.entry("/v1/moderations", call(calls, OpenAiCodec.MODERATIONS)),
-                Map.entry("/moderations", call(calls, OpenAiCodec.MODERATIONS)),
-                Map.entry("/v1/rerank", call(calls, OpenAiCodec.RERANK)),
                 Map.entry("/v2/rerank", call(calls, OpenAiCodec.RERANK)),
-                Map.entry("/rerank", call(calls, OpenAiCodec.RERANK)),
                 Map.entry("/spend/logs", get(spendApi.map(s -> s::logs), "spend")),
                 Map.entry("/global/spend/logs", get(spendApi.map(s -> s::globalLogs), "spend")),
                 Map.entry("/global/spend/report", get(spendApi.map(s -> s::report), "spend")),
                 Map.entry("/spend/calculate", post(spendApi.map(s -> s::calculate), "spend"))));
+        // OpenAI's endpoints are served with and without the /v1 prefix, as LiteLLM serves them.
+        Map.of("/chat/completions", OpenAiCodec.CHAT_COMPLETIONS, "/completions", OpenAiCodec.COMPLETIONS,
+                "/embeddings", OpenAiCodec.EMBEDDINGS, "/responses", responses.codec(),
+                "/images/generations", OpenAiCodec.IMAGE_GENERATIONS, "/audio/speech", OpenAiCodec.AUDIO_SPEECH,
+                "/audio/transcriptions", AudioFormCodec.TRANSCRIPTIONS, "/audio/translations", AudioFormCodec.TRANSLATIONS,
+                "/moderations", OpenAiCodec.MODERATIONS, "/rerank", OpenAiCodec.RERANK).forEach((path, codec) -> {
+                    routes.put("/v1" + path, call(calls, codec));
+                    routes.put(path, call(calls, codec));
+                });
         routes.putAll(OwnerRoutes.of(owners));
         routes.putAll(UiRoutes.of(ui));
         this.byPath = Map.copyOf(routes);

@@ -5,6 +5,7 @@ import dev.sluice.model.ContentPart.Reasoning;
 import dev.sluice.model.ContentPart.Text;
 import dev.sluice.model.ContentPart.ToolCall;
 import dev.sluice.model.ContentPart.ToolResult;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,6 +32,37 @@ public record Message(Role role, List<ContentPart> parts, String name) {
     /** A message of one text part and no name. */
     public static Message text(Role role, String text) {
         return new Message(role, List.of(new Text(text)), null);
+    }
+
+    /**
+     * The non-empty texts of the instruction messages (system, developer), in order, for a vendor
+     * whose system prompt is text only: any other part of an instruction message is refused,
+     * worded by {@code misplaced}.
+     */
+    public static List<Text> instructionTexts(List<Message> messages, Misplaced misplaced) {
+        List<Text> texts = new ArrayList<>();
+        for (int i = 0; i < messages.size(); i++) {
+            Message message = messages.get(i);
+            if (!message.role().instructs()) {
+                continue;
+            }
+            for (int j = 0; j < message.parts().size(); j++) {
+                if (!(message.parts().get(j) instanceof Text text)) {
+                    throw new IllegalArgumentException(misplaced.describe(i, j, message));
+                }
+                if (!text.text().isEmpty()) {
+                    texts.add(text);
+                }
+            }
+        }
+        return texts;
+    }
+
+    /** Words the refusal of a part other than text in an instruction message. */
+    @FunctionalInterface
+    public interface Misplaced {
+        /** The refusal's message for part {@code part} of {@code message}, the {@code index}th message. */
+        String describe(int index, int part, Message message);
     }
 
     private static boolean allowed(Role role, ContentPart part) {

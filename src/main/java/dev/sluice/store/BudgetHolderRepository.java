@@ -41,6 +41,15 @@ public abstract sealed class BudgetHolderRepository<T extends BudgetHolder> perm
      *                {@code find key}, {@code list keys}
      */
     record Table(String name, String id, String columns, String noun) {
+        /** The columns of every holder's table, which this class binds and {@link #readBudget} reads. */
+        static final String SHARED_COLUMNS = "models, max_budget, budget_duration, budget_reset_at, spend, rpm_limit, "
+                + "tpm_limit, metadata, created_at";
+
+        /** A holder's table: {@code ownColumns}, bound by the subclass, then {@link #SHARED_COLUMNS}. */
+        static Table of(String name, String id, String ownColumns, String noun) {
+            return new Table(name, id, ownColumns + ", " + SHARED_COLUMNS, noun);
+        }
+
         String select() {
             return "SELECT " + columns + " FROM " + name;
         }

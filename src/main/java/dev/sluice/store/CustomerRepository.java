@@ -11,8 +11,7 @@ import java.sql.SQLException;
  * <p>Every method blocks on the database. Failures are {@link StoreException}s.
  */
 public final class CustomerRepository extends BudgetHolderRepository<Customer> {
-    private static final Table TABLE = new Table("sluice_customers", "user_id", "user_id, alias, blocked, models, "
-            + "max_budget, budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, metadata, created_at", "customer");
+    private static final Table TABLE = Table.of("sluice_customers", "user_id", "user_id, alias, blocked", "customer");
 
     public CustomerRepository(Database database) {
         super(database, TABLE);

@@ -1,5 +1,6 @@
 package dev.sluice.store;
 
+import dev.sluice.model.Required;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Objects;
@@ -24,9 +25,7 @@ public record DailySpend(
         BigDecimal spend) {
 
     public DailySpend {
-        Objects.requireNonNull(day, "day");
-        Objects.requireNonNull(dimension, "dimension");
-        Objects.requireNonNull(name, "name");
+        Required.nonNull("day, dimension, name", day, dimension, name);
         spend = Money.of(Objects.requireNonNull(spend, "spend"));
     }
 

@@ -14,9 +14,8 @@ import java.util.Optional;
  * from an event loop. Failures are {@link StoreException}s.
  */
 public final class KeyRepository extends BudgetHolderRepository<VirtualKey> {
-    private static final Table TABLE = new Table("sluice_keys", "token_hash", "token_hash, key_alias, key_name, team_id, "
-            + "user_id, models, max_budget, budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, "
-            + "max_parallel_requests, model_max_budget, model_rpm_limit, model_tpm_limit, metadata, expires_at, created_at, "
+    private static final Table TABLE = Table.of("sluice_keys", "token_hash", "token_hash, key_alias, "
+            + "key_name, team_id, user_id, max_parallel_requests, model_max_budget, model_rpm_limit, model_tpm_limit, expires_at, "
             + "blocked, updated_at, aliases", "key");
 
     public KeyRepository(Database database) {

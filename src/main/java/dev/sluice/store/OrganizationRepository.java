@@ -11,9 +11,8 @@ import java.sql.SQLException;
  * <p>Every method blocks on the database. Failures are {@link StoreException}s.
  */
 public final class OrganizationRepository extends BudgetHolderRepository<Organization> {
-    private static final Table TABLE = new Table("sluice_organizations", "organization_id", "organization_id, "
-            + "organization_alias, models, max_budget, budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, "
-            + "metadata, created_at", "organization");
+    private static final Table TABLE = Table.of("sluice_organizations", "organization_id",
+            "organization_id, organization_alias", "organization");
 
     public OrganizationRepository(Database database) {
         super(database, TABLE);

@@ -1,9 +1,9 @@
 package dev.sluice.store;
 
+import dev.sluice.model.Required;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,12 +20,7 @@ public record SpendLogFilter(Optional<String> callId, Optional<String> keyHash, 
     public static final Instant END_OF_TIME = Instant.parse("9999-12-31T00:00:00Z");
 
     public SpendLogFilter {
-        Objects.requireNonNull(callId, "callId");
-        Objects.requireNonNull(keyHash, "keyHash");
-        Objects.requireNonNull(userId, "userId");
-        Objects.requireNonNull(endUser, "endUser");
-        Objects.requireNonNull(from, "from");
-        Objects.requireNonNull(to, "to");
+        Required.nonNull("callId, keyHash, userId, endUser, from, to", callId, keyHash, userId, endUser, from, to);
     }
 
     /** Every row that started in {@code [from, to)}. */

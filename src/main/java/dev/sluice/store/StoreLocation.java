@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import dev.sluice.config.Secret;
+import dev.sluice.model.Required;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -117,12 +118,8 @@ public sealed interface StoreLocation permits StoreLocation.Embedded, StoreLocat
                 "expected: postgresql://user:password@host:port/database, or postgres://...";
 
         public Postgres {
-            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            Objects.requireNonNull(user, "user");
-            Objects.requireNonNull(password, "password");
+            Required.nonNull("jdbcUrl, user, password, poolSize, describe", jdbcUrl, user, password, poolSize, describe);
             schemas = List.copyOf(schemas);
-            Objects.requireNonNull(poolSize, "poolSize");
-            Objects.requireNonNull(describe, "describe");
         }
 
         /** Reads LiteLLM's URL form; the message of a refusal never shows the password. */

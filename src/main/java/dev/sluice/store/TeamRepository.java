@@ -12,10 +12,8 @@ import java.sql.SQLException;
  * from an event loop. Failures are {@link StoreException}s.
  */
 public final class TeamRepository extends BudgetHolderRepository<Team> {
-    private static final Table TABLE = new Table("sluice_teams", "team_id", "team_id, team_alias, models, max_budget, "
-            + "budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, router_settings, metadata, created_at, organization_id, "
-            + "model_aliases",
-            "team");
+    private static final Table TABLE = Table.of("sluice_teams", "team_id",
+            "team_id, team_alias, router_settings, organization_id, model_aliases", "team");
 
     public TeamRepository(Database database) {
         super(database, TABLE);

@@ -14,9 +14,8 @@ import java.util.Optional;
  * from an event loop. Failures are {@link StoreException}s.
  */
 public final class UserRepository extends BudgetHolderRepository<User> {
-    private static final Table TABLE = new Table("sluice_users", "user_id", "user_id, user_email, user_role, models, "
-            + "max_budget, budget_duration, budget_reset_at, spend, rpm_limit, tpm_limit, max_parallel_requests, metadata, "
-            + "created_at", "user");
+    private static final Table TABLE = Table.of("sluice_users", "user_id",
+            "user_id, user_email, user_role, max_parallel_requests", "user");
 
     public UserRepository(Database database) {
         super(database, TABLE);

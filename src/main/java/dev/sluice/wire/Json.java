@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** The one Jackson mapper of the process, and the conversions between trees and buffers. */
 public final class Json {
@@ -47,6 +48,18 @@ public final class Json {
     /** Parses bytes as JSON; throws {@link IOException} with the parser's location on bad input. */
     public static JsonNode parse(byte[] bytes) throws IOException {
         return MAPPER.readTree(bytes);
+    }
+
+    /**
+     * A body parsed as JSON; empty when it is not JSON, for readers to whom a body they cannot
+     * read is simply not the answer they look for.
+     */
+    public static Optional<JsonNode> parseOrEmpty(Buffer body) {
+        try {
+            return Optional.ofNullable(parse(body.getBytes()));
+        } catch (IOException notJson) {
+            return Optional.empty();
+        }
     }
 
     /** The text entries of {@code list}, in order; none when it is missing or not a list. */

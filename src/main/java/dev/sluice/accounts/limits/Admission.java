@@ -1,5 +1,6 @@
 package dev.sluice.accounts.limits;
 
+import dev.sluice.model.Required;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -34,10 +35,7 @@ public sealed interface Admission {
     record Refused(Scope scope, LimitKind kind, long limit, String reason, Duration retryAfter, RateLimitHeaders headers)
             implements Admission {
         public Refused {
-            Objects.requireNonNull(scope, "scope");
-            Objects.requireNonNull(kind, "kind");
-            Objects.requireNonNull(reason, "reason");
-            Objects.requireNonNull(headers, "headers");
+            Required.nonNull("scope, kind, reason, headers", scope, kind, reason, headers);
             if (retryAfter.isNegative() || retryAfter.isZero()) {
                 throw new IllegalArgumentException("retryAfter: " + retryAfter + " (expected: > 0)");
             }

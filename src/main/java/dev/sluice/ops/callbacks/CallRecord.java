@@ -2,9 +2,9 @@ package dev.sluice.ops.callbacks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.model.Required;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One finished model call as the logging callbacks see it: built once on the call's event
@@ -25,11 +25,7 @@ public record CallRecord(String callId, Request request, Served served, Result r
         boolean cacheHit, String cacheKey) {
 
     public CallRecord {
-        Objects.requireNonNull(callId, "callId");
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(result, "result");
-        Objects.requireNonNull(timing, "timing");
-        Objects.requireNonNull(key, "key");
+        Required.nonNull("callId, request, result, timing, key", callId, request, result, timing, key);
     }
 
     /** Whether the call was served; a failed call also reaches the failure callbacks. */

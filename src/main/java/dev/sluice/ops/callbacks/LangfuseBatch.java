@@ -14,13 +14,7 @@ import java.util.List;
  * the call id as their ids, and each event's own id is derived from it, so a batch posted
  * again after a failed attempt is deduplicated by Langfuse rather than counted twice.
  */
-final class LangfuseBatch implements BatchFormat {
-    private final LoggedContent content;
-
-    LangfuseBatch(LoggedContent content) {
-        this.content = content;
-    }
-
+record LangfuseBatch(LoggedContent content) implements BatchFormat {
     @Override
     public byte[] body(List<CallRecord> batch) {
         ObjectNode body = LoggedContent.JSON.objectNode();

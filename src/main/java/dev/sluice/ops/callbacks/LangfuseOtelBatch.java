@@ -20,20 +20,10 @@ import java.util.List;
  * ({@code langfuse.observation.*}, {@code langfuse.trace.*}). A call's trace and span ids are
  * derived from its call id, so a batch posted again names the same spans.
  */
-final class LangfuseOtelBatch implements BatchFormat {
+record LangfuseOtelBatch(LoggedContent content, boolean messageLogging, String serviceName) implements BatchFormat {
     private static final int CLIENT = 3;
     private static final int STATUS_OK = 1;
     private static final int STATUS_ERROR = 2;
-
-    private final LoggedContent content;
-    private final boolean messageLogging;
-    private final String serviceName;
-
-    LangfuseOtelBatch(LoggedContent content, boolean messageLogging, String serviceName) {
-        this.content = content;
-        this.messageLogging = messageLogging;
-        this.serviceName = serviceName;
-    }
 
     @Override
     public byte[] body(List<CallRecord> batch) {

@@ -12,13 +12,7 @@ import java.util.List;
  * logger posts: a JSON array of them. Fields Sluice has no value for are written as LiteLLM
  * writes an unknown: {@code null}, an empty list, or 0.
  */
-final class StandardLoggingPayload implements BatchFormat {
-    private final LoggedContent content;
-
-    StandardLoggingPayload(LoggedContent content) {
-        this.content = content;
-    }
-
+record StandardLoggingPayload(LoggedContent content) implements BatchFormat {
     @Override
     public byte[] body(List<CallRecord> batch) {
         ArrayNode array = LoggedContent.JSON.arrayNode(batch.size());

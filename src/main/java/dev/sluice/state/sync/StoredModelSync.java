@@ -4,7 +4,6 @@ import dev.sluice.config.Deployment;
 import dev.sluice.router.ModelRegistry;
 import dev.sluice.store.ModelRepository;
 import dev.sluice.store.StoredModel;
-import dev.sluice.time.Scheduler;
 import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.time.Duration;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * guardrail it does not have) is left out and logged once per version; the others are served.
  * While the store cannot be read the added deployments stay as they were.
  */
-public final class StoredModelSync implements AutoCloseable {
+public final class StoredModelSync extends StoreSync<StoredModelSync> {
     private static final Logger log = LoggerFactory.getLogger(StoredModelSync.class);
 
     /** How often the store is read. */
@@ -51,19 +50,9 @@ public final class StoredModelSync implements AutoCloseable {
                 store::list, this::serve);
     }
 
-    /** Reads the store once now (serving what it holds from the first request), then every interval on {@code scheduler}. */
-    public StoredModelSync start(Scheduler scheduler) {
-        poller.start(scheduler);
-        return this;
-    }
-
-    /**
-     * Starts reading the store in the background once {@code ready} completes (its schema is
-     * applied), then every interval, on {@code scheduler}: for a store that was away at start-up.
-     */
-    public StoredModelSync startAfter(java.util.concurrent.Future<?> ready, Scheduler scheduler) {
-        poller.startAfter(ready, scheduler);
-        return this;
+    @Override
+    StorePoller<?> poller() {
+        return poller;
     }
 
     /**
@@ -124,10 +113,5 @@ public final class StoredModelSync implements AutoCloseable {
             log.warn("models.stored_entry_skipped id={} reason=the stored entry is not JSON: {}", model.modelId(), e.getMessage());
         }
         return null;
-    }
-
-    @Override
-    public void close() {
-        poller.close();
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.config.RouterSettingOverrides;
 import dev.sluice.router.LiveRouterSettings;
 import dev.sluice.store.RouterSettingRepository;
-import dev.sluice.time.Scheduler;
 import dev.sluice.wire.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * them. A stored value this version cannot read is left out, and logged once per value; the
  * others apply. While the store cannot be read the settings stay as they were.
  */
-public final class StoredRouterSettingsSync implements AutoCloseable {
+public final class StoredRouterSettingsSync extends StoreSync<StoredRouterSettingsSync> {
     private static final Logger log = LoggerFactory.getLogger(StoredRouterSettingsSync.class);
 
     /** How often the store is read. */
@@ -49,19 +48,9 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
                 "sluice-router-settings-sync"), interval, this::read, this::serveChanged);
     }
 
-    /** Reads the store once now (serving what it holds from the first request), then every interval on {@code scheduler}. */
-    public StoredRouterSettingsSync start(Scheduler scheduler) {
-        poller.start(scheduler);
-        return this;
-    }
-
-    /**
-     * Starts reading the store in the background once {@code ready} completes (its schema is
-     * applied), then every interval, on {@code scheduler}: for a store that was away at start-up.
-     */
-    public StoredRouterSettingsSync startAfter(java.util.concurrent.Future<?> ready, Scheduler scheduler) {
-        poller.startAfter(ready, scheduler);
-        return this;
+    @Override
+    StorePoller<?> poller() {
+        return poller;
     }
 
     public LiveRouterSettings settings() {
@@ -123,10 +112,5 @@ public final class StoredRouterSettingsSync implements AutoCloseable {
         if (skippedLogged.add(problem)) {
             log.warn("router_settings.stored_value_skipped problem={}", problem);
         }
-    }
-
-    @Override
-    public void close() {
-        poller.close();
     }
 }

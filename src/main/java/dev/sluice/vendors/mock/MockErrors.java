@@ -15,51 +15,35 @@ final class MockErrors {
 
     private final String prefix;
     private final MockError internal;
-    private final MockError rateLimited;
-    private final MockError invalidApiKey;
-    private final MockError invalidParameter;
+    private final StandingErrors standing;
     private final MockError contentFilter;
-    private final MockError badJson;
 
     MockErrors(MockOptions options) {
         this.prefix = "[" + options.name() + "] ";
         this.internal = error(500, "internal error", "server_error", null, null);
         int retryAfter = options.retryAfterSeconds();
-        this.rateLimited = new MockError(429, body(
-                "Rate limit reached for requests. Please try again in " + retryAfter + "s.",
-                "rate_limit_error", null, "rate_limit_exceeded"), OptionalInt.of(retryAfter));
-        this.invalidApiKey = error(401, "Incorrect API key provided.",
-                INVALID_REQUEST, null, "invalid_api_key");
-        this.invalidParameter = error(400, "invalid parameter", INVALID_REQUEST, null, null);
+        this.standing = new StandingErrors(
+                new MockError(429, body("Rate limit reached for requests. Please try again in " + retryAfter + "s.",
+                        "rate_limit_error", null, "rate_limit_exceeded"), OptionalInt.of(retryAfter)),
+                error(401, "Incorrect API key provided.", INVALID_REQUEST, null, "invalid_api_key"),
+                error(400, "invalid parameter", INVALID_REQUEST, null, null),
+                error(400, "We could not parse the JSON body of your request. The body must be a JSON object.",
+                        INVALID_REQUEST, null, null));
         this.contentFilter = error(400, "The response was filtered due to the prompt triggering"
                 + " Azure OpenAI's content management policy. Please modify your prompt and retry.",
                 INVALID_REQUEST, "prompt", "content_filter");
-        this.badJson = error(400, "We could not parse the JSON body of your request."
-                + " The body must be a JSON object.", INVALID_REQUEST, null, null);
     }
 
     MockError internal() {
         return internal;
     }
 
-    MockError rateLimited() {
-        return rateLimited;
-    }
-
-    MockError invalidApiKey() {
-        return invalidApiKey;
-    }
-
-    MockError invalidParameter() {
-        return invalidParameter;
+    StandingErrors standing() {
+        return standing;
     }
 
     MockError contentFilter() {
         return contentFilter;
-    }
-
-    MockError badJson() {
-        return badJson;
     }
 
     MockError modelNotFound(String model) {

@@ -25,10 +25,10 @@ final class MockFaults {
         return switch (mode) {
             case OK, SLOW, CUT, HANG -> Optional.empty();
             case FAIL -> Optional.of(errors.internal());
-            case RATELIMIT -> Optional.of(errors.rateLimited());
-            case AUTH -> hasKey(headers) ? Optional.empty() : Optional.of(errors.invalidApiKey());
+            case RATELIMIT -> Optional.of(errors.standing().rateLimited());
+            case AUTH -> hasKey(headers) ? Optional.empty() : Optional.of(errors.standing().invalidApiKey());
             case NOTFOUND -> Optional.of(errors.modelNotFound(call.model()));
-            case REJECT -> Optional.of(errors.invalidParameter());
+            case REJECT -> Optional.of(errors.standing().invalidParameter());
             case CONTEXT -> call.promptChars() > options.maxChars()
                     ? Optional.of(errors.contextLengthExceeded(
                             options.maxChars() / 4, MockTokens.estimate(call.promptChars())))

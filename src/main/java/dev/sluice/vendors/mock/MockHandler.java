@@ -63,19 +63,16 @@ public final class MockHandler implements Handler<HttpServerRequest> {
         MockMode mode = schedule.next();
         Optional<JsonNode> body = ledger.recordCall(rawBody, request.headers());
         if (body.isEmpty() || !body.get().isObject()) {
-            MockResponses.error(request.response(), errors.badJson());
+            MockResponses.error(request.response(), errors.standing().badJson());
             return;
         }
         Optional<MockError> refused = route.kind() == MockRoute.Kind.RESPONSES
                 ? responses.refusal(body.get()) : Optional.empty();
-        if (refused.isPresent()) {
-            MockResponses.error(request.response(), refused.get());
+        if (MockResponses.errorIfAny(request.response(), refused)) {
             return;
         }
         MockReply reply = route.kind() == MockRoute.Kind.RESPONSES ? responses.reply(body.get()) : reply(route, body.get());
-        Optional<MockError> error = faults.errorFor(mode, reply.call(), request.headers());
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), faults.errorFor(mode, reply.call(), request.headers()))) {
             return;
         }
         switch (mode) {

@@ -43,7 +43,7 @@ final class MockMediaApi {
         request.body().onSuccess(raw -> {
             Optional<JsonNode> body = ledger.recordCall(raw, request.headers());
             if (body.isEmpty() || !body.get().isObject()) {
-                MockResponses.error(request.response(), errors.badJson());
+                MockResponses.error(request.response(), errors.standing().badJson());
                 return;
             }
             answer(request, route, mode, (ObjectNode) body.get(), null);
@@ -73,17 +73,13 @@ final class MockMediaApi {
 
     private void answer(HttpServerRequest request, MockRoute route, MockMode mode, ObjectNode body,
             MockMediaReplies.Upload file) {
-        Optional<MockError> refused = replies.refusal(route.kind(), body, file);
-        if (refused.isPresent()) {
-            MockResponses.error(request.response(), refused.get());
+        if (MockResponses.errorIfAny(request.response(), replies.refusal(route.kind(), body, file))) {
             return;
         }
         String model = route.deployment() != null ? route.deployment() : body.path("model").asText(MockCall.UNNAMED_MODEL);
         String text = MockMediaReplies.prompt(route.kind(), body);
         MockCall call = new MockCall(route.kind(), model, false, false, List.of(text), text, text.length(), null, null);
-        Optional<MockError> error = faults.errorFor(mode, call, request.headers());
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), faults.errorFor(mode, call, request.headers()))) {
             return;
         }
         switch (mode) {

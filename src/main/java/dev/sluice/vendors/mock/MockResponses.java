@@ -3,6 +3,7 @@ package dev.sluice.vendors.mock;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import java.util.Optional;
 
 /** Puts the status and headers on the mock's answers: JSON, errors and event streams. */
 public final class MockResponses {
@@ -22,6 +23,12 @@ public final class MockResponses {
         response.setStatusCode(error.status());
         error.retryAfterSeconds().ifPresent(seconds -> response.putHeader(RETRY_AFTER, Integer.toString(seconds)));
         json(response, error.body());
+    }
+
+    /** Answers with {@code error} when there is one; whether it did, so the caller stops there. */
+    public static boolean errorIfAny(HttpServerResponse response, Optional<MockError> error) {
+        error.ifPresent(e -> error(response, e));
+        return error.isPresent();
     }
 
     /** Prepares a 200 event stream; the headers leave with the first event. */

@@ -3,6 +3,7 @@ package dev.sluice.vendors.anthropic.mock;
 import dev.sluice.vendors.mock.MockError;
 import dev.sluice.vendors.mock.MockJson;
 import dev.sluice.vendors.mock.MockOptions;
+import dev.sluice.vendors.mock.StandingErrors;
 import io.vertx.core.buffer.Buffer;
 import java.util.OptionalInt;
 
@@ -16,22 +17,20 @@ final class AnthropicMockErrors {
 
     private final String prefix;
     private final MockError overloaded;
-    private final MockError rateLimited;
-    private final MockError invalidApiKey;
-    private final MockError invalidParameter;
-    private final MockError badJson;
+    private final StandingErrors standing;
 
     AnthropicMockErrors(MockOptions options) {
         this.prefix = "[" + options.name() + "] ";
         this.overloaded = error(529, "overloaded_error", "Overloaded");
         int retryAfter = options.retryAfterSeconds();
-        this.rateLimited = new MockError(429, body("rate_limit_error", "This request would exceed the rate limit for your"
-                + " organization of 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits."),
-                OptionalInt.of(retryAfter));
-        this.invalidApiKey = error(401, "authentication_error", "invalid x-api-key");
-        this.invalidParameter = error(400, "invalid_request_error", "temperature: Input should be less than or equal to 1");
-        this.badJson = error(400, "invalid_request_error", "There was an error parsing the body of your request."
-                + " The body must be a JSON object.");
+        this.standing = new StandingErrors(
+                new MockError(429, body("rate_limit_error", "This request would exceed the rate limit for your organization of"
+                        + " 50 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits."),
+                        OptionalInt.of(retryAfter)),
+                error(401, "authentication_error", "invalid x-api-key"),
+                error(400, "invalid_request_error", "temperature: Input should be less than or equal to 1"),
+                error(400, "invalid_request_error", "There was an error parsing the body of your request."
+                        + " The body must be a JSON object."));
     }
 
     /** {@code fail}: Anthropic's most common server failure, 529. */
@@ -39,20 +38,8 @@ final class AnthropicMockErrors {
         return overloaded;
     }
 
-    MockError rateLimited() {
-        return rateLimited;
-    }
-
-    MockError invalidApiKey() {
-        return invalidApiKey;
-    }
-
-    MockError invalidParameter() {
-        return invalidParameter;
-    }
-
-    MockError badJson() {
-        return badJson;
+    StandingErrors standing() {
+        return standing;
     }
 
     MockError missingField(String field) {

@@ -98,15 +98,12 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
             }
             body = Optional.of(vertexBody.deepCopy().put("model", vertexModel));
         }
-        Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.badJson()) : missing(body.get());
-        if (refused.isPresent()) {
-            MockResponses.error(request.response(), refused.get());
+        Optional<MockError> refused = body.isEmpty() || !body.get().isObject() ? Optional.of(errors.standing().badJson()) : missing(body.get());
+        if (MockResponses.errorIfAny(request.response(), refused)) {
             return;
         }
         AnthropicMockCall call = AnthropicMockCall.of(body.get());
-        Optional<MockError> error = errorFor(mode, call, request);
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), errorFor(mode, call, request))) {
             return;
         }
         AnthropicMockReplies.Reply reply = replies.reply(call, mode == MockMode.POLICY && call.mentions(options.triggerWord()));
@@ -134,13 +131,11 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         if (body.isEmpty() || !body.get().isObject() || body.get().path("model").isMissingNode()
                 || body.get().path("messages").isMissingNode()) {
             MockResponses.error(request.response(), body.isPresent() && body.get().isObject()
-                    ? errors.missingField(body.get().has("model") ? "messages" : "model") : errors.badJson());
+                    ? errors.missingField(body.get().has("model") ? "messages" : "model") : errors.standing().badJson());
             return;
         }
         AnthropicMockCall call = AnthropicMockCall.of(body.get());
-        Optional<MockError> error = errorFor(mode, call, request);
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), errorFor(mode, call, request))) {
             return;
         }
         MockResponses.json(request.response(), buffer(JsonNodeFactory.instance.objectNode()
@@ -160,10 +155,10 @@ public final class AnthropicMockHandler implements Handler<HttpServerRequest> {
         return switch (mode) {
             case OK, SLOW, CUT, HANG, POLICY -> Optional.empty();
             case FAIL -> Optional.of(errors.overloaded());
-            case RATELIMIT -> Optional.of(errors.rateLimited());
-            case AUTH -> hasKey(request) ? Optional.empty() : Optional.of(errors.invalidApiKey());
+            case RATELIMIT -> Optional.of(errors.standing().rateLimited());
+            case AUTH -> hasKey(request) ? Optional.empty() : Optional.of(errors.standing().invalidApiKey());
             case NOTFOUND -> Optional.of(errors.modelNotFound(call.model()));
-            case REJECT -> Optional.of(errors.invalidParameter());
+            case REJECT -> Optional.of(errors.standing().invalidParameter());
             case CONTEXT -> call.promptChars() > options.maxChars()
                     ? Optional.of(errors.promptTooLong(MockTokens.estimate(call.promptChars()), options.maxChars() / 4))
                     : Optional.empty();

@@ -35,20 +35,9 @@ final class AnthropicTurns {
     /** The top-level {@code system} as text blocks, in order; empty when no message instructs. */
     static ArrayNode system(List<Message> messages) {
         ArrayNode system = NODES.arrayNode();
-        for (int i = 0; i < messages.size(); i++) {
-            Message message = messages.get(i);
-            if (!message.role().instructs()) {
-                continue;
-            }
-            for (int j = 0; j < message.parts().size(); j++) {
-                if (!(message.parts().get(j) instanceof Text text)) {
-                    throw new IllegalArgumentException("messages[" + i + "].content[" + j + "]: "
-                            + message.parts().get(j).getClass().getSimpleName() + " (expected: text in a system message)");
-                }
-                if (!text.text().isEmpty()) {
-                    system.add(AnthropicCacheControl.write(text.cache(), text(text.text())));
-                }
-            }
+        for (Text text : Message.instructionTexts(messages, (i, j, message) -> "messages[" + i + "].content[" + j + "]: "
+                + message.parts().get(j).getClass().getSimpleName() + " (expected: text in a system message)")) {
+            system.add(AnthropicCacheControl.write(text.cache(), text(text.text())));
         }
         return system;
     }

@@ -12,7 +12,6 @@ import dev.sluice.vendors.bedrock.wire.BedrockEmbeddings;
 import dev.sluice.vendors.openai.wire.OpenAiChat;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -32,13 +31,8 @@ final class BedrockAnswers {
     }
 
     Optional<OpenAiShape.ShapedAnswer> shape(ModelRequest request, Buffer body) {
-        JsonNode root;
-        try {
-            root = Json.parse(body.getBytes());
-        } catch (IOException notJson) {
-            return Optional.empty();
-        }
-        if (root == null || !root.isObject()) {
+        JsonNode root = Json.parseOrEmpty(body).filter(JsonNode::isObject).orElse(null);
+        if (root == null) {
             return Optional.empty();
         }
         ObjectNode shaped;

@@ -29,16 +29,8 @@ import java.util.List;
  * {@code error} event inside a chunk fails it as Anthropic's answer with that error would.
  * Event types other than {@code chunk} carry nothing a chat answer needs and are skipped.
  */
-final class InvokeStreamDecoder implements EventDecoder {
+record InvokeStreamDecoder(AnthropicStreamDecoder anthropic, Clock clock) implements EventDecoder {
     static final String CHUNK = "chunk";
-
-    private final AnthropicStreamDecoder anthropic;
-    private final Clock clock;
-
-    InvokeStreamDecoder(AnthropicStreamDecoder anthropic, Clock clock) {
-        this.anthropic = anthropic;
-        this.clock = clock;
-    }
 
     @Override
     public List<StreamEvent> decode(Frame frame) {

@@ -21,17 +21,9 @@ import java.util.Locale;
  * profile's ARN names no model and gets them). A {@code ttl} is written only for the Claude
  * models that take one (4.5 and later, as LiteLLM lists them); others get the default lifetime.
  */
-final class ConverseCachePoints {
+record ConverseCachePoints(boolean taken, boolean ttl) {
     private static final List<String> TTL_MODELS = List.of("sonnet-4-5", "haiku-4-5", "opus-4-5", "sonnet-4-6", "opus-4-6",
             "opus-4-7");
-
-    private final boolean taken;
-    private final boolean ttl;
-
-    private ConverseCachePoints(boolean taken, boolean ttl) {
-        this.taken = taken;
-        this.ttl = ttl;
-    }
 
     static ConverseCachePoints forModel(String modelId) {
         String id = modelId.toLowerCase(Locale.ROOT).replace('.', '-').replace('_', '-');

@@ -25,23 +25,12 @@ final class ConverseMessages {
     /** The {@code system} blocks: the text of every instruction message, in order, cache points after their texts. */
     static ArrayNode system(List<Message> messages, ConverseCachePoints cachePoints) {
         ArrayNode system = NODES.arrayNode();
-        for (int i = 0; i < messages.size(); i++) {
-            Message message = messages.get(i);
-            if (!message.role().instructs()) {
-                continue;
-            }
-            for (int j = 0; j < message.parts().size(); j++) {
-                if (!(message.parts().get(j) instanceof Text text)) {
-                    throw new IllegalArgumentException("messages[" + i + "].content[" + j + "]: "
-                            + message.parts().get(j).getClass().getSimpleName().toLowerCase(Locale.ROOT)
-                            + " (expected: text only in a " + message.role().name().toLowerCase(Locale.ROOT)
-                            + " message; Bedrock's system prompt is text)");
-                }
-                if (!text.text().isEmpty()) {
-                    system.addObject().put("text", text.text());
-                    addIfAny(system, cachePoints.after(text.cache()));
-                }
-            }
+        for (Text text : Message.instructionTexts(messages, (i, j, message) -> "messages[" + i + "].content[" + j + "]: "
+                + message.parts().get(j).getClass().getSimpleName().toLowerCase(Locale.ROOT)
+                + " (expected: text only in a " + message.role().name().toLowerCase(Locale.ROOT)
+                + " message; Bedrock's system prompt is text)")) {
+            system.addObject().put("text", text.text());
+            addIfAny(system, cachePoints.after(text.cache()));
         }
         return system;
     }

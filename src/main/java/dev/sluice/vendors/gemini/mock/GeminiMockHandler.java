@@ -67,9 +67,7 @@ public final class GeminiMockHandler implements Handler<HttpServerRequest> {
             return;
         }
         GeminiMockCall call = GeminiMockCall.of(route, body.get());
-        Optional<MockError> error = errorFor(mode, call, request);
-        if (error.isPresent()) {
-            MockResponses.error(request.response(), error.get());
+        if (MockResponses.errorIfAny(request.response(), errorFor(mode, call, request))) {
             return;
         }
         switch (mode) {

@@ -20,10 +20,10 @@ import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.vendors.stream.TranslatedStream;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The chat half of every adapter that calls Gemini models, whoever hosts them (Google AI
@@ -70,18 +70,13 @@ public final class GeminiChatCalls {
      * @throws StreamFailure carrying a content-policy failure when Gemini blocked the prompt
      */
     public Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body) {
-        JsonNode tree;
-        try {
-            tree = Json.parse(body.getBytes());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        if (!tree.isObject()) {
+        Optional<JsonNode> tree = Json.parseOrEmpty(body).filter(JsonNode::isObject);
+        if (tree.isEmpty()) {
             return Optional.empty();
         }
         ChatAnswer answer;
         try {
-            answer = GeminiChat.decodeAnswer(tree, model, ids);
+            answer = GeminiChat.decodeAnswer(tree.get(), model, ids);
         } catch (GeminiBlocked blocked) {
             throw new StreamFailure(GoogleErrors.blocked(blocked));
         } catch (IllegalArgumentException unreadable) {
@@ -99,6 +94,17 @@ public final class GeminiChatCalls {
     public Optional<OpenAiShape.ShapedAnswer> answer(ModelRequest request, Buffer body, Embeddings embeddings) {
         String model = request.body().path("model").asText("gemini");
         return request.operation() == Operation.EMBEDDINGS ? embeddings.answer(model, body, request.body()) : answer(model, body);
+    }
+
+    /**
+     * A health probe's answer, read by its shape since the probe does not say what it asked: an
+     * embeddings list when {@code isEmbeddings} takes it for one, else a chat completion; empty
+     * when it is not JSON.
+     */
+    public Optional<OpenAiShape.ShapedAnswer> probeAnswer(Buffer body, Predicate<JsonNode> isEmbeddings,
+            Embeddings embeddings) {
+        return Json.parseOrEmpty(body).flatMap(tree -> isEmbeddings.test(tree)
+                ? embeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : answer("gemini", body));
     }
 
     /** How one host's embeddings answer reads as OpenAI's; empty when it is not one. */

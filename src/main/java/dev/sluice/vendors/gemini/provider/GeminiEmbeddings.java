@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.vendors.OpenAiShape;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -34,20 +33,15 @@ final class GeminiEmbeddings {
     }
 
     static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body, JsonNode request) {
-        JsonNode tree;
-        try {
-            tree = Json.parse(body.getBytes());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        JsonNode embeddings = tree.has("embedding") ? Json.MAPPER.createArrayNode().add(tree.get("embedding"))
-                : tree.path("embeddings");
-        if (!embeddings.isArray()) {
-            return Optional.empty();
-        }
-        List<JsonNode> vectors = new ArrayList<>();
-        embeddings.forEach(e -> vectors.add(e.path("values")));
-        return EmbeddingInputs.answer(vectors, model, OptionalLong.empty(), request);
+        return Json.parseOrEmpty(body)
+                .map(tree -> tree.has("embedding") ? Json.MAPPER.createArrayNode().add(tree.get("embedding"))
+                        : tree.path("embeddings"))
+                .filter(JsonNode::isArray)
+                .flatMap(embeddings -> {
+                    List<JsonNode> vectors = new ArrayList<>();
+                    embeddings.forEach(e -> vectors.add(e.path("values")));
+                    return EmbeddingInputs.answer(vectors, model, OptionalLong.empty(), request);
+                });
     }
 
     static boolean isEmbeddingAnswer(JsonNode tree) {

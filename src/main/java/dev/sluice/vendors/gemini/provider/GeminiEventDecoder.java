@@ -23,15 +23,7 @@ import java.util.Optional;
  * {@code {"error": ...}} fails the stream classified like the same error answered with its
  * {@code code} as the status; a blocked prompt fails it as a content-policy refusal.
  */
-final class GeminiEventDecoder implements EventDecoder {
-    private final GeminiChunkDecoder chunks;
-    private final Clock clock;
-
-    GeminiEventDecoder(GeminiChunkDecoder chunks, Clock clock) {
-        this.chunks = chunks;
-        this.clock = clock;
-    }
-
+record GeminiEventDecoder(GeminiChunkDecoder chunks, Clock clock) implements EventDecoder {
     @Override
     public List<StreamEvent> decode(Frame frame) {
         JsonNode chunk;

@@ -1,6 +1,5 @@
 package dev.sluice.vendors.gemini.provider;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.config.Deployment;
 import dev.sluice.config.Secret;
@@ -14,9 +13,7 @@ import dev.sluice.vendors.UpstreamErrors;
 import dev.sluice.vendors.UpstreamRequest;
 import dev.sluice.vendors.gemini.wire.ToolCallIds;
 import dev.sluice.vendors.stream.StreamTranslator;
-import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -102,7 +99,7 @@ public final class GeminiProvider implements Provider {
     /** A health probe's answer, read by its shape since the probe does not say what it asked. */
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
-        return isEmbeddings(body) ? GeminiEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode()) : chat.answer("gemini", body);
+        return chat.probeAnswer(body, GeminiEmbeddings::isEmbeddingAnswer, GeminiEmbeddings::answer);
     }
 
     @Override
@@ -126,14 +123,5 @@ public final class GeminiProvider implements Provider {
     private static String base(Deployment deployment) {
         String base = deployment.params().endpoint().apiBase().orElse(DEFAULT_BASE);
         return base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-    }
-
-    private static boolean isEmbeddings(Buffer body) {
-        try {
-            JsonNode tree = Json.parse(body.getBytes());
-            return GeminiEmbeddings.isEmbeddingAnswer(tree);
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

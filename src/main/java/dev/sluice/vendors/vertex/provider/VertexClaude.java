@@ -22,17 +22,9 @@ import java.util.Optional;
  * to the publisher model's {@code rawPredict}, or {@code streamRawPredict} for a stream; the
  * answers and server-sent events are Anthropic's own. Only chat is served.
  */
-final class VertexClaude implements VertexFamily {
+record VertexClaude(VertexEndpoints endpoints, AnthropicCalls calls) implements VertexFamily {
     /** The Messages API version Vertex AI takes in the body, in place of Anthropic's header. */
     static final String ANTHROPIC_VERSION = "vertex-2023-10-16";
-
-    private final VertexEndpoints endpoints;
-    private final AnthropicCalls calls;
-
-    VertexClaude(VertexEndpoints endpoints, AnthropicCalls calls) {
-        this.endpoints = endpoints;
-        this.calls = calls;
-    }
 
     @Override
     public boolean serves(String model) {

@@ -8,7 +8,6 @@ import dev.sluice.vendors.OpenAiShape;
 import dev.sluice.vendors.gemini.provider.EmbeddingInputs;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -33,16 +32,11 @@ final class VertexEmbeddings {
     }
 
     static Optional<OpenAiShape.ShapedAnswer> answer(String model, Buffer body, JsonNode request) {
-        JsonNode tree;
-        try {
-            tree = Json.parse(body.getBytes());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        JsonNode predictions = tree.path("predictions");
-        if (!predictions.isArray()) {
-            return Optional.empty();
-        }
+        return Json.parseOrEmpty(body).map(tree -> tree.path("predictions")).filter(JsonNode::isArray)
+                .flatMap(predictions -> fromPredictions(model, predictions, request));
+    }
+
+    private static Optional<OpenAiShape.ShapedAnswer> fromPredictions(String model, JsonNode predictions, JsonNode request) {
         List<JsonNode> vectors = new ArrayList<>();
         long tokens = 0;
         boolean counted = true;

@@ -12,7 +12,6 @@ import dev.sluice.vendors.gemini.provider.GeminiChatCalls;
 import dev.sluice.vendors.stream.StreamTranslator;
 import dev.sluice.wire.Json;
 import io.vertx.core.buffer.Buffer;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -23,15 +22,7 @@ import java.util.Optional;
  * Studio's) and text embeddings through {@code predict}. It serves every model no other family
  * claims, as LiteLLM reads an unknown {@code vertex_ai/} model as Gemini.
  */
-final class VertexGemini implements VertexFamily {
-    private final VertexEndpoints endpoints;
-    private final GeminiChatCalls chat;
-
-    VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) {
-        this.endpoints = endpoints;
-        this.chat = chat;
-    }
-
+record VertexGemini(VertexEndpoints endpoints, GeminiChatCalls chat) implements VertexFamily {
     @Override
     public boolean serves(String model) {
         return true;
@@ -75,13 +66,6 @@ final class VertexGemini implements VertexFamily {
 
     @Override
     public Optional<OpenAiShape.ShapedAnswer> normaliseSuccess(Buffer body) {
-        try {
-            if (Json.parse(body.getBytes()).has("predictions")) {
-                return VertexEmbeddings.answer("gemini", body, Json.MAPPER.createObjectNode());
-            }
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        return chat.answer("gemini", body);
+        return chat.probeAnswer(body, tree -> tree.has("predictions"), VertexEmbeddings::answer);
     }
 }

@@ -63,6 +63,22 @@ export function openForm({ title, content, submitLabel, controls, submit, opener
  * Gives focus back to `element`, or, when a refreshed list replaced it, to the button now on
  * the page with the same accessible name.
  */
+/**
+ * The dialog that creates a record of one kind, or edits the one given: "Create key" with a
+ * Create button, or "Edit key <name>" with a Save button.
+ */
+export function openRecordForm(kind, name, { content, controls, opener, submit }) {
+  const editing = name !== null && name !== undefined;
+  openForm({
+    title: editing ? `Edit ${kind} ${name}` : `Create ${kind}`,
+    content,
+    submitLabel: editing ? 'Save' : 'Create',
+    controls,
+    opener,
+    submit,
+  });
+}
+
 export function refocus(element) {
   if (!element) return;
   if (element.isConnected) {

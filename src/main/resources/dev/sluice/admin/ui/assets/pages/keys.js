@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { h, field, alertBox, notice, table, replace, when, heading } from '../dom.js';
-import { openForm, confirmAction, runAction, pager, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openRecordForm, confirmAction, runAction, pager, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 import { showSecret } from './secret.js';
@@ -146,13 +146,8 @@ function editKey(page, key, opener) {
     field('Max parallel requests', c.max_parallel_requests),
     field('Expires', c.duration, expiresHint),
     field('Tags', c.tags, 'Comma separated; label the key\'s spend.'));
-  openForm({
-    title: key ? `Edit key ${keyLabel(key)}` : 'Create key',
-    content,
-    submitLabel: key ? 'Save' : 'Create',
-    controls,
-    opener,
-    submit: () => (key ? saveKey(page, key, c) : createKey(page, c)),
+  openRecordForm('key', key ? keyLabel(key) : null, {
+    content, controls, opener, submit: () => (key ? saveKey(page, key, c) : createKey(page, c)),
   });
 }
 

@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { h, uid, field, alertBox, notice, table, replace, when, dollars, heading } from '../dom.js';
-import { openForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openForm, openRecordForm, confirmAction, runAction, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 import { routerFields, routerSettings, routerChanged, routerSummary } from './team-routing.js';
@@ -195,12 +195,8 @@ function editTeam(page, team, opener) {
       field('RPM limit', c.rpm_limit, 'Requests per minute, shared.'),
       field('TPM limit', c.tpm_limit, 'Tokens per minute, shared.')),
     routing.fieldset);
-  openForm({
-    title: team ? `Edit team ${teamName(team)}` : 'Create team',
-    content,
-    submitLabel: team ? 'Save' : 'Create',
-    controls,
-    opener,
+  openRecordForm('team', team ? teamName(team) : null, {
+    content, controls, opener,
     submit: async () => {
       const settings = {
         team_alias: text(c.team_alias),

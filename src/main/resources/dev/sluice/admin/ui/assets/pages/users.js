@@ -5,7 +5,7 @@
 
 import { api } from '../api.js';
 import { h, uid, field, notice, table, replace, when, dollars, heading } from '../dom.js';
-import { openForm, confirmAction, runAction, pager, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
+import { openRecordForm, confirmAction, runAction, pager, textInput, numberInput, text, number, list, withoutNulls, spendCell, limitsText,
   refreshAfterChange }
   from './forms.js';
 import { showSecret } from './secret.js';
@@ -167,12 +167,8 @@ function editUser(page, user, opener) {
     withKey ? h('div', {},
       checkField('Create a key for this user', withKey),
       h('div', { class: 'grid' }, field('Key alias', keyAlias, 'A name for the new key, unique; optional.'))) : null);
-  openForm({
-    title: user ? `Edit user ${user.user_id}` : 'Create user',
-    content,
-    submitLabel: user ? 'Save' : 'Create',
-    controls,
-    opener,
+  openRecordForm('user', user ? user.user_id : null, {
+    content, controls, opener,
     submit: () => (user ? saveUser(page, user, c, was) : createUser(page, c, withKey.checked ? keyAlias : null)),
   });
 }
