@@ -26,22 +26,10 @@ import java.util.function.Supplier;
  * already counted is not counted again, and none is counted for a caller whose accounting
  * needs no tokens of a deployment ({@link CallTicket#needsTokens}).
  */
-final class CallTokens {
+record CallTokens(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes) {
     /** Text counted with a tokenizer on the event loop; beyond it, four bytes count as a token. */
     static final int COUNTED_BYTES = 64 * 1024;
     private static final PromptTokens PROMPT_TOKENS = new PromptTokens();
-
-    private final CallTicket ticket;
-    private final ModelRequest request;
-    private final RequestFacts facts;
-    private final int bodyBytes;
-
-    CallTokens(CallTicket ticket, ModelRequest request, RequestFacts facts, int bodyBytes) {
-        this.ticket = ticket;
-        this.request = request;
-        this.facts = facts;
-        this.bodyBytes = bodyBytes;
-    }
 
     /**
      * The tokens of a whole answer of {@code deployment}: as {@code reported} by its usage,

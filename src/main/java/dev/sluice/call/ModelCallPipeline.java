@@ -149,7 +149,7 @@ public final class ModelCallPipeline {
         String callId = request.response().headers().get(CallIds.HEADER);
         RoutedHeaders headers = new RoutedHeaders(nanoTime, headerValues,
                 overhead -> observers.metrics().overhead(codec.name(), overhead));
-        request.response().putHeader(RoutedHeaders.VERSION, SluiceVersion.CURRENT);
+        request.response().putHeader(SluiceVersion.HEADER, SluiceVersion.CURRENT);
         RecentCall recent = new RecentCall(callId, services.time().clock().millis(), nanoTime.getAsLong());
         CallListeners events = new CallListeners(headers,
                 new RequestMeter(observers.metrics(), observers.tracing(), nanoTime, codec.name(), request, callId),

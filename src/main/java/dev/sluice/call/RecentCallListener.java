@@ -12,26 +12,12 @@ import java.util.function.LongSupplier;
  * Fills one call's {@link RecentCall} from its events and publishes it to the recent calls
  * when its answer ends (or its caller leaves), once, and only for a call whose caller was
  * known. One per call, on its event loop.
+ *
+ * @param providers     what masks a deployment's key in a failed attempt's message
+ * @param answerHeaders the response's headers, kept as they went out
  */
-final class RecentCallListener implements CallListener {
-    private final RecentCall recent;
-    private final RecentCalls published;
-    private final Providers providers;
-    private final LongSupplier nanoTime;
-    private final MultiMap answerHeaders;
-
-    /**
-     * @param providers     what masks a deployment's key in a failed attempt's message
-     * @param answerHeaders the response's headers, kept as they went out
-     */
-    RecentCallListener(RecentCall recent, RecentCalls published, Providers providers, LongSupplier nanoTime,
-            MultiMap answerHeaders) {
-        this.recent = recent;
-        this.published = published;
-        this.providers = providers;
-        this.nanoTime = nanoTime;
-        this.answerHeaders = answerHeaders;
-    }
+record RecentCallListener(RecentCall recent, RecentCalls published, Providers providers, LongSupplier nanoTime,
+        MultiMap answerHeaders) implements CallListener {
 
     @Override
     public void callerKnown(Caller caller) {

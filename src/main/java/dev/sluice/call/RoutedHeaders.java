@@ -59,7 +59,6 @@ final class RoutedHeaders implements CallListener {
     static final String API_BASE = "x-litellm-model-api-base";
     static final String RESPONSE_DURATION = "x-litellm-response-duration-ms";
     static final String KEY_SPEND = "x-litellm-key-spend";
-    static final String VERSION = "x-litellm-version";
 
     private final LongSupplier nanoTime;
     private final long started;

@@ -28,18 +28,11 @@ import java.util.function.LongSupplier;
  * object; audio and the plain-text formats of a transcription pass as they came, with the
  * upstream's {@code Content-Type}. Nothing here is a chat answer, so no answer guardrail
  * reads it and no tokens are counted that the answer did not report.
+ *
+ * @param signals told what each served answer took, for the routing strategies
  */
-final class UnitBilledAnswers {
+record UnitBilledAnswers(SignalRecorder signals, LongSupplier nanoTime) {
     private static final String JSON = "application/json";
-
-    private final SignalRecorder signals;
-    private final LongSupplier nanoTime;
-
-    /** @param signals told what each served answer took, for the routing strategies */
-    UnitBilledAnswers(SignalRecorder signals, LongSupplier nanoTime) {
-        this.signals = signals;
-        this.nanoTime = nanoTime;
-    }
 
     Future<AttemptResult<Answer>> whole(RoutedCall call, AttemptPlan plan, Provider provider, UpstreamExchange exchange,
             long opened) {

@@ -7,6 +7,8 @@ package dev.sluice.http;
  * A test holds it to the version in {@code pom.xml}.
  */
 public final class SluiceVersion {
+    /** The header every model call's answer carries it in, errors included. */
+    public static final String HEADER = "x-litellm-version";
     public static final String CURRENT = "0.1.0.dev0";
 
     private SluiceVersion() {}
