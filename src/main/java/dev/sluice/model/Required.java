@@ -16,13 +16,17 @@ public final class Required {
      * @throws IllegalArgumentException when {@code names} does not name as many components as are given
      */
     public static void nonNull(String names, Object... values) {
-        String[] each = names.split(", ");
-        if (each.length != values.length) {
+        // Records checked here are built per call: the names are only counted, and split only to name a null one.
+        int named = 1;
+        for (int at = names.indexOf(", "); at >= 0; at = names.indexOf(", ", at + 2)) {
+            named++;
+        }
+        if (named != values.length) {
             throw new IllegalArgumentException("names: \"" + names + "\" (expected: " + values.length + " names)");
         }
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) {
-                throw new NullPointerException(each[i]);
+                throw new NullPointerException(names.split(", ")[i]);
             }
         }
     }
