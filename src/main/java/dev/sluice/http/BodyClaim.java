@@ -31,12 +31,19 @@ final class BodyClaim {
         return true;
     }
 
-    /** The whole body arrived (or its read ended): it is in use from now on, and never gives way. */
-    void arrived() {
+    /**
+     * The whole body arrived: it is in use from now on, and never gives way. False when it
+     * gave way first: what arrived is not the whole body, and the body is refused.
+     */
+    boolean arrived() {
         synchronized (this) {
+            if (released) {
+                return false;
+            }
             arriving = false;
         }
         budget.arrived(this);
+        return true;
     }
 
     /** Lets go of every byte held; nothing more is held after. */

@@ -137,7 +137,6 @@ public final class RequestBodyReader {
         PendingBody pendingBody = new PendingBody(request, arriving, arriving.lastByteNanos);
         pending.add(pendingBody);
         body.future().onComplete(done -> pending.remove(pendingBody));
-        body.future().onComplete(done -> held.arrived());
         body.future().onFailure(e -> held.release());
         doneWithBody.onComplete(done -> held.release());
         // The request keeps these handlers for as long as the call runs: they reach the body
@@ -155,7 +154,14 @@ public final class RequestBodyReader {
             }
         });
         request.exceptionHandler(arriving::fail);
-        request.endHandler(v -> arriving.complete());
+        // Marked as arrived before it is handed on, so it can no longer give way while in use.
+        request.endHandler(v -> {
+            if (held.arrived()) {
+                arriving.complete();
+            } else {
+                arriving.fail(budget.busy()); // it gave way: the chunks after that were not kept
+            }
+        });
         return body.future();
     }
 

@@ -67,7 +67,7 @@ class BodyBudgetTest {
         BodyClaim done = claim("done");
         BodyClaim arriving = claim("arriving");
         assertThat(budget.hold(done, 3)).isTrue();
-        done.arrived();
+        assertThat(done.arrived()).isTrue();
         assertThat(budget.hold(arriving, 7)).isTrue();
 
         assertThat(budget.hold(arriving, 1)).isFalse();
@@ -104,6 +104,18 @@ class BodyBudgetTest {
 
         assertThat(gaveWay).isEmpty();
         assertThat(budget.held()).isEqualTo(3);
+    }
+
+    @Test
+    void aBodyThatGaveWayHasNotArrivedWhenItsLastBytesCome() {
+        BodyClaim ahead = claim("ahead");
+        BodyClaim behind = claim("behind");
+        assertThat(budget.hold(ahead, 6)).isTrue();
+        assertThat(budget.hold(behind, 4)).isTrue();
+        assertThat(budget.hold(ahead, 2)).isTrue();
+
+        assertThat(behind.arrived()).as("what came after it gave way was not kept").isFalse();
+        assertThat(ahead.arrived()).isTrue();
     }
 
     @Test
