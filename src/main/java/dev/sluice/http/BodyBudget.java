@@ -20,17 +20,33 @@ import java.util.concurrent.atomic.AtomicLong;
  * none is behind it: the body furthest along always goes on.
  */
 public final class BodyBudget {
+    /**
+     * What a body must hold before it may be made to give way: one smaller frees too little to
+     * matter, and is never registered, so the usual small body costs the budget nothing more.
+     */
+    static final long GIVES_WAY_FROM = 64 * 1024;
+
     private final long limit;
+    private final long givesWayFrom;
     private final AtomicLong held = new AtomicLong();
     private final AtomicLong claims = new AtomicLong();
-    /** The bodies still arriving: those that may give way. */
+    /** The bodies still arriving that hold enough to give way for one further along. */
     private final Set<BodyClaim> arriving = ConcurrentHashMap.newKeySet();
 
     public BodyBudget(long limit) {
+        this(limit, GIVES_WAY_FROM);
+    }
+
+    BodyBudget(long limit, long givesWayFrom) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit: " + limit + " (expected: >= 1)");
         }
         this.limit = limit;
+        this.givesWayFrom = givesWayFrom;
+    }
+
+    long givesWayFrom() {
+        return givesWayFrom;
     }
 
     /** Holds the bytes when they fit beside those held now; false, holding nothing, when they do not. */
@@ -48,9 +64,16 @@ public final class BodyBudget {
 
     /** A claim for a body about to arrive; {@code onEvicted} is told (on any thread) should it give way. */
     BodyClaim claim(Runnable onEvicted) {
-        BodyClaim claim = new BodyClaim(this, claims.incrementAndGet(), onEvicted);
+        return new BodyClaim(this, claims.incrementAndGet(), onEvicted);
+    }
+
+    /**
+     * {@code claim} holds enough to be worth making give way ({@link #GIVES_WAY_FROM}):
+     * it is one of the bodies a body further along may evict. Most bodies never get here, so
+     * they cost the set nothing.
+     */
+    void mayGiveWay(BodyClaim claim) {
         arriving.add(claim);
-        return claim;
     }
 
     /**

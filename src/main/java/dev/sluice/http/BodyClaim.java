@@ -23,11 +23,18 @@ final class BodyClaim {
     }
 
     /** Holds {@code more} bytes when the budget has room beside those held now; false, holding nothing more, when not. */
-    synchronized boolean tryHold(long more) {
-        if (released || !budget.tryHold(more)) {
-            return false;
+    boolean tryHold(long more) {
+        boolean registers;
+        synchronized (this) {
+            if (released || !budget.tryHold(more)) {
+                return false;
+            }
+            registers = arriving && bytes < budget.givesWayFrom() && bytes + more >= budget.givesWayFrom();
+            bytes += more;
         }
-        bytes += more;
+        if (registers) {
+            budget.mayGiveWay(this);
+        }
         return true;
     }
 

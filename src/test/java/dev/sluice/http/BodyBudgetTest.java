@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /** The budget's bound, on both sides, and which bodies give way when it is full. */
 class BodyBudgetTest {
-    private final BodyBudget budget = new BodyBudget(10);
+    /** Every body may give way here from its first byte; see {@link #aSmallBodyNeverGivesWay}. */
+    private final BodyBudget budget = new BodyBudget(10, 1);
     private final List<String> gaveWay = new ArrayList<>();
 
     private BodyClaim claim(String name) {
@@ -116,6 +117,23 @@ class BodyBudgetTest {
 
         assertThat(behind.arrived()).as("what came after it gave way was not kept").isFalse();
         assertThat(ahead.arrived()).isTrue();
+    }
+
+    @Test
+    void aSmallBodyNeverGivesWay() {
+        BodyBudget bounded = new BodyBudget(12, 4);
+        BodyClaim ahead = bounded.claim(() -> gaveWay.add("ahead"));
+        BodyClaim small = bounded.claim(() -> gaveWay.add("small"));
+        BodyClaim large = bounded.claim(() -> gaveWay.add("large"));
+        assertThat(bounded.hold(ahead, 5)).isTrue();
+        assertThat(bounded.hold(small, 3)).isTrue(); // under 4: never one that may give way
+        assertThat(bounded.hold(large, 1)).isTrue();
+        assertThat(bounded.hold(large, 3)).isTrue(); // 4: from now on it may
+
+        assertThat(bounded.hold(ahead, 5)).as("the large body's 4 bytes are not room enough, and the small one stays").isFalse();
+
+        assertThat(gaveWay).containsExactly("large");
+        assertThat(small.held()).isEqualTo(3);
     }
 
     @Test
