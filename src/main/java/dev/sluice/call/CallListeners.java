@@ -26,9 +26,11 @@ final class CallListeners implements CallListener {
         this.listeners.addAll(List.of(listeners));
     }
 
-    /** {@code listener} hears the call's events from now on. */
+    /** {@code listener} hears the call's events from now on; {@link CallListener#NONE} is not kept, as it hears nothing. */
     void add(CallListener listener) {
-        listeners.add(listener);
+        if (listener != CallListener.NONE) {
+            listeners.add(listener);
+        }
     }
 
     /** Tells each listener of the event, in the order they joined. */
