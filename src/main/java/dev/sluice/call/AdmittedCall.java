@@ -7,13 +7,9 @@ import java.util.Optional;
 
 /**
  * A call its caller may make: its model access, budgets and rate limits held, with the
- * ticket that must be finished however the call ends, and the call's tags
- * ({@link dev.sluice.accounts.CallTags}), for its spend row and for tag-based routing.
+ * ticket that must be finished however the call ends.
  */
-record AdmittedCall(ResolvedCall resolved, CallTicket ticket, List<String> tags) implements CallStage {
-    AdmittedCall {
-        tags = List.copyOf(tags);
-    }
+record AdmittedCall(ResolvedCall resolved, CallTicket ticket) implements CallStage {
 
     @Override
     public AuthenticatedCall authenticated() {
@@ -27,6 +23,11 @@ record AdmittedCall(ResolvedCall resolved, CallTicket ticket, List<String> tags)
 
     ModelRequest request() {
         return resolved.request();
+    }
+
+    /** The call's tags ({@link dev.sluice.accounts.CallTags}), as its ticket keeps them: for its spend row and for tag-based routing. */
+    List<String> tags() {
+        return ticket.tags();
     }
 
     String groupName() {

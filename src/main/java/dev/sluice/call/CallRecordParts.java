@@ -31,7 +31,7 @@ final class CallRecordParts {
         String endUser = body.path("user").isTextual() ? body.get("user").textValue() : null;
         JsonNode messages = logsMessages ? prompt(body, call.resolved().decoded().bodyBytes()) : null;
         return new CallRecord.Request(callType(request), operation(request), request.stream(), group, endUser,
-                call.ticket().tags(), parameters, messages);
+                call.tags(), parameters, messages);
     }
 
     /** The prompt as the body wrote it (messages, a prompt, or an input), copied: the body is the call's own. */

@@ -156,8 +156,9 @@ public final class ModelCallPipeline {
                 new RecentCallListener(recent, observers.recentCalls(), services.providers(), nanoTime,
                         request.response().headers()));
         ModelCall call = new ModelCall(request, codec, callId, headers, events);
-        events.add(observers.callbacks().enabled()
-                ? new CallRecording(callId, observers.callbacks(), services.providers(), services.time()) : CallListener.NONE);
+        if (observers.callbacks().enabled()) {
+            events.add(new CallRecording(callId, observers.callbacks(), services.providers(), services.time()));
+        }
         events.add(observers.extra().create(callId));
         // A connection closed before the answer ended also ends the response, still reading 200: the caller left.
         Runnable closed = drain.opened(() -> cut(call), Vertx.currentContext());
@@ -300,7 +301,7 @@ public final class ModelCallPipeline {
                         CallIds.spendRowId(call.request, call.callId, services.time().clock()), tags, EndUsers.of(request.body()),
                         () -> services.access().admissionEstimate(resolved.group(), request.body(), resolved.decoded().bodyBytes()))
                 .map(ticket -> {
-                    AdmittedCall admitted = call.reached(new AdmittedCall(resolved, ticket, tags));
+                    AdmittedCall admitted = call.reached(new AdmittedCall(resolved, ticket));
                     call.events.admitted(admitted);
                     return admitted;
                 });
@@ -321,7 +322,7 @@ public final class ModelCallPipeline {
                     CallCharge charge = new CallCharge(admitted.ticket(), call.events);
                     call.events.add(charge);
                     // Written for the call as it is now: a Responses call's earlier turns have joined it.
-                    return call.reached(new RoutedCall(admitted, read.facts(), read.cacheKeys(), tokens, charge,
+                    return call.reached(new RoutedCall(admitted, read.cacheKeys(), tokens, charge,
                             call.codec.answers(resolved.request(), admitted.caller())));
                 });
     }

@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An admitted call as routing takes it: what routing reads of its request ({@code facts}),
- * the cache keys its serving deployment pins, what its answers use ({@code tokens}), its
- * {@code charge} (which hears the call's events from here on), and how its answer is written in the caller's dialect ({@code answers}).
+ * An admitted call as routing takes it: the cache keys its serving deployment pins, what its
+ * request and answers use ({@code tokens}, which hold what routing read of the request), its
+ * {@code charge} (which hears the call's events from here on), and how its answer is written
+ * in the caller's dialect ({@code answers}).
  * Every attempt ({@link DeploymentCall}) reads it; nothing in it changes.
  */
-record RoutedCall(AdmittedCall admitted, RequestFacts facts, CacheKeys cacheKeys, CallTokens tokens, CallCharge charge,
-        AnswerEncoding answers) implements CallStage {
+record RoutedCall(AdmittedCall admitted, CacheKeys cacheKeys, CallTokens tokens, CallCharge charge, AnswerEncoding answers) implements CallStage {
     @Override
     public AuthenticatedCall authenticated() {
         return admitted.authenticated();
@@ -24,6 +24,11 @@ record RoutedCall(AdmittedCall admitted, RequestFacts facts, CacheKeys cacheKeys
     @Override
     public Optional<AdmittedCall> asAdmitted() {
         return Optional.of(admitted);
+    }
+
+    /** What routing reads of the request: its prompt's tokens, among others. */
+    RequestFacts facts() {
+        return tokens.facts();
     }
 
     ResolvedCall resolved() {
