@@ -29,7 +29,8 @@ public final class BodyBudget {
     private final long limit;
     private final long givesWayFrom;
     private final AtomicLong held = new AtomicLong();
-    private final AtomicLong claims = new AtomicLong();
+    /** How many bodies have become ones that may give way: their order. */
+    private final AtomicLong registered = new AtomicLong();
     /** The bodies still arriving that hold enough to give way for one further along. */
     private final Set<BodyClaim> arriving = ConcurrentHashMap.newKeySet();
 
@@ -64,7 +65,7 @@ public final class BodyBudget {
 
     /** A claim for a body about to arrive; {@code onEvicted} is told (on any thread) should it give way. */
     BodyClaim claim(Runnable onEvicted) {
-        return new BodyClaim(this, claims.incrementAndGet(), onEvicted);
+        return new BodyClaim(this, onEvicted);
     }
 
     /**
@@ -99,8 +100,13 @@ public final class BodyBudget {
         return true;
     }
 
+    /** The next number in the order bodies became ones that may give way. */
+    long nextOrder() {
+        return registered.incrementAndGet();
+    }
+
     /** {@code claim} no longer arrives: it may not be made to give way. */
-    void arrived(BodyClaim claim) {
+    void givesWayNoMore(BodyClaim claim) {
         arriving.remove(claim);
     }
 

@@ -9,16 +9,18 @@ package dev.sluice.http;
  */
 final class BodyClaim {
     private final BodyBudget budget;
-    /** Earlier claims come first among bodies that hold as much: a tie never starves both. */
-    private final long order;
     private final Runnable onEvicted;
     private long bytes;
+    /**
+     * When it became one that may give way: among bodies that hold as much, the earlier goes
+     * on, so a tie never starves both. Taken only then, so a small body takes no number.
+     */
+    private long order = Long.MAX_VALUE;
     private boolean arriving = true;
     private boolean released;
 
-    BodyClaim(BodyBudget budget, long order, Runnable onEvicted) {
+    BodyClaim(BodyBudget budget, Runnable onEvicted) {
         this.budget = budget;
-        this.order = order;
         this.onEvicted = onEvicted;
     }
 
@@ -31,6 +33,9 @@ final class BodyClaim {
             }
             registers = arriving && bytes < budget.givesWayFrom() && bytes + more >= budget.givesWayFrom();
             bytes += more;
+            if (registers) {
+                order = budget.nextOrder();
+            }
         }
         if (registers) {
             budget.mayGiveWay(this);
@@ -49,29 +54,24 @@ final class BodyClaim {
             }
             arriving = false;
         }
-        budget.arrived(this);
+        budget.givesWayNoMore(this);
         return true;
     }
 
     /** Lets go of every byte held; nothing more is held after. */
     void release() {
-        synchronized (this) {
-            if (released) {
-                return;
-            }
-            released = true;
-            arriving = false;
-            budget.release(bytes);
-            bytes = 0;
-        }
-        budget.arrived(this);
+        letGo(false);
     }
 
     /** Whether this claim is ahead of {@code other}: it holds more, or as much and came first. */
     boolean isAheadOf(BodyClaim other) {
         long mine = held();
         long others = other.held(); // read apart, never one lock inside another
-        return mine > others || mine == others && order < other.order;
+        return mine > others || mine == others && order() < other.order();
+    }
+
+    private synchronized long order() {
+        return order;
     }
 
     synchronized long held() {
@@ -85,8 +85,17 @@ final class BodyClaim {
 
     /** Gives way to a body further along, when still arriving: lets go of its bytes and is told. */
     boolean evict() {
+        if (!letGo(true)) {
+            return false;
+        }
+        onEvicted.run();
+        return true;
+    }
+
+    /** Lets go of every byte held, once; {@code onlyArriving}: not when the whole body is in, and in use. */
+    private boolean letGo(boolean onlyArriving) {
         synchronized (this) {
-            if (!arriving || released) {
+            if (released || onlyArriving && !arriving) {
                 return false;
             }
             released = true;
@@ -94,8 +103,7 @@ final class BodyClaim {
             budget.release(bytes);
             bytes = 0;
         }
-        budget.arrived(this);
-        onEvicted.run();
+        budget.givesWayNoMore(this);
         return true;
     }
 }
